@@ -1,0 +1,94 @@
+/* bench: see bench.h. Every CUDA call is checked; a fault inside fn surfaces at the event synchronize. */
+#include "bench.h"
+
+#include "err.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+int dlb_bench_open(const struct dlb_device *dev, struct dlb_bench *b)
+{
+	int rc = 0;
+	b->stream = dev->stream;
+	b->ev0 = b->ev1 = NULL;
+	b->flush = NULL;
+	/* Twice the L2, at least 64 MiB: writing it leaves nothing of ours behind in the cache. */
+	b->flush_bytes = 2 * dev->l2_bytes > ((size_t)64 << 20) ? 2 * dev->l2_bytes : (size_t)64 << 20;
+	CUDA_CHECK(cudaEventCreate(&b->ev0));
+	CUDA_CHECK(cudaEventCreate(&b->ev1));
+	DLB_CHECK(dlb_dev_alloc(&b->flush, b->flush_bytes));
+fail:
+	return rc;
+}
+
+void dlb_bench_close(struct dlb_bench *b)
+{
+	if (b->ev0)
+		(void)cudaEventDestroy(b->ev0); /* teardown */
+	if (b->ev1)
+		(void)cudaEventDestroy(b->ev1);
+	dlb_dev_free(b->flush);
+	b->ev0 = b->ev1 = NULL;
+	b->flush = NULL;
+}
+
+static int flush_l2(struct dlb_bench *b, int salt)
+{
+	int rc = 0;
+	dlb_count_launch();
+	CUDA_CHECK(cudaMemsetAsync(b->flush, salt & 0xff, b->flush_bytes, b->stream));
+fail:
+	return rc;
+}
+
+/* Runs fn `reps` times on sets 0..reps-1 between the two events; returns the mean time per launch. */
+static int timed(struct dlb_bench *b, dlb_launch_fn fn, void *ctx, int first_set, int reps, int nsets,
+		 int salt, double *us)
+{
+	int rc = 0;
+	float ms = 0;
+	DLB_CHECK(flush_l2(b, salt));
+	CUDA_CHECK(cudaEventRecord(b->ev0, b->stream));
+	for (int r = 0; r < reps; r++)
+		DLB_CHECK(fn(ctx, (first_set + r) % nsets));
+	CUDA_CHECK(cudaEventRecord(b->ev1, b->stream));
+	CUDA_CHECK(cudaEventSynchronize(b->ev1));
+	CUDA_CHECK(cudaEventElapsedTime(&ms, b->ev0, b->ev1));
+	*us = 1e3 * (double)ms / reps;
+fail:
+	return rc;
+}
+
+int dlb_bench_once(struct dlb_bench *b, dlb_launch_fn fn, void *ctx, int set, double *us)
+{
+	return timed(b, fn, ctx, set, 1, set + 1, 0, us);
+}
+
+int dlb_bench_time(struct dlb_bench *b, dlb_launch_fn fn, void *ctx, int nsets, const struct dlb_bench_opts *o,
+		   struct dlb_stats *out)
+{
+	int rc = 0;
+	double *x = malloc((size_t)(o->samples > 0 ? o->samples : 1) * sizeof *x);
+	double t1 = 0;
+	if (!x)
+		DLB_FAIL(ENOMEM, "out of memory for timing samples");
+	if (o->samples < 1 || nsets < 1)
+		DLB_FAIL(EINVAL, "bench: %d samples over %d input sets", o->samples, nsets);
+	for (int w = 0; w < o->warmup; w++)
+		DLB_CHECK(timed(b, fn, ctx, w, 1, nsets, w, &t1));
+	if (o->warmup == 0)
+		DLB_CHECK(timed(b, fn, ctx, 0, 1, nsets, 0, &t1));
+	/* Enough launches per sample to dwarf the event resolution, but never more than there are sets. */
+	int reps = t1 > 0 ? (int)ceil(o->min_sample_us / t1) : nsets;
+	if (reps < 1)
+		reps = 1;
+	if (reps > nsets)
+		reps = nsets;
+	for (int s = 0; s < o->samples; s++)
+		DLB_CHECK(timed(b, fn, ctx, s * reps, reps, nsets, s + 1, &x[s]));
+	DLB_CHECK(dlb_stats_summarise(x, o->samples, o->confidence, out));
+fail:
+	free(x);
+	return rc;
+}

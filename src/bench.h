@@ -1,0 +1,33 @@
+/* bench: the one timing harness for tuned and vendor kernels — CUDA events, warm-up, L2 flushed before
+ * every sample, launches rotated over input sets within a sample, median with a 95% CI. */
+#ifndef DLB_BENCH_H
+#define DLB_BENCH_H
+#include "../search/stats.h"
+#include "device.h"
+
+/* Enqueue one run of the code under test on the bench's stream, reading input set `set`. */
+typedef int (*dlb_launch_fn)(void *ctx, int set);
+
+struct dlb_bench {
+	cudaStream_t stream;
+	cudaEvent_t ev0, ev1;
+	void *flush; /* written before each sample: evicts whatever the previous sample left in L2 */
+	size_t flush_bytes;
+};
+
+struct dlb_bench_opts {
+	int warmup;           /* untimed runs first (module load, clocks, caches of the driver) */
+	int samples;          /* timed samples */
+	double min_sample_us; /* a sample holds enough launches to last this long (event resolution ~0.5 us) */
+	double confidence;    /* of the reported intervals */
+};
+
+int dlb_bench_open(const struct dlb_device *dev, struct dlb_bench *b);
+void dlb_bench_close(struct dlb_bench *b);
+/* Time fn. nsets: how many distinct input sets fn may be given (launches within one sample never reuse
+ * a set, so none finds its inputs in L2). Sample times are per launch, in microseconds. */
+int dlb_bench_time(struct dlb_bench *b, dlb_launch_fn fn, void *ctx, int nsets, const struct dlb_bench_opts *o,
+		   struct dlb_stats *out);
+/* Time a single run of fn (after an L2 flush), for screening and for sizing samples. */
+int dlb_bench_once(struct dlb_bench *b, dlb_launch_fn fn, void *ctx, int set, double *us);
+#endif

@@ -1,0 +1,244 @@
+/* cli: getopt_long; strict number parsing; no GPU needed for anything here. */
+#include "cli.h"
+
+#include "err.h"
+#include "op.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+void dlb_cli_usage(FILE *out)
+{
+	char ops[128];
+	dlb_op_names(ops, sizeof ops);
+	fprintf(out,
+		"dlbtune - JIT-compile, verify and time deep-learning kernels against the vendor libraries\n"
+		"\n"
+		"Usage:\n"
+		"  dlbtune [tune] --op OP [problem] [options]   tune, compare with the vendor, store the results\n"
+		"  dlbtune compile --op OP [--arch ARCH]         JIT-compile every candidate (no GPU needed)\n"
+		"  dlbtune devices                               list the GPUs and library versions\n"
+		"  dlbtune db list [--db PATH]                   list the stored results\n"
+		"  dlbtune --help | --version\n"
+		"\n"
+		"Examples:\n"
+		"  dlbtune --op gemm                             DeepBench's GEMM training suite, fp32, GPU 0\n"
+		"  dlbtune --op gemm --m 35 --n 700 --k 2048     one problem (layout NN unless --ta/--tb)\n"
+		"  dlbtune --op gemm --suite inference_server    another built-in suite\n"
+		"  dlbtune --op gemm --suite my.csv --csv        your own suite (header m,n,k,a_t,b_t), CSV out\n"
+		"  dlbtune compile --op gemm --arch sm_90a -v    registers and spills of every candidate\n"
+		"\n"
+		"What is tuned:\n"
+		"  --op OP          operation: %s (default gemm)\n"
+		"  --prec P         precision: fp32 (fp16 and int8 are not built yet)\n"
+		"  --m M --n N --k K  one GEMM: C(MxN) = op(A)(MxK) op(B)(KxN), column-major as in cuBLAS\n"
+		"  --ta 0|1 --tb 0|1  A / B stored transposed (DeepBench's a_t, b_t); or --layout NN|NT|TN|TT\n"
+		"  --suite NAME|FILE  built-in suite (training, inference_server) or a CSV file;\n"
+		"                     default: training\n"
+		"\n"
+		"Where and how:\n"
+		"  --device N       GPU ordinal (default 0)\n"
+		"  --db PATH        result database directory (default $DLBTUNE_DB, else\n"
+		"                   $XDG_CACHE_HOME/dlbtune, else ~/.cache/dlbtune)\n"
+		"  --retune         measure again even if the database has a current result\n"
+		"  --samples N      timed samples for the final candidates and every vendor algorithm (default 15)\n"
+		"  --top N          candidates timed in full after screening all of them (default 4)\n"
+		"  --arch ARCH      compile target for `compile` (default sm_90a; e.g. sm_80, sm_90)\n"
+		"  --emit DIR       with `compile`: write each candidate's source and cubin to DIR\n"
+		"\n"
+		"Output:\n"
+		"  (default)        a table on stdout; progress on stderr\n"
+		"  --csv, --json    machine-readable results on stdout\n"
+		"  -v, --verbose    constraint counts, per-candidate registers/spills, kernel launch count\n"
+		"\n"
+		"How numbers are made: every candidate is run on fresh PCG32 random inputs with its output\n"
+		"poisoned (NaN) first and compared with cuBLAS (tolerance 8*eps*K/4); only verified candidates are\n"
+		"timed. Timing uses CUDA events, warm-up, an L2 flush before every sample and input sets rotated\n"
+		"within a sample; medians with 95%% confidence intervals. Vendor baselines (cublasSgemm, default\n"
+		"non-TF32 math, and every cuBLASLt heuristic algorithm, up to 8) are timed by the same code on the\n"
+		"same buffers; 'speedup' is vendor best / tuned.\n"
+		"\n"
+		"Exit status: 0 ok; 1 runtime error (CUDA, database); 2 bad command line or input; 3 no CUDA driver\n"
+		"or GPU; 4 a problem had no verified candidate; 130 interrupted (finished problems are kept).\n",
+		ops);
+}
+
+static int parse_int(const char *opt, const char *s, long lo, long hi, int *out)
+{
+	int rc = 0;
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (!*s || *end || errno || v < lo || v > hi)
+		DLB_USER_FAIL(DLB_E_USAGE, "%s '%s': expected an integer in %ld..%ld", opt, s, lo, hi);
+	*out = (int)v;
+fail:
+	return rc;
+}
+
+static int parse_dim(const char *opt, const char *s, int64_t *out)
+{
+	int rc = 0;
+	if (dlb_parse_dim(s, out))
+		DLB_USER_FAIL(DLB_E_USAGE, "%s '%s': expected a size in 1..%lld", opt, s, (long long)(DLB_MAX_DIM));
+fail:
+	return rc;
+}
+
+enum { O_M = 256, O_N, O_K, O_TA, O_TB, O_LAYOUT, O_SUITE, O_DEVICE, O_DB, O_RETUNE, O_CSV, O_JSON, O_ARCH,
+       O_EMIT, O_SAMPLES, O_TOP, O_PREC, O_OP };
+
+int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
+{
+	static const struct option longopts[] = {
+		{"op", required_argument, 0, O_OP},         {"prec", required_argument, 0, O_PREC},
+		{"m", required_argument, 0, O_M},           {"n", required_argument, 0, O_N},
+		{"k", required_argument, 0, O_K},           {"ta", required_argument, 0, O_TA},
+		{"tb", required_argument, 0, O_TB},         {"layout", required_argument, 0, O_LAYOUT},
+		{"suite", required_argument, 0, O_SUITE},   {"device", required_argument, 0, O_DEVICE},
+		{"db", required_argument, 0, O_DB},         {"retune", no_argument, 0, O_RETUNE},
+		{"csv", no_argument, 0, O_CSV},             {"json", no_argument, 0, O_JSON},
+		{"arch", required_argument, 0, O_ARCH},     {"emit", required_argument, 0, O_EMIT},
+		{"samples", required_argument, 0, O_SAMPLES}, {"top", required_argument, 0, O_TOP},
+		{"verbose", no_argument, 0, 'v'},           {"help", no_argument, 0, 'h'},
+		{"version", no_argument, 0, 'V'},           {0, 0, 0, 0},
+	};
+	int rc = 0, got_m = 0, got_n = 0, got_k = 0;
+	memset(c, 0, sizeof *c);
+	c->cmd = DLB_CMD_TUNE;
+	c->op = "gemm";
+	c->prec = DLB_PREC_FP32;
+	c->arch = "sm_90a";
+	c->samples = 15;
+	c->top = 4;
+	int first = 1;
+	if (argc > 1 && argv[1][0] != '-') {
+		const char *w = argv[1];
+		if (!strcmp(w, "tune"))
+			c->cmd = DLB_CMD_TUNE;
+		else if (!strcmp(w, "compile"))
+			c->cmd = DLB_CMD_COMPILE;
+		else if (!strcmp(w, "devices"))
+			c->cmd = DLB_CMD_DEVICES;
+		else if (!strcmp(w, "db")) {
+			if (argc < 3 || strcmp(argv[2], "list"))
+				DLB_USER_FAIL(DLB_E_USAGE, "db: expected a subcommand: list");
+			c->cmd = DLB_CMD_DB_LIST;
+			first = 2;
+		} else if (!strcmp(w, "help"))
+			c->cmd = DLB_CMD_HELP;
+		else
+			DLB_USER_FAIL(DLB_E_USAGE, "unknown command '%s' (tune, compile, devices, db; see --help)", w);
+		first++;
+	}
+	optind = first;
+	opterr = 0;
+	int ch;
+	while ((ch = getopt_long(argc, argv, ":vhV", longopts, NULL)) != -1) {
+		switch (ch) {
+		case O_OP:
+			if (!dlb_op_find(optarg)) {
+				char ops[128];
+				dlb_op_names(ops, sizeof ops);
+				DLB_USER_FAIL(DLB_E_USAGE, "unknown op '%s' (known: %s)", optarg, ops);
+			}
+			c->op = optarg;
+			break;
+		case O_PREC:
+			if (dlb_prec_parse(optarg, &c->prec))
+				DLB_USER_FAIL(DLB_E_USAGE, "unknown precision '%s' (fp32, fp16, int8)", optarg);
+			if (c->prec != DLB_PREC_FP32)
+				DLB_USER_FAIL(DLB_E_USAGE, "precision %s is not built yet: only fp32", optarg);
+			break;
+		case O_M:
+			DLB_CHECK(parse_dim("--m", optarg, &c->m));
+			got_m = 1;
+			break;
+		case O_N:
+			DLB_CHECK(parse_dim("--n", optarg, &c->n));
+			got_n = 1;
+			break;
+		case O_K:
+			DLB_CHECK(parse_dim("--k", optarg, &c->k));
+			got_k = 1;
+			break;
+		case O_TA:
+		case O_TB: {
+			int v;
+			DLB_CHECK(parse_int(ch == O_TA ? "--ta" : "--tb", optarg, 0, 1, &v));
+			*(ch == O_TA ? &c->ta : &c->tb) = v;
+			break;
+		}
+		case O_LAYOUT:
+			if (dlb_layout_parse(optarg, &c->ta, &c->tb))
+				DLB_USER_FAIL(DLB_E_USAGE, "unknown layout '%s' (NN, NT, TN, TT)", optarg);
+			break;
+		case O_SUITE:
+			c->suite = optarg;
+			break;
+		case O_DEVICE:
+			DLB_CHECK(parse_int("--device", optarg, 0, 1023, &c->device));
+			break;
+		case O_DB:
+			if (!*optarg)
+				DLB_USER_FAIL(DLB_E_USAGE, "--db: empty path");
+			c->db = optarg;
+			break;
+		case O_RETUNE:
+			c->retune = 1;
+			break;
+		case O_CSV:
+			c->csv = 1;
+			break;
+		case O_JSON:
+			c->json = 1;
+			break;
+		case O_ARCH:
+			if (strncmp(optarg, "sm_", 3) || strlen(optarg) < 5 || strlen(optarg) > 8)
+				DLB_USER_FAIL(DLB_E_USAGE, "--arch '%s': expected sm_NN or sm_NNa (e.g. sm_90a)", optarg);
+			c->arch = optarg;
+			break;
+		case O_EMIT:
+			c->emit = optarg;
+			break;
+		case O_SAMPLES:
+			DLB_CHECK(parse_int("--samples", optarg, 3, 10000, &c->samples));
+			break;
+		case O_TOP:
+			DLB_CHECK(parse_int("--top", optarg, 1, 1000, &c->top));
+			break;
+		case 'v':
+			c->verbose = 1;
+			break;
+		case 'h':
+			c->cmd = DLB_CMD_HELP;
+			break;
+		case 'V':
+			c->cmd = DLB_CMD_VERSION;
+			break;
+		case ':':
+			DLB_USER_FAIL(DLB_E_USAGE, "option %s needs a value", argv[optind - 1]);
+		default:
+			DLB_USER_FAIL(DLB_E_USAGE, "unknown option '%s' (see --help)", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		DLB_USER_FAIL(DLB_E_USAGE, "unexpected argument '%s' (see --help)", argv[optind]);
+	if (c->cmd == DLB_CMD_HELP || c->cmd == DLB_CMD_VERSION)
+		return 0;
+	if (got_m || got_n || got_k) {
+		if (!(got_m && got_n && got_k))
+			DLB_USER_FAIL(DLB_E_USAGE, "one problem needs all of --m, --n and --k");
+		if (c->suite)
+			DLB_USER_FAIL(DLB_E_USAGE, "give either --suite or --m/--n/--k, not both");
+		c->have_shape = 1;
+	}
+	if (c->csv && c->json)
+		DLB_USER_FAIL(DLB_E_USAGE, "choose one of --csv and --json");
+	if (c->emit && c->cmd != DLB_CMD_COMPILE)
+		DLB_USER_FAIL(DLB_E_USAGE, "--emit goes with the compile command");
+fail:
+	return rc;
+}

@@ -1,0 +1,41 @@
+/* cli: the command line — commands, options, and every check that can be made before touching a GPU. */
+#ifndef DLB_CLI_H
+#define DLB_CLI_H
+#include "problem.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+enum dlb_command { DLB_CMD_TUNE, DLB_CMD_COMPILE, DLB_CMD_DEVICES, DLB_CMD_DB_LIST, DLB_CMD_HELP, DLB_CMD_VERSION };
+
+/* Exit codes (documented in --help and the README). */
+enum {
+	DLB_EXIT_OK = 0,
+	DLB_EXIT_FAILURE = 1,   /* a runtime error: CUDA, database, I/O */
+	DLB_EXIT_USAGE = 2,     /* bad command line or input */
+	DLB_EXIT_NOGPU = 3,     /* no CUDA driver or no such GPU */
+	DLB_EXIT_UNVERIFIED = 4, /* finished, but some problem has no verified candidate */
+	DLB_EXIT_INTERRUPTED = 130
+};
+
+struct dlb_cli {
+	enum dlb_command cmd;
+	const char *op;
+	enum dlb_prec prec;
+	int have_shape;
+	int64_t m, n, k;
+	int ta, tb;
+	const char *suite;
+	int device;
+	const char *db;
+	const char *arch;
+	const char *emit;
+	int retune, verbose;
+	int csv, json;
+	int samples, top;
+};
+
+/* Parse argv. 0 ok; DLB_E_USAGE with the reason in dlb_last_error(). Never exits. */
+int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c);
+void dlb_cli_usage(FILE *out);
+#endif

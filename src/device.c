@@ -1,0 +1,193 @@
+/* device: CUDA runtime calls, each checked with its file:line. */
+#include "device.h"
+
+#include "err.h"
+
+#include <cublasLt.h>
+#include <cublas_v2.h>
+#include <cudnn.h>
+#include <cusparse.h>
+#include <nvrtc.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+static _Atomic uint64_t launches;
+
+void dlb_versions_get(struct dlb_versions *v)
+{
+	memset(v, 0, sizeof *v);
+	/* These cannot fail in ways that matter here; a zero means "not available". */
+	if (cudaRuntimeGetVersion(&v->runtime) != cudaSuccess)
+		v->runtime = 0;
+	if (cudaDriverGetVersion(&v->driver) != cudaSuccess)
+		v->driver = 0;
+	if (nvrtcVersion(&v->nvrtc_major, &v->nvrtc_minor) != NVRTC_SUCCESS)
+		v->nvrtc_major = v->nvrtc_minor = 0;
+	int maj = 0, min = 0, pat = 0;
+	if (cublasGetProperty(MAJOR_VERSION, &maj) == CUBLAS_STATUS_SUCCESS &&
+	    cublasGetProperty(MINOR_VERSION, &min) == CUBLAS_STATUS_SUCCESS &&
+	    cublasGetProperty(PATCH_LEVEL, &pat) == CUBLAS_STATUS_SUCCESS)
+		v->cublas = maj * 10000 + min * 100 + pat;
+	v->cublaslt = cublasLtGetVersion();
+	v->cudnn = cudnnGetVersion();
+	if (cusparseGetProperty(MAJOR_VERSION, &maj) == CUSPARSE_STATUS_SUCCESS &&
+	    cusparseGetProperty(MINOR_VERSION, &min) == CUSPARSE_STATUS_SUCCESS &&
+	    cusparseGetProperty(PATCH_LEVEL, &pat) == CUSPARSE_STATUS_SUCCESS)
+		v->cusparse = maj * 1000 + min * 100 + pat;
+}
+
+int dlb_device_count(int *count)
+{
+	int rc = 0;
+	*count = 0;
+	cudaError_t e = cudaGetDeviceCount(count);
+	if (e == cudaErrorInsufficientDriver)
+		DLB_USER_FAIL(DLB_E_NODRIVER, "no CUDA driver is loaded on this machine (cudaGetDeviceCount: %s); "
+					 "GPU commands need an NVIDIA GPU and its driver",
+			 cudaGetErrorName(e));
+	if (e == cudaErrorNoDevice || (e == cudaSuccess && *count == 0))
+		DLB_USER_FAIL(DLB_E_NODEVICE, "the CUDA driver sees no GPU (cudaGetDeviceCount: %s)",
+			 cudaGetErrorName(e == cudaSuccess ? cudaErrorNoDevice : e));
+	CUDA_CHECK(e);
+fail:
+	return rc;
+}
+
+static int attr(enum cudaDeviceAttr a, int dev, int *out)
+{
+	int rc = 0;
+	CUDA_CHECK(cudaDeviceGetAttribute(out, a, dev));
+fail:
+	return rc;
+}
+
+int dlb_device_open(int ordinal, struct dlb_device *dev)
+{
+	int rc = 0, count = 0;
+	memset(dev, 0, sizeof *dev);
+	DLB_CHECK(dlb_device_count(&count));
+	if (ordinal < 0 || ordinal >= count)
+		DLB_USER_FAIL(DLB_E_NODEVICE, "no GPU %d: this machine has %d (0..%d)", ordinal, count, count - 1);
+	CUDA_CHECK(cudaSetDevice(ordinal));
+	struct cudaDeviceProp p;
+	CUDA_CHECK(cudaGetDeviceProperties(&p, ordinal));
+	dev->ordinal = ordinal;
+	snprintf(dev->name, sizeof dev->name, "%s", p.name);
+	const unsigned char *u = (const unsigned char *)p.uuid.bytes;
+	snprintf(dev->uuid, sizeof dev->uuid,
+		 "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1], u[2],
+		 u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+	dev->cc_major = p.major;
+	dev->cc_minor = p.minor;
+	dev->sm_count = p.multiProcessorCount;
+	dev->l2_bytes = (size_t)p.l2CacheSize;
+	dev->smem_per_block = p.sharedMemPerBlock;
+	dev->smem_per_block_optin = p.sharedMemPerBlockOptin;
+	dev->smem_per_sm = p.sharedMemPerMultiprocessor;
+	dev->max_threads_per_block = p.maxThreadsPerBlock;
+	dev->regs_per_block = p.regsPerBlock;
+	dev->regs_per_sm = p.regsPerMultiprocessor;
+	dev->total_mem = p.totalGlobalMem;
+	DLB_CHECK(attr(cudaDevAttrClockRate, ordinal, &dev->clock_khz));
+	DLB_CHECK(attr(cudaDevAttrMemoryClockRate, ordinal, &dev->mem_clock_khz));
+	DLB_CHECK(attr(cudaDevAttrGlobalMemoryBusWidth, ordinal, &dev->mem_bus_bits));
+	dlb_versions_get(&dev->ver);
+	CUDA_CHECK(cudaStreamCreateWithFlags(&dev->stream, cudaStreamNonBlocking));
+fail:
+	return rc;
+}
+
+void dlb_device_close(struct dlb_device *dev)
+{
+	if (dev->stream)
+		(void)cudaStreamDestroy(dev->stream); /* teardown: nothing useful to do on failure */
+	dev->stream = NULL;
+}
+
+double dlb_device_fp32_peak_tflops(const struct dlb_device *dev)
+{
+	/* FP32 lanes per SM: 64 on sm_80 (A100), 128 on sm_86/89/90 and later. */
+	int lanes = (dev->cc_major == 8 && dev->cc_minor == 0) ? 64 : 128;
+	return 2.0 * lanes * dev->sm_count * (dev->clock_khz * 1e3) / 1e12;
+}
+
+void dlb_device_arch(const struct dlb_device *dev, char *buf, size_t len)
+{
+	snprintf(buf, len, "sm_%d%d", dev->cc_major, dev->cc_minor);
+}
+
+int dlb_device_free_mem(size_t *free_bytes)
+{
+	int rc = 0;
+	size_t total = 0;
+	CUDA_CHECK(cudaMemGetInfo(free_bytes, &total));
+fail:
+	return rc;
+}
+
+int dlb_module_load(const void *cubin, struct dlb_module *m)
+{
+	int rc = 0;
+	m->lib = NULL;
+	CUDA_CHECK(cudaLibraryLoadData(&m->lib, cubin, NULL, NULL, 0, NULL, NULL, 0));
+fail:
+	return rc;
+}
+
+void dlb_module_unload(struct dlb_module *m)
+{
+	if (m->lib)
+		(void)cudaLibraryUnload(m->lib); /* teardown */
+	m->lib = NULL;
+}
+
+int dlb_module_kernel(const struct dlb_module *m, const char *name, cudaKernel_t *k)
+{
+	int rc = 0;
+	CUDA_CHECK(cudaLibraryGetKernel(k, m->lib, name));
+fail:
+	return rc;
+}
+
+int dlb_kernel_attrs(cudaKernel_t k, struct cudaFuncAttributes *attrs)
+{
+	int rc = 0;
+	CUDA_CHECK(cudaFuncGetAttributes(attrs, (const void *)k));
+fail:
+	return rc;
+}
+
+void dlb_count_launch(void)
+{
+	atomic_fetch_add(&launches, 1);
+}
+
+uint64_t dlb_launch_count(void)
+{
+	return atomic_load(&launches);
+}
+
+int dlb_launch(cudaKernel_t k, dim3 grid, dim3 block, size_t smem, cudaStream_t s, void **args)
+{
+	int rc = 0;
+	dlb_count_launch();
+	CUDA_CHECK(cudaLaunchKernel((const void *)k, grid, block, args, smem, s));
+fail:
+	return rc;
+}
+
+int dlb_dev_alloc(void **p, size_t bytes)
+{
+	int rc = 0;
+	*p = NULL;
+	CUDA_CHECK(cudaMalloc(p, bytes ? bytes : 1));
+fail:
+	return rc;
+}
+
+void dlb_dev_free(void *p)
+{
+	if (p)
+		(void)cudaFree(p); /* teardown */
+}

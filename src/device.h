@@ -1,0 +1,65 @@
+/* device: the CUDA runtime seam — device facts, library versions, loading NVRTC cubins and counted launches.
+ * Only the runtime API is used, linked statically, so the binary starts and reports cleanly without a driver. */
+#ifndef DLB_DEVICE_H
+#define DLB_DEVICE_H
+#include <cuda_runtime_api.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct dlb_versions {
+	int runtime;     /* cudaRuntimeGetVersion, e.g. 13000 */
+	int driver;      /* cudaDriverGetVersion; 0 when no driver is installed */
+	int nvrtc_major, nvrtc_minor;
+	int cublas;      /* e.g. 130100 */
+	size_t cublaslt;
+	size_t cudnn;
+	int cusparse;
+};
+
+struct dlb_device {
+	int ordinal;
+	char name[256];
+	char uuid[48];          /* "GPU-xxxxxxxx-xxxx-..." */
+	int cc_major, cc_minor; /* compute capability */
+	int sm_count;
+	int clock_khz;          /* peak SM clock the driver reports */
+	int mem_clock_khz, mem_bus_bits;
+	size_t l2_bytes;
+	size_t smem_per_block, smem_per_block_optin, smem_per_sm;
+	int max_threads_per_block, regs_per_block, regs_per_sm;
+	size_t total_mem;
+	struct dlb_versions ver;
+	cudaStream_t stream;
+};
+
+/* Versions of everything linked; works without a GPU (driver then reads 0). */
+void dlb_versions_get(struct dlb_versions *v);
+/* Count of CUDA devices, or DLB_E_NODRIVER / DLB_E_NODEVICE with a message naming the cause. */
+int dlb_device_count(int *count);
+int dlb_device_open(int ordinal, struct dlb_device *dev);
+void dlb_device_close(struct dlb_device *dev);
+/* fp32 FMA peak (TFLOP/s) from SM count and clock: 128 FP32 lanes per SM on sm_80+ (64 on sm_80 itself). */
+double dlb_device_fp32_peak_tflops(const struct dlb_device *dev);
+/* "sm_90" etc. for this device. */
+void dlb_device_arch(const struct dlb_device *dev, char *buf, size_t len);
+int dlb_device_free_mem(size_t *free_bytes);
+
+/* A loaded cubin and kernels looked up in it. */
+struct dlb_module {
+	cudaLibrary_t lib;
+};
+int dlb_module_load(const void *cubin, struct dlb_module *m);
+void dlb_module_unload(struct dlb_module *m);
+int dlb_module_kernel(const struct dlb_module *m, const char *name, cudaKernel_t *k);
+/* Registers, static shared memory and max threads of a kernel, as the driver sees them. */
+int dlb_kernel_attrs(cudaKernel_t k, struct cudaFuncAttributes *attrs);
+
+/* Every kernel dlbtune enqueues (its own and vendor calls) goes through here or dlb_count_launch(),
+ * so `--verbose` can prove that a cached run launched nothing. */
+int dlb_launch(cudaKernel_t k, dim3 grid, dim3 block, size_t smem, cudaStream_t s, void **args);
+void dlb_count_launch(void);
+uint64_t dlb_launch_count(void);
+
+int dlb_dev_alloc(void **p, size_t bytes);
+void dlb_dev_free(void *p);
+#endif

@@ -1,0 +1,285 @@
+/* main: commands, exit codes, and the only place that exits. */
+#include "../reports/table.h"
+#include "../store/key.h"
+#include "../store/record.h"
+#include "../store/store.h"
+#include "cli.h"
+#include "config.h"
+#include "device.h"
+#include "err.h"
+#include "op.h"
+#include "suite.h"
+#include "tune.h"
+
+#include <errno.h>
+#include <lmdb.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+static int exit_code_for(int rc)
+{
+	switch (rc) {
+	case 0:
+		return DLB_EXIT_OK;
+	case DLB_E_USAGE:
+	case DLB_E_PARSE:
+		return DLB_EXIT_USAGE;
+	case DLB_E_NODRIVER:
+	case DLB_E_NODEVICE:
+		return DLB_EXIT_NOGPU;
+	case DLB_E_INTERRUPTED:
+		return DLB_EXIT_INTERRUPTED;
+	case DLB_E_WRONG:
+		return DLB_EXIT_UNVERIFIED;
+	default:
+		return DLB_EXIT_FAILURE;
+	}
+}
+
+static int report(int rc)
+{
+	if (rc) {
+		const char *detail = dlb_last_error();
+		fprintf(stderr, "dlbtune: error: %s\n", *detail ? detail : dlb_strerror(rc));
+		if (rc == DLB_E_NODRIVER || rc == DLB_E_NODEVICE)
+			fprintf(stderr, "dlbtune: note: `dlbtune compile`, `dlbtune db list` and --help work without a GPU\n");
+	}
+	return exit_code_for(rc);
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	dlb_interrupted = 1;
+}
+
+static void print_version(void)
+{
+	struct dlb_versions v;
+	dlb_versions_get(&v);
+	printf("dlbtune %s\n", PACKAGE_VERSION);
+	printf("CUDA runtime %d.%d (static)\n", v.runtime / 1000, (v.runtime % 1000) / 10);
+	if (v.driver)
+		printf("CUDA driver  %d.%d\n", v.driver / 1000, (v.driver % 1000) / 10);
+	else
+		printf("CUDA driver  none found\n");
+	printf("NVRTC        %d.%d\n", v.nvrtc_major, v.nvrtc_minor);
+	printf("cuBLAS       %d.%d.%d\n", v.cublas / 10000, (v.cublas / 100) % 100, v.cublas % 100);
+	printf("cuBLASLt     %zu\n", v.cublaslt);
+	printf("cuDNN        %zu.%zu.%zu\n", v.cudnn / 10000, (v.cudnn / 100) % 100, v.cudnn % 100);
+	printf("cuSPARSE     %d.%d.%d\n", v.cusparse / 1000, (v.cusparse / 100) % 10, v.cusparse % 100);
+}
+
+static int cmd_devices(void)
+{
+	int rc = 0, n = 0;
+	DLB_CHECK(dlb_device_count(&n));
+	for (int i = 0; i < n; i++) {
+		struct dlb_device d;
+		char arch[16];
+		DLB_CHECK(dlb_device_open(i, &d));
+		dlb_device_arch(&d, arch, sizeof arch);
+		printf("GPU %d: %s (%s), %s, %d SMs at %d MHz, %.1f GiB, L2 %zu MiB, smem/block %zu KiB (opt-in %zu KiB), "
+		       "fp32 peak %.1f TFLOP/s\n",
+		       i, d.name, d.uuid, arch, d.sm_count, d.clock_khz / 1000, (double)d.total_mem / (1 << 30),
+		       d.l2_bytes >> 20, d.smem_per_block >> 10, d.smem_per_block_optin >> 10,
+		       dlb_device_fp32_peak_tflops(&d));
+		dlb_device_close(&d);
+	}
+fail:
+	return rc;
+}
+
+static int write_file(const char *dir, const char *name, const void *data, size_t len)
+{
+	int rc = 0;
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "wb");
+	if (!f || fwrite(data, 1, len, f) != len)
+		DLB_USER_FAIL(errno ? errno : EIO, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
+fail:
+	if (f && fclose(f) && !rc)
+		rc = EIO;
+	return rc;
+}
+
+static int cmd_compile(const struct dlb_cli *c)
+{
+	int rc = 0, n = 0, failed = 0, limited = 0;
+	struct dlb_candidate *cand = NULL;
+	struct dlb_limits lim;
+	const struct dlb_op *op = dlb_op_find(c->op);
+	dlb_limits_of(NULL, &lim);
+	if (c->emit && mkdir(c->emit, 0755) && errno != EEXIST)
+		DLB_USER_FAIL(errno, "cannot create %s: %s", c->emit, strerror(errno));
+	DLB_CHECK(dlb_compile_space(op, c->arch, &lim, c->verbose, &cand, &n));
+	for (int i = 0; i < n; i++) {
+		struct dlb_candidate *x = &cand[i];
+		if (x->job.rc == DLB_E_LIMIT) {
+			limited++;
+			if (c->verbose)
+				printf("%-34s resource_limit (over the device limits)\n", x->text);
+			continue;
+		}
+		if (x->job.rc) {
+			failed++;
+			printf("%-34s compile_error\n%s\n", x->text, x->job.log ? x->job.log : dlb_last_error());
+			continue;
+		}
+		if (c->verbose) {
+			printf("%-34s %.2fs", x->text, x->job.seconds);
+			for (int k = 0; k < x->job.nkernels; k++)
+				printf("  %s: %d regs, %d B spill st/%d B ld, %d B stack, %d B smem", x->job.kernels[k].name,
+				       x->job.kernels[k].registers, x->job.kernels[k].spill_stores,
+				       x->job.kernels[k].spill_loads, x->job.kernels[k].stack_bytes,
+				       x->job.kernels[k].smem_bytes);
+			printf("\n");
+		}
+		if (c->emit) {
+			char base[160], name[192];
+			snprintf(base, sizeof base, "%s", x->text);
+			for (char *p = base; *p; p++)
+				if (*p == ' ' || *p == '=')
+					*p = *p == ' ' ? '_' : '-';
+			snprintf(name, sizeof name, "%s.cu", base);
+			DLB_CHECK(write_file(c->emit, name, x->job.source, strlen(x->job.source)));
+			snprintf(name, sizeof name, "%s.%s.cubin", base, c->arch);
+			DLB_CHECK(write_file(c->emit, name, x->job.cubin, x->job.cubin_size));
+		}
+	}
+	printf("compiled %d candidates for %s, %d failed\n", n - limited, c->arch, failed);
+fail:
+	dlb_candidates_free(cand, n);
+	return rc;
+}
+
+static int db_path(const struct dlb_cli *c, char *buf, size_t len)
+{
+	int rc = 0;
+	if (c->db)
+		snprintf(buf, len, "%s", c->db);
+	else if ((rc = dlb_store_default_path(buf, len)) != 0)
+		DLB_USER_FAIL(rc, "no database path: set --db, DLBTUNE_DB or HOME");
+fail:
+	return rc;
+}
+
+static int list_one(const char *k, size_t klen, const char *v, size_t vlen, void *arg)
+{
+	(void)arg;
+	struct dlb_result r = {0};
+	struct dlb_key key;
+	if (dlb_key_decode(k, klen, &key) || dlb_record_decode(v, vlen, 0, &r)) {
+		printf("%.*s  (unreadable record)\n", (int)klen, k);
+		return 0;
+	}
+	printf("%s %s %s %lldx%lldx%lld on %s: %s  %.3f us [%.3f, %.3f]  %s\n", key.op, key.prec, key.layout,
+	       (long long)key.m, (long long)key.n, (long long)key.k, key.gpu, r.found ? r.config : "(none verified)",
+	       r.tuned.median, r.tuned.median_lo, r.tuned.median_hi, r.timestamp);
+	return 0;
+}
+
+static int cmd_db_list(const struct dlb_cli *c)
+{
+	int rc = 0;
+	char path[4096];
+	struct dlb_store *db = NULL;
+	DLB_CHECK(db_path(c, path, sizeof path));
+	DLB_CHECK(dlb_store_open(path, 0, &db));
+	DLB_CHECK(dlb_store_each(db, list_one, NULL));
+fail:
+	dlb_store_close(db);
+	return rc;
+}
+
+static int cmd_tune(const struct dlb_cli *c)
+{
+	int rc = 0;
+	struct dlb_suite suite = {0};
+	struct dlb_device dev = {0};
+	struct dlb_store *db = NULL;
+	struct dlb_result *results = NULL;
+	char path[4096];
+	const struct dlb_op *op = dlb_op_find(c->op);
+	/* Everything the user typed is checked before the GPU is touched. */
+	if (c->have_shape) {
+		suite.problems = calloc(1, sizeof *suite.problems);
+		if (!suite.problems)
+			DLB_FAIL(ENOMEM, "out of memory");
+		suite.problems[0] = (struct dlb_problem){op, c->prec, c->m, c->n, c->k, c->ta, c->tb, 0};
+		suite.n = 1;
+		snprintf(suite.name, sizeof suite.name, "command line");
+	} else {
+		DLB_CHECK(dlb_suite_load(c->suite ? c->suite : "training", op, c->prec, &suite));
+	}
+	DLB_CHECK(db_path(c, path, sizeof path));
+	DLB_CHECK(dlb_device_open(c->device, &dev));
+	DLB_CHECK(dlb_check_memory(&suite, &dev));
+	DLB_CHECK(dlb_store_open(path, 1, &db));
+	results = calloc((size_t)suite.n, sizeof *results);
+	if (!results)
+		DLB_FAIL(ENOMEM, "out of memory");
+	struct dlb_tune_opts o = {
+		.retune = c->retune,
+		.verbose = c->verbose,
+		.top = c->top,
+		.screen = {.warmup = 1, .samples = 3, .min_sample_us = 20.0, .confidence = 0.95},
+		.final = {.warmup = 2, .samples = c->samples, .min_sample_us = 20.0, .confidence = 0.95},
+	};
+	if (!c->csv && !c->json)
+		fprintf(stderr, "dlbtune: %s %s, %d problems from %s on GPU %d (%s), database %s\n", op->name,
+			dlb_prec_name(c->prec), suite.n, suite.name, dev.ordinal, dev.name, path);
+	rc = dlb_tune(&o, &suite, &dev, db, results);
+	/* Print what there is, also after an interrupt: finished problems are stored. */
+	int shown = 0;
+	for (int i = 0; i < suite.n; i++)
+		if (results[i].cached || results[i].nvendor)
+			results[shown++] = results[i];
+	if (shown)
+		dlb_table_print(stdout, c->csv ? DLB_FMT_CSV : c->json ? DLB_FMT_JSON : DLB_FMT_TEXT, results, shown,
+				dev.name);
+	if (!rc)
+		for (int i = 0; i < shown; i++)
+			if (!results[i].found)
+				DLB_USER_FAIL(DLB_E_WRONG, "some problems have no verified candidate (see the table)");
+fail:
+	free(results);
+	dlb_store_close(db);
+	dlb_device_close(&dev);
+	dlb_suite_free(&suite);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct dlb_cli c;
+	int rc = dlb_cli_parse(argc, argv, &c);
+	if (rc) {
+		fprintf(stderr, "dlbtune: error: %s\n", dlb_last_error());
+		return DLB_EXIT_USAGE;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	switch (c.cmd) {
+	case DLB_CMD_HELP:
+		dlb_cli_usage(stdout);
+		return DLB_EXIT_OK;
+	case DLB_CMD_VERSION:
+		print_version();
+		return DLB_EXIT_OK;
+	case DLB_CMD_DEVICES:
+		return report(cmd_devices());
+	case DLB_CMD_COMPILE:
+		return report(cmd_compile(&c));
+	case DLB_CMD_DB_LIST:
+		return report(cmd_db_list(&c));
+	case DLB_CMD_TUNE:
+		return report(cmd_tune(&c));
+	}
+	return DLB_EXIT_FAILURE;
+}

@@ -1,0 +1,70 @@
+/* op: an op is one table entry — its tuning space, template, and the hooks that set up a problem, launch a
+ * candidate, verify it and time the vendor. Adding an op touches src/ops/<op>.c, templates/<op>*.cu and the
+ * registry in op.c. */
+#ifndef DLB_OP_H
+#define DLB_OP_H
+#include "../search/space.h"
+#include "../search/stats.h"
+#include "gpu.h"
+#include "jit.h"
+#include "problem.h"
+#include "result.h"
+#include "verify.h"
+
+#include <stddef.h>
+
+/* Device limits a configuration is checked against before it is compiled. */
+struct dlb_limits {
+	int max_threads_per_block;
+	size_t smem_static; /* static shared memory per block (48 KiB) */
+	size_t smem_optin;
+	int regs_per_block;
+};
+
+/* One configuration, compiled (or not) and loaded (or not). */
+struct dlb_candidate {
+	struct dlb_config cfg;
+	char text[128]; /* "BM=64 BN=64 ..." */
+	struct dlb_jit_job job;
+	int loaded;
+	struct dlb_module mod;
+	cudaKernel_t kernels[DLB_JIT_MAX_KERNELS];
+	struct cudaFuncAttributes attrs; /* of kernels[0] */
+};
+
+struct dlb_op {
+	const char *name;
+	const char *summary;
+	const char *template_file;           /* embedded file name */
+	const char *const *kernel_names;     /* looked up in each candidate's module */
+	int nkernels;
+	const char *variant_name;            /* a launch-time tunable (e.g. SPLITK), or NULL */
+	struct dlb_space space;              /* compile-time tunables and their constraints */
+	const struct dlb_constraint *limit_checks; /* device-limit rows, given a struct dlb_limits */
+	int nlimit_checks;
+
+	double (*flops)(const struct dlb_problem *p);
+	/* Device bytes the problem needs (inputs, outputs, reference, workspace). */
+	size_t (*device_bytes)(const struct dlb_problem *p, const struct dlb_device *dev);
+	/* One line: "1760x16x1760 NN". */
+	void (*describe)(const struct dlb_problem *p, char *buf, int len);
+
+	/* GPU side: one problem at a time. */
+	int (*setup)(struct dlb_gpu *g, const struct dlb_problem *p, void **state);
+	/* Launch-time variants of a configuration for this problem (values of variant_name); returns count. */
+	int (*variants)(void *state, const struct dlb_candidate *c, int *values, int max);
+	/* Input sets the timing may rotate over. */
+	int (*nsets)(void *state);
+	int (*launch)(void *state, const struct dlb_candidate *c, int variant, int set);
+	/* Poison set 0's output, run, compare with the reference. */
+	int (*verify)(void *state, const struct dlb_candidate *c, int variant, struct dlb_check *out);
+	/* Verify and time every vendor baseline; returns how many entries of out were filled (or < 0). */
+	int (*vendor)(void *state, const struct dlb_bench_opts *o, struct dlb_vendor_entry *out, int max, int *n);
+	void (*teardown)(void *state);
+};
+
+extern const struct dlb_op *const dlb_ops[];
+const struct dlb_op *dlb_op_find(const char *name);
+/* "gemm" — the registered names, space-separated. */
+void dlb_op_names(char *buf, int len);
+#endif

@@ -1,0 +1,385 @@
+/* ops/gemm: the GEMM op entry — fp32 space and constraints as data, buffers, launches, cuBLAS baselines. */
+#include "gemm.h"
+
+#include "../err.h"
+#include "../../search/pcg32.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const struct dlb_param gemm_params[GEMM_NPARAMS] = {
+	[GEMM_BM] = {"BM", "rows of C per thread block", 3, {32, 64, 128}},
+	[GEMM_BN] = {"BN", "columns of C per thread block", 4, {16, 32, 64, 128}},
+	[GEMM_BK] = {"BK", "k-depth of one shared-memory stage", 3, {8, 16, 32}},
+	[GEMM_TM] = {"TM", "rows of C per thread", 2, {4, 8}},
+	[GEMM_TN] = {"TN", "columns of C per thread", 3, {2, 4, 8}},
+};
+
+static int threads_of(const int *v)
+{
+	return (v[GEMM_BM] / v[GEMM_TM]) * (v[GEMM_BN] / v[GEMM_TN]);
+}
+
+static size_t smem_of(const int *v)
+{
+	return 2u * (size_t)v[GEMM_BK] * (size_t)(v[GEMM_BM] + 4 + v[GEMM_BN] + 4) * sizeof(float);
+}
+
+static int c_divides(const int *v, const void *lim)
+{
+	(void)lim;
+	return v[GEMM_BM] % v[GEMM_TM] == 0 && v[GEMM_BN] % v[GEMM_TN] == 0;
+}
+
+static int c_threads(const int *v, const void *lim)
+{
+	(void)lim;
+	int t = threads_of(v);
+	return t >= 64 && t <= 256;
+}
+
+static int c_staging(const int *v, const void *lim)
+{
+	(void)lim; /* floats each thread holds in flight for the next stage: more would spill */
+	return (v[GEMM_BM] + v[GEMM_BN]) * v[GEMM_BK] <= 64 * threads_of(v);
+}
+
+static const struct dlb_constraint gemm_constraints[] = {
+	{"BM % TM == 0 and BN % TN == 0", c_divides},
+	{"threads = (BM/TM)*(BN/TN) in [64, 256]", c_threads},
+	{"staged floats per thread (BM+BN)*BK/threads <= 64", c_staging},
+};
+
+static int l_smem(const int *v, const void *lim)
+{
+	return smem_of(v) <= ((const struct dlb_limits *)lim)->smem_static;
+}
+
+static int l_threads(const int *v, const void *lim)
+{
+	return threads_of(v) <= ((const struct dlb_limits *)lim)->max_threads_per_block;
+}
+
+static const struct dlb_constraint gemm_limit_checks[] = {
+	{"shared memory 2*BK*(BM+BN+8)*4 bytes <= static limit per block", l_smem},
+	{"threads <= max threads per block", l_threads},
+};
+
+static const char *const gemm_kernels[] = {"gemm_nn", "gemm_nt", "gemm_tn", "gemm_tt", "splitk_reduce"};
+enum { K_REDUCE = 4 };
+
+static double gemm_flops(const struct dlb_problem *p)
+{
+	return 2.0 * (double)p->m * (double)p->n * (double)p->k;
+}
+
+static void gemm_describe(const struct dlb_problem *p, char *buf, int len)
+{
+	snprintf(buf, (size_t)len, "%lldx%lldx%lld %s", (long long)p->m, (long long)p->n, (long long)p->k,
+		 dlb_layout_name(p->ta, p->tb));
+}
+
+/* ---- problem state ---- */
+
+#define MAX_SETS 8
+#define MAX_SPLITS 7
+
+struct gemm_state {
+	struct dlb_gpu *g;
+	struct dlb_problem p;
+	struct dlb_blas_gemm blas;
+	int nsets;
+	float *A[MAX_SETS], *B[MAX_SETS], *C[MAX_SETS];
+	float *ref;
+	float *ws;
+	size_t ws_elems;
+	double tol;
+	uint64_t seed;
+};
+
+static size_t set_bytes(const struct dlb_problem *p)
+{
+	return sizeof(float) * ((size_t)p->m * (size_t)p->k + (size_t)p->k * (size_t)p->n + (size_t)p->m * (size_t)p->n);
+}
+
+/* Enough input sets that MAX_SETS launches in a row never find their inputs in L2. */
+static int sets_for(const struct dlb_problem *p, const struct dlb_device *dev)
+{
+	size_t per = set_bytes(p), want = 2 * dev->l2_bytes / (per ? per : 1);
+	return want < 1 ? 1 : want > MAX_SETS ? MAX_SETS : (int)want;
+}
+
+int dlb_gemm_splits(const struct dlb_problem *p, const int *v, int sm_count, int *splits, int max)
+{
+	int64_t mn = ((p->m + v[GEMM_BM] - 1) / v[GEMM_BM]) * ((p->n + v[GEMM_BN] - 1) / v[GEMM_BN]);
+	int n = 0;
+	if (max > 0)
+		splits[n++] = 1;
+	/* Split K only while the grid is under two waves and each split keeps >= 8 k-steps. */
+	for (int s = 2; n < max && s <= 64; s *= 2)
+		if (mn * s <= 2 * (int64_t)sm_count && p->k / s >= 8 * v[GEMM_BK])
+			splits[n++] = s;
+	return n;
+}
+
+static size_t gemm_device_bytes(const struct dlb_problem *p, const struct dlb_device *dev)
+{
+	size_t mn = (size_t)p->m * (size_t)p->n * sizeof(float);
+	size_t ws = (size_t)2 * dev->sm_count * 128 * 128 * sizeof(float); /* split-K bound: see dlb_gemm_splits */
+	size_t flush = 2 * dev->l2_bytes > ((size_t)64 << 20) ? 2 * dev->l2_bytes : (size_t)64 << 20;
+	return (size_t)sets_for(p, dev) * set_bytes(p) + mn + (ws < 64 * mn ? ws : 64 * mn) + flush +
+	       ((size_t)64 << 20) /* cuBLASLt workspace */;
+}
+
+static void gemm_teardown(void *state)
+{
+	struct gemm_state *s = state;
+	if (!s)
+		return;
+	for (int i = 0; i < MAX_SETS; i++) {
+		dlb_dev_free(s->A[i]);
+		dlb_dev_free(s->B[i]);
+		dlb_dev_free(s->C[i]);
+	}
+	dlb_dev_free(s->ref);
+	dlb_dev_free(s->ws);
+	free(s);
+}
+
+/* Recompute a few reference elements on the CPU in double precision: a wrong layout in the cuBLAS call
+ * would otherwise make every candidate look wrong (or right). */
+static int spot_check_reference(struct gemm_state *s)
+{
+	int rc = 0;
+	const struct dlb_problem *p = &s->p;
+	float *fa = malloc((size_t)p->k * sizeof *fa), *fb = malloc((size_t)p->k * sizeof *fb);
+	if (!fa || !fb)
+		DLB_FAIL(ENOMEM, "out of memory for the reference spot check");
+	struct dlb_pcg32 rng;
+	dlb_pcg32_seed(&rng, s->seed, 99);
+	for (int t = 0; t < 8; t++) {
+		int64_t i = dlb_pcg32_bounded(&rng, (uint32_t)(p->m < UINT32_MAX ? p->m : UINT32_MAX));
+		int64_t j = dlb_pcg32_bounded(&rng, (uint32_t)(p->n < UINT32_MAX ? p->n : UINT32_MAX));
+		/* op(A)(i, :) and op(B)(:, j): contiguous, or a column of stride ld read by a 2-D copy */
+		if (p->ta)
+			CUDA_CHECK(cudaMemcpy(fa, s->A[0] + i * s->blas.lda, (size_t)p->k * 4, cudaMemcpyDeviceToHost));
+		else
+			CUDA_CHECK(cudaMemcpy2D(fa, 4, s->A[0] + i, (size_t)s->blas.lda * 4, 4, (size_t)p->k,
+						cudaMemcpyDeviceToHost));
+		if (p->tb)
+			CUDA_CHECK(cudaMemcpy2D(fb, 4, s->B[0] + j, (size_t)s->blas.ldb * 4, 4, (size_t)p->k,
+						cudaMemcpyDeviceToHost));
+		else
+			CUDA_CHECK(cudaMemcpy(fb, s->B[0] + j * s->blas.ldb, (size_t)p->k * 4, cudaMemcpyDeviceToHost));
+		float got;
+		CUDA_CHECK(cudaMemcpy(&got, s->ref + j * p->m + i, sizeof got, cudaMemcpyDeviceToHost));
+		double want = 0;
+		for (int64_t k = 0; k < p->k; k++)
+			want += (double)fa[k] * (double)fb[k];
+		if (!(fabs((double)got - want) <= s->tol))
+			DLB_FAIL(DLB_E_WRONG, "cuBLAS reference disagrees with the CPU at C(%lld,%lld): %.9g vs %.9g",
+				 (long long)i, (long long)j, (double)got, want);
+	}
+fail:
+	free(fa);
+	free(fb);
+	return rc;
+}
+
+static int gemm_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state)
+{
+	int rc = 0;
+	struct gemm_state *s = calloc(1, sizeof *s);
+	if (!s)
+		DLB_FAIL(ENOMEM, "out of memory");
+	s->g = g;
+	s->p = *p;
+	dlb_blas_gemm_fp32(&s->blas, p->ta, p->tb, p->m, p->n, p->k);
+	s->nsets = sets_for(p, g->dev);
+	s->tol = dlb_tol_fp32(p->k);
+	/* Fresh inputs on every run: the seed comes from the clock and is recorded with the result. */
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	s->seed = (uint64_t)ts.tv_sec * 1000000007ULL ^ (uint64_t)ts.tv_nsec;
+	size_t mk = (size_t)p->m * (size_t)p->k, kn = (size_t)p->k * (size_t)p->n, mn = (size_t)p->m * (size_t)p->n;
+	for (int i = 0; i < s->nsets; i++) {
+		DLB_CHECK(dlb_dev_alloc((void **)&s->A[i], mk * 4));
+		DLB_CHECK(dlb_dev_alloc((void **)&s->B[i], kn * 4));
+		DLB_CHECK(dlb_dev_alloc((void **)&s->C[i], mn * 4));
+		DLB_CHECK(dlb_fill_f32(g, s->A[i], (int64_t)mk, s->seed + 2 * (uint64_t)i));
+		DLB_CHECK(dlb_fill_f32(g, s->B[i], (int64_t)kn, s->seed + 2 * (uint64_t)i + 1));
+	}
+	DLB_CHECK(dlb_dev_alloc((void **)&s->ref, mn * 4));
+	DLB_CHECK(dlb_poison(g, s->ref, mn * 4));
+	DLB_CHECK(dlb_blas_gemm_run(&g->blas, &s->blas, s->A[0], s->B[0], s->ref));
+	CUDA_CHECK(cudaStreamSynchronize(g->dev->stream));
+	DLB_CHECK(spot_check_reference(s));
+	*state = s;
+	return 0;
+fail:
+	gemm_teardown(s);
+	*state = NULL;
+	return rc;
+}
+
+static int gemm_variants(void *state, const struct dlb_candidate *c, int *values, int max)
+{
+	struct gemm_state *s = state;
+	int n = dlb_gemm_splits(&s->p, c->cfg.v, s->g->dev->sm_count, values, max);
+	/* Workspace for the largest split, allocated now: never inside a timed region. */
+	size_t need = 0;
+	for (int i = 0; i < n; i++)
+		if (values[i] > 1 && (size_t)values[i] * (size_t)s->p.m * (size_t)s->p.n > need)
+			need = (size_t)values[i] * (size_t)s->p.m * (size_t)s->p.n;
+	if (need > s->ws_elems) {
+		dlb_dev_free(s->ws);
+		s->ws = NULL;
+		s->ws_elems = 0;
+		if (dlb_dev_alloc((void **)&s->ws, need * sizeof(float)))
+			return 1; /* no room for split-K here: plain runs only */
+		s->ws_elems = need;
+	}
+	return n;
+}
+
+static int gemm_nsets(void *state)
+{
+	return ((struct gemm_state *)state)->nsets;
+}
+
+static int gemm_launch(void *state, const struct dlb_candidate *c, int split, int set)
+{
+	int rc = 0;
+	struct gemm_state *s = state;
+	const struct dlb_problem *p = &s->p;
+	const int *v = c->cfg.v;
+	int64_t mt = (p->m + v[GEMM_BM] - 1) / v[GEMM_BM], nt = (p->n + v[GEMM_BN] - 1) / v[GEMM_BN];
+	if (mt * nt > 0x7fffffff || split > 65535)
+		DLB_FAIL(DLB_E_LIMIT, "grid of %lld blocks exceeds the device's limit", (long long)(mt * nt));
+	int64_t kc = (p->k + split - 1) / split;
+	kc = (kc + v[GEMM_BK] - 1) / v[GEMM_BK] * v[GEMM_BK];
+	int64_t M = p->m, N = p->n, K = p->k, lda = s->blas.lda, ldb = s->blas.ldb, ldc = s->blas.ldc;
+	const float *A = s->A[set], *B = s->B[set];
+	float *C = split > 1 ? s->ws : s->C[set];
+	int vec_a = lda % 4 == 0, vec_b = ldb % 4 == 0, vec_c = ldc % 4 == 0;
+	void *args[] = {&M, &N, &K, &A, &lda, &B, &ldb, &C, &ldc, &kc, &vec_a, &vec_b, &vec_c};
+	DLB_CHECK(dlb_launch(c->kernels[p->ta * 2 + p->tb], (dim3){(unsigned)(mt * nt), 1, (unsigned)split},
+			     (dim3){(unsigned)threads_of(v), 1, 1}, 0, s->g->dev->stream, args));
+	if (split > 1) {
+		float *Cout = s->C[set];
+		const float *W = s->ws;
+		int sp = split;
+		int64_t blocks = (M * N + 255) / 256;
+		if (blocks > 4 * s->g->dev->sm_count)
+			blocks = 4 * s->g->dev->sm_count;
+		void *rargs[] = {&M, &N, &W, &sp, &Cout, &ldc};
+		DLB_CHECK(dlb_launch(c->kernels[K_REDUCE], (dim3){(unsigned)blocks, 1, 1}, (dim3){256, 1, 1}, 0,
+				     s->g->dev->stream, rargs));
+	}
+fail:
+	return rc;
+}
+
+static int check_output(struct gemm_state *s, struct dlb_check *out)
+{
+	return dlb_compare_f32(s->g, s->C[0], s->p.m, s->ref, s->p.m, s->p.m, s->p.n, s->tol, out);
+}
+
+static int gemm_verify(void *state, const struct dlb_candidate *c, int split, struct dlb_check *out)
+{
+	int rc = 0;
+	struct gemm_state *s = state;
+	DLB_CHECK(dlb_poison(s->g, s->C[0], (size_t)s->p.m * (size_t)s->p.n * 4));
+	if (split > 1)
+		DLB_CHECK(dlb_poison(s->g, s->ws, s->ws_elems * 4));
+	DLB_CHECK(gemm_launch(state, c, split, 0));
+	DLB_CHECK(check_output(s, out));
+fail:
+	return rc;
+}
+
+/* ---- vendor baselines, timed by the same harness on the same buffers ---- */
+
+struct vendor_ctx {
+	struct gemm_state *s;
+	const struct dlb_lt_plan *plan;
+	int algo; /* -1: cublasSgemm */
+};
+
+static int vendor_launch(void *ctx, int set)
+{
+	struct vendor_ctx *v = ctx;
+	struct gemm_state *s = v->s;
+	if (v->algo < 0)
+		return dlb_blas_gemm_run(&s->g->blas, &s->blas, s->A[set], s->B[set], s->C[set]);
+	return dlb_lt_run(&s->g->blas, v->plan, v->algo, s->A[set], s->B[set], s->C[set]);
+}
+
+static int time_vendor(struct gemm_state *s, struct vendor_ctx *ctx, const struct dlb_bench_opts *o,
+		       struct dlb_vendor_entry *t)
+{
+	int rc = 0;
+	struct dlb_check chk;
+	DLB_CHECK(dlb_poison(s->g, s->C[0], (size_t)s->p.m * (size_t)s->p.n * 4));
+	DLB_CHECK(vendor_launch(ctx, 0));
+	DLB_CHECK(check_output(s, &chk));
+	t->ok = chk.ok;
+	if (t->ok)
+		DLB_CHECK(dlb_bench_time(&s->g->bench, vendor_launch, ctx, s->nsets, o, &t->st));
+fail:
+	return rc;
+}
+
+static int gemm_vendor(void *state, const struct dlb_bench_opts *o, struct dlb_vendor_entry *out, int max, int *n)
+{
+	int rc = 0;
+	struct gemm_state *s = state;
+	struct dlb_lt_plan plan;
+	memset(&plan, 0, sizeof plan);
+	*n = 0;
+	if (max < 1)
+		return 0;
+	struct vendor_ctx ctx = {s, NULL, -1};
+	struct dlb_vendor_entry *t = &out[(*n)++];
+	memset(t, 0, sizeof *t);
+	snprintf(t->name, sizeof t->name, "cublasSgemm");
+	DLB_CHECK(time_vendor(s, &ctx, o, t));
+	DLB_CHECK(dlb_lt_plan_create(&s->g->blas, &s->blas, &plan));
+	ctx.plan = &plan;
+	for (int a = 0; a < plan.nalgos && *n < max; a++) {
+		t = &out[(*n)++];
+		memset(t, 0, sizeof *t);
+		snprintf(t->name, sizeof t->name, "cublasLt#%d", a);
+		t->is_lt = 1;
+		ctx.algo = a;
+		DLB_CHECK(time_vendor(s, &ctx, o, t));
+	}
+fail:
+	dlb_lt_plan_destroy(&plan);
+	return rc;
+}
+
+const struct dlb_op dlb_op_gemm = {
+	.name = "gemm",
+	.summary = "dense matrix product C = op(A) op(B), column-major",
+	.template_file = "gemm_fp32.cu",
+	.kernel_names = gemm_kernels,
+	.nkernels = 5,
+	.variant_name = "SPLITK",
+	.space = {gemm_params, GEMM_NPARAMS, gemm_constraints, sizeof gemm_constraints / sizeof gemm_constraints[0]},
+	.limit_checks = gemm_limit_checks,
+	.nlimit_checks = sizeof gemm_limit_checks / sizeof gemm_limit_checks[0],
+	.flops = gemm_flops,
+	.device_bytes = gemm_device_bytes,
+	.describe = gemm_describe,
+	.setup = gemm_setup,
+	.variants = gemm_variants,
+	.nsets = gemm_nsets,
+	.launch = gemm_launch,
+	.verify = gemm_verify,
+	.vendor = gemm_vendor,
+	.teardown = gemm_teardown,
+};

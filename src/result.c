@@ -1,0 +1,82 @@
+/* result: status names and the derived columns of the table. */
+#include "result.h"
+
+#include "err.h"
+#include "op.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const status_names[DLB_ST_COUNT] = {
+	[DLB_ST_OK] = "ok",
+	[DLB_ST_COMPILE_ERROR] = "compile_error",
+	[DLB_ST_RESOURCE_LIMIT] = "resource_limit",
+	[DLB_ST_WRONG_ANSWER] = "wrong_answer",
+	[DLB_ST_RUNTIME_FAULT] = "runtime_fault",
+	[DLB_ST_TIMEOUT] = "timeout",
+	[DLB_ST_NOISY] = "noisy",
+};
+
+const char *dlb_status_name(enum dlb_status s)
+{
+	return (unsigned)s < DLB_ST_COUNT ? status_names[s] : "?";
+}
+
+int dlb_status_parse(const char *s, enum dlb_status *out)
+{
+	for (int i = 0; i < DLB_ST_COUNT; i++)
+		if (!strcmp(s, status_names[i])) {
+			*out = (enum dlb_status)i;
+			return 0;
+		}
+	return DLB_E_PARSE;
+}
+
+double dlb_result_tflops(const struct dlb_result *r)
+{
+	if (!r->found || !(r->tuned.median > 0))
+		return NAN;
+	return r->p.op->flops(&r->p) / (r->tuned.median * 1e-6) / 1e12;
+}
+
+static double best_of(const struct dlb_result *r, int want_lt, int any)
+{
+	double best = NAN;
+	for (int i = 0; i < r->nvendor; i++) {
+		const struct dlb_vendor_entry *v = &r->vendor[i];
+		if (!v->ok || (!any && v->is_lt != want_lt))
+			continue;
+		if (isnan(best) || v->st.median < best)
+			best = v->st.median;
+	}
+	return best;
+}
+
+double dlb_result_cublas_us(const struct dlb_result *r)
+{
+	return best_of(r, 0, 0);
+}
+
+double dlb_result_lt_best_us(const struct dlb_result *r)
+{
+	return best_of(r, 1, 0);
+}
+
+double dlb_result_vendor_best_us(const struct dlb_result *r)
+{
+	return best_of(r, 0, 1);
+}
+
+double dlb_result_speedup(const struct dlb_result *r)
+{
+	double v = dlb_result_vendor_best_us(r);
+	return r->found && v > 0 ? v / r->tuned.median : NAN;
+}
+
+void dlb_result_free(struct dlb_result *r)
+{
+	free(r->trials);
+	r->trials = NULL;
+	r->ntrials = 0;
+}

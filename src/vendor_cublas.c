@@ -1,0 +1,122 @@
+/* vendor_cublas: every call checked; each enqueue is counted as a launch. */
+#include "vendor_cublas.h"
+
+#include "device.h"
+#include "err.h"
+
+#include <errno.h>
+#include <string.h>
+
+int dlb_blas_open(cudaStream_t stream, struct dlb_blas *b)
+{
+	int rc = 0;
+	memset(b, 0, sizeof *b);
+	b->stream = stream;
+	b->ws_bytes = (size_t)64 << 20;
+	CUBLAS_CHECK(cublasCreate(&b->h));
+	CUBLAS_CHECK(cublasSetStream(b->h, stream));
+	/* Default math: no TF32 down-conversion, so fp32 is compared with fp32. */
+	CUBLAS_CHECK(cublasSetMathMode(b->h, CUBLAS_DEFAULT_MATH));
+	CUBLAS_CHECK(cublasLtCreate(&b->lt));
+	DLB_CHECK(dlb_dev_alloc(&b->ws, b->ws_bytes));
+fail:
+	return rc;
+}
+
+void dlb_blas_close(struct dlb_blas *b)
+{
+	if (b->h)
+		(void)cublasDestroy(b->h); /* teardown */
+	if (b->lt)
+		(void)cublasLtDestroy(b->lt);
+	dlb_dev_free(b->ws);
+	memset(b, 0, sizeof *b);
+}
+
+void dlb_blas_gemm_fp32(struct dlb_blas_gemm *g, int ta, int tb, int64_t m, int64_t n, int64_t k)
+{
+	g->ta = ta;
+	g->tb = tb;
+	g->m = m;
+	g->n = n;
+	g->k = k;
+	g->lda = ta ? k : m;
+	g->ldb = tb ? n : k;
+	g->ldc = m;
+	g->a_type = g->b_type = g->c_type = CUDA_R_32F;
+	g->compute = CUBLAS_COMPUTE_32F;
+	g->scale_type = CUDA_R_32F;
+}
+
+int dlb_blas_gemm_run(struct dlb_blas *b, const struct dlb_blas_gemm *g, const void *A, const void *B, void *C)
+{
+	int rc = 0;
+	const float one = 1.0f, zero = 0.0f;
+	dlb_count_launch();
+	if (g->a_type == CUDA_R_32F && g->c_type == CUDA_R_32F && g->compute == CUBLAS_COMPUTE_32F) {
+		CUBLAS_CHECK(cublasSgemm_64(b->h, g->ta ? CUBLAS_OP_T : CUBLAS_OP_N, g->tb ? CUBLAS_OP_T : CUBLAS_OP_N,
+					    g->m, g->n, g->k, &one, A, g->lda, B, g->ldb, &zero, C, g->ldc));
+		return 0;
+	}
+	CUBLAS_CHECK(cublasGemmEx_64(b->h, g->ta ? CUBLAS_OP_T : CUBLAS_OP_N, g->tb ? CUBLAS_OP_T : CUBLAS_OP_N,
+				     g->m, g->n, g->k, &one, A, g->a_type, g->lda, B, g->b_type, g->ldb, &zero, C,
+				     g->c_type, g->ldc, g->compute, CUBLAS_GEMM_DEFAULT));
+fail:
+	return rc;
+}
+
+int dlb_lt_plan_create(struct dlb_blas *b, const struct dlb_blas_gemm *g, struct dlb_lt_plan *p)
+{
+	int rc = 0;
+	cublasLtMatmulPreference_t pref = NULL;
+	memset(p, 0, sizeof *p);
+	cublasOperation_t opa = g->ta ? CUBLAS_OP_T : CUBLAS_OP_N, opb = g->tb ? CUBLAS_OP_T : CUBLAS_OP_N;
+	CUBLAS_CHECK(cublasLtMatmulDescCreate(&p->op, g->compute, g->scale_type));
+	CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_TRANSA, &opa, sizeof opa));
+	CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_TRANSB, &opb, sizeof opb));
+	/* Layouts describe the matrices as stored: rows × cols with leading dimension ld. */
+	CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&p->a, g->a_type, (uint64_t)(g->ta ? g->k : g->m),
+						(uint64_t)(g->ta ? g->m : g->k), g->lda));
+	CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&p->b, g->b_type, (uint64_t)(g->tb ? g->n : g->k),
+						(uint64_t)(g->tb ? g->k : g->n), g->ldb));
+	CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&p->c, g->c_type, (uint64_t)g->m, (uint64_t)g->n, g->ldc));
+	CUBLAS_CHECK(cublasLtMatmulPreferenceCreate(&pref));
+	CUBLAS_CHECK(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+							  &b->ws_bytes, sizeof b->ws_bytes));
+	cublasStatus_t st = cublasLtMatmulAlgoGetHeuristic(b->lt, p->op, p->a, p->b, p->c, p->c, pref,
+							    DLB_LT_MAX_ALGOS, p->algos, &p->nalgos);
+	/* NOT_SUPPORTED is an answer (no algorithm for this case), not a failure. */
+	if (st == CUBLAS_STATUS_NOT_SUPPORTED)
+		p->nalgos = 0;
+	else
+		CUBLAS_CHECK(st);
+fail:
+	if (pref)
+		(void)cublasLtMatmulPreferenceDestroy(pref); /* teardown */
+	return rc;
+}
+
+int dlb_lt_run(struct dlb_blas *b, const struct dlb_lt_plan *p, int algo, const void *A, const void *B, void *C)
+{
+	int rc = 0;
+	const float one = 1.0f, zero = 0.0f;
+	dlb_count_launch();
+	CUBLAS_CHECK(cublasLtMatmul(b->lt, p->op, &one, A, p->a, B, p->b, &zero, C, p->c, C, p->c,
+				    &p->algos[algo].algo, b->ws, b->ws_bytes, b->stream));
+fail:
+	return rc;
+}
+
+void dlb_lt_plan_destroy(struct dlb_lt_plan *p)
+{
+	/* teardown: failures here leave nothing to recover */
+	if (p->op)
+		(void)cublasLtMatmulDescDestroy(p->op);
+	if (p->a)
+		(void)cublasLtMatrixLayoutDestroy(p->a);
+	if (p->b)
+		(void)cublasLtMatrixLayoutDestroy(p->b);
+	if (p->c)
+		(void)cublasLtMatrixLayoutDestroy(p->c);
+	memset(p, 0, sizeof *p);
+}

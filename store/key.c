@@ -1,0 +1,47 @@
+/* key: "v1|op|prec|layout|MxNxK|gpu=...|uuid=...|sm=..|driver=..|cuda=..|nvrtc=..|cublas=..|tpl=<hex>".
+ * The measured problem comes first so that keys of one op sort together. '|' in a GPU name becomes '/'. */
+#include "key.h"
+
+#include "../src/err.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+int dlb_key_encode(const struct dlb_key *k, char *buf, size_t len)
+{
+	char gpu[sizeof k->gpu];
+	snprintf(gpu, sizeof gpu, "%s", k->gpu);
+	for (char *p = gpu; *p; p++)
+		if (*p == '|')
+			*p = '/';
+	int n = snprintf(buf, len,
+			 "v%d|%s|%s|%s|%" PRId64 "x%" PRId64 "x%" PRId64
+			 "|gpu=%s|uuid=%s|sm=%d|driver=%d|cuda=%d|nvrtc=%d|cublas=%d|tpl=%016" PRIx64,
+			 DLB_KEY_VERSION, k->op, k->prec, k->layout, k->m, k->n, k->k, gpu, k->uuid, k->sm, k->driver,
+			 k->cuda, k->nvrtc, k->cublas, k->tpl_hash);
+	if (n < 0 || (size_t)n >= len || n > DLB_KEY_MAX)
+		return -1;
+	return n;
+}
+
+int dlb_key_decode(const char *buf, size_t len, struct dlb_key *k)
+{
+	char tmp[DLB_KEY_MAX + 1];
+	int used = 0, ver = 0;
+	if (len > DLB_KEY_MAX)
+		return DLB_E_PARSE;
+	memcpy(tmp, buf, len);
+	tmp[len] = 0;
+	memset(k, 0, sizeof *k);
+	if (sscanf(tmp, "v%d|%15[^|]|%7[^|]|%3[^|]|%" SCNd64 "x%" SCNd64 "x%" SCNd64 "|gpu=%127[^|]|uuid=%47[^|]|%n",
+		   &ver, k->op, k->prec, k->layout, &k->m, &k->n, &k->k, k->gpu, k->uuid, &used) != 9 ||
+	    ver != DLB_KEY_VERSION || !used)
+		return DLB_E_PARSE;
+	int tail = 0;
+	if (sscanf(tmp + used, "sm=%d|driver=%d|cuda=%d|nvrtc=%d|cublas=%d|tpl=%16" SCNx64 "%n", &k->sm, &k->driver,
+		   &k->cuda, &k->nvrtc, &k->cublas, &k->tpl_hash, &tail) != 6 ||
+	    tmp[used + tail] != 0)
+		return DLB_E_PARSE;
+	return 0;
+}

@@ -1,0 +1,27 @@
+/* key: the database key of a result — what was measured (op, precision, layout, shape) and under which
+ * conditions (GPU, driver, library versions, template source). Any difference means a different key, so a
+ * result measured elsewhere never answers as current. Encoded as readable text so mdb_dump shows it. */
+#ifndef DLB_KEY_H
+#define DLB_KEY_H
+#include <stddef.h>
+#include <stdint.h>
+
+#define DLB_KEY_VERSION 1
+#define DLB_KEY_MAX 511 /* LMDB's default maximum key size */
+
+struct dlb_key {
+	char op[16], prec[8], layout[4];
+	int64_t m, n, k;
+	char gpu[128], uuid[48];
+	int sm;             /* compute capability ×10 + minor */
+	int driver, cuda;   /* cudaDriverGetVersion, cudaRuntimeGetVersion */
+	int nvrtc;          /* major ×100 + minor */
+	int cublas;
+	uint64_t tpl_hash;  /* FNV-1a of the template source */
+};
+
+/* Returns the encoded length, or -1 when it would not fit in len or DLB_KEY_MAX bytes. */
+int dlb_key_encode(const struct dlb_key *k, char *buf, size_t len);
+/* 0, or DLB_E_PARSE when buf is not a key of this version. */
+int dlb_key_decode(const char *buf, size_t len, struct dlb_key *k);
+#endif
