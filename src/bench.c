@@ -85,9 +85,13 @@ int dlb_bench_time(struct dlb_bench *b, dlb_launch_fn fn, void *ctx, int nsets, 
 		reps = 1;
 	if (reps > nsets)
 		reps = nsets;
-	for (int s = 0; s < o->samples; s++)
-		DLB_CHECK(timed(b, fn, ctx, s * reps, reps, nsets, s + 1, &x[s]));
-	DLB_CHECK(dlb_stats_summarise(x, o->samples, o->confidence, out));
+	int n = 0;
+	while (n < o->samples) {
+		DLB_CHECK(timed(b, fn, ctx, n * reps, reps, nsets, n + 1, &x[n]));
+		if (o->cutoff_us > 0 && x[n++] > o->cutoff_us)
+			break;
+	}
+	DLB_CHECK(dlb_stats_summarise(x, n, o->confidence, out));
 fail:
 	free(x);
 	return rc;

@@ -20,6 +20,7 @@ struct dlb_bench_opts {
 	int samples;          /* timed samples */
 	double min_sample_us; /* a sample holds enough launches to last this long (event resolution ~0.5 us) */
 	double confidence;    /* of the reported intervals */
+	double cutoff_us;     /* > 0: stop after any sample slower than this (a candidate that cannot win) */
 };
 
 int dlb_bench_open(const struct dlb_device *dev, struct dlb_bench *b);

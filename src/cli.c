@@ -133,10 +133,14 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 			DLB_USER_FAIL(DLB_E_USAGE, "unknown command '%s' (tune, compile, devices, db; see --help)", w);
 		first++;
 	}
-	optind = first;
+	/* Options start after the command words: getopt sees them as argv[1..]. optind = 0 makes glibc reset
+	 * all of its state, so parsing twice in one process is safe. */
+	int ac = argc - (first - 1);
+	char **av = argv + (first - 1);
+	optind = 0;
 	opterr = 0;
 	int ch;
-	while ((ch = getopt_long(argc, argv, ":vhV", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(ac, av, ":vhV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case O_OP:
 			if (!dlb_op_find(optarg)) {
@@ -219,13 +223,15 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 			c->cmd = DLB_CMD_VERSION;
 			break;
 		case ':':
-			DLB_USER_FAIL(DLB_E_USAGE, "option %s needs a value", argv[optind - 1]);
+			DLB_USER_FAIL(DLB_E_USAGE, "option %s needs a value", av[optind - 1]);
 		default:
-			DLB_USER_FAIL(DLB_E_USAGE, "unknown option '%s' (see --help)", argv[optind - 1]);
+			if (optopt) /* an unknown letter, perhaps inside a group such as -xv */
+				DLB_USER_FAIL(DLB_E_USAGE, "unknown option '-%c' (see --help)", optopt);
+			DLB_USER_FAIL(DLB_E_USAGE, "unknown option '%s' (see --help)", av[optind - 1]);
 		}
 	}
-	if (optind < argc)
-		DLB_USER_FAIL(DLB_E_USAGE, "unexpected argument '%s' (see --help)", argv[optind]);
+	if (optind < ac)
+		DLB_USER_FAIL(DLB_E_USAGE, "unexpected argument '%s' (see --help)", av[optind]);
 	if (c->cmd == DLB_CMD_HELP || c->cmd == DLB_CMD_VERSION)
 		return 0;
 	if (got_m || got_n || got_k) {

@@ -16,7 +16,7 @@ struct dlb_problem {
 };
 
 /* Largest dimension accepted: cuBLAS's 32-bit interfaces and our grid arithmetic stay safe below it. */
-#define DLB_MAX_DIM ((int64_t)1 << 31) - 1
+#define DLB_MAX_DIM (((int64_t)1 << 31) - 1)
 
 const char *dlb_prec_name(enum dlb_prec p);
 /* 0 and *out set, or DLB_E_USAGE for an unknown name. */

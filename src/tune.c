@@ -222,7 +222,7 @@ static int tune_problem(const struct dlb_tune_opts *o, struct dlb_gpu *g, struct
 	void *state = NULL;
 	struct scored *ok = NULL;
 	int nok = 0;
-	double t0 = now_s();
+	double t0 = now_s(), best_screen = 0;
 	int tty = isatty(STDERR_FILENO);
 	r->trials = calloc((size_t)ncand * MAX_VARIANTS, sizeof *r->trials);
 	ok = calloc((size_t)ncand * MAX_VARIANTS, sizeof *ok);
@@ -265,8 +265,13 @@ static int tune_problem(const struct dlb_tune_opts *o, struct dlb_gpu *g, struct
 				} else {
 					struct cand_ctx x = {op, state, c, vals[v]};
 					struct dlb_stats st;
+					struct dlb_bench_opts screen = o->screen;
+					/* a candidate 1.5x slower than the best screened so far cannot win: stop it early */
+					screen.cutoff_us = best_screen > 0 ? 1.5 * best_screen : 0;
 					t->max_err = chk.max_err;
-					DLB_CHECK(dlb_bench_time(&g->bench, cand_launch, &x, op->nsets(state), &o->screen, &st));
+					DLB_CHECK(dlb_bench_time(&g->bench, cand_launch, &x, op->nsets(state), &screen, &st));
+					if (best_screen == 0 || st.median < best_screen)
+						best_screen = st.median;
 					t->status = DLB_ST_OK;
 					t->median_us = st.median;
 					ok[nok++] = (struct scored){i, vals[v], r->ntrials - 1, st.median};
@@ -347,11 +352,13 @@ int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, struc
 	double tc = now_s();
 	DLB_CHECK(dlb_compile_space(suite->problems[0].op, g.arch, &lim, o->verbose, &cand, &ncand));
 	DLB_CHECK(load_candidates(suite->problems[0].op, cand, ncand));
-	int nbad = 0;
-	for (int i = 0; i < ncand; i++)
-		nbad += cand[i].job.rc != 0;
-	fprintf(stderr, "compiled %d candidates for %s in %.1f s (%d failed or over limits)\n", ncand, g.arch,
-		now_s() - tc, nbad);
+	int nlimit = 0, nfail = 0;
+	for (int i = 0; i < ncand; i++) {
+		nlimit += cand[i].job.rc == DLB_E_LIMIT;
+		nfail += cand[i].job.rc && cand[i].job.rc != DLB_E_LIMIT;
+	}
+	fprintf(stderr, "compiled %d candidates for %s in %.1f s (%d more over the device's limits, %d failed to compile)\n",
+		ncand - nlimit, g.arch, now_s() - tc, nlimit, nfail);
 
 	int done = 0;
 	for (int i = 0; i < suite->n; i++) {

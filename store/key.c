@@ -38,10 +38,10 @@ int dlb_key_decode(const char *buf, size_t len, struct dlb_key *k)
 		   &ver, k->op, k->prec, k->layout, &k->m, &k->n, &k->k, k->gpu, k->uuid, &used) != 9 ||
 	    ver != DLB_KEY_VERSION || !used)
 		return DLB_E_PARSE;
-	int tail = 0;
-	if (sscanf(tmp + used, "sm=%d|driver=%d|cuda=%d|nvrtc=%d|cublas=%d|tpl=%16" SCNx64 "%n", &k->sm, &k->driver,
-		   &k->cuda, &k->nvrtc, &k->cublas, &k->tpl_hash, &tail) != 6 ||
-	    tmp[used + tail] != 0)
+	int hash_at = 0, tail = 0;
+	if (sscanf(tmp + used, "sm=%d|driver=%d|cuda=%d|nvrtc=%d|cublas=%d|tpl=%n%16" SCNx64 "%n", &k->sm, &k->driver,
+		   &k->cuda, &k->nvrtc, &k->cublas, &hash_at, &k->tpl_hash, &tail) != 6 ||
+	    tail - hash_at != 16 || tmp[used + tail] != 0) /* the hash is always 16 hex digits */
 		return DLB_E_PARSE;
 	return 0;
 }

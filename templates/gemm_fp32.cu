@@ -6,13 +6,16 @@
 //   TM, TN   rows / columns of C computed by one thread (TM a multiple of 4, TN of 2)
 //   GM       block tiles along M grouped together so neighbours share B in L2
 // Constraints (checked by the host before compiling, see src/ops/gemm.c):
-//   BM % TM == 0, BN % TN == 0; threads = (BM/TM)·(BN/TN) in [64, 256]
+//   BM % TM == 0, BN % TN == 0; threads = (BM/TM)·(BN/TN) in [64, 256] (a power of two, so it covers
+//   whole lines of every tile: see tile_loader)
 //   shared memory 2·BK·(BM+4 + BN+4)·4 bytes within the static 48 KiB
 // Run-time arguments, so one compiled candidate serves every shape:
-//   M, N, K, leading dimensions, k_chunk (split-K: block z covers k in [z·k_chunk, (z+1)·k_chunk)),
+//   M, N, K, leading dimensions, k_chunk (split-K: block z covers k in [z·k_chunk, (z+1)·k_chunk),
+//   a multiple of BK),
 //   and which operands may be read as float4 (leading dimension a multiple of 4).
-// Kernels: gemm_nn, gemm_nt, gemm_tn, gemm_tt (n: as stored, t: transposed, for A then B) and
-// splitk_reduce (sums the split-K partial products in a fixed order: deterministic).
+// Kernels: gemm_nn, gemm_nt, gemm_tn, gemm_tt (n: as stored, t: transposed, for A then B). With split-K
+// (gridDim.z > 1) partial products go to the workspace W and the last split of each tile to finish sums
+// them in a fixed order (deterministic) using one counter per tile in `counters` (zero before and after).
 // Index arithmetic is 64-bit: M·K, K·N and M·N may pass 2^31.
 
 #ifndef BM
@@ -41,87 +44,139 @@
 
 typedef long long i64;
 
-// Load one BK-deep tile of an operand into registers. ROWS is the tile's extent along M (for A) or N
-// (for B). CONTIG_K: the operand is contiguous along k (A transposed, B as stored); otherwise it is
-// contiguous along M/N. Out-of-range elements read as zero, so edge tiles need no special case later.
+// Moves BK-deep tiles of one operand from global memory to registers to shared memory. ROWS is the tile's
+// extent along M (for A) or N (for B). CONTIG_K: the operand is contiguous along k (A transposed, B as
+// stored); otherwise it is contiguous along M/N. Each thread owns PER_THREAD float4 vectors whose addresses
+// differ by a fixed stride, so one 64-bit base pointer per thread, advanced once per k-tile, addresses
+// them all; bounds are checked only on edge tiles, where out-of-range elements read as zero.
 template <int ROWS, bool CONTIG_K>
 struct tile_loader {
 	static constexpr int NVEC = ROWS * BK / 4;
 	static constexpr int PER_THREAD = (NVEC + THREADS - 1) / THREADS;
+	// vectors per "line" along the contiguous dimension, and lines advanced from one vector to the next
+	static constexpr int LINE = CONTIG_K ? BK / 4 : ROWS / 4;
+	static constexpr int LINES_PER_STEP = THREADS / LINE;
+	static_assert(THREADS % LINE == 0, "threads must cover whole lines");
 
 	float4 v[PER_THREAD];
+	const float *base; // this thread's first vector at the current k-tile
+	i64 step;          // from one of its vectors to the next
+	int row, kk;       // of the first vector within the tile
 
-	__device__ __forceinline__ void load(const float *__restrict__ p, i64 ld, i64 row0, i64 rows, i64 k0,
-					     i64 kend, bool vec, int tid)
+	__device__ __forceinline__ void init(const float *p, i64 ld, i64 row0, i64 k0, int tid)
+	{
+		row = CONTIG_K ? tid / LINE : (tid % LINE) * 4;
+		kk = CONTIG_K ? (tid % LINE) * 4 : tid / LINE;
+		base = CONTIG_K ? p + (row0 + row) * ld + (k0 + kk) : p + (k0 + kk) * ld + (row0 + row);
+		step = (i64)LINES_PER_STEP * ld;
+	}
+	__device__ __forceinline__ void advance(i64 ld)
+	{
+		base += CONTIG_K ? (i64)BK : (i64)BK * ld;
+	}
+	__device__ __forceinline__ static bool valid(int r, int tid)
+	{
+		return NVEC % THREADS == 0 || tid + r * THREADS < NVEC;
+	}
+	// Whole tile in range and 16-byte aligned: no checks at all.
+	__device__ __forceinline__ void load_fast(int tid)
+	{
+#pragma unroll
+		for (int r = 0; r < PER_THREAD; r++)
+			if (valid(r, tid))
+				v[r] = __ldg(reinterpret_cast<const float4 *>(base + r * step));
+	}
+	// Edge tile: rows beyond `rows`, k beyond `kend` read as zero; vec says whether float4 is allowed.
+	__device__ __forceinline__ void load_edge(i64 row0, i64 rows, i64 k0, i64 kend, bool vec, int tid)
 	{
 #pragma unroll
 		for (int r = 0; r < PER_THREAD; r++) {
-			int q = tid + r * THREADS;
 			v[r] = make_float4(0.f, 0.f, 0.f, 0.f);
-			if (NVEC % THREADS != 0 && q >= NVEC)
+			if (!valid(r, tid))
 				continue;
-			// (row, kk) of the vector's first element; the vector runs along the contiguous dimension
-			int row = CONTIG_K ? q / (BK / 4) : (q % (ROWS / 4)) * 4;
-			int kk = CONTIG_K ? (q % (BK / 4)) * 4 : q / (ROWS / 4);
-			i64 gr = row0 + row, gk = k0 + kk;
+			const i64 gr = row0 + row + (CONTIG_K ? r * LINES_PER_STEP : 0);
+			const i64 gk = k0 + kk + (CONTIG_K ? 0 : r * LINES_PER_STEP);
+			const float *src = base + r * step;
+			float *e = &v[r].x;
 			if (CONTIG_K) {
-				const float *src = p + gr * ld + gk;
-				if (gr < rows) {
-					if (vec && gk + 3 < kend) {
-						v[r] = *reinterpret_cast<const float4 *>(src);
-					} else {
-						v[r].x = gk + 0 < kend ? src[0] : 0.f;
-						v[r].y = gk + 1 < kend ? src[1] : 0.f;
-						v[r].z = gk + 2 < kend ? src[2] : 0.f;
-						v[r].w = gk + 3 < kend ? src[3] : 0.f;
-					}
+				if (gr >= rows)
+					continue;
+				if (vec && gk + 3 < kend) {
+					v[r] = *reinterpret_cast<const float4 *>(src);
+				} else {
+#pragma unroll
+					for (int u = 0; u < 4; u++)
+						e[u] = gk + u < kend ? src[u] : 0.f;
 				}
 			} else {
-				const float *src = p + gk * ld + gr;
-				if (gk < kend) {
-					if (vec && gr + 3 < rows) {
-						v[r] = *reinterpret_cast<const float4 *>(src);
-					} else {
-						v[r].x = gr + 0 < rows ? src[0] : 0.f;
-						v[r].y = gr + 1 < rows ? src[1] : 0.f;
-						v[r].z = gr + 2 < rows ? src[2] : 0.f;
-						v[r].w = gr + 3 < rows ? src[3] : 0.f;
-					}
+				if (gk >= kend)
+					continue;
+				if (vec && gr + 3 < rows) {
+					v[r] = *reinterpret_cast<const float4 *>(src);
+				} else {
+#pragma unroll
+					for (int u = 0; u < 4; u++)
+						e[u] = gr + u < rows ? src[u] : 0.f;
 				}
 			}
 		}
 	}
-
 	// Shared layout is k-major: s[kk * LDS + row].
 	template <int LDS>
 	__device__ __forceinline__ void store(float *s, int tid) const
 	{
 #pragma unroll
 		for (int r = 0; r < PER_THREAD; r++) {
-			int q = tid + r * THREADS;
-			if (NVEC % THREADS != 0 && q >= NVEC)
+			if (!valid(r, tid))
 				continue;
-			int row = CONTIG_K ? q / (BK / 4) : (q % (ROWS / 4)) * 4;
-			int kk = CONTIG_K ? (q % (BK / 4)) * 4 : q / (ROWS / 4);
+			const int rr = row + (CONTIG_K ? r * LINES_PER_STEP : 0);
+			const int k = kk + (CONTIG_K ? 0 : r * LINES_PER_STEP);
 			if (CONTIG_K) {
-				s[(kk + 0) * LDS + row] = v[r].x;
-				s[(kk + 1) * LDS + row] = v[r].y;
-				s[(kk + 2) * LDS + row] = v[r].z;
-				s[(kk + 3) * LDS + row] = v[r].w;
+				s[(k + 0) * LDS + rr] = v[r].x;
+				s[(k + 1) * LDS + rr] = v[r].y;
+				s[(k + 2) * LDS + rr] = v[r].z;
+				s[(k + 3) * LDS + rr] = v[r].w;
 			} else {
-				*reinterpret_cast<float4 *>(&s[kk * LDS + row]) = v[r];
+				*reinterpret_cast<float4 *>(&s[k * LDS + rr]) = v[r];
 			}
 		}
 	}
 };
 
+// Writes this thread's TM×TN results to a column-major matrix (float4 along M where aligned and in range).
+__device__ __forceinline__ void store_tile(float (&acc)[TM][TN], float *dst, i64 ld, i64 M, i64 N, i64 m0, i64 n0,
+					   bool vec)
+{
+#pragma unroll
+	for (int j = 0; j < TN; j++) {
+		const i64 col = n0 + j;
+		if (col >= N)
+			continue;
+#pragma unroll
+		for (int i = 0; i < TM; i += 4) {
+			const i64 row = m0 + i;
+			float *d = dst + col * ld + row;
+			if (vec && row + 3 < M) {
+				*reinterpret_cast<float4 *>(d) = make_float4(acc[i][j], acc[i + 1][j], acc[i + 2][j], acc[i + 3][j]);
+			} else {
+#pragma unroll
+				for (int u = 0; u < 4; u++)
+					if (row + u < M)
+						d[u] = acc[i + u][j];
+			}
+		}
+	}
+}
+
 template <int TA, int TB>
 __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const float *__restrict__ A, i64 lda,
 					  const float *__restrict__ B, i64 ldb, float *__restrict__ C, i64 ldc,
-					  i64 k_chunk, int vec_a, int vec_b, int vec_c)
+					  float *__restrict__ W, unsigned *__restrict__ counters, i64 k_chunk, int vec_a,
+					  int vec_b, int vec_c)
 {
 	__shared__ __align__(16) float As[2][BK * LDS_A];
 	__shared__ __align__(16) float Bs[2][BK * LDS_B];
+	__shared__ unsigned last_block;
 
 	const int tid = threadIdx.x;
 	// Grouped block order: GM consecutive M-tiles share one N-tile (B stays in L2 while A streams).
@@ -132,13 +187,9 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const float *__re
 	const i64 m0 = (first_m + (pid % width) % gsize) * BM;
 	const i64 n0 = ((pid % width) / gsize) * BN;
 
-	// This block's k range (split-K) and its output: C itself, or partial slice z of the workspace.
+	// This block's k range: all of K, or split z of gridDim.z.
 	const i64 kbeg = (i64)blockIdx.z * k_chunk;
 	const i64 kend = kbeg + k_chunk < K ? kbeg + k_chunk : K;
-	if (gridDim.z > 1) {
-		C += (i64)blockIdx.z * M * N;
-		ldc = M;
-	}
 
 	const int tr = tid % (BM / TM), tc = tid / (BM / TM);
 	float acc[TM][TN];
@@ -150,11 +201,22 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const float *__re
 
 	tile_loader<BM, TA == 1> la;
 	tile_loader<BN, TB == 0> lb;
+	la.init(A, lda, m0, kbeg, tid);
+	lb.init(B, ldb, n0, kbeg, tid);
+	const bool interior = vec_a && vec_b && m0 + BM <= M && n0 + BN <= N;
+	auto load = [&](i64 k0) {
+		if (interior && k0 + BK <= kend) {
+			la.load_fast(tid);
+			lb.load_fast(tid);
+		} else {
+			la.load_edge(m0, M, k0, kend, vec_a, tid);
+			lb.load_edge(n0, N, k0, kend, vec_b, tid);
+		}
+	};
 	const i64 ntiles = kend > kbeg ? (kend - kbeg + BK - 1) / BK : 0;
 
 	if (ntiles > 0) {
-		la.load(A, lda, m0, M, kbeg, kend, vec_a, tid);
-		lb.load(B, ldb, n0, N, kbeg, kend, vec_b, tid);
+		load(kbeg);
 		la.template store<LDS_A>(As[0], tid);
 		lb.template store<LDS_B>(Bs[0], tid);
 		__syncthreads();
@@ -163,8 +225,9 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const float *__re
 		const int cur = (int)(t & 1);
 		const bool more = t + 1 < ntiles;
 		if (more) { // next tile's global loads are in flight while this one is computed
-			la.load(A, lda, m0, M, kbeg + (t + 1) * BK, kend, vec_a, tid);
-			lb.load(B, ldb, n0, N, kbeg + (t + 1) * BK, kend, vec_b, tid);
+			la.advance(lda);
+			lb.advance(ldb);
+			load(kbeg + (t + 1) * BK);
 		}
 		const float *as = As[cur], *bs = Bs[cur];
 #pragma unroll
@@ -193,47 +256,46 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const float *__re
 		__syncthreads();
 	}
 
-	const bool vc = gridDim.z > 1 ? (M % 4 == 0) : vec_c;
-#pragma unroll
-	for (int j = 0; j < TN; j++) {
-		const i64 col = n0 + tc * TN + j;
-		if (col >= N)
-			continue;
-#pragma unroll
-		for (int i = 0; i < TM; i += 4) {
-			const i64 row = m0 + tr * TM + i;
-			float *dst = C + col * ldc + row;
-			if (vc && row + 3 < M) {
-				*reinterpret_cast<float4 *>(dst) = make_float4(acc[i][j], acc[i + 1][j], acc[i + 2][j], acc[i + 3][j]);
-			} else {
-#pragma unroll
-				for (int u = 0; u < 4; u++)
-					if (row + u < M)
-						dst[u] = acc[i + u][j];
-			}
+	const i64 tm0 = m0 + tr * TM, tn0 = n0 + tc * TN;
+	if (gridDim.z == 1) {
+		store_tile(acc, C, ldc, M, N, tm0, tn0, vec_c);
+		return;
+	}
+	// Split-K: each split writes its partial product to W[z] (M×N, ld M); the last split of this tile to
+	// arrive sums the partials in the order z = 0, 1, ... and writes C, so the result does not depend on
+	// which split finished first. The tile's counter is left at zero for the next launch.
+	const i64 MN = M * N;
+	store_tile(acc, W + (i64)blockIdx.z * MN, M, M, N, tm0, tn0, M % 4 == 0);
+	__threadfence();
+	__syncthreads();
+	if (tid == 0)
+		last_block = atomicAdd(&counters[blockIdx.x], 1u) == gridDim.z - 1;
+	__syncthreads();
+	if (!last_block)
+		return;
+	__threadfence();
+	// Rolled on purpose: this runs once per tile, and unrolling it per accumulator costs compile time.
+#pragma unroll 1
+	for (int e = 0; e < TM * TN; e++) {
+		const i64 row = tm0 + e % TM, col = tn0 + e / TM;
+		if (row < M && col < N) {
+			float sum = 0.f;
+			for (unsigned z = 0; z < gridDim.z; z++)
+				sum += __ldcg(W + z * MN + col * M + row);
+			C[col * ldc + row] = sum;
 		}
 	}
+	if (tid == 0)
+		counters[blockIdx.x] = 0;
 }
 
 #define GEMM_ARGS                                                                                        \
 	i64 M, i64 N, i64 K, const float *__restrict__ A, i64 lda, const float *__restrict__ B, i64 ldb,   \
-		float *__restrict__ C, i64 ldc, i64 k_chunk, int vec_a, int vec_b, int vec_c
-#define GEMM_PASS M, N, K, A, lda, B, ldb, C, ldc, k_chunk, vec_a, vec_b, vec_c
+		float *__restrict__ C, i64 ldc, float *__restrict__ W, unsigned *__restrict__ counters,       \
+		i64 k_chunk, int vec_a, int vec_b, int vec_c
+#define GEMM_PASS M, N, K, A, lda, B, ldb, C, ldc, W, counters, k_chunk, vec_a, vec_b, vec_c
 
 extern "C" __global__ void __launch_bounds__(THREADS) gemm_nn(GEMM_ARGS) { gemm_body<0, 0>(GEMM_PASS); }
 extern "C" __global__ void __launch_bounds__(THREADS) gemm_nt(GEMM_ARGS) { gemm_body<0, 1>(GEMM_PASS); }
 extern "C" __global__ void __launch_bounds__(THREADS) gemm_tn(GEMM_ARGS) { gemm_body<1, 0>(GEMM_PASS); }
 extern "C" __global__ void __launch_bounds__(THREADS) gemm_tt(GEMM_ARGS) { gemm_body<1, 1>(GEMM_PASS); }
-
-// C(i, j) = sum over z of W[z][i + j·M], z in order: the same bits on every run.
-extern "C" __global__ void splitk_reduce(i64 M, i64 N, const float *__restrict__ W, int splits,
-					 float *__restrict__ C, i64 ldc)
-{
-	const i64 total = M * N;
-	for (i64 e = (i64)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += (i64)gridDim.x * blockDim.x) {
-		float s = 0.f;
-		for (int z = 0; z < splits; z++)
-			s += W[(i64)z * total + e];
-		C[(e / M) * ldc + e % M] = s;
-	}
-}

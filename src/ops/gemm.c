@@ -11,7 +11,7 @@
 #include <time.h>
 
 static const struct dlb_param gemm_params[GEMM_NPARAMS] = {
-	[GEMM_BM] = {"BM", "rows of C per thread block", 3, {32, 64, 128}},
+	[GEMM_BM] = {"BM", "rows of C per thread block", 4, {16, 32, 64, 128}},
 	[GEMM_BN] = {"BN", "columns of C per thread block", 4, {16, 32, 64, 128}},
 	[GEMM_BK] = {"BK", "k-depth of one shared-memory stage", 3, {8, 16, 32}},
 	[GEMM_TM] = {"TM", "rows of C per thread", 2, {4, 8}},
@@ -68,8 +68,7 @@ static const struct dlb_constraint gemm_limit_checks[] = {
 	{"threads <= max threads per block", l_threads},
 };
 
-static const char *const gemm_kernels[] = {"gemm_nn", "gemm_nt", "gemm_tn", "gemm_tt", "splitk_reduce"};
-enum { K_REDUCE = 4 };
+static const char *const gemm_kernels[] = {"gemm_nn", "gemm_nt", "gemm_tn", "gemm_tt"};
 
 static double gemm_flops(const struct dlb_problem *p)
 {
@@ -85,7 +84,8 @@ static void gemm_describe(const struct dlb_problem *p, char *buf, int len)
 /* ---- problem state ---- */
 
 #define MAX_SETS 8
-#define MAX_SPLITS 7
+#define SPLIT_WAVES 8
+#define MAX_TILES_SPLIT (SPLIT_WAVES * 256) /* counters: more tiles than a split grid can have on any GPU */
 
 struct gemm_state {
 	struct dlb_gpu *g;
@@ -94,8 +94,9 @@ struct gemm_state {
 	int nsets;
 	float *A[MAX_SETS], *B[MAX_SETS], *C[MAX_SETS];
 	float *ref;
-	float *ws;
+	float *ws;          /* split-K partial products */
 	size_t ws_elems;
+	unsigned *counters; /* split-K arrival count per tile; zero between launches */
 	double tol;
 	uint64_t seed;
 };
@@ -118,9 +119,10 @@ int dlb_gemm_splits(const struct dlb_problem *p, const int *v, int sm_count, int
 	int n = 0;
 	if (max > 0)
 		splits[n++] = 1;
-	/* Split K only while the grid is under two waves and each split keeps >= 8 k-steps. */
+	/* Split K only while the grid stays within SPLIT_WAVES blocks per SM and each split keeps >= 4 k-steps:
+	 * skinny problems are latency-bound, and more blocks put more loads in flight. */
 	for (int s = 2; n < max && s <= 64; s *= 2)
-		if (mn * s <= 2 * (int64_t)sm_count && p->k / s >= 8 * v[GEMM_BK])
+		if (mn * s <= SPLIT_WAVES * (int64_t)sm_count && p->k / s >= 4 * v[GEMM_BK])
 			splits[n++] = s;
 	return n;
 }
@@ -128,7 +130,7 @@ int dlb_gemm_splits(const struct dlb_problem *p, const int *v, int sm_count, int
 static size_t gemm_device_bytes(const struct dlb_problem *p, const struct dlb_device *dev)
 {
 	size_t mn = (size_t)p->m * (size_t)p->n * sizeof(float);
-	size_t ws = (size_t)2 * dev->sm_count * 128 * 128 * sizeof(float); /* split-K bound: see dlb_gemm_splits */
+	size_t ws = (size_t)SPLIT_WAVES * dev->sm_count * 128 * 128 * sizeof(float); /* split-K bound: see dlb_gemm_splits */
 	size_t flush = 2 * dev->l2_bytes > ((size_t)64 << 20) ? 2 * dev->l2_bytes : (size_t)64 << 20;
 	return (size_t)sets_for(p, dev) * set_bytes(p) + mn + (ws < 64 * mn ? ws : 64 * mn) + flush +
 	       ((size_t)64 << 20) /* cuBLASLt workspace */;
@@ -146,6 +148,7 @@ static void gemm_teardown(void *state)
 	}
 	dlb_dev_free(s->ref);
 	dlb_dev_free(s->ws);
+	dlb_dev_free(s->counters);
 	free(s);
 }
 
@@ -212,6 +215,9 @@ static int gemm_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **sta
 		DLB_CHECK(dlb_fill_f32(g, s->A[i], (int64_t)mk, s->seed + 2 * (uint64_t)i));
 		DLB_CHECK(dlb_fill_f32(g, s->B[i], (int64_t)kn, s->seed + 2 * (uint64_t)i + 1));
 	}
+	DLB_CHECK(dlb_dev_alloc((void **)&s->counters, MAX_TILES_SPLIT * sizeof(unsigned)));
+	dlb_count_launch();
+	CUDA_CHECK(cudaMemsetAsync(s->counters, 0, MAX_TILES_SPLIT * sizeof(unsigned), g->dev->stream));
 	DLB_CHECK(dlb_dev_alloc((void **)&s->ref, mn * 4));
 	DLB_CHECK(dlb_poison(g, s->ref, mn * 4));
 	DLB_CHECK(dlb_blas_gemm_run(&g->blas, &s->blas, s->A[0], s->B[0], s->ref));
@@ -259,26 +265,18 @@ static int gemm_launch(void *state, const struct dlb_candidate *c, int split, in
 	int64_t mt = (p->m + v[GEMM_BM] - 1) / v[GEMM_BM], nt = (p->n + v[GEMM_BN] - 1) / v[GEMM_BN];
 	if (mt * nt > 0x7fffffff || split > 65535)
 		DLB_FAIL(DLB_E_LIMIT, "grid of %lld blocks exceeds the device's limit", (long long)(mt * nt));
+	if (split > 1 && (mt * nt > MAX_TILES_SPLIT || (size_t)split * (size_t)p->m * (size_t)p->n > s->ws_elems))
+		DLB_FAIL(DLB_E_LIMIT, "split-K %d needs more workspace or counters than were allocated", split);
 	int64_t kc = (p->k + split - 1) / split;
 	kc = (kc + v[GEMM_BK] - 1) / v[GEMM_BK] * v[GEMM_BK];
 	int64_t M = p->m, N = p->n, K = p->k, lda = s->blas.lda, ldb = s->blas.ldb, ldc = s->blas.ldc;
 	const float *A = s->A[set], *B = s->B[set];
-	float *C = split > 1 ? s->ws : s->C[set];
+	float *C = s->C[set], *W = s->ws;
+	unsigned *counters = s->counters;
 	int vec_a = lda % 4 == 0, vec_b = ldb % 4 == 0, vec_c = ldc % 4 == 0;
-	void *args[] = {&M, &N, &K, &A, &lda, &B, &ldb, &C, &ldc, &kc, &vec_a, &vec_b, &vec_c};
+	void *args[] = {&M, &N, &K, &A, &lda, &B, &ldb, &C, &ldc, &W, &counters, &kc, &vec_a, &vec_b, &vec_c};
 	DLB_CHECK(dlb_launch(c->kernels[p->ta * 2 + p->tb], (dim3){(unsigned)(mt * nt), 1, (unsigned)split},
 			     (dim3){(unsigned)threads_of(v), 1, 1}, 0, s->g->dev->stream, args));
-	if (split > 1) {
-		float *Cout = s->C[set];
-		const float *W = s->ws;
-		int sp = split;
-		int64_t blocks = (M * N + 255) / 256;
-		if (blocks > 4 * s->g->dev->sm_count)
-			blocks = 4 * s->g->dev->sm_count;
-		void *rargs[] = {&M, &N, &W, &sp, &Cout, &ldc};
-		DLB_CHECK(dlb_launch(c->kernels[K_REDUCE], (dim3){(unsigned)blocks, 1, 1}, (dim3){256, 1, 1}, 0,
-				     s->g->dev->stream, rargs));
-	}
 fail:
 	return rc;
 }
@@ -367,7 +365,7 @@ const struct dlb_op dlb_op_gemm = {
 	.summary = "dense matrix product C = op(A) op(B), column-major",
 	.template_file = "gemm_fp32.cu",
 	.kernel_names = gemm_kernels,
-	.nkernels = 5,
+	.nkernels = 4,
 	.variant_name = "SPLITK",
 	.space = {gemm_params, GEMM_NPARAMS, gemm_constraints, sizeof gemm_constraints / sizeof gemm_constraints[0]},
 	.limit_checks = gemm_limit_checks,

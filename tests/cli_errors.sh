@@ -1,0 +1,68 @@
+#!/bin/sh
+# cli_errors: the binary's answers to bad input (exit 2, "dlbtune: error:" on stderr, before any GPU work),
+# to --help/--version, and to GPU commands on a machine without a GPU (exit 3, the cause named).
+top_builddir=${top_builddir:-.}
+top_srcdir=${top_srcdir:-.}
+bin="$top_builddir/dlbtune"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export DLBTUNE_DB="$tmp/db"
+pass=0
+fail=0
+
+# expect CODE PATTERN ARGS...: exit status CODE and PATTERN (grep -E) in stderr
+expect() {
+	code=$1 pattern=$2
+	shift 2
+	"$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ "$got" = "$code" ] && grep -qE -- "$pattern" "$tmp/err"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL: dlbtune $* -> exit $got (want $code), stderr: $(head -c 300 "$tmp/err")"
+	fi
+}
+
+u='^dlbtune: error: '
+expect 2 "$u.*--m '0'" --op gemm --m 0 --n 5 --k 5
+expect 2 "$u.*--m '-3'" --op gemm --m -3 --n 5 --k 5
+expect 2 "$u.*--n 'abc'" --op gemm --m 3 --n abc --k 5
+expect 2 "$u.*--k '99999999999'" --op gemm --m 3 --n 5 --k 99999999999
+expect 2 "$u.*--k '1e3'" --op gemm --m 3 --n 5 --k 1e3
+expect 2 "$u.*all of --m, --n and --k" --op gemm --m 3 --n 5
+expect 2 "$u.*unknown op 'conv9'" --op conv9
+expect 2 "$u.*unknown precision 'fp64'" --prec fp64
+expect 2 "$u.*not built yet" --prec int8
+expect 2 "$u.*unknown layout 'XY'" --layout XY
+expect 2 "$u.*--ta '2'" --ta 2
+expect 2 "$u.*unknown option" --frobnicate
+expect 2 "$u.*needs a value" --op
+expect 2 "$u.*unknown command" frobnicate
+expect 2 "$u.*unknown suite 'nope'.*training" --op gemm --suite nope
+expect 2 "$u.*cannot read suite file" --op gemm --suite "$tmp/missing.csv"
+printf 'm,n,k,a_t,b_t\n10,10,10,0,0\n\n# comment\n10,x,10,0,0\n' >"$tmp/bad.csv"
+expect 2 "$u$tmp/bad.csv:5: n = 'x'" --op gemm --suite "$tmp/bad.csv"
+printf 'm,n,k,a_t,b_t\n10,10,10,0\n' >"$tmp/short.csv"
+expect 2 "$u$tmp/short.csv:2: 4 fields" --op gemm --suite "$tmp/short.csv"
+printf 'm,n,q,a_t,b_t\n' >"$tmp/hdr.csv"
+expect 2 "$u.*hdr.csv:1: header has no column 'k'" --op gemm --suite "$tmp/hdr.csv"
+
+# --help teaches, on stdout, exit 0; --version names the libraries
+"$bin" --help >"$tmp/out" 2>&1 && grep -q "Exit status" "$tmp/out" && grep -q -- "--suite" "$tmp/out" &&
+	pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: --help"; }
+"$bin" --version >"$tmp/out" 2>&1 && grep -q "^NVRTC" "$tmp/out" && grep -q "^cuBLAS " "$tmp/out" &&
+	grep -q "^cuDNN" "$tmp/out" && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: --version"; }
+
+# Without a GPU: a clear cause and exit 3. With one, this part does not apply.
+"$bin" devices >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 3 ]; then
+	grep -qE "no CUDA driver|sees no GPU" "$tmp/err" && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: devices message"; }
+	expect 3 "no CUDA driver|sees no GPU" --op gemm --m 64 --n 64 --k 64
+	expect 3 "no CUDA driver|sees no GPU" --op gemm
+	# bad input is still reported as bad input first
+	expect 2 "$u.*--m '0'" --op gemm --m 0 --n 1 --k 1
+fi
+
+echo "cli_errors: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,30 @@
+#!/bin/sh
+# gpu_tune_cache: tune a problem into a fresh database, then run again: the rerun answers from the
+# database, launches no kernel, and prints the same row. Exit 77 without a GPU.
+top_builddir=${top_builddir:-.}
+bin="$top_builddir/dlbtune"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$bin" devices >/dev/null 2>&1
+case $? in
+0) ;;
+3) echo "gpu_tune_cache: skipped: no GPU"; [ -n "$DLB_REQUIRE_GPU" ] && exit 99; exit 77 ;;
+*) echo "gpu_tune_cache: dlbtune devices failed"; exit 99 ;;
+esac
+printf 'm,n,k,a_t,b_t\n129,35,1760,0,0\n35,16,4099,1,0\n' >"$tmp/s.csv"
+"$bin" --op gemm --suite "$tmp/s.csv" --db "$tmp/db" --csv -v >"$tmp/first" 2>"$tmp/first.err" || {
+	echo "FAIL: first run"; cat "$tmp/first.err"; exit 1; }
+"$bin" --op gemm --suite "$tmp/s.csv" --db "$tmp/db" --csv -v >"$tmp/second" 2>"$tmp/second.err" || {
+	echo "FAIL: second run"; cat "$tmp/second.err"; exit 1; }
+fail=0
+grep -q "kernel launches: 0," "$tmp/second.err" || { echo "FAIL: rerun launched kernels"; cat "$tmp/second.err"; fail=1; }
+grep -q "2 of 2 problems answered from the database" "$tmp/second.err" || { echo "FAIL: rerun missed the cache"; fail=1; }
+grep -q "kernel launches: 0," "$tmp/first.err" && { echo "FAIL: first run launched nothing"; fail=1; }
+# same rows, apart from the cached flag (last column)
+sed 's/,[01]$//' "$tmp/first" >"$tmp/a"
+sed 's/,[01]$//' "$tmp/second" >"$tmp/b"
+cmp -s "$tmp/a" "$tmp/b" || { echo "FAIL: rows differ"; diff "$tmp/a" "$tmp/b"; fail=1; }
+awk -F, 'NR>1 && $15 != 1 {bad=1} END {exit bad}' "$tmp/first" || { echo "FAIL: unverified row"; fail=1; }
+cat "$tmp/first"
+echo "gpu_tune_cache: $([ $fail = 0 ] && echo passed || echo failed)"
+exit $fail

@@ -1,0 +1,206 @@
+/* test_cli: the command line — defaults, commands, a problem on the command line, and every usage error. */
+#include "cli.h"
+#include "err.h"
+#include "testlib.h"
+
+#include <stdarg.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MAX_ARGS 32
+
+/* argv stays valid after parse() returns: the parsed struct points into it. */
+static char *args[MAX_ARGS + 2];
+
+/* Parse "dlbtune" followed by the NULL-terminated arguments in ap. */
+static int vparse(struct dlb_cli *c, va_list ap)
+{
+	int argc = 0;
+	args[argc++] = "dlbtune";
+	for (char *a; argc < MAX_ARGS && (a = va_arg(ap, char *));)
+		args[argc++] = a;
+	args[argc] = NULL;
+	dlb_clear_error();
+	return dlb_cli_parse(argc, args, c);
+}
+
+static int parse(struct dlb_cli *c, ...)
+{
+	va_list ap;
+	va_start(ap, c);
+	int rc = vparse(c, ap);
+	va_end(ap);
+	return rc;
+}
+
+static void test_defaults(void)
+{
+	struct dlb_cli c;
+	CHECK_EQ_INT(parse(&c, NULL), 0);
+	CHECK_EQ_INT(c.cmd, DLB_CMD_TUNE);
+	CHECK_EQ_STR(c.op, "gemm");
+	CHECK_EQ_INT(c.prec, DLB_PREC_FP32);
+	CHECK_EQ_INT(c.samples, 15);
+	CHECK_EQ_INT(c.top, 4);
+	CHECK_EQ_INT(c.device, 0);
+	CHECK_EQ_INT(c.have_shape, 0);
+	CHECK(!c.suite && !c.db && !c.emit && !c.csv && !c.json && !c.retune && !c.verbose && !c.ta && !c.tb,
+	      "defaults: a flag or path is set");
+
+	/* Nothing carries over from one parse to the next. */
+	CHECK_EQ_INT(parse(&c, "--csv", "--retune", "-v", "--ta", "1", "--db", "/tmp/d", NULL), 0);
+	CHECK(c.csv && c.retune && c.verbose && c.ta == 1, "--csv --retune -v --ta 1 not all set");
+	CHECK_EQ_STR(c.db, "/tmp/d");
+	CHECK_EQ_INT(parse(&c, NULL), 0);
+	CHECK(!c.csv && !c.retune && !c.verbose && !c.ta && !c.db, "options of the previous parse carried over");
+}
+
+static void test_valid(void)
+{
+	struct dlb_cli c;
+	CHECK_EQ_INT(parse(&c, "--op", "gemm", "--m", "35", "--n", "700", "--k", "2048", "--ta", "1", NULL), 0);
+	CHECK_EQ_INT(c.have_shape, 1);
+	CHECK_EQ_INT(c.m, 35);
+	CHECK_EQ_INT(c.n, 700);
+	CHECK_EQ_INT(c.k, 2048);
+	CHECK_EQ_INT(c.ta, 1);
+	CHECK_EQ_INT(c.tb, 0);
+	CHECK_EQ_INT(c.cmd, DLB_CMD_TUNE);
+
+	CHECK_EQ_INT(parse(&c, "tune", "--m", "2147483647", "--n", "1", "--k", "1", "--tb", "1", NULL), 0);
+	CHECK_EQ_INT(c.m, 2147483647);
+	CHECK_EQ_INT(c.tb, 1);
+	CHECK_EQ_INT(c.cmd, DLB_CMD_TUNE);
+
+	CHECK_EQ_INT(parse(&c, "--layout", "TN", NULL), 0);
+	CHECK(c.ta == 1 && c.tb == 0, "--layout TN: ta %d tb %d", c.ta, c.tb);
+	CHECK_EQ_INT(parse(&c, "--layout", "NT", NULL), 0);
+	CHECK(c.ta == 0 && c.tb == 1, "--layout NT: ta %d tb %d", c.ta, c.tb);
+
+	CHECK_EQ_INT(parse(&c, "compile", "--arch", "sm_80", NULL), 0);
+	CHECK_EQ_INT(c.cmd, DLB_CMD_COMPILE);
+	CHECK_EQ_STR(c.arch, "sm_80");
+	CHECK_EQ_INT(parse(&c, "compile", "--arch", "sm_90a", "--emit", "/tmp/e", NULL), 0);
+	CHECK_EQ_STR(c.arch, "sm_90a");
+	CHECK_EQ_STR(c.emit, "/tmp/e");
+
+	CHECK_EQ_INT(parse(&c, "db", "list", "--db", "/tmp/x", NULL), 0);
+	CHECK_EQ_INT(c.cmd, DLB_CMD_DB_LIST);
+	CHECK_EQ_STR(c.db, "/tmp/x");
+	CHECK_EQ_INT(parse(&c, "devices", NULL), 0);
+	CHECK_EQ_INT(c.cmd, DLB_CMD_DEVICES);
+
+	CHECK_EQ_INT(parse(&c, "--help", NULL), 0);
+	CHECK_EQ_INT(c.cmd, DLB_CMD_HELP);
+	CHECK_EQ_INT(parse(&c, "-h", NULL), 0);
+	CHECK_EQ_INT(c.cmd, DLB_CMD_HELP);
+	CHECK_EQ_INT(parse(&c, "--version", NULL), 0);
+	CHECK_EQ_INT(c.cmd, DLB_CMD_VERSION);
+
+	CHECK_EQ_INT(parse(&c, "--suite", "inference_server", "--json", "--samples", "30", "--top", "2", "--device",
+			   "1", NULL),
+		     0);
+	CHECK_EQ_STR(c.suite, "inference_server");
+	CHECK(c.json && !c.csv, "--json: json %d csv %d", c.json, c.csv);
+	CHECK(c.samples == 30 && c.top == 2 && c.device == 1, "samples %d top %d device %d", c.samples, c.top,
+	      c.device);
+}
+
+/* The arguments must be refused with DLB_E_USAGE and a message containing want. */
+static void expect_usage(const char *want, const char *what, ...)
+{
+	struct dlb_cli c;
+	va_list ap;
+	va_start(ap, what);
+	int rc = vparse(&c, ap);
+	va_end(ap);
+	CHECK(rc == DLB_E_USAGE, "%s: returned %d, expected DLB_E_USAGE", what, rc);
+	CHECK(*dlb_last_error(), "%s: no message", what);
+	CHECK(strstr(dlb_last_error(), want), "%s: message \"%s\" does not contain \"%s\"", what, dlb_last_error(),
+	      want);
+}
+
+static void test_errors(void)
+{
+	expect_usage("'0'", "--m 0", "--m", "0", "--n", "1", "--k", "1", NULL);
+	expect_usage("'-3'", "--m -3", "--m", "-3", "--n", "1", "--k", "1", NULL);
+	expect_usage("'abc'", "--m abc", "--m", "abc", "--n", "1", "--k", "1", NULL);
+	expect_usage("'12x'", "--m 12x", "--m", "12x", "--n", "1", "--k", "1", NULL);
+	expect_usage("'99999999999'", "--m 99999999999", "--m", "99999999999", "--n", "1", "--k", "1", NULL);
+	expect_usage("--n", "--n 2147483648", "--m", "1", "--n", "2147483648", "--k", "1", NULL);
+	expect_usage("--k", "--k ''", "--m", "1", "--n", "1", "--k", "", NULL);
+	expect_usage("--k", "only --m and --n", "--m", "35", "--n", "700", NULL);
+	expect_usage("conv2x", "--op conv2x", "--op", "conv2x", NULL);
+	expect_usage("fp64", "--prec fp64", "--prec", "fp64", NULL);
+	expect_usage("fp16", "--prec fp16", "--prec", "fp16", NULL);
+	expect_usage("XY", "--layout XY", "--layout", "XY", NULL);
+	expect_usage("--ta", "--ta 2", "--ta", "2", NULL);
+	expect_usage("--tb", "--tb -1", "--tb", "-1", NULL);
+	expect_usage("--json", "--csv --json", "--csv", "--json", NULL);
+	expect_usage("--frobnicate", "--frobnicate", "--frobnicate", NULL);
+	expect_usage("--m", "--m as the last argument", "--n", "1", "--m", NULL);
+	expect_usage("--suite", "--suite with a shape", "--suite", "x.csv", "--m", "1", "--n", "2", "--k", "3", NULL);
+	expect_usage("frob", "unknown command", "frob", NULL);
+	expect_usage("list", "db without a subcommand", "db", NULL);
+	expect_usage("list", "db with another subcommand", "db", "drop", NULL);
+	expect_usage("--device", "--device -1", "--device", "-1", NULL);
+	expect_usage("--samples", "--samples 1", "--samples", "1", NULL);
+	expect_usage("--top", "--top 0", "--top", "0", NULL);
+	expect_usage("--emit", "--emit without compile", "--emit", "/tmp/e", NULL);
+	expect_usage("'90'", "--arch 90", "compile", "--arch", "90", NULL);
+	expect_usage("stray", "a stray argument", "--m", "1", "stray", NULL);
+	expect_usage("-x", "an unknown short option", "-x", NULL);
+	expect_usage("--db", "--db ''", "--db", "", NULL);
+}
+
+/* An error inside a cluster of short options ("-xv") leaves getopt in the middle of the cluster, so these run in a
+ * child: stale getopt state can read past argv. */
+static void cluster_message(void)
+{
+	struct dlb_cli c;
+	static char *a[] = {"dlbtune", "-xv", NULL};
+	CHECK_EQ_INT(dlb_cli_parse(2, a, &c), DLB_E_USAGE);
+	CHECK_HAS(dlb_last_error(), "-x");
+}
+
+static void reparse_after_cluster_error(void)
+{
+	struct dlb_cli c;
+	static char *a1[] = {"dlbtune", "-xv", NULL}, *a2[] = {"dlbtune", NULL, NULL, NULL};
+	CHECK_EQ_INT(dlb_cli_parse(2, a1, &c), DLB_E_USAGE);
+	CHECK_EQ_INT(dlb_cli_parse(1, a2, &c), 0);
+	CHECK_EQ_INT(c.verbose, 0);
+}
+
+/* Run fn in a child; its failed checks print there and count here as one. */
+static void in_child(void (*fn)(void), const char *what)
+{
+	fflush(stdout);
+	pid_t pid = fork();
+	REQUIRE(pid >= 0, "fork failed");
+	if (pid == 0) {
+		int before = tl_failed;
+		fn();
+		fflush(stdout);
+		_exit(tl_failed > before);
+	}
+	int st = 0;
+	waitpid(pid, &st, 0);
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 1) {
+		tl_checks++;
+		tl_failed++;
+		return;
+	}
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: the child %s %d", what,
+	      WIFEXITED(st) ? "exited with" : "died of signal", WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+}
+
+int main(void)
+{
+	test_defaults();
+	test_valid();
+	test_errors();
+	in_child(cluster_message, "refusing \"-xv\"");
+	in_child(reparse_after_cluster_error, "parsing no arguments after refusing \"-xv\"");
+	return TEST_DONE();
+}

@@ -1,0 +1,191 @@
+/* test_key: database keys round-trip, differ whenever any field differs, and reject what is not a v1 key. */
+#include "../store/key.h"
+#include "err.h"
+#include "testlib.h"
+
+static void sample_key(struct dlb_key *k)
+{
+	memset(k, 0, sizeof *k);
+	snprintf(k->op, sizeof k->op, "gemm");
+	snprintf(k->prec, sizeof k->prec, "fp32");
+	snprintf(k->layout, sizeof k->layout, "TN");
+	k->m = 3000000000LL; /* beyond 2^31: the key must not truncate it */
+	k->n = 35;
+	k->k = 2048;
+	snprintf(k->gpu, sizeof k->gpu, "NVIDIA H100 80GB HBM3");
+	snprintf(k->uuid, sizeof k->uuid, "GPU-5e2b4c1a-9f3d-4e8b-a1c2-7d6e5f4a3b2c");
+	k->sm = 90;
+	k->driver = 13000;
+	k->cuda = 13000;
+	k->nvrtc = 1300;
+	k->cublas = 130100;
+	k->tpl_hash = 0xdeadbeefcafef00dULL;
+}
+
+static int keys_equal(const struct dlb_key *a, const struct dlb_key *b)
+{
+	return !strcmp(a->op, b->op) && !strcmp(a->prec, b->prec) && !strcmp(a->layout, b->layout) && a->m == b->m &&
+	       a->n == b->n && a->k == b->k && !strcmp(a->gpu, b->gpu) && !strcmp(a->uuid, b->uuid) &&
+	       a->sm == b->sm && a->driver == b->driver && a->cuda == b->cuda && a->nvrtc == b->nvrtc &&
+	       a->cublas == b->cublas && a->tpl_hash == b->tpl_hash;
+}
+
+static void test_round_trip(void)
+{
+	struct dlb_key k, d;
+	char buf[DLB_KEY_MAX + 1];
+	sample_key(&k);
+	int n = dlb_key_encode(&k, buf, sizeof buf);
+	REQUIRE(n > 0, "encoding the sample key failed");
+	CHECK_EQ_INT(n, strlen(buf));
+	CHECK(!strncmp(buf, "v1|gemm|fp32|TN|3000000000x35x2048|", 35), "key starts \"%.40s\"", buf);
+	CHECK_EQ_INT(dlb_key_decode(buf, (size_t)n, &d), 0);
+	CHECK_EQ_STR(d.op, "gemm");
+	CHECK_EQ_STR(d.prec, "fp32");
+	CHECK_EQ_STR(d.layout, "TN");
+	CHECK_EQ_INT(d.m, 3000000000LL);
+	CHECK_EQ_INT(d.n, 35);
+	CHECK_EQ_INT(d.k, 2048);
+	CHECK_EQ_STR(d.gpu, k.gpu);
+	CHECK_EQ_STR(d.uuid, k.uuid);
+	CHECK_EQ_INT(d.sm, 90);
+	CHECK_EQ_INT(d.driver, 13000);
+	CHECK_EQ_INT(d.cuda, 13000);
+	CHECK_EQ_INT(d.nvrtc, 1300);
+	CHECK_EQ_INT(d.cublas, 130100);
+	CHECK(d.tpl_hash == 0xdeadbeefcafef00dULL, "tpl_hash 0x%llx", (unsigned long long)d.tpl_hash);
+
+	/* len bounds the input: what follows the key in the buffer is not read. */
+	char longer[DLB_KEY_MAX + 8];
+	memcpy(longer, buf, (size_t)n);
+	memcpy(longer + n, "|x=1", 5);
+	CHECK_EQ_INT(dlb_key_decode(longer, (size_t)n, &d), 0);
+	CHECK(keys_equal(&k, &d), "key followed by other bytes decoded differently");
+
+	/* A small hash keeps its leading zeros and still decodes. */
+	k.tpl_hash = 0x42;
+	n = dlb_key_encode(&k, buf, sizeof buf);
+	CHECK_HAS(buf, "|tpl=0000000000000042");
+	CHECK(n > 0 && dlb_key_decode(buf, (size_t)n, &d) == 0 && d.tpl_hash == 0x42, "small tpl_hash lost: \"%s\"",
+	      buf);
+}
+
+/* Change field f of k; returns 0 when there is no field f. */
+static int mutate(struct dlb_key *k, int f)
+{
+	switch (f) {
+	case 0: k->op[0] = 'G'; break;
+	case 1: k->prec[3] = '6'; break;
+	case 2: k->layout[0] = 'N'; break;
+	case 3: k->m++; break;
+	case 4: k->n++; break;
+	case 5: k->k++; break;
+	case 6: k->gpu[7] = 'A'; break;
+	case 7: k->uuid[5] = 'f'; break;
+	case 8: k->sm = 80; break;
+	case 9: k->driver++; break;
+	case 10: k->cuda++; break;
+	case 11: k->nvrtc++; break;
+	case 12: k->cublas++; break;
+	case 13: k->tpl_hash ^= 1; break;
+	default: return 0;
+	}
+	return 1;
+}
+
+static void test_every_field_counts(void)
+{
+	struct dlb_key base, k;
+	char a[DLB_KEY_MAX + 1], b[DLB_KEY_MAX + 1];
+	sample_key(&base);
+	REQUIRE(dlb_key_encode(&base, a, sizeof a) > 0, "encoding the sample key failed");
+	int f;
+	for (f = 0; (sample_key(&k), mutate(&k, f)); f++) {
+		CHECK(dlb_key_encode(&k, b, sizeof b) > 0, "field %d: encode failed", f);
+		CHECK(strcmp(a, b), "field %d changed but the key did not: %s", f, b);
+	}
+	CHECK_EQ_INT(f, 14);
+}
+
+static void test_pipe_in_gpu_name(void)
+{
+	struct dlb_key k, d;
+	char buf[DLB_KEY_MAX + 1];
+	sample_key(&k);
+	snprintf(k.gpu, sizeof k.gpu, "Vendor|Model|X");
+	int n = dlb_key_encode(&k, buf, sizeof buf);
+	REQUIRE(n > 0, "encode failed");
+	CHECK_HAS(buf, "|gpu=Vendor/Model/X|");
+	CHECK_EQ_INT(dlb_key_decode(buf, (size_t)n, &d), 0);
+	CHECK_EQ_STR(d.gpu, "Vendor/Model/X");
+	CHECK_EQ_STR(d.uuid, k.uuid);
+	CHECK_EQ_INT(d.cublas, k.cublas);
+	CHECK(d.tpl_hash == k.tpl_hash, "tpl_hash 0x%llx after a '|' in the name", (unsigned long long)d.tpl_hash);
+	CHECK_EQ_STR(k.gpu, "Vendor|Model|X"); /* the caller's key is not modified */
+}
+
+static void test_small_buffer(void)
+{
+	struct dlb_key k;
+	char buf[DLB_KEY_MAX + 1];
+	sample_key(&k);
+	int n = dlb_key_encode(&k, buf, sizeof buf);
+	REQUIRE(n > 10, "encode failed");
+	CHECK_EQ_INT(dlb_key_encode(&k, buf, (size_t)n), -1); /* no room for the terminator */
+	CHECK_EQ_INT(dlb_key_encode(&k, buf, 10), -1);
+	CHECK_EQ_INT(dlb_key_encode(&k, buf, (size_t)n + 1), n);
+}
+
+static void test_bad_keys(void)
+{
+	struct dlb_key k, d;
+	char buf[DLB_KEY_MAX + 1], bad[DLB_KEY_MAX + 16];
+	static const char *const garbage[] = {
+		"", "garbage", "v1", "v1|", "v1|gemm|fp32|TN|1x2x3", "|||||||||||||",
+		"v1|gemm|fp32|TN|axbxc|gpu=g|uuid=u|sm=1|driver=1|cuda=1|nvrtc=1|cublas=1|tpl=1"};
+	for (size_t i = 0; i < sizeof garbage / sizeof garbage[0]; i++)
+		CHECK(dlb_key_decode(garbage[i], strlen(garbage[i]), &d) != 0, "\"%s\" decoded as a key", garbage[i]);
+
+	sample_key(&k);
+	int n = dlb_key_encode(&k, buf, sizeof buf);
+	REQUIRE(n > 0, "encode failed");
+
+	/* Every proper prefix of a key is not a key (a cut inside the fixed-width hash included). */
+	int accepted = 0, first = -1;
+	unsigned long long first_hash = 0;
+	for (int len = 0; len < n; len++)
+		if (dlb_key_decode(buf, (size_t)len, &d) == 0 && accepted++ == 0) {
+			first = len;
+			first_hash = (unsigned long long)d.tpl_hash;
+		}
+	int from = first > 12 ? first - 12 : 0;
+	CHECK(accepted == 0, "%d of %d truncated keys decode, e.g. \"...%.*s\" (length %d) as tpl_hash 0x%llx",
+	      accepted, n, first - from, buf + from, first, first_hash);
+
+	snprintf(bad, sizeof bad, "%s", buf);
+	bad[1] = '2';
+	CHECK_EQ_INT(dlb_key_decode(bad, (size_t)n, &d), DLB_E_PARSE);
+	snprintf(bad, sizeof bad, "v0%s", buf + 2);
+	CHECK(dlb_key_decode(bad, strlen(bad), &d) != 0, "\"%.20s...\" decoded", bad);
+	snprintf(bad, sizeof bad, "%s|extra=1", buf);
+	CHECK(dlb_key_decode(bad, strlen(bad), &d) != 0, "key with a trailing field decoded");
+	snprintf(bad, sizeof bad, "%s", buf);
+	char *sm = strstr(bad, "|sm=");
+	REQUIRE(sm, "no sm field in %s", buf);
+	sm[1] = 'x';
+	CHECK(dlb_key_decode(bad, (size_t)n, &d) != 0, "key with a misnamed field decoded: %s", bad);
+
+	/* Longer than any key can be. */
+	memset(bad, 'v', sizeof bad);
+	CHECK(dlb_key_decode(bad, DLB_KEY_MAX + 1, &d) != 0, "an overlong buffer decoded");
+}
+
+int main(void)
+{
+	test_round_trip();
+	test_every_field_counts();
+	test_pipe_in_gpu_name();
+	test_small_buffer();
+	test_bad_keys();
+	return TEST_DONE();
+}

@@ -1,0 +1,189 @@
+/* test_suite: CSV suites — valid text, every error naming its file and line, the built-in suites, files. */
+#include "err.h"
+#include "op.h"
+#include "suite.h"
+#include "testlib.h"
+
+#include <unistd.h>
+
+static const struct dlb_op *gemm;
+
+static void check_problem(const struct dlb_suite *s, int i, int64_t m, int64_t n, int64_t k, int ta, int tb)
+{
+	if (!CHECK(i < s->n, "%s: no problem %d (%d parsed)", s->name, i, s->n))
+		return;
+	const struct dlb_problem *p = &s->problems[i];
+	CHECK(p->m == m && p->n == n && p->k == k && p->ta == ta && p->tb == tb,
+	      "%s: problem %d is %lld,%lld,%lld,%d,%d; expected %lld,%lld,%lld,%d,%d", s->name, i, (long long)p->m,
+	      (long long)p->n, (long long)p->k, p->ta, p->tb, (long long)m, (long long)n, (long long)k, ta, tb);
+}
+
+static void test_valid(void)
+{
+	struct dlb_suite s;
+	const char *text = "# a comment\n"
+			   "m,n,k,a_t,b_t\n"
+			   "\n"
+			   "1760,16,1760,0,0\n"
+			   "  # an indented comment\n"
+			   "   \n"
+			   "35, 700 ,2048,1,0\n"
+			   "2147483647,8,2147483647,0,1";
+	CHECK_EQ_INT(dlb_suite_parse(text, "ok.csv", gemm, DLB_PREC_FP32, &s), 0);
+	CHECK_EQ_INT(s.n, 3);
+	check_problem(&s, 0, 1760, 16, 1760, 0, 0);
+	check_problem(&s, 1, 35, 700, 2048, 1, 0);
+	check_problem(&s, 2, 2147483647, 8, 2147483647, 0, 1);
+	CHECK_EQ_INT(s.problems[0].line, 4);
+	CHECK_EQ_INT(s.problems[1].line, 7);
+	CHECK_EQ_INT(s.problems[2].line, 8);
+	CHECK(s.problems[0].op == gemm && s.problems[2].prec == DLB_PREC_FP32, "op or precision not set on problems");
+	CHECK_EQ_STR(s.name, "ok.csv");
+	dlb_suite_free(&s);
+	CHECK(s.problems == NULL && s.n == 0, "dlb_suite_free left %d problems", s.n);
+
+	/* Columns in another order, extra columns, CRLF line ends. */
+	text = "b_t,k,note,a_t,n,m\r\n"
+	       "1,30,x,0,20,10\r\n"
+	       "\r\n"
+	       "0,3,y,1,2,1\r\n";
+	CHECK_EQ_INT(dlb_suite_parse(text, "order.csv", gemm, DLB_PREC_FP32, &s), 0);
+	CHECK_EQ_INT(s.n, 2);
+	check_problem(&s, 0, 10, 20, 30, 0, 1);
+	check_problem(&s, 1, 1, 2, 3, 1, 0);
+	dlb_suite_free(&s);
+
+	/* More rows than the first allocation holds. */
+	char big[200 * 24] = "m,n,k,a_t,b_t\n";
+	for (int i = 1; i <= 200; i++)
+		snprintf(big + strlen(big), sizeof big - strlen(big), "%d,%d,%d,%d,0\n", i, i + 1, i + 2, i % 2);
+	CHECK_EQ_INT(dlb_suite_parse(big, "big.csv", gemm, DLB_PREC_FP32, &s), 0);
+	CHECK_EQ_INT(s.n, 200);
+	check_problem(&s, 0, 1, 2, 3, 1, 0);
+	check_problem(&s, 199, 200, 201, 202, 0, 0);
+	dlb_suite_free(&s);
+}
+
+/* text must fail with DLB_E_PARSE and a message containing want (and the reason word, if given). */
+static void expect_error(const char *text, const char *want, const char *why)
+{
+	struct dlb_suite s;
+	dlb_clear_error();
+	int rc = dlb_suite_parse(text, "x.csv", gemm, DLB_PREC_FP32, &s);
+	CHECK(rc == DLB_E_PARSE, "\"%s\": returned %d, expected DLB_E_PARSE", text, rc);
+	CHECK(strstr(dlb_last_error(), want), "\"%s\": message \"%s\" does not name \"%s\"", text, dlb_last_error(),
+	      want);
+	if (why)
+		CHECK(strstr(dlb_last_error(), why), "\"%s\": message \"%s\" does not say \"%s\"", text,
+		      dlb_last_error(), why);
+	if (rc == 0)
+		dlb_suite_free(&s);
+}
+
+static void test_errors(void)
+{
+	expect_error("m,n,k,a_t,b_t\n1,2,3,0,0\n1,2,3,0\n", "x.csv:3:", "fields");
+	expect_error("m,n,k,a_t,b_t\n1,2,3,0,0\n1,2,3,0,0,7\n", "x.csv:3:", "fields");
+	expect_error("m,n,k,a_t,b_t\n1,2,3,0,0\nabc,2,3,0,0\n", "x.csv:3:", "abc");
+	expect_error("m,n,k,a_t,b_t\n# c\n1,0,3,0,0\n", "x.csv:3:", NULL);
+	expect_error("m,n,k,a_t,b_t\n\n1,2,-5,0,0\n", "x.csv:3:", "-5");
+	expect_error("m,n,k,a_t,b_t\n1,2,3,0,0\n1e3,2,3,0,0\n", "x.csv:3:", "1e3");
+	expect_error("m,n,k,a_t,b_t\n1,2,3,0,0\n99999999999999,2,3,0,0\n", "x.csv:3:", "99999999999999");
+	expect_error("m,n,k,a_t,b_t\n1,2,3,0,0\n2147483648,2,3,0,0\n", "x.csv:3:", NULL);
+	expect_error("m,n,k,a_t,b_t\n1,2,3,0,0\n1,2,3,2,0\n", "x.csv:3:", "a_t");
+	expect_error("m,n,k,a_t,b_t\n1,2,3,0,0\n1,2,3,0,\n", "x.csv:3:", "b_t");
+	expect_error("m,n,k,a_t,b_t\n1,2,3,0,0\n1,,3,0,0\n", "x.csv:3:", NULL);
+	expect_error("m,n,k,a_t,b_t\n1,2,3,0,0\n+7,2,3,0,0\n", "x.csv:3:", NULL);
+	expect_error("# suite\n\nm,n,a_t,b_t\n1,2,0,0\n", "x.csv:3:", "'k'");
+	expect_error("", "x.csv", "empty");
+	expect_error("# only a comment\n\n", "x.csv", NULL);
+	expect_error("m,n,k,a_t,b_t\n", "x.csv", NULL);
+	expect_error("m,n,k,a_t,b_t\n# no rows\n\n", "x.csv", NULL);
+}
+
+static void count_layouts(const struct dlb_suite *s, int c[4])
+{
+	memset(c, 0, 4 * sizeof *c);
+	for (int i = 0; i < s->n; i++)
+		c[s->problems[i].ta * 2 + s->problems[i].tb]++;
+}
+
+static void test_builtin(void)
+{
+	struct dlb_suite s;
+	int c[4];
+	CHECK_EQ_INT(dlb_suite_load("training", gemm, DLB_PREC_FP32, &s), 0);
+	CHECK_EQ_INT(s.n, 160);
+	count_layouts(&s, c);
+	CHECK(c[0] == 77 && c[1] == 10 && c[2] == 73 && c[3] == 0, "training layouts NN %d NT %d TN %d TT %d", c[0],
+	      c[1], c[2], c[3]);
+	check_problem(&s, 0, 1760, 16, 1760, 0, 0);
+	dlb_suite_free(&s);
+
+	CHECK_EQ_INT(dlb_suite_load("gemm_training", gemm, DLB_PREC_FP32, &s), 0);
+	CHECK_EQ_INT(s.n, 160);
+	dlb_suite_free(&s);
+
+	CHECK_EQ_INT(dlb_suite_load("inference_server", gemm, DLB_PREC_FP32, &s), 0);
+	CHECK_EQ_INT(s.n, 75);
+	dlb_suite_free(&s);
+
+	memset(&s, 0, sizeof s);
+	dlb_clear_error();
+	CHECK_EQ_INT(dlb_suite_load("nosuch", gemm, DLB_PREC_FP32, &s), DLB_E_USAGE);
+	CHECK_HAS(dlb_last_error(), "nosuch");
+	CHECK_HAS(dlb_last_error(), "training");
+	CHECK_HAS(dlb_last_error(), "inference_server");
+
+	char names[256];
+	dlb_suite_builtin_names(gemm, names, sizeof names);
+	CHECK(!strcmp(names, "training inference_server") || !strcmp(names, "inference_server training"),
+	      "built-in names \"%s\"", names);
+}
+
+static void test_files(void)
+{
+	struct dlb_suite s;
+	memset(&s, 0, sizeof s);
+	dlb_clear_error();
+	CHECK_EQ_INT(dlb_suite_load("/nonexistent/x.csv", gemm, DLB_PREC_FP32, &s), DLB_E_PARSE);
+	CHECK_HAS(dlb_last_error(), "/nonexistent/x.csv");
+
+	char path[] = "/tmp/dlb_test_suiteXXXXXX.csv";
+	int fd = mkstemps(path, 4);
+	REQUIRE(fd >= 0, "cannot create a file in /tmp");
+	FILE *fp = fdopen(fd, "w");
+	REQUIRE(fp, "fdopen failed");
+	fputs("m,n,k,a_t,b_t\n5,6,7,0,1\n8,9,10,1,1\n8,9,x,1,1\n", fp);
+	fclose(fp);
+	char want[64];
+	snprintf(want, sizeof want, "%s:4:", path);
+	dlb_clear_error();
+	CHECK_EQ_INT(dlb_suite_load(path, gemm, DLB_PREC_FP32, &s), DLB_E_PARSE);
+	CHECK_HAS(dlb_last_error(), want);
+
+	/* The same file, fixed, loads; a name ending in .csv is a file even without a '/'. */
+	fp = fopen(path, "w");
+	REQUIRE(fp, "cannot rewrite %s", path);
+	fputs("m,n,k,a_t,b_t\n5,6,7,0,1\n8,9,10,1,1\n", fp);
+	fclose(fp);
+	CHECK_EQ_INT(dlb_suite_load(path, gemm, DLB_PREC_FP32, &s), 0);
+	CHECK_EQ_INT(s.n, 2);
+	CHECK_EQ_STR(s.name, path);
+	dlb_suite_free(&s);
+	dlb_clear_error();
+	CHECK_EQ_INT(dlb_suite_load("missing_here.csv", gemm, DLB_PREC_FP32, &s), DLB_E_PARSE);
+	CHECK_HAS(dlb_last_error(), "missing_here.csv");
+	unlink(path);
+}
+
+int main(void)
+{
+	gemm = dlb_op_find("gemm");
+	REQUIRE(gemm, "no gemm op");
+	test_valid();
+	test_errors();
+	test_builtin();
+	test_files();
+	return TEST_DONE();
+}
