@@ -88,7 +88,8 @@ int dlb_bench_time(struct dlb_bench *b, dlb_launch_fn fn, void *ctx, int nsets, 
 	int n = 0;
 	while (n < o->samples) {
 		DLB_CHECK(timed(b, fn, ctx, n * reps, reps, nsets, n + 1, &x[n]));
-		if (o->cutoff_us > 0 && x[n++] > o->cutoff_us)
+		n++;
+		if (o->cutoff_us > 0 && x[n - 1] > o->cutoff_us)
 			break;
 	}
 	DLB_CHECK(dlb_stats_summarise(x, n, o->confidence, out));
