@@ -51,7 +51,8 @@ struct dlb_op {
 
 	/* GPU side: one problem at a time. */
 	int (*setup)(struct dlb_gpu *g, const struct dlb_problem *p, void **state);
-	/* Launch-time variants of a configuration for this problem (values of variant_name); returns count. */
+	/* Launch-time variants of a configuration for this problem (values of variant_name); returns the count,
+	 * 0 when the configuration is not worth trying on this problem. */
 	int (*variants)(void *state, const struct dlb_candidate *c, int *values, int max);
 	/* Input sets the timing may rotate over. */
 	int (*nsets)(void *state);

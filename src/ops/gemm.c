@@ -234,6 +234,12 @@ fail:
 static int gemm_variants(void *state, const struct dlb_candidate *c, int *values, int max)
 {
 	struct gemm_state *s = state;
+	/* Large problems (>= 4 waves of 128x128 tiles): tiles under 64x64 move more bytes per flop than the
+	 * larger ones and cannot win; skipping them keeps exhaustive search affordable until the racing search
+	 * replaces it. */
+	if ((double)s->p.m * (double)s->p.n >= 4.0 * s->g->dev->sm_count * 128 * 128 &&
+	    c->cfg.v[GEMM_BM] * c->cfg.v[GEMM_BN] < 64 * 64)
+		return 0;
 	int n = dlb_gemm_splits(&s->p, c->cfg.v, s->g->dev->sm_count, values, max);
 	/* Workspace for the largest split, allocated now: never inside a timed region. */
 	size_t need = 0;
