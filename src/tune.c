@@ -289,7 +289,7 @@ static int tune_problem(const struct dlb_tune_opts *o, struct dlb_gpu *g, struct
 		}
 	}
 	if (dlb_interrupted)
-		DLB_FAIL(DLB_E_INTERRUPTED, "interrupted");
+		DLB_USER_FAIL(DLB_E_INTERRUPTED, "interrupted: finished problems are stored; the same command resumes");
 	/* The best few by screening are timed in full; the winner is the lowest full median. */
 	qsort(ok, (size_t)nok, sizeof *ok, by_screen);
 	for (int j = 0; j < nok && j < o->top; j++) {
