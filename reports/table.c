@@ -34,13 +34,13 @@ static const char *fmt_num(char *buf, size_t len, double x, const char *f)
 
 static void print_text(FILE *out, const struct dlb_result *rows, int n)
 {
-	fprintf(out, "%6s %6s %7s %-6s | %-34s | %9s %8s %7s | %9s %9s | %8s | %s\n", "M", "N", "K", "layout",
+	fprintf(out, "%6s %6s %7s %-6s | %-40s | %9s %8s %7s | %9s %9s | %8s | %s\n", "M", "N", "K", "layout",
 		"best config", "tuned us", "TFLOP/s", "%peak", "cuBLAS us", "Lt-best", "speedup", "verified");
 	for (int i = 0; i < n; i++) {
 		const struct dlb_result *r = &rows[i];
 		char a[32], b[32], c[32], d[32], e[32], f[32];
 		double tfl = dlb_result_tflops(r);
-		fprintf(out, "%6lld %6lld %7lld %-6s | %-34s | %9s %8s %7s | %9s %9s | %8s | %s%s\n", (long long)r->p.m,
+		fprintf(out, "%6lld %6lld %7lld %-6s | %-40s | %9s %8s %7s | %9s %9s | %8s | %s%s\n", (long long)r->p.m,
 			(long long)r->p.n, (long long)r->p.k, dlb_layout_name(r->p.ta, r->p.tb),
 			r->found ? r->config : "(no verified candidate)",
 			fmt_num(a, sizeof a, r->found ? r->tuned.median : NAN, "%.2f"), fmt_num(b, sizeof b, tfl, "%.2f"),

@@ -123,16 +123,16 @@ static int cmd_compile(const struct dlb_cli *c)
 		if (x->job.rc == DLB_E_LIMIT) {
 			limited++;
 			if (c->verbose)
-				printf("%-34s resource_limit (over the device limits)\n", x->text);
+				printf("%-40s resource_limit (over the device limits)\n", x->text);
 			continue;
 		}
 		if (x->job.rc) {
 			failed++;
-			printf("%-34s compile_error\n%s\n", x->text, x->job.log ? x->job.log : dlb_last_error());
+			printf("%-40s compile_error\n%s\n", x->text, x->job.log ? x->job.log : dlb_last_error());
 			continue;
 		}
 		if (c->verbose) {
-			printf("%-34s %.2fs", x->text, x->job.seconds);
+			printf("%-40s %.2fs", x->text, x->job.seconds);
 			for (int k = 0; k < x->job.nkernels; k++)
 				printf("  %s: %d regs, %d B spill st/%d B ld, %d B stack, %d B smem", x->job.kernels[k].name,
 				       x->job.kernels[k].registers, x->job.kernels[k].spill_stores,
