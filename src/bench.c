@@ -7,14 +7,19 @@
 #include <math.h>
 #include <stdlib.h>
 
+size_t dlb_bench_flush_bytes(const struct dlb_device *dev)
+{
+	/* Twice the L2, at least 64 MiB: writing it leaves nothing of ours behind in the cache. */
+	return 2 * dev->l2_bytes > ((size_t)64 << 20) ? 2 * dev->l2_bytes : (size_t)64 << 20;
+}
+
 int dlb_bench_open(const struct dlb_device *dev, struct dlb_bench *b)
 {
 	int rc = 0;
 	b->stream = dev->stream;
 	b->ev0 = b->ev1 = NULL;
 	b->flush = NULL;
-	/* Twice the L2, at least 64 MiB: writing it leaves nothing of ours behind in the cache. */
-	b->flush_bytes = 2 * dev->l2_bytes > ((size_t)64 << 20) ? 2 * dev->l2_bytes : (size_t)64 << 20;
+	b->flush_bytes = dlb_bench_flush_bytes(dev);
 	CUDA_CHECK(cudaEventCreate(&b->ev0));
 	CUDA_CHECK(cudaEventCreate(&b->ev1));
 	DLB_CHECK(dlb_dev_alloc(&b->flush, b->flush_bytes));

@@ -23,6 +23,8 @@ struct dlb_bench_opts {
 	double cutoff_us;     /* > 0: stop after any sample slower than this (a candidate that cannot win) */
 };
 
+/* Bytes written before each sample to evict L2: max(2×L2, 64 MiB). */
+size_t dlb_bench_flush_bytes(const struct dlb_device *dev);
 int dlb_bench_open(const struct dlb_device *dev, struct dlb_bench *b);
 void dlb_bench_close(struct dlb_bench *b);
 /* Time fn. nsets: how many distinct input sets fn may be given (launches within one sample never reuse

@@ -250,6 +250,8 @@ static int tune_problem(const struct dlb_tune_opts *o, struct dlb_gpu *g, struct
 				double tv = now_s();
 				int vr = op->verify(state, c, vals[v], &chk);
 				double verify_us = 1e6 * (now_s() - tv);
+				if (!vr)
+					r->tol = chk.tol; /* the op's tolerance for this problem */
 				if (vr == DLB_E_CUDA_STICKY) {
 					t->status = DLB_ST_RUNTIME_FAULT;
 					r->counts[t->status]++;
@@ -304,7 +306,6 @@ static int tune_problem(const struct dlb_tune_opts *o, struct dlb_gpu *g, struct
 		}
 	}
 	DLB_CHECK(op->vendor(state, &o->final, r->vendor, DLB_RESULT_MAX_VENDOR, &r->nvendor));
-	r->tol = dlb_tol_fp32(r->p.k);
 	r->gpu_seconds = now_s() - t0;
 	r->peak_tflops = dlb_device_fp32_peak_tflops(g->dev);
 	snprintf(r->gpu, sizeof r->gpu, "%.127s", g->dev->name);

@@ -131,8 +131,7 @@ static size_t gemm_device_bytes(const struct dlb_problem *p, const struct dlb_de
 {
 	size_t mn = (size_t)p->m * (size_t)p->n * sizeof(float);
 	size_t ws = (size_t)SPLIT_WAVES * dev->sm_count * 128 * 128 * sizeof(float); /* split-K bound: see dlb_gemm_splits */
-	size_t flush = 2 * dev->l2_bytes > ((size_t)64 << 20) ? 2 * dev->l2_bytes : (size_t)64 << 20;
-	return (size_t)sets_for(p, dev) * set_bytes(p) + mn + (ws < 64 * mn ? ws : 64 * mn) + flush +
+	return (size_t)sets_for(p, dev) * set_bytes(p) + mn + (ws < 64 * mn ? ws : 64 * mn) + dlb_bench_flush_bytes(dev) +
 	       ((size_t)64 << 20) /* cuBLASLt workspace */;
 }
 
