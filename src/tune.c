@@ -215,7 +215,7 @@ static void trial_config(const struct dlb_op *op, const struct dlb_candidate *c,
 
 /* Tune one problem; on success r holds the result. A sticky CUDA error is returned as is. */
 static int tune_problem(const struct dlb_tune_opts *o, struct dlb_gpu *g, struct dlb_candidate *cand, int ncand,
-			const struct dlb_limits *lim, struct dlb_result *r, const char *progress)
+			struct dlb_result *r, const char *progress)
 {
 	int rc = 0;
 	const struct dlb_op *op = r->p.op;
@@ -240,9 +240,8 @@ static int tune_problem(const struct dlb_tune_opts *o, struct dlb_gpu *g, struct
 			struct dlb_trial *t = &r->trials[r->ntrials++];
 			trial_config(op, c, vals[v], t->config, sizeof t->config);
 			t->median_us = t->max_err = NAN;
-			if (c->job.rc == DLB_E_LIMIT || dlb_candidate_within_limits(op, c, lim) ||
-			    c->attrs.maxThreadsPerBlock < 1) {
-				t->status = c->job.rc == DLB_E_NVRTC ? DLB_ST_COMPILE_ERROR : DLB_ST_RESOURCE_LIMIT;
+			if (c->job.rc == DLB_E_LIMIT || (!c->job.rc && !c->loaded)) {
+				t->status = DLB_ST_RESOURCE_LIMIT; /* over the device's limits: never compiled or loaded */
 			} else if (c->job.rc) {
 				t->status = DLB_ST_COMPILE_ERROR;
 			} else {
@@ -377,7 +376,7 @@ int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, struc
 		char desc[128], progress[192];
 		r->p.op->describe(&r->p, desc, sizeof desc);
 		snprintf(progress, sizeof progress, "[%3d/%d] %s %s", ++done, misses, dlb_prec_name(r->p.prec), desc);
-		rc = tune_problem(o, &g, cand, ncand, &lim, r, progress);
+		rc = tune_problem(o, &g, cand, ncand, r, progress);
 		if (rc) { /* this problem is not stored; what finished before it is */
 			struct dlb_problem keep = r->p;
 			dlb_result_free(r);

@@ -98,26 +98,18 @@ struct tile_loader {
 			const i64 gk = k0 + kk + (CONTIG_K ? 0 : r * LINES_PER_STEP);
 			const float *src = base + r * step;
 			float *e = &v[r].x;
-			if (CONTIG_K) {
-				if (gr >= rows)
-					continue;
-				if (vec && gk + 3 < kend) {
-					v[r] = *reinterpret_cast<const float4 *>(src);
-				} else {
-#pragma unroll
-					for (int u = 0; u < 4; u++)
-						e[u] = gk + u < kend ? src[u] : 0.f;
-				}
+			// the vector runs along the contiguous dimension (pos..pos+3, bounded by lim); its line
+			// (the other coordinate) is either wholly in range or wholly out
+			const bool line_ok = CONTIG_K ? gr < rows : gk < kend;
+			const i64 pos = CONTIG_K ? gk : gr, lim = CONTIG_K ? kend : rows;
+			if (!line_ok)
+				continue;
+			if (vec && pos + 3 < lim) {
+				v[r] = *reinterpret_cast<const float4 *>(src);
 			} else {
-				if (gk >= kend)
-					continue;
-				if (vec && gr + 3 < rows) {
-					v[r] = *reinterpret_cast<const float4 *>(src);
-				} else {
 #pragma unroll
-					for (int u = 0; u < 4; u++)
-						e[u] = gr + u < rows ? src[u] : 0.f;
-				}
+				for (int u = 0; u < 4; u++)
+					e[u] = pos + u < lim ? src[u] : 0.f;
 			}
 		}
 	}
