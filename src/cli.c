@@ -20,7 +20,12 @@ void dlb_cli_usage(FILE *out)
 		"  dlbtune [tune] --op OP [problem] [options]   tune, compare with the vendor, store the results\n"
 		"  dlbtune compile --op OP [--arch ARCH]         JIT-compile every candidate (no GPU needed)\n"
 		"  dlbtune devices                               list the GPUs and library versions\n"
-		"  dlbtune db list [--db PATH]                   list the stored results\n"
+		"  dlbtune lookup --op OP [problem]              the stored best; for an untuned shape, a labelled\n"
+		"                                                guess from the nearest tuned one\n"
+		"  dlbtune export --format csv|json|md|h         best-config tables (filters: --op --prec --device)\n"
+		"  dlbtune import FILE.json                      add an export's records to the database\n"
+		"  dlbtune merge OTHER_DB                        add another database's records\n"
+		"  dlbtune db stats|list|show|verify|gc          look after the database (see Database below)\n"
 		"  dlbtune --help | --version\n"
 		"\n"
 		"Examples:\n"
@@ -29,17 +34,20 @@ void dlb_cli_usage(FILE *out)
 		"  dlbtune --op gemm --suite inference_server    another built-in suite\n"
 		"  dlbtune --op gemm --suite my.csv --csv        your own suite (header m,n,k,a_t,b_t), CSV out\n"
 		"  dlbtune compile --op gemm --arch sm_90a -v    registers and spills of every candidate\n"
+		"  dlbtune export --format md --device H200      a Markdown table of what was tuned on H200s\n"
+		"  dlbtune lookup --op gemm --m 35 --n 700 --k 2048   what to run for this GEMM\n"
 		"\n"
 		"What is tuned:\n"
 		"  --op OP          operation: %s (default gemm)\n"
-		"  --prec P         precision: fp32 (fp16 and int8 are not built yet)\n"
+		"  --prec P         precision: fp32 (fp16 and int8 are not built yet; filters accept them)\n"
 		"  --m M --n N --k K  one GEMM: C(MxN) = op(A)(MxK) op(B)(KxN), column-major as in cuBLAS\n"
 		"  --ta 0|1 --tb 0|1  A / B stored transposed (DeepBench's a_t, b_t); or --layout NN|NT|TN|TT\n"
 		"  --suite NAME|FILE  built-in suite (training, inference_server) or a CSV file;\n"
 		"                     default: training\n"
 		"\n"
 		"Where and how:\n"
-		"  --device N       GPU ordinal (default 0)\n"
+		"  --device N       GPU ordinal (default 0); for lookup, export and db: a GPU name or UUID\n"
+		"                   substring to filter by\n"
 		"  --db PATH        result database directory (default $DLBTUNE_DB, else\n"
 		"                   $XDG_CACHE_HOME/dlbtune, else ~/.cache/dlbtune)\n"
 		"  --retune         measure again even if the database has a current result\n"
@@ -52,6 +60,21 @@ void dlb_cli_usage(FILE *out)
 		"  (default)        a table on stdout; progress on stderr\n"
 		"  --csv, --json    machine-readable results on stdout\n"
 		"  -v, --verbose    constraint counts, per-candidate registers/spills, kernel launch count\n"
+		"\n"
+		"Database:\n"
+		"  Every trial, the best of each problem, every vendor algorithm's time and the platform it ran on\n"
+		"  (GPU, driver, libraries, host) are kept. A result is current when this build (template, CUDA\n"
+		"  runtime, NVRTC, cuBLAS) measured it, on the GPU and driver in its key, and no newer driver has\n"
+		"  measured the same problem on that GPU; only current results answer a tune or a lookup.\n"
+		"  db stats         sizes, schema, entries per sub-database, platforms\n"
+		"  db list          current results; --stale: only the others; --any-version: all\n"
+		"  db show [KEY]    one result in full (or every result of --op/--m/--n/--k...)\n"
+		"  db verify        read every entry and check the references between them; exit 1 on a problem\n"
+		"  db gc            delete the trials of stale results (their best rows stay); --dry-run\n"
+		"  --format F       export format: csv, json (re-importable), md, h (a C header)\n"
+		"  --stale, --any-version  which results db list, export and lookup consider (default: current)\n"
+		"  Environment: DLBTUNE_DB (path), DLBTUNE_DB_MAPSIZE (initial map of a new database, bytes,\n"
+		"  default 64 MiB; the map doubles when full), DLBTUNE_DB_MAXSIZE (ceiling, default 64 GiB).\n"
 		"\n"
 		"How numbers are made: every candidate is run on fresh PCG32 random inputs with its output\n"
 		"poisoned (NaN) first and compared with cuBLAS (tolerance 8*eps*K/4); only verified candidates are\n"
@@ -88,7 +111,21 @@ fail:
 }
 
 enum { O_M = 256, O_N, O_K, O_TA, O_TB, O_LAYOUT, O_SUITE, O_DEVICE, O_DB, O_RETUNE, O_CSV, O_JSON, O_ARCH,
-       O_EMIT, O_SAMPLES, O_TOP, O_PREC, O_OP };
+       O_EMIT, O_SAMPLES, O_TOP, O_PREC, O_OP, O_FORMAT, O_STALE, O_ANY, O_DRY };
+
+static const struct {
+	const char *word, *sub;
+	enum dlb_command cmd;
+	int nargs; /* operands: 0, 1, or -1 for "0 or 1" */
+} commands[] = {
+	{"tune", NULL, DLB_CMD_TUNE, 0},         {"compile", NULL, DLB_CMD_COMPILE, 0},
+	{"devices", NULL, DLB_CMD_DEVICES, 0},   {"db", "stats", DLB_CMD_DB_STATS, 0},
+	{"db", "list", DLB_CMD_DB_LIST, 0},      {"db", "show", DLB_CMD_DB_SHOW, -1},
+	{"db", "verify", DLB_CMD_DB_VERIFY, 0},  {"db", "gc", DLB_CMD_DB_GC, 0},
+	{"export", NULL, DLB_CMD_EXPORT, 0},     {"import", NULL, DLB_CMD_IMPORT, 1},
+	{"merge", NULL, DLB_CMD_MERGE, 1},       {"lookup", NULL, DLB_CMD_LOOKUP, 0},
+	{"help", NULL, DLB_CMD_HELP, 0},
+};
 
 int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 {
@@ -102,6 +139,8 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 		{"csv", no_argument, 0, O_CSV},             {"json", no_argument, 0, O_JSON},
 		{"arch", required_argument, 0, O_ARCH},     {"emit", required_argument, 0, O_EMIT},
 		{"samples", required_argument, 0, O_SAMPLES}, {"top", required_argument, 0, O_TOP},
+		{"format", required_argument, 0, O_FORMAT}, {"stale", no_argument, 0, O_STALE},
+		{"any-version", no_argument, 0, O_ANY},     {"dry-run", no_argument, 0, O_DRY},
 		{"verbose", no_argument, 0, 'v'},           {"help", no_argument, 0, 'h'},
 		{"version", no_argument, 0, 'V'},           {0, 0, 0, 0},
 	};
@@ -113,25 +152,24 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 	c->arch = "sm_90a";
 	c->samples = 15;
 	c->top = 4;
-	int first = 1;
+	int first = 1, nargs = 0;
 	if (argc > 1 && argv[1][0] != '-') {
-		const char *w = argv[1];
-		if (!strcmp(w, "tune"))
-			c->cmd = DLB_CMD_TUNE;
-		else if (!strcmp(w, "compile"))
-			c->cmd = DLB_CMD_COMPILE;
-		else if (!strcmp(w, "devices"))
-			c->cmd = DLB_CMD_DEVICES;
-		else if (!strcmp(w, "db")) {
-			if (argc < 3 || strcmp(argv[2], "list"))
-				DLB_USER_FAIL(DLB_E_USAGE, "db: expected a subcommand: list");
-			c->cmd = DLB_CMD_DB_LIST;
-			first = 2;
-		} else if (!strcmp(w, "help"))
-			c->cmd = DLB_CMD_HELP;
-		else
-			DLB_USER_FAIL(DLB_E_USAGE, "unknown command '%s' (tune, compile, devices, db; see --help)", w);
-		first++;
+		const char *w = argv[1], *sub = argc > 2 ? argv[2] : "";
+		int found = 0;
+		for (size_t i = 0; i < sizeof commands / sizeof commands[0] && !found; i++) {
+			if (strcmp(w, commands[i].word) || (commands[i].sub && strcmp(sub, commands[i].sub)))
+				continue;
+			c->cmd = commands[i].cmd;
+			nargs = commands[i].nargs;
+			first += commands[i].sub ? 2 : 1;
+			found = 1;
+		}
+		if (!found && !strcmp(w, "db"))
+			DLB_USER_FAIL(DLB_E_USAGE, "db: expected a subcommand: stats, list, show, verify, gc");
+		if (!found)
+			DLB_USER_FAIL(DLB_E_USAGE,
+				      "unknown command '%s' (tune, compile, devices, lookup, export, import, merge, db; see --help)",
+				      w);
 	}
 	/* Options start after the command words: getopt sees them as argv[1..]. optind = 0 makes glibc reset
 	 * all of its state, so parsing twice in one process is safe. */
@@ -149,12 +187,12 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 				DLB_USER_FAIL(DLB_E_USAGE, "unknown op '%s' (known: %s)", optarg, ops);
 			}
 			c->op = optarg;
+			c->have_op = 1;
 			break;
 		case O_PREC:
 			if (dlb_prec_parse(optarg, &c->prec))
 				DLB_USER_FAIL(DLB_E_USAGE, "unknown precision '%s' (fp32, fp16, int8)", optarg);
-			if (c->prec != DLB_PREC_FP32)
-				DLB_USER_FAIL(DLB_E_USAGE, "precision %s is not built yet: only fp32", optarg);
+			c->have_prec = 1;
 			break;
 		case O_M:
 			DLB_CHECK(parse_dim("--m", optarg, &c->m));
@@ -173,17 +211,21 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 			int v;
 			DLB_CHECK(parse_int(ch == O_TA ? "--ta" : "--tb", optarg, 0, 1, &v));
 			*(ch == O_TA ? &c->ta : &c->tb) = v;
+			c->have_layout = 1;
 			break;
 		}
 		case O_LAYOUT:
 			if (dlb_layout_parse(optarg, &c->ta, &c->tb))
 				DLB_USER_FAIL(DLB_E_USAGE, "unknown layout '%s' (NN, NT, TN, TT)", optarg);
+			c->have_layout = 1;
 			break;
 		case O_SUITE:
 			c->suite = optarg;
 			break;
 		case O_DEVICE:
-			DLB_CHECK(parse_int("--device", optarg, 0, 1023, &c->device));
+			if (!*optarg)
+				DLB_USER_FAIL(DLB_E_USAGE, "--device: empty value");
+			c->device_str = optarg;
 			break;
 		case O_DB:
 			if (!*optarg)
@@ -213,6 +255,18 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 		case O_TOP:
 			DLB_CHECK(parse_int("--top", optarg, 1, 1000, &c->top));
 			break;
+		case O_FORMAT:
+			c->format = optarg;
+			break;
+		case O_STALE:
+			c->stale = 1;
+			break;
+		case O_ANY:
+			c->any_version = 1;
+			break;
+		case O_DRY:
+			c->dry_run = 1;
+			break;
 		case 'v':
 			c->verbose = 1;
 			break;
@@ -230,10 +284,35 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 			DLB_USER_FAIL(DLB_E_USAGE, "unknown option '%s' (see --help)", av[optind - 1]);
 		}
 	}
-	if (optind < ac)
-		DLB_USER_FAIL(DLB_E_USAGE, "unexpected argument '%s' (see --help)", av[optind]);
 	if (c->cmd == DLB_CMD_HELP || c->cmd == DLB_CMD_VERSION)
 		return 0;
+	if (nargs != 0 && optind < ac)
+		c->arg = av[optind++];
+	if (nargs == 1 && !c->arg)
+		DLB_USER_FAIL(DLB_E_USAGE, "%s needs an operand: %s", c->cmd == DLB_CMD_IMPORT ? "import" : "merge",
+			      c->cmd == DLB_CMD_IMPORT ? "the JSON file to import" : "the database directory to merge from");
+	if (optind < ac)
+		DLB_USER_FAIL(DLB_E_USAGE, "unexpected argument '%s' (see --help)", av[optind]);
+	int gpu_cmd = c->cmd == DLB_CMD_TUNE || c->cmd == DLB_CMD_COMPILE || c->cmd == DLB_CMD_DEVICES;
+	if (c->device_str && gpu_cmd)
+		DLB_CHECK(parse_int("--device", c->device_str, 0, 1023, &c->device));
+	if ((c->cmd == DLB_CMD_TUNE || c->cmd == DLB_CMD_COMPILE) && c->prec != DLB_PREC_FP32)
+		DLB_USER_FAIL(DLB_E_USAGE, "precision %s is not built yet: only fp32", dlb_prec_name(c->prec));
+	if (c->cmd == DLB_CMD_EXPORT) {
+		if (!c->format)
+			DLB_USER_FAIL(DLB_E_USAGE, "export needs --format csv, json, md or h");
+		if (strcmp(c->format, "csv") && strcmp(c->format, "json") && strcmp(c->format, "md") &&
+		    strcmp(c->format, "h"))
+			DLB_USER_FAIL(DLB_E_USAGE, "--format '%s': expected csv, json, md or h", c->format);
+	} else if (c->format) {
+		DLB_USER_FAIL(DLB_E_USAGE, "--format goes with the export command");
+	}
+	if (c->stale && c->any_version)
+		DLB_USER_FAIL(DLB_E_USAGE, "choose one of --stale and --any-version");
+	if (c->dry_run && c->cmd != DLB_CMD_DB_GC)
+		DLB_USER_FAIL(DLB_E_USAGE, "--dry-run goes with db gc");
+	if (c->cmd == DLB_CMD_LOOKUP && !(got_m && got_n && got_k))
+		DLB_USER_FAIL(DLB_E_USAGE, "lookup needs the problem: --m, --n and --k (and --prec, --layout)");
 	if (got_m || got_n || got_k) {
 		if (!(got_m && got_n && got_k))
 			DLB_USER_FAIL(DLB_E_USAGE, "one problem needs all of --m, --n and --k");

@@ -6,7 +6,22 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum dlb_command { DLB_CMD_TUNE, DLB_CMD_COMPILE, DLB_CMD_DEVICES, DLB_CMD_DB_LIST, DLB_CMD_HELP, DLB_CMD_VERSION };
+enum dlb_command {
+	DLB_CMD_TUNE,
+	DLB_CMD_COMPILE,
+	DLB_CMD_DEVICES,
+	DLB_CMD_DB_STATS,
+	DLB_CMD_DB_LIST,
+	DLB_CMD_DB_SHOW,
+	DLB_CMD_DB_VERIFY,
+	DLB_CMD_DB_GC,
+	DLB_CMD_EXPORT,
+	DLB_CMD_IMPORT,
+	DLB_CMD_MERGE,
+	DLB_CMD_LOOKUP,
+	DLB_CMD_HELP,
+	DLB_CMD_VERSION
+};
 
 /* Exit codes (documented in --help and the README). */
 enum {
@@ -22,12 +37,17 @@ struct dlb_cli {
 	enum dlb_command cmd;
 	const char *op;
 	enum dlb_prec prec;
+	int have_op, have_prec, have_layout; /* given explicitly (filters of the database commands) */
 	int have_shape;
 	int64_t m, n, k;
 	int ta, tb;
 	const char *suite;
-	int device;
+	int device;             /* GPU ordinal, for the commands that run on a GPU */
+	const char *device_str; /* --device as given: a GPU name or UUID filter for the database commands */
 	const char *db;
+	const char *arg;        /* the operand: import FILE, merge DB, db show KEY */
+	const char *format;     /* export --format */
+	int stale, any_version, dry_run;
 	const char *arch;
 	const char *emit;
 	int retune, verbose;

@@ -2,6 +2,13 @@
 #include "device.h"
 
 #include "err.h"
+#include "result.h"
+#include "../store/record.h"
+#include "config.h"
+
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <cublasLt.h>
 #include <cublas_v2.h>
@@ -190,4 +197,35 @@ void dlb_dev_free(void *p)
 {
 	if (p)
 		(void)cudaFree(p); /* teardown */
+}
+
+void dlb_platform_of(const struct dlb_device *dev, struct dlb_platform *p)
+{
+	struct utsname u;
+	time_t now = time(NULL);
+	memset(p, 0, sizeof *p);
+	snprintf(p->gpu, sizeof p->gpu, "%.127s", dev->name);
+	snprintf(p->uuid, sizeof p->uuid, "%s", dev->uuid);
+	p->sm = dev->cc_major * 10 + dev->cc_minor;
+	p->sm_count = dev->sm_count;
+	p->clock_mhz = dev->clock_khz / 1000;
+	p->mem_clock_mhz = dev->mem_clock_khz / 1000;
+	p->mem_bus_bits = dev->mem_bus_bits;
+	p->memory_gib = (double)dev->total_mem / (1 << 30);
+	p->l2_mib = (double)dev->l2_bytes / (1 << 20);
+	p->driver = dev->ver.driver;
+	p->cuda = dev->ver.runtime;
+	p->nvrtc = dev->ver.nvrtc_major * 100 + dev->ver.nvrtc_minor;
+	p->cublas = dev->ver.cublas;
+	p->cublaslt = (long long)dev->ver.cublaslt;
+	p->cudnn = (long long)dev->ver.cudnn;
+	p->cusparse = dev->ver.cusparse;
+	if (gethostname(p->hostname, sizeof p->hostname - 1))
+		snprintf(p->hostname, sizeof p->hostname, "?");
+	if (uname(&u) == 0)
+		snprintf(p->kernel, sizeof p->kernel, "%.40s %.50s", u.sysname, u.release);
+	snprintf(p->dlbtune, sizeof p->dlbtune, "%s", PACKAGE_VERSION);
+	strftime(p->first_seen, sizeof p->first_seen, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	snprintf(p->last_seen, sizeof p->last_seen, "%s", p->first_seen);
+	dlb_platform_key(p);
 }

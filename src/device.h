@@ -43,6 +43,9 @@ double dlb_device_fp32_peak_tflops(const struct dlb_device *dev);
 /* "sm_90" etc. for this device. */
 void dlb_device_arch(const struct dlb_device *dev, char *buf, size_t len);
 int dlb_device_free_mem(size_t *free_bytes);
+/* The platform record of dev: GPU facts, driver and library versions, host, kernel, dlbtune version. */
+struct dlb_platform;
+void dlb_platform_of(const struct dlb_device *dev, struct dlb_platform *p);
 
 /* A loaded cubin and kernels looked up in it. */
 struct dlb_module {

@@ -22,6 +22,8 @@ enum dlb_code {
 	DLB_E_WRONG,                /* result failed verification */
 	DLB_E_JSON,                 /* bad or unreadable stored record */
 	DLB_E_INTERRUPTED,          /* SIGINT / SIGTERM */
+	DLB_E_DBFORMAT,             /* a database this dlbtune cannot read: foreign, truncated, other schema */
+	DLB_E_NOTFOUND,             /* nothing stored for what was asked */
 	DLB_E_LAST
 };
 

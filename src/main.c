@@ -1,9 +1,8 @@
 /* main: commands, exit codes, and the only place that exits. */
 #include "../reports/table.h"
-#include "../store/key.h"
-#include "../store/record.h"
 #include "../store/store.h"
 #include "cli.h"
+#include "dbcmd.h"
 #include "config.h"
 #include "device.h"
 #include "err.h"
@@ -46,7 +45,7 @@ static int report(int rc)
 		const char *detail = dlb_last_error();
 		fprintf(stderr, "dlbtune: error: %s\n", *detail ? detail : dlb_strerror(rc));
 		if (rc == DLB_E_NODRIVER || rc == DLB_E_NODEVICE)
-			fprintf(stderr, "dlbtune: note: `dlbtune compile`, `dlbtune db list` and --help work without a GPU\n");
+			fprintf(stderr, "dlbtune: note: `dlbtune compile`, lookup, export, import, merge, db and --help work without a GPU\n");
 	}
 	return exit_code_for(rc);
 }
@@ -158,45 +157,6 @@ fail:
 	return rc;
 }
 
-static int db_path(const struct dlb_cli *c, char *buf, size_t len)
-{
-	int rc = 0;
-	if (c->db)
-		snprintf(buf, len, "%s", c->db);
-	else if ((rc = dlb_store_default_path(buf, len)) != 0)
-		DLB_USER_FAIL(rc, "no database path: set --db, DLBTUNE_DB or HOME");
-fail:
-	return rc;
-}
-
-static int list_one(const char *k, size_t klen, const char *v, size_t vlen, void *arg)
-{
-	(void)arg;
-	struct dlb_result r = {0};
-	struct dlb_key key;
-	if (dlb_key_decode(k, klen, &key) || dlb_record_decode(v, vlen, 0, &r)) {
-		printf("%.*s  (unreadable record)\n", (int)klen, k);
-		return 0;
-	}
-	printf("%s %s %s %lldx%lldx%lld on %s: %s  %.3f us [%.3f, %.3f]  %s\n", key.op, key.prec, key.layout,
-	       (long long)key.m, (long long)key.n, (long long)key.k, key.gpu, r.found ? r.config : "(none verified)",
-	       r.tuned.median, r.tuned.median_lo, r.tuned.median_hi, r.timestamp);
-	return 0;
-}
-
-static int cmd_db_list(const struct dlb_cli *c)
-{
-	int rc = 0;
-	char path[4096];
-	struct dlb_store *db = NULL;
-	DLB_CHECK(db_path(c, path, sizeof path));
-	DLB_CHECK(dlb_store_open(path, 0, &db));
-	DLB_CHECK(dlb_store_each(db, list_one, NULL));
-fail:
-	dlb_store_close(db);
-	return rc;
-}
-
 static int cmd_tune(const struct dlb_cli *c)
 {
 	int rc = 0;
@@ -217,10 +177,10 @@ static int cmd_tune(const struct dlb_cli *c)
 	} else {
 		DLB_CHECK(dlb_suite_load(c->suite ? c->suite : "training", op, c->prec, &suite));
 	}
-	DLB_CHECK(db_path(c, path, sizeof path));
+	DLB_CHECK(dlb_db_path(c, path, sizeof path));
 	DLB_CHECK(dlb_device_open(c->device, &dev));
 	DLB_CHECK(dlb_check_memory(&suite, &dev));
-	DLB_CHECK(dlb_store_open(path, 1, &db));
+	DLB_CHECK(dlb_store_open(path, DLB_STORE_CREATE, &db));
 	results = calloc((size_t)suite.n, sizeof *results);
 	if (!results)
 		DLB_FAIL(ENOMEM, "out of memory");
@@ -276,8 +236,16 @@ int main(int argc, char **argv)
 		return report(cmd_devices());
 	case DLB_CMD_COMPILE:
 		return report(cmd_compile(&c));
+	case DLB_CMD_DB_STATS:
 	case DLB_CMD_DB_LIST:
-		return report(cmd_db_list(&c));
+	case DLB_CMD_DB_SHOW:
+	case DLB_CMD_DB_VERIFY:
+	case DLB_CMD_DB_GC:
+	case DLB_CMD_EXPORT:
+	case DLB_CMD_IMPORT:
+	case DLB_CMD_MERGE:
+	case DLB_CMD_LOOKUP:
+		return report(dlb_cmd_db(&c));
 	case DLB_CMD_TUNE:
 		return report(cmd_tune(&c));
 	}

@@ -20,11 +20,29 @@ enum dlb_status {
 const char *dlb_status_name(enum dlb_status s);
 int dlb_status_parse(const char *s, enum dlb_status *out);
 
+/* One candidate (configuration and launch variant) tried on one problem. */
 struct dlb_trial {
 	char config[128];
 	enum dlb_status status;
-	double median_us; /* screening median (ok trials) */
+	int n;                  /* timed samples behind median_us (0: not timed) */
+	double median_us;       /* median time of an ok trial; NAN otherwise */
+	double lo_us, hi_us;    /* its 95% confidence interval */
 	double max_err;
+	char stop[16];          /* why timing stopped: screen, cutoff, samples, slow_verify; "" if never timed */
+	char error[160];        /* what went wrong, for failed trials */
+	char timestamp[24];
+};
+
+/* Where a measurement ran: one GPU under one set of driver and library versions, on one host. */
+struct dlb_platform {
+	char key[256]; /* uuid|driver=..|cuda=..|nvrtc=..|cublas=..|cudnn=..|cusparse=..|dlbtune=.. */
+	char gpu[128], uuid[48];
+	int sm, sm_count, clock_mhz, mem_clock_mhz, mem_bus_bits;
+	double memory_gib, l2_mib;
+	int driver, cuda, nvrtc, cublas, cusparse;
+	long long cublaslt, cudnn;
+	char hostname[64], kernel[96], dlbtune[24];
+	char first_seen[24], last_seen[24];
 };
 
 #define DLB_RESULT_MAX_VENDOR 10
@@ -36,6 +54,8 @@ struct dlb_vendor_entry {
 
 struct dlb_result {
 	struct dlb_problem p;
+	char key[512];       /* its database key (store/key.h) */
+	char platform[256];  /* the platform key it was measured on; "" for records migrated from schema 1 */
 	int found;      /* a verified candidate won */
 	int cached;     /* answered from the database */
 	char config[128];
@@ -46,7 +66,7 @@ struct dlb_result {
 	struct dlb_vendor_entry vendor[DLB_RESULT_MAX_VENDOR];
 	int counts[DLB_ST_COUNT];
 	int ntrials;
-	struct dlb_trial *trials;
+	struct dlb_trial *trials; /* loaded on request; counts[] always */
 	double gpu_seconds; /* wall time spent tuning this problem */
 	char gpu[128];
 	char timestamp[32];

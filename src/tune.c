@@ -214,8 +214,31 @@ static void trial_config(const struct dlb_op *op, const struct dlb_candidate *c,
 #define MAX_VARIANTS 8
 
 /* Tune one problem; on success r holds the result. A sticky CUDA error is returned as is. */
-static int tune_problem(const struct dlb_tune_opts *o, struct dlb_gpu *g, struct dlb_candidate *cand, int ncand,
-			struct dlb_result *r, const char *progress)
+static void iso_now(char *buf, size_t len)
+{
+	time_t now = time(NULL);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+}
+
+/* A trial is stored the moment it is known, in its own short transaction: a crash loses at most the one
+ * being measured. */
+static int finish_trial(struct dlb_store *db, const struct dlb_result *r, struct dlb_trial *t)
+{
+	iso_now(t->timestamp, sizeof t->timestamp);
+	return dlb_trial_save(db, r->key, t);
+}
+
+static void set_timed(struct dlb_trial *t, const struct dlb_stats *st, const char *stop)
+{
+	t->n = st->n;
+	t->median_us = st->median;
+	t->lo_us = st->median_lo;
+	t->hi_us = st->median_hi;
+	snprintf(t->stop, sizeof t->stop, "%s", stop);
+}
+
+static int tune_problem(const struct dlb_tune_opts *o, struct dlb_gpu *g, struct dlb_store *db,
+			struct dlb_candidate *cand, int ncand, struct dlb_result *r, const char *progress)
 {
 	int rc = 0;
 	const struct dlb_op *op = r->p.op;
@@ -238,12 +261,14 @@ static int tune_problem(const struct dlb_tune_opts *o, struct dlb_gpu *g, struct
 			nv = op->variants(state, c, vals, MAX_VARIANTS);
 		for (int v = 0; v < nv; v++) {
 			struct dlb_trial *t = &r->trials[r->ntrials++];
+			memset(t, 0, sizeof *t);
 			trial_config(op, c, vals[v], t->config, sizeof t->config);
-			t->median_us = t->max_err = NAN;
+			t->median_us = t->lo_us = t->hi_us = t->max_err = NAN;
 			if (c->job.rc == DLB_E_LIMIT || (!c->job.rc && !c->loaded)) {
 				t->status = DLB_ST_RESOURCE_LIMIT; /* over the device's limits: never compiled or loaded */
 			} else if (c->job.rc) {
 				t->status = DLB_ST_COMPILE_ERROR;
+				snprintf(t->error, sizeof t->error, "%s", c->job.log && *c->job.log ? c->job.log : "NVRTC failed");
 			} else {
 				struct dlb_check chk = {0};
 				double tv = now_s();
@@ -253,11 +278,14 @@ static int tune_problem(const struct dlb_tune_opts *o, struct dlb_gpu *g, struct
 					r->tol = chk.tol; /* the op's tolerance for this problem */
 				if (vr == DLB_E_CUDA_STICKY) {
 					t->status = DLB_ST_RUNTIME_FAULT;
+					snprintf(t->error, sizeof t->error, "%s", dlb_last_error());
 					r->counts[t->status]++;
-					DLB_FAIL(vr, "%s: %s: the GPU context is lost", t->config, dlb_last_error());
+					(void)finish_trial(db, r, t); /* the error below is what the user needs to see */
+					DLB_FAIL(vr, "%s: %s: the GPU context is lost", t->config, t->error);
 				}
 				if (vr == DLB_E_LIMIT || vr == DLB_E_CUDA) {
 					t->status = vr == DLB_E_LIMIT ? DLB_ST_RESOURCE_LIMIT : DLB_ST_RUNTIME_FAULT;
+					snprintf(t->error, sizeof t->error, "%s", dlb_last_error());
 					if (o->verbose)
 						fprintf(stderr, "\n  %s: %s\n", t->config, dlb_last_error());
 				} else if (vr) {
@@ -271,6 +299,8 @@ static int tune_problem(const struct dlb_tune_opts *o, struct dlb_gpu *g, struct
 					t->status = DLB_ST_OK;
 					t->max_err = chk.max_err;
 					t->median_us = verify_us;
+					t->n = 1;
+					snprintf(t->stop, sizeof t->stop, "slow_verify");
 				} else {
 					struct cand_ctx x = {op, state, c, vals[v]};
 					struct dlb_stats st;
@@ -282,11 +312,12 @@ static int tune_problem(const struct dlb_tune_opts *o, struct dlb_gpu *g, struct
 					if (best_screen == 0 || st.median < best_screen)
 						best_screen = st.median;
 					t->status = DLB_ST_OK;
-					t->median_us = st.median;
+					set_timed(t, &st, st.n < screen.samples ? "cutoff" : "screen");
 					ok[nok++] = (struct scored){i, vals[v], r->ntrials - 1, st.median};
 				}
 			}
 			r->counts[t->status]++;
+			DLB_CHECK(finish_trial(db, r, t));
 		}
 	}
 	if (dlb_interrupted)
@@ -297,6 +328,8 @@ static int tune_problem(const struct dlb_tune_opts *o, struct dlb_gpu *g, struct
 		struct cand_ctx x = {op, state, &cand[ok[j].cand], ok[j].variant};
 		struct dlb_stats st;
 		DLB_CHECK(dlb_bench_time(&g->bench, cand_launch, &x, op->nsets(state), &o->final, &st));
+		set_timed(&r->trials[ok[j].trial], &st, "samples");
+		DLB_CHECK(finish_trial(db, r, &r->trials[ok[j].trial]));
 		if (!r->found || st.median < r->tuned.median) {
 			r->found = 1;
 			r->tuned = st;
@@ -308,8 +341,7 @@ static int tune_problem(const struct dlb_tune_opts *o, struct dlb_gpu *g, struct
 	r->gpu_seconds = now_s() - t0;
 	r->peak_tflops = dlb_device_fp32_peak_tflops(g->dev);
 	snprintf(r->gpu, sizeof r->gpu, "%.127s", g->dev->name);
-	time_t now = time(NULL);
-	strftime(r->timestamp, sizeof r->timestamp, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	iso_now(r->timestamp, sizeof r->timestamp);
 fail:
 	if (tty)
 		fprintf(stderr, "\r\033[K");
@@ -332,22 +364,21 @@ int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, struc
 	/* Database first: whatever is stored and current is answered without touching the GPU. */
 	for (int i = 0; i < suite->n; i++) {
 		struct dlb_result *r = &results[i];
-		char *val = NULL;
 		memset(r, 0, sizeof *r);
 		r->p = suite->problems[i];
 		DLB_CHECK(dlb_problem_key(dev, &r->p, key, sizeof key));
-		int gr = o->retune ? MDB_NOTFOUND : dlb_store_get(db, key, &val);
+		int gr = o->retune ? MDB_NOTFOUND : dlb_result_load(db, key, 0, r);
 		if (gr == 0) {
-			int dr = dlb_record_decode(val, strlen(val), 0, r);
-			free(val);
-			if (dr == 0) {
-				r->cached = 1;
-				continue;
-			}
-			fprintf(stderr, "dlbtune: warning: unreadable stored record for %s; tuning it again\n", key);
-		} else if (gr != MDB_NOTFOUND) {
-			DLB_CHECK(gr);
+			r->cached = 1;
+			continue;
 		}
+		if (gr == DLB_E_JSON)
+			fprintf(stderr, "dlbtune: warning: %s; tuning it again\n", dlb_last_error());
+		else if (gr != MDB_NOTFOUND)
+			DLB_CHECK(gr);
+		memset(r, 0, sizeof *r);
+		r->p = suite->problems[i];
+		snprintf(r->key, sizeof r->key, "%s", key);
 		misses++;
 	}
 	if (o->verbose)
@@ -355,6 +386,9 @@ int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, struc
 	if (misses == 0)
 		goto fail;
 
+	struct dlb_platform plat;
+	dlb_platform_of(dev, &plat);
+	DLB_CHECK(dlb_platform_save(db, &plat));
 	DLB_CHECK(dlb_gpu_open(dev, &g));
 	gpu_open = 1;
 	double tc = now_s();
@@ -376,7 +410,7 @@ int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, struc
 		char desc[128], progress[192];
 		r->p.op->describe(&r->p, desc, sizeof desc);
 		snprintf(progress, sizeof progress, "[%3d/%d] %s %s", ++done, misses, dlb_prec_name(r->p.prec), desc);
-		rc = tune_problem(o, &g, cand, ncand, r, progress);
+		rc = tune_problem(o, &g, db, cand, ncand, r, progress);
 		if (rc) { /* this problem is not stored; what finished before it is */
 			struct dlb_problem keep = r->p;
 			dlb_result_free(r);
@@ -384,13 +418,8 @@ int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, struc
 			r->p = keep;
 			goto fail;
 		}
-		char *json = dlb_record_encode(r);
-		if (!json)
-			DLB_FAIL(ENOMEM, "out of memory encoding a record");
-		DLB_CHECK(dlb_problem_key(dev, &r->p, key, sizeof key));
-		rc = dlb_store_put(db, key, json);
-		free(json);
-		DLB_CHECK(rc);
+		snprintf(r->platform, sizeof r->platform, "%s", plat.key);
+		DLB_CHECK(dlb_result_save(db, r));
 		double sp = dlb_result_speedup(r);
 		fprintf(stderr, "%s: %s %.2f us, vendor best %.2f us, %.2fx  (%d trials, %d ok, %d wrong, %.1f s)\n",
 			progress, r->found ? r->config : "no verified candidate", r->found ? r->tuned.median : NAN,

@@ -1,81 +1,18 @@
-/* record: jansson in both directions; unknown fields are ignored so later versions can add to a record. */
+/* record: jansson in both directions. Unknown fields are ignored so later versions can add to a record;
+ * numbers that are absent (NaN) are JSON null. */
 #include "record.h"
 
 #include "../src/err.h"
 
 #include <errno.h>
-#include <jansson.h>
+#include <lmdb.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define RECORD_VERSION 1
-
-static json_t *stats_json(const struct dlb_stats *s)
-{
-	return json_pack("{s:i,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f}", "n", s->n, "median_us", s->median, "median_lo",
-			 s->median_lo, "median_hi", s->median_hi, "mean_us", s->mean, "mean_lo", s->mean_lo,
-			 "mean_hi", s->mean_hi, "stddev", s->stddev, "min", s->min, "max", s->max);
-}
-
-static int stats_from(json_t *j, struct dlb_stats *s)
-{
-	memset(s, 0, sizeof *s);
-	if (!json_is_object(j))
-		return DLB_E_JSON;
-	return json_unpack(j, "{s:i,s:F,s:F,s:F,s:F,s:F,s:F,s:F,s:F,s:F}", "n", &s->n, "median_us", &s->median,
-			   "median_lo", &s->median_lo, "median_hi", &s->median_hi, "mean_us", &s->mean, "mean_lo",
-			   &s->mean_lo, "mean_hi", &s->mean_hi, "stddev", &s->stddev, "min", &s->min, "max", &s->max)
-		       ? DLB_E_JSON
-		       : 0;
-}
-
-/* JSON has no NaN: absent numbers are null. */
 static json_t *num(double x)
 {
 	return isfinite(x) ? json_real(x) : json_null();
-}
-
-char *dlb_record_encode(const struct dlb_result *r)
-{
-	json_t *root = json_object(), *vendor = json_array(), *trials = json_array(), *counts = json_object();
-	char *text = NULL;
-	if (!root || !vendor || !trials || !counts)
-		goto done;
-	for (int i = 0; i < r->nvendor; i++) {
-		const struct dlb_vendor_entry *v = &r->vendor[i];
-		json_array_append_new(vendor, json_pack("{s:s,s:b,s:b,s:o}", "name", v->name, "is_lt", v->is_lt, "ok",
-							v->ok, "stats", stats_json(&v->st)));
-	}
-	for (int i = 0; i < r->ntrials; i++) {
-		const struct dlb_trial *t = &r->trials[i];
-		json_array_append_new(trials, json_pack("{s:s,s:s,s:o,s:o}", "config", t->config, "status",
-							dlb_status_name(t->status), "median_us", num(t->median_us),
-							"max_err", num(t->max_err)));
-	}
-	for (int s = 0; s < DLB_ST_COUNT; s++)
-		json_object_set_new(counts, dlb_status_name((enum dlb_status)s), json_integer(r->counts[s]));
-	json_object_set_new(root, "record_version", json_integer(RECORD_VERSION));
-	json_object_set_new(root, "found", json_boolean(r->found));
-	json_object_set_new(root, "config", json_string(r->config));
-	json_object_set_new(root, "tuned", stats_json(&r->tuned));
-	json_object_set_new(root, "max_err", num(r->max_err));
-	json_object_set_new(root, "tol", num(r->tol));
-	json_object_set_new(root, "peak_tflops", num(r->peak_tflops));
-	json_object_set_new(root, "gpu_seconds", num(r->gpu_seconds));
-	json_object_set_new(root, "gpu", json_string(r->gpu));
-	json_object_set_new(root, "timestamp", json_string(r->timestamp));
-	json_object_set_new(root, "counts", counts);
-	json_object_set_new(root, "vendor", vendor);
-	json_object_set_new(root, "trials", trials);
-	counts = vendor = trials = NULL;
-	text = json_dumps(root, JSON_COMPACT);
-done:
-	json_decref(root);
-	json_decref(vendor);
-	json_decref(trials);
-	json_decref(counts);
-	return text;
 }
 
 static double num_of(json_t *j)
@@ -83,64 +20,439 @@ static double num_of(json_t *j)
 	return json_is_number(j) ? json_number_value(j) : NAN;
 }
 
-int dlb_record_decode(const char *text, size_t len, int with_trials, struct dlb_result *r)
+static void str_of(json_t *obj, const char *name, char *buf, size_t len)
 {
-	int rc = DLB_E_JSON;
+	snprintf(buf, len, "%s", json_string_value(json_object_get(obj, name)) ?: "");
+}
+
+static int int_of(json_t *obj, const char *name)
+{
+	return (int)json_integer_value(json_object_get(obj, name));
+}
+
+char *dlb_json_text(json_t *j)
+{
+	char *text = j ? json_dumps(j, JSON_COMPACT) : NULL;
+	json_decref(j);
+	return text;
+}
+
+json_t *dlb_json_parse(const char *text, size_t len)
+{
 	json_error_t err;
-	json_t *root = json_loadb(text, len, 0, &err), *v;
-	struct dlb_problem keep = r->p;
-	memset(r, 0, sizeof *r);
-	r->p = keep;
-	if (!root || !json_is_object(root))
-		goto done;
-	if (json_integer_value(json_object_get(root, "record_version")) != RECORD_VERSION)
-		goto done;
+	json_t *j = json_loadb(text, len, 0, &err);
+	if (j && !json_is_object(j)) {
+		json_decref(j);
+		j = NULL;
+	}
+	return j;
+}
+
+static json_t *stats_json(const struct dlb_stats *s)
+{
+	return json_pack("{s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "n", s->n, "median_us", num(s->median),
+			 "median_lo", num(s->median_lo), "median_hi", num(s->median_hi), "mean_us", num(s->mean),
+			 "mean_lo", num(s->mean_lo), "mean_hi", num(s->mean_hi), "stddev", num(s->stddev), "min",
+			 num(s->min), "max", num(s->max));
+}
+
+static int stats_from(json_t *j, struct dlb_stats *s)
+{
+	memset(s, 0, sizeof *s);
+	if (!json_is_object(j) || !json_is_integer(json_object_get(j, "n")))
+		return DLB_E_JSON;
+	s->n = int_of(j, "n");
+	s->median = num_of(json_object_get(j, "median_us"));
+	s->median_lo = num_of(json_object_get(j, "median_lo"));
+	s->median_hi = num_of(json_object_get(j, "median_hi"));
+	s->mean = num_of(json_object_get(j, "mean_us"));
+	s->mean_lo = num_of(json_object_get(j, "mean_lo"));
+	s->mean_hi = num_of(json_object_get(j, "mean_hi"));
+	s->stddev = num_of(json_object_get(j, "stddev"));
+	s->min = num_of(json_object_get(j, "min"));
+	s->max = num_of(json_object_get(j, "max"));
+	return 0;
+}
+
+json_t *dlb_best_json(const struct dlb_result *r)
+{
+	json_t *counts = json_object();
+	if (!counts)
+		return NULL;
+	for (int s = 0; s < DLB_ST_COUNT; s++)
+		json_object_set_new(counts, dlb_status_name((enum dlb_status)s), json_integer(r->counts[s]));
+	return json_pack("{s:i,s:b,s:s,s:o,s:o,s:o,s:o,s:o,s:s,s:s,s:s,s:o}", "record_version", DLB_RECORD_VERSION,
+			 "found", r->found, "config", r->config, "tuned", stats_json(&r->tuned), "max_err",
+			 num(r->max_err), "tol", num(r->tol), "peak_tflops", num(r->peak_tflops), "gpu_seconds",
+			 num(r->gpu_seconds), "gpu", r->gpu, "timestamp", r->timestamp, "platform", r->platform, "counts",
+			 counts);
+}
+
+/* The fields schema 1 and 2 share. */
+static int best_fields(json_t *root, struct dlb_result *r)
+{
+	if (!json_is_string(json_object_get(root, "config")) || stats_from(json_object_get(root, "tuned"), &r->tuned))
+		return DLB_E_JSON;
 	r->found = json_is_true(json_object_get(root, "found"));
-	snprintf(r->config, sizeof r->config, "%s", json_string_value(json_object_get(root, "config")) ?: "");
-	snprintf(r->gpu, sizeof r->gpu, "%s", json_string_value(json_object_get(root, "gpu")) ?: "");
-	snprintf(r->timestamp, sizeof r->timestamp, "%s", json_string_value(json_object_get(root, "timestamp")) ?: "");
-	if (stats_from(json_object_get(root, "tuned"), &r->tuned))
-		goto done;
+	str_of(root, "config", r->config, sizeof r->config);
+	str_of(root, "gpu", r->gpu, sizeof r->gpu);
+	str_of(root, "timestamp", r->timestamp, sizeof r->timestamp);
+	str_of(root, "platform", r->platform, sizeof r->platform);
 	r->max_err = num_of(json_object_get(root, "max_err"));
 	r->tol = num_of(json_object_get(root, "tol"));
 	r->peak_tflops = num_of(json_object_get(root, "peak_tflops"));
 	r->gpu_seconds = num_of(json_object_get(root, "gpu_seconds"));
 	json_t *counts = json_object_get(root, "counts");
 	for (int s = 0; s < DLB_ST_COUNT; s++)
-		r->counts[s] = (int)json_integer_value(json_object_get(counts, dlb_status_name((enum dlb_status)s)));
+		r->counts[s] = int_of(counts, dlb_status_name((enum dlb_status)s));
+	return 0;
+}
+
+int dlb_best_from_json(json_t *root, struct dlb_result *r)
+{
+	if (!json_is_object(root) || json_integer_value(json_object_get(root, "record_version")) != DLB_RECORD_VERSION)
+		return DLB_E_JSON;
+	return best_fields(root, r);
+}
+
+json_t *dlb_trial_json(const struct dlb_trial *t)
+{
+	return json_pack("{s:s,s:s,s:i,s:o,s:o,s:o,s:o,s:s,s:s,s:s}", "config", t->config, "status",
+			 dlb_status_name(t->status), "n", t->n, "median_us", num(t->median_us), "lo_us", num(t->lo_us),
+			 "hi_us", num(t->hi_us), "max_err", num(t->max_err), "stop", t->stop, "error", t->error,
+			 "timestamp", t->timestamp);
+}
+
+int dlb_trial_from_json(json_t *j, struct dlb_trial *t)
+{
+	memset(t, 0, sizeof *t);
+	if (!json_is_object(j) || !json_is_string(json_object_get(j, "config")) ||
+	    dlb_status_parse(json_string_value(json_object_get(j, "status")) ?: "", &t->status))
+		return DLB_E_JSON;
+	str_of(j, "config", t->config, sizeof t->config);
+	t->n = int_of(j, "n");
+	t->median_us = num_of(json_object_get(j, "median_us"));
+	t->lo_us = num_of(json_object_get(j, "lo_us"));
+	t->hi_us = num_of(json_object_get(j, "hi_us"));
+	t->max_err = num_of(json_object_get(j, "max_err"));
+	str_of(j, "stop", t->stop, sizeof t->stop);
+	str_of(j, "error", t->error, sizeof t->error);
+	str_of(j, "timestamp", t->timestamp, sizeof t->timestamp);
+	return 0;
+}
+
+json_t *dlb_vendor_json(const struct dlb_vendor_entry *v)
+{
+	return json_pack("{s:s,s:b,s:b,s:o}", "name", v->name, "is_lt", v->is_lt, "ok", v->ok, "stats",
+			 stats_json(&v->st));
+}
+
+int dlb_vendor_from_json(json_t *j, struct dlb_vendor_entry *v)
+{
+	memset(v, 0, sizeof *v);
+	if (!json_is_object(j) || !json_is_string(json_object_get(j, "name")))
+		return DLB_E_JSON;
+	str_of(j, "name", v->name, sizeof v->name);
+	v->is_lt = json_is_true(json_object_get(j, "is_lt"));
+	v->ok = json_is_true(json_object_get(j, "ok"));
+	return stats_from(json_object_get(j, "stats"), &v->st);
+}
+
+json_t *dlb_platform_json(const struct dlb_platform *p)
+{
+	json_t *j = json_pack("{s:s,s:s,s:s,s:i,s:i,s:i,s:i,s:i,s:o,s:o}", "key", p->key, "gpu", p->gpu, "uuid",
+			      p->uuid, "sm", p->sm, "sm_count", p->sm_count, "clock_mhz", p->clock_mhz, "mem_clock_mhz",
+			      p->mem_clock_mhz, "mem_bus_bits", p->mem_bus_bits, "memory_gib", num(p->memory_gib),
+			      "l2_mib", num(p->l2_mib));
+	json_t *k = json_pack("{s:i,s:i,s:i,s:i,s:I,s:I,s:i,s:s,s:s,s:s,s:s,s:s}", "driver", p->driver, "cuda", p->cuda,
+			      "nvrtc", p->nvrtc, "cublas", p->cublas, "cublaslt", (json_int_t)p->cublaslt, "cudnn",
+			      (json_int_t)p->cudnn, "cusparse", p->cusparse, "hostname", p->hostname, "kernel",
+			      p->kernel, "dlbtune", p->dlbtune, "first_seen", p->first_seen, "last_seen", p->last_seen);
+	if (!j || !k || json_object_update(j, k)) {
+		json_decref(j);
+		j = NULL;
+	}
+	json_decref(k);
+	return j;
+}
+
+int dlb_platform_from_json(json_t *j, struct dlb_platform *p)
+{
+	memset(p, 0, sizeof *p);
+	if (!json_is_object(j) || !json_is_string(json_object_get(j, "key")) || !json_is_string(json_object_get(j, "uuid")))
+		return DLB_E_JSON;
+	str_of(j, "key", p->key, sizeof p->key);
+	str_of(j, "gpu", p->gpu, sizeof p->gpu);
+	str_of(j, "uuid", p->uuid, sizeof p->uuid);
+	p->sm = int_of(j, "sm");
+	p->sm_count = int_of(j, "sm_count");
+	p->clock_mhz = int_of(j, "clock_mhz");
+	p->mem_clock_mhz = int_of(j, "mem_clock_mhz");
+	p->mem_bus_bits = int_of(j, "mem_bus_bits");
+	p->memory_gib = num_of(json_object_get(j, "memory_gib"));
+	p->l2_mib = num_of(json_object_get(j, "l2_mib"));
+	p->driver = int_of(j, "driver");
+	p->cuda = int_of(j, "cuda");
+	p->nvrtc = int_of(j, "nvrtc");
+	p->cublas = int_of(j, "cublas");
+	p->cublaslt = json_integer_value(json_object_get(j, "cublaslt"));
+	p->cudnn = json_integer_value(json_object_get(j, "cudnn"));
+	p->cusparse = int_of(j, "cusparse");
+	str_of(j, "hostname", p->hostname, sizeof p->hostname);
+	str_of(j, "kernel", p->kernel, sizeof p->kernel);
+	str_of(j, "dlbtune", p->dlbtune, sizeof p->dlbtune);
+	str_of(j, "first_seen", p->first_seen, sizeof p->first_seen);
+	str_of(j, "last_seen", p->last_seen, sizeof p->last_seen);
+	return 0;
+}
+
+static int sub_key(const char *rkey, const char *tag, const char *name, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s|%s=%s", rkey, tag, name);
+	return n < 0 || (size_t)n >= len ? ENAMETOOLONG : 0;
+}
+
+int dlb_trial_key(const char *rkey, const char *config, char *buf, size_t len)
+{
+	return sub_key(rkey, "cfg", config, buf, len);
+}
+
+int dlb_vendor_key(const char *rkey, const char *name, char *buf, size_t len)
+{
+	return sub_key(rkey, "alg", name, buf, len);
+}
+
+void dlb_platform_key(struct dlb_platform *p)
+{
+	snprintf(p->key, sizeof p->key, "%s|driver=%d|cuda=%d|nvrtc=%d|cublas=%d|cudnn=%lld|cusparse=%d|dlbtune=%s",
+		 p->uuid, p->driver, p->cuda, p->nvrtc, p->cublas, p->cudnn, p->cusparse, p->dlbtune);
+}
+
+/* ---- loading and saving whole results ---- */
+
+struct load_ctx {
+	struct dlb_result *r;
+	int with_trials, cap, rc;
+};
+
+static int load_vendor(const char *k, size_t kl, const char *v, size_t vl, void *arg)
+{
+	(void)k;
+	(void)kl;
+	struct load_ctx *c = arg;
+	if (c->r->nvendor == DLB_RESULT_MAX_VENDOR)
+		return 0;
+	json_t *j = dlb_json_parse(v, vl);
+	int rc = dlb_vendor_from_json(j, &c->r->vendor[c->r->nvendor]);
+	json_decref(j);
+	if (rc == 0)
+		c->r->nvendor++;
+	return rc;
+}
+
+static int load_trial(const char *k, size_t kl, const char *v, size_t vl, void *arg)
+{
+	(void)k;
+	(void)kl;
+	struct load_ctx *c = arg;
+	struct dlb_result *r = c->r;
+	if (r->ntrials == c->cap) {
+		int cap = c->cap ? 2 * c->cap : 64;
+		struct dlb_trial *t = realloc(r->trials, (size_t)cap * sizeof *t);
+		if (!t)
+			return ENOMEM;
+		r->trials = t;
+		c->cap = cap;
+	}
+	json_t *j = dlb_json_parse(v, vl);
+	int rc = dlb_trial_from_json(j, &r->trials[r->ntrials]);
+	json_decref(j);
+	if (rc == 0)
+		r->ntrials++;
+	return rc;
+}
+
+int dlb_result_load(struct dlb_store *s, const char *key, int with_trials, struct dlb_result *r)
+{
+	int rc = 0;
+	char *val = NULL, prefix[600];
+	json_t *j = NULL;
+	struct dlb_problem keep = r->p;
+	memset(r, 0, sizeof *r);
+	r->p = keep;
+	snprintf(r->key, sizeof r->key, "%s", key);
+	rc = dlb_store_get(s, DLB_T_BEST, key, &val);
+	if (rc)
+		goto fail;
+	j = dlb_json_parse(val, strlen(val));
+	if (dlb_best_from_json(j, r))
+		DLB_FAIL(DLB_E_JSON, "unreadable best record under %s", key);
+	struct load_ctx c = {r, with_trials, 0, 0};
+	snprintf(prefix, sizeof prefix, "%s|alg=", key);
+	if ((rc = dlb_store_each(s, DLB_T_VENDOR, prefix, load_vendor, &c)) != 0)
+		DLB_FAIL(rc, "unreadable vendor entry under %s", key);
+	if (with_trials) {
+		snprintf(prefix, sizeof prefix, "%s|cfg=", key);
+		if ((rc = dlb_store_each(s, DLB_T_TRIALS, prefix, load_trial, &c)) != 0)
+			DLB_FAIL(rc, "unreadable trial under %s", key);
+	}
+fail:
+	json_decref(j);
+	free(val);
+	if (rc) {
+		dlb_result_free(r);
+		r->nvendor = 0;
+	}
+	return rc;
+}
+
+static int put_json(struct dlb_txn *txn, enum dlb_table t, const char *key, json_t *j)
+{
+	int rc = 0;
+	char *text = dlb_json_text(j);
+	if (!text)
+		DLB_FAIL(ENOMEM, "out of memory encoding a record");
+	rc = dlb_txn_put(txn, t, key, text);
+fail:
+	free(text);
+	return rc;
+}
+
+static int save_result_fn(struct dlb_txn *txn, void *arg)
+{
+	int rc = 0;
+	const struct dlb_result *r = arg;
+	char k[700];
+	DLB_CHECK(put_json(txn, DLB_T_BEST, r->key, dlb_best_json(r)));
+	for (int i = 0; i < r->nvendor; i++) {
+		if (dlb_vendor_key(r->key, r->vendor[i].name, k, sizeof k))
+			DLB_FAIL(ENAMETOOLONG, "vendor key too long");
+		DLB_CHECK(put_json(txn, DLB_T_VENDOR, k, dlb_vendor_json(&r->vendor[i])));
+	}
+fail:
+	return rc;
+}
+
+int dlb_result_save(struct dlb_store *s, const struct dlb_result *r)
+{
+	return dlb_store_write(s, save_result_fn, (void *)r);
+}
+
+struct trial_put {
+	const char *rkey;
+	const struct dlb_trial *t;
+};
+
+static int save_trial_fn(struct dlb_txn *txn, void *arg)
+{
+	int rc = 0;
+	struct trial_put *p = arg;
+	char k[700];
+	if (dlb_trial_key(p->rkey, p->t->config, k, sizeof k))
+		DLB_FAIL(ENAMETOOLONG, "trial key too long");
+	DLB_CHECK(put_json(txn, DLB_T_TRIALS, k, dlb_trial_json(p->t)));
+fail:
+	return rc;
+}
+
+int dlb_trial_save(struct dlb_store *s, const char *rkey, const struct dlb_trial *t)
+{
+	struct trial_put p = {rkey, t};
+	return dlb_store_write(s, save_trial_fn, &p);
+}
+
+int dlb_platform_put(struct dlb_txn *txn, const struct dlb_platform *p, int *changed)
+{
+	int rc = 0;
+	char *old = NULL;
+	json_t *j = NULL;
+	struct dlb_platform merged = *p, cur;
+	*changed = 0;
+	rc = dlb_txn_get(txn, DLB_T_PLATFORMS, p->key, &old);
+	if (rc == 0) {
+		j = dlb_json_parse(old, strlen(old));
+		if (dlb_platform_from_json(j, &cur) == 0) {
+			/* the same platform seen again: keep the widest window */
+			if (*cur.first_seen && strcmp(cur.first_seen, merged.first_seen) < 0)
+				snprintf(merged.first_seen, sizeof merged.first_seen, "%s", cur.first_seen);
+			if (strcmp(cur.last_seen, merged.last_seen) > 0)
+				snprintf(merged.last_seen, sizeof merged.last_seen, "%s", cur.last_seen);
+			if (!strcmp(cur.first_seen, merged.first_seen) && !strcmp(cur.last_seen, merged.last_seen))
+				goto fail; /* nothing new */
+		}
+	} else if (rc != MDB_NOTFOUND) {
+		DLB_FAIL(rc, "reading platform %s: %s", p->key, dlb_strerror(rc));
+	}
+	DLB_CHECK(put_json(txn, DLB_T_PLATFORMS, p->key, dlb_platform_json(&merged)));
+	*changed = 1;
+fail:
+	if (rc == MDB_NOTFOUND)
+		rc = 0;
+	json_decref(j);
+	free(old);
+	return rc;
+}
+
+static int save_platform_fn(struct dlb_txn *txn, void *arg)
+{
+	int changed;
+	return dlb_platform_put(txn, arg, &changed);
+}
+
+int dlb_platform_save(struct dlb_store *s, const struct dlb_platform *p)
+{
+	return dlb_store_write(s, save_platform_fn, (void *)p);
+}
+
+int dlb_result_support_cmp(const struct dlb_result *a, const struct dlb_result *b)
+{
+	int ta = 0, tb = 0;
+	for (int s = 0; s < DLB_ST_COUNT; s++) {
+		ta += a->counts[s];
+		tb += b->counts[s];
+	}
+	if (a->found != b->found)
+		return a->found - b->found;
+	if (a->found && a->tuned.n != b->tuned.n)
+		return a->tuned.n - b->tuned.n;
+	return ta - tb;
+}
+
+int dlb_record_migrate_v1(struct dlb_txn *txn, const char *key, const char *val)
+{
+	int rc = 0;
 	size_t i;
+	json_t *root = dlb_json_parse(val, strlen(val)), *v;
+	struct dlb_result r = {0};
+	char k[700];
+	if (!root || json_integer_value(json_object_get(root, "record_version")) != 1 || best_fields(root, &r))
+		DLB_USER_FAIL(DLB_E_DBFORMAT, "cannot migrate the schema-1 record under %s: not a schema-1 record", key);
+	snprintf(r.key, sizeof r.key, "%s", key);
 	json_array_foreach(json_object_get(root, "vendor"), i, v)
 	{
-		if (r->nvendor == DLB_RESULT_MAX_VENDOR)
-			break;
-		struct dlb_vendor_entry *e = &r->vendor[r->nvendor++];
-		snprintf(e->name, sizeof e->name, "%s", json_string_value(json_object_get(v, "name")) ?: "?");
-		e->is_lt = json_is_true(json_object_get(v, "is_lt"));
-		e->ok = json_is_true(json_object_get(v, "ok"));
-		if (stats_from(json_object_get(v, "stats"), &e->st))
-			goto done;
+		struct dlb_vendor_entry e;
+		if (dlb_vendor_from_json(v, &e))
+			DLB_USER_FAIL(DLB_E_DBFORMAT, "cannot migrate a vendor entry of %s", key);
+		if (r.nvendor < DLB_RESULT_MAX_VENDOR)
+			r.vendor[r.nvendor++] = e;
 	}
-	json_t *trials = json_object_get(root, "trials");
-	if (with_trials && json_array_size(trials)) {
-		r->trials = calloc(json_array_size(trials), sizeof *r->trials);
-		if (!r->trials) {
-			rc = ENOMEM;
-			goto done;
-		}
-		json_array_foreach(trials, i, v)
-		{
-			struct dlb_trial *t = &r->trials[r->ntrials++];
-			snprintf(t->config, sizeof t->config, "%s", json_string_value(json_object_get(v, "config")) ?: "");
-			if (dlb_status_parse(json_string_value(json_object_get(v, "status")) ?: "", &t->status))
-				goto done;
-			t->median_us = num_of(json_object_get(v, "median_us"));
-			t->max_err = num_of(json_object_get(v, "max_err"));
-		}
+	DLB_CHECK(save_result_fn(txn, &r));
+	json_array_foreach(json_object_get(root, "trials"), i, v)
+	{
+		/* schema 1 kept the screening median only */
+		struct dlb_trial t = {0};
+		str_of(v, "config", t.config, sizeof t.config);
+		if (dlb_status_parse(json_string_value(json_object_get(v, "status")) ?: "", &t.status))
+			DLB_USER_FAIL(DLB_E_DBFORMAT, "cannot migrate a trial of %s", key);
+		t.median_us = num_of(json_object_get(v, "median_us"));
+		t.lo_us = t.hi_us = NAN;
+		t.max_err = num_of(json_object_get(v, "max_err"));
+		snprintf(t.timestamp, sizeof t.timestamp, "%.23s", r.timestamp);
+		if (dlb_trial_key(key, t.config, k, sizeof k))
+			DLB_FAIL(ENAMETOOLONG, "trial key too long");
+		DLB_CHECK(put_json(txn, DLB_T_TRIALS, k, dlb_trial_json(&t)));
 	}
-	rc = 0;
-done:
+fail:
 	json_decref(root);
-	if (rc)
-		dlb_result_free(r);
 	return rc;
 }

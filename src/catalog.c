@@ -1,0 +1,149 @@
+/* catalog: load best records in key order, decode them, mark stale ones, filter. */
+#define _GNU_SOURCE /* strcasestr */
+#include "catalog.h"
+
+#include "../store/record.h"
+#include "device.h"
+#include "embedded.h"
+#include "err.h"
+#include "jit.h"
+#include "op.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+uint64_t dlb_op_template_hash(const char *op_name)
+{
+	const struct dlb_op *op = dlb_op_find(op_name);
+	const struct dlb_embedded *tpl = op ? dlb_embedded_find(op->template_file) : NULL;
+	return tpl ? dlb_hash64(tpl->text, tpl->size) : 0;
+}
+
+int dlb_key_matches_build(const struct dlb_key *k, char *why, size_t len)
+{
+	struct dlb_versions v;
+	dlb_versions_get(&v);
+	if (!dlb_op_find(k->op))
+		return snprintf(why, len, "op %s is not in this build", k->op), 1;
+	if (k->tpl_hash != dlb_op_template_hash(k->op))
+		return snprintf(why, len, "another %s template", k->op), 1;
+	if (k->cuda != v.runtime)
+		return snprintf(why, len, "CUDA runtime %d, this build %d", k->cuda, v.runtime), 1;
+	if (k->nvrtc != v.nvrtc_major * 100 + v.nvrtc_minor)
+		return snprintf(why, len, "NVRTC %d, this build %d", k->nvrtc, v.nvrtc_major * 100 + v.nvrtc_minor), 1;
+	if (k->cublas != v.cublas)
+		return snprintf(why, len, "cuBLAS %d, this build %d", k->cublas, v.cublas), 1;
+	return 0;
+}
+
+struct load_ctx {
+	struct dlb_row *rows;
+	int n, cap, unreadable;
+};
+
+static int collect_key(const char *k, size_t kl, const char *v, size_t vl, void *arg)
+{
+	(void)v;
+	(void)vl;
+	struct load_ctx *c = arg;
+	if (c->n == c->cap) {
+		int cap = c->cap ? 2 * c->cap : 64;
+		struct dlb_row *r = realloc(c->rows, (size_t)cap * sizeof *r);
+		if (!r)
+			return ENOMEM;
+		c->rows = r;
+		c->cap = cap;
+	}
+	struct dlb_row *row = &c->rows[c->n];
+	memset(row, 0, sizeof *row);
+	if (kl >= sizeof row->r.key || dlb_key_decode(k, kl, &row->k)) {
+		c->unreadable++;
+		return 0;
+	}
+	memcpy(row->r.key, k, kl);
+	row->r.key[kl] = 0;
+	c->n++;
+	return 0;
+}
+
+static int device_matches(const struct dlb_key *k, const char *dev)
+{
+	return !dev || strcasestr(k->gpu, dev) || strcasestr(k->uuid, dev);
+}
+
+static int same_problem_gpu(const struct dlb_key *a, const struct dlb_key *b)
+{
+	return !strcmp(a->op, b->op) && !strcmp(a->prec, b->prec) && !strcmp(a->layout, b->layout) && a->m == b->m &&
+	       a->n == b->n && a->k == b->k && !strcmp(a->uuid, b->uuid);
+}
+
+int dlb_catalog_load(struct dlb_store *s, const struct dlb_filter *f, struct dlb_row **rows, int *n)
+{
+	int rc = 0;
+	struct load_ctx c = {0};
+	*rows = NULL;
+	*n = 0;
+	DLB_CHECK(dlb_store_each(s, DLB_T_BEST, "", collect_key, &c));
+	if (c.unreadable)
+		fprintf(stderr, "dlbtune: warning: %d best records have unreadable keys (see `dlbtune db verify`)\n",
+			c.unreadable);
+	/* Stale: built differently, or superseded by a newer driver on the same GPU. */
+	for (int i = 0; i < c.n; i++) {
+		struct dlb_row *a = &c.rows[i];
+		if (dlb_key_matches_build(&a->k, a->why, sizeof a->why)) {
+			a->stale = 1;
+			continue;
+		}
+		for (int j = 0; j < c.n; j++)
+			if (j != i && c.rows[j].k.driver > a->k.driver && same_problem_gpu(&a->k, &c.rows[j].k)) {
+				a->stale = 1;
+				snprintf(a->why, sizeof a->why, "driver %d; remeasured under driver %d", a->k.driver,
+					 c.rows[j].k.driver);
+				break;
+			}
+	}
+	int keep = 0;
+	for (int i = 0; i < c.n; i++) {
+		struct dlb_row *a = &c.rows[i];
+		enum dlb_prec prec;
+		int ok = (!f->op || !strcmp(f->op, a->k.op)) && (!f->layout || !strcmp(f->layout, a->k.layout)) &&
+			 device_matches(&a->k, f->device) &&
+			 (f->prec < 0 || (dlb_prec_parse(a->k.prec, &prec) == 0 && (int)prec == f->prec)) &&
+			 (f->currency == DLB_ANY_VERSION || (f->currency == DLB_STALE) == a->stale);
+		if (!ok)
+			continue;
+		struct dlb_row row = *a;
+		char key[sizeof row.r.key];
+		snprintf(key, sizeof key, "%s", a->r.key);
+		rc = dlb_result_load(s, key, 0, &row.r);
+		if (rc == DLB_E_JSON) {
+			fprintf(stderr, "dlbtune: warning: %s; skipped\n", dlb_last_error());
+			rc = 0;
+			continue;
+		}
+		DLB_CHECK(rc);
+		row.r.p.op = dlb_op_find(a->k.op);
+		if (!row.r.p.op || dlb_prec_parse(a->k.prec, &row.r.p.prec) || dlb_layout_parse(a->k.layout, &row.r.p.ta, &row.r.p.tb))
+			continue;
+		row.r.p.m = a->k.m;
+		row.r.p.n = a->k.n;
+		row.r.p.k = a->k.k;
+		row.r.cached = 1;
+		c.rows[keep++] = row;
+	}
+	*rows = c.rows;
+	*n = keep;
+	c.rows = NULL;
+fail:
+	free(c.rows);
+	return rc;
+}
+
+void dlb_catalog_free(struct dlb_row *rows, int n)
+{
+	for (int i = 0; i < n; i++)
+		dlb_result_free(&rows[i].r);
+	free(rows);
+}

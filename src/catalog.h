@@ -1,0 +1,36 @@
+/* catalog: the stored best results as rows — decoded keys, vendor entries, and which rows are current for
+ * this build — the common ground of db list, export, lookup and gc. */
+#ifndef DLB_CATALOG_H
+#define DLB_CATALOG_H
+#include "../store/key.h"
+#include "../store/store.h"
+#include "result.h"
+
+/* Which rows a command wants. */
+enum dlb_currency { DLB_CURRENT, DLB_STALE, DLB_ANY_VERSION };
+
+struct dlb_filter {
+	const char *op;     /* NULL: any */
+	int prec;           /* -1: any */
+	const char *layout; /* NULL: any */
+	const char *device; /* substring of the GPU name or UUID (case-insensitive); NULL: any */
+	enum dlb_currency currency;
+};
+
+struct dlb_row {
+	struct dlb_key k;
+	struct dlb_result r; /* best and vendor entries; r.p filled from the key */
+	int stale;
+	char why[96];        /* why it is stale */
+};
+
+/* A record is current when it was measured with this build's template and the CUDA runtime, NVRTC and
+ * cuBLAS this build links, and no record of the same problem on the same GPU was measured under a newer
+ * driver. Anything else is stale: kept, listed with --stale, used only with --any-version. */
+int dlb_catalog_load(struct dlb_store *s, const struct dlb_filter *f, struct dlb_row **rows, int *n);
+void dlb_catalog_free(struct dlb_row *rows, int n);
+/* 0 when key k matches this build (template hash and linked library versions); else why in buf. */
+int dlb_key_matches_build(const struct dlb_key *k, char *why, size_t len);
+/* The FNV-1a hash of an op's template, as in its keys. */
+uint64_t dlb_op_template_hash(const char *op_name);
+#endif

@@ -1,0 +1,559 @@
+/* dbcmd: one function per command; the work is in store/ (merge, records) and reports/ (export). */
+#include "dbcmd.h"
+
+#include "../reports/export.h"
+#include "../reports/table.h"
+#include "../store/key.h"
+#include "../store/merge.h"
+#include "../store/record.h"
+#include "catalog.h"
+#include "err.h"
+#include "op.h"
+
+#include <errno.h>
+#include <lmdb.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int dlb_db_path(const struct dlb_cli *c, char *buf, size_t len)
+{
+	int rc = 0;
+	if (c->db)
+		snprintf(buf, len, "%s", c->db);
+	else if ((rc = dlb_store_default_path(buf, len)) != 0)
+		DLB_USER_FAIL(rc, "no database path: set --db, DLBTUNE_DB or HOME");
+fail:
+	return rc;
+}
+
+static void filter_of(const struct dlb_cli *c, struct dlb_filter *f)
+{
+	f->op = c->have_op ? c->op : NULL;
+	f->prec = c->have_prec ? (int)c->prec : -1;
+	f->layout = c->have_layout ? dlb_layout_name(c->ta, c->tb) : NULL;
+	f->device = c->device_str;
+	f->currency = c->any_version ? DLB_ANY_VERSION : c->stale ? DLB_STALE : DLB_CURRENT;
+}
+
+/* ---- stats ---- */
+
+struct plat_print {
+	FILE *out;
+};
+
+static int print_platform(const char *k, size_t kl, const char *v, size_t vl, void *arg)
+{
+	(void)k;
+	(void)kl;
+	struct plat_print *pp = arg;
+	struct dlb_platform p;
+	json_t *j = dlb_json_parse(v, vl);
+	if (dlb_platform_from_json(j, &p) == 0)
+		fprintf(pp->out, "  %s (%s) on %s, %s: driver %d, CUDA %d, NVRTC %d, cuBLAS %d, cuDNN %lld, cuSPARSE %d, "
+				 "dlbtune %s; seen %s .. %s\n",
+			p.gpu, p.uuid, p.hostname, p.kernel, p.driver, p.cuda, p.nvrtc, p.cublas, p.cudnn, p.cusparse,
+			p.dlbtune, p.first_seen, p.last_seen);
+	else
+		fprintf(pp->out, "  (unreadable platform %.*s)\n", (int)kl, k);
+	json_decref(j);
+	return 0;
+}
+
+static int cmd_stats(struct dlb_store *s)
+{
+	int rc = 0;
+	struct dlb_store_info in;
+	DLB_CHECK(dlb_store_info(s, &in));
+	printf("database   %s\n", dlb_store_path(s));
+	printf("schema     %d (this dlbtune reads up to %d)\n", in.schema, DLB_SCHEMA_VERSION);
+	printf("map        %.1f MiB, %.1f MiB used (%.0f%%), data.mdb %.1f MiB, page %zu B\n",
+	       (double)in.map_bytes / (1 << 20), (double)in.used_bytes / (1 << 20),
+	       100.0 * (double)in.used_bytes / (double)in.map_bytes, (double)in.file_bytes / (1 << 20), in.page_bytes);
+	printf("readers    %u of %u slots\n", in.readers, in.max_readers);
+	for (int t = 0; t < DLB_T_COUNT; t++)
+		printf("%-10s %zu entries\n", dlb_table_name((enum dlb_table)t), in.entries[t]);
+	printf("platforms:\n");
+	struct plat_print pp = {stdout};
+	DLB_CHECK(dlb_store_each(s, DLB_T_PLATFORMS, "", print_platform, &pp));
+fail:
+	return rc;
+}
+
+/* ---- list ---- */
+
+static int cmd_list(const struct dlb_cli *c, struct dlb_store *s)
+{
+	int rc = 0, n = 0;
+	struct dlb_row *rows = NULL;
+	struct dlb_filter f;
+	filter_of(c, &f);
+	DLB_CHECK(dlb_catalog_load(s, &f, &rows, &n));
+	for (int i = 0; i < n; i++) {
+		const struct dlb_row *w = &rows[i];
+		const struct dlb_result *r = &w->r;
+		char t[96];
+		if (r->found)
+			snprintf(t, sizeof t, "%.3f us [%.3f, %.3f]", r->tuned.median, r->tuned.median_lo, r->tuned.median_hi);
+		else
+			snprintf(t, sizeof t, "(none verified)");
+		printf("%s %s %s %lldx%lldx%lld on %s (driver %d): %s  %s  %s%s%s\n", w->k.op, w->k.prec, w->k.layout,
+		       (long long)w->k.m, (long long)w->k.n, (long long)w->k.k, w->k.gpu, w->k.driver, r->found ? r->config : "",
+		       t, r->timestamp, w->stale ? "  stale: " : "", w->stale ? w->why : "");
+	}
+	const char *which = f.currency == DLB_CURRENT ? "current " : f.currency == DLB_STALE ? "stale " : "";
+	fprintf(stderr, "%d %sresults in %s%s\n", n, which, dlb_store_path(s),
+		f.currency == DLB_CURRENT ? " (--stale for the others, --any-version for all)" : "");
+fail:
+	dlb_catalog_free(rows, n);
+	return rc;
+}
+
+/* ---- show ---- */
+
+static void show_one(struct dlb_store *s, const struct dlb_row *w)
+{
+	struct dlb_result r = {0};
+	char *pv = NULL;
+	printf("key        %s\n", w->r.key);
+	printf("current    %s%s\n", w->stale ? "no: " : "yes", w->stale ? w->why : "");
+	if (*w->r.platform && dlb_store_get(s, DLB_T_PLATFORMS, w->r.platform, &pv) == 0) {
+		struct plat_print pp = {stdout};
+		printf("platform");
+		print_platform(w->r.platform, strlen(w->r.platform), pv, strlen(pv), &pp);
+		free(pv);
+	} else {
+		printf("platform   %s\n", *w->r.platform ? "(missing)" : "(unknown: migrated from schema 1)");
+	}
+	if (dlb_result_load(s, w->r.key, 1, &r)) {
+		printf("(unreadable: %s)\n", dlb_last_error());
+		return;
+	}
+	printf("best       %s: %.3f us [%.3f, %.3f], n=%d, max error %.3g (tolerance %.3g), measured %s in %.1f s\n",
+	       r.found ? r.config : "(none verified)", r.tuned.median, r.tuned.median_lo, r.tuned.median_hi, r.tuned.n,
+	       r.max_err, r.tol, r.timestamp, r.gpu_seconds);
+	printf("vendor     %d algorithms\n", r.nvendor);
+	for (int i = 0; i < r.nvendor; i++)
+		printf("  %-28s %s %10.3f us [%.3f, %.3f] n=%d\n", r.vendor[i].name, r.vendor[i].ok ? "ok   " : "wrong",
+		       r.vendor[i].st.median, r.vendor[i].st.median_lo, r.vendor[i].st.median_hi, r.vendor[i].st.n);
+	printf("trials     %d\n", r.ntrials);
+	for (int i = 0; i < r.ntrials; i++) {
+		const struct dlb_trial *t = &r.trials[i];
+		printf("  %-44s %-14s n=%-3d %10.3f us [%.3f, %.3f] %-11s %s\n", t->config, dlb_status_name(t->status), t->n,
+		       t->median_us, t->lo_us, t->hi_us, t->stop, t->error);
+	}
+	dlb_result_free(&r);
+}
+
+static int cmd_show(const struct dlb_cli *c, struct dlb_store *s)
+{
+	int rc = 0, n = 0, shown = 0;
+	struct dlb_row *rows = NULL;
+	struct dlb_filter f;
+	filter_of(c, &f);
+	f.currency = DLB_ANY_VERSION;
+	if (!c->arg && !c->have_shape)
+		DLB_USER_FAIL(DLB_E_USAGE, "db show needs a KEY (from db list -v... or mdb_dump) or a problem: --m --n --k");
+	DLB_CHECK(dlb_catalog_load(s, &f, &rows, &n));
+	for (int i = 0; i < n; i++) {
+		const struct dlb_row *w = &rows[i];
+		if (c->arg ? strcmp(c->arg, w->r.key) != 0 : (w->k.m != c->m || w->k.n != c->n || w->k.k != c->k))
+			continue;
+		if (shown++)
+			printf("\n");
+		show_one(s, w);
+	}
+	if (!shown)
+		DLB_USER_FAIL(DLB_E_NOTFOUND, "no stored result matches");
+fail:
+	dlb_catalog_free(rows, n);
+	return rc;
+}
+
+/* ---- verify ---- */
+
+struct verify_ctx {
+	struct dlb_store *s;
+	FILE *out;
+	int problems, entries, orphans;
+	enum dlb_table t;
+	char last_orphan[600];
+};
+
+static void problem(struct verify_ctx *v, const char *k, size_t kl, const char *what)
+{
+	v->problems++;
+	fprintf(v->out, "%s: %.*s: %s\n", dlb_table_name(v->t), (int)(kl > 200 ? 200 : kl), k, what);
+}
+
+/* Split "<result key>|tag=name" into the result key and the name. */
+static int split_sub(const char *k, size_t kl, const char *tag, char *rkey, size_t rlen, const char **name)
+{
+	char buf[1024];
+	if (kl >= sizeof buf)
+		return -1;
+	memcpy(buf, k, kl);
+	buf[kl] = 0;
+	char *at = strstr(buf, tag);
+	if (!at || (size_t)(at - buf) >= rlen)
+		return -1;
+	*at = 0;
+	memcpy(rkey, buf, (size_t)(at - buf) + 1); /* fits: checked above */
+	*name = k + (at - buf) + strlen(tag);
+	return 0;
+}
+
+static int exists(struct dlb_store *s, enum dlb_table t, const char *key)
+{
+	char *v = NULL;
+	int rc = dlb_store_get(s, t, key, &v);
+	free(v);
+	return rc == 0;
+}
+
+static int verify_entry(const char *k, size_t kl, const char *val, size_t vl, void *arg)
+{
+	struct verify_ctx *v = arg;
+	struct dlb_key key;
+	char rkey[600];
+	const char *name;
+	json_t *j = dlb_json_parse(val, vl);
+	v->entries++;
+	switch (v->t) {
+	case DLB_T_META:
+		break;
+	case DLB_T_PLATFORMS: {
+		struct dlb_platform p, q;
+		if (!j || dlb_platform_from_json(j, &p)) {
+			problem(v, k, kl, "unreadable platform record");
+			break;
+		}
+		q = p;
+		dlb_platform_key(&q);
+		if (strlen(q.key) != kl || memcmp(q.key, k, kl))
+			problem(v, k, kl, "platform key does not match its fields");
+		break;
+	}
+	case DLB_T_BEST: {
+		struct dlb_result r = {0};
+		if (dlb_key_decode(k, kl, &key))
+			problem(v, k, kl, "unreadable key");
+		if (!j || dlb_best_from_json(j, &r)) {
+			problem(v, k, kl, "unreadable best record");
+			break;
+		}
+		if (*r.platform && !exists(v->s, DLB_T_PLATFORMS, r.platform))
+			problem(v, k, kl, "its platform record is missing");
+		else if (*r.platform && !strstr(r.platform, key.uuid))
+			problem(v, k, kl, "its platform is another GPU");
+		if (r.found && !(r.tuned.median > 0 && r.tuned.n > 0))
+			problem(v, k, kl, "a verified best without a timing");
+		break;
+	}
+	case DLB_T_VENDOR:
+	case DLB_T_TRIALS: {
+		int is_trial = v->t == DLB_T_TRIALS;
+		if (split_sub(k, kl, is_trial ? "|cfg=" : "|alg=", rkey, sizeof rkey, &name) ||
+		    dlb_key_decode(rkey, strlen(rkey), &key)) {
+			problem(v, k, kl, "unreadable key");
+			break;
+		}
+		if (is_trial) {
+			struct dlb_trial t;
+			if (!j || dlb_trial_from_json(j, &t))
+				problem(v, k, kl, "unreadable trial");
+			else if (strlen(t.config) != kl - (size_t)(name - k) || memcmp(t.config, name, strlen(t.config)))
+				problem(v, k, kl, "trial configuration differs from its key");
+			else if (!exists(v->s, DLB_T_BEST, rkey) && strcmp(rkey, v->last_orphan)) {
+				v->orphans++; /* an interrupted search: the next run measures it again */
+				snprintf(v->last_orphan, sizeof v->last_orphan, "%s", rkey);
+			}
+		} else {
+			struct dlb_vendor_entry e;
+			if (!j || dlb_vendor_from_json(j, &e))
+				problem(v, k, kl, "unreadable vendor entry");
+			else if (!exists(v->s, DLB_T_BEST, rkey))
+				problem(v, k, kl, "vendor timing without a best record");
+		}
+		break;
+	}
+	default:
+		break;
+	}
+	json_decref(j);
+	return 0;
+}
+
+int dlb_db_verify(struct dlb_store *s, FILE *out, int *problems)
+{
+	int rc = 0;
+	struct verify_ctx v = {s, out, 0, 0, 0, 0, ""};
+	struct dlb_store_info in;
+	DLB_CHECK(dlb_store_info(s, &in));
+	if (in.schema != DLB_SCHEMA_VERSION) {
+		v.problems++;
+		fprintf(out, "meta: schema_version %d, expected %d\n", in.schema, DLB_SCHEMA_VERSION);
+	}
+	for (int t = 0; t < DLB_T_COUNT; t++) {
+		v.t = (enum dlb_table)t;
+		DLB_CHECK(dlb_store_each(s, v.t, "", verify_entry, &v));
+	}
+	fprintf(out, "%s: %d entries read, %d problems; %zu results, %zu trials, %zu vendor timings, %zu platforms",
+		dlb_store_path(s), v.entries, v.problems, in.entries[DLB_T_BEST], in.entries[DLB_T_TRIALS],
+		in.entries[DLB_T_VENDOR], in.entries[DLB_T_PLATFORMS]);
+	if (v.orphans)
+		fprintf(out, "; %d searches without a best yet (interrupted runs; tuning measures them again)", v.orphans);
+	fprintf(out, "\n");
+	*problems = v.problems;
+fail:
+	return rc;
+}
+
+/* ---- gc ---- */
+
+struct gc_ctx {
+	struct dlb_row *rows;
+	int n, deleted, dry;
+};
+
+static int gc_fn(struct dlb_txn *txn, void *arg)
+{
+	int rc = 0, cnt = 0;
+	struct gc_ctx *g = arg;
+	char prefix[600];
+	g->deleted = 0;
+	for (int i = 0; i < g->n; i++) {
+		if (!g->rows[i].stale)
+			continue;
+		snprintf(prefix, sizeof prefix, "%s|cfg=", g->rows[i].r.key);
+		DLB_CHECK(dlb_txn_del_prefix(txn, DLB_T_TRIALS, prefix, &cnt));
+		g->deleted += cnt;
+	}
+fail:
+	return rc;
+}
+
+struct count_ctx {
+	int n;
+};
+
+static int count_fn(const char *k, size_t kl, const char *v, size_t vl, void *arg)
+{
+	(void)k, (void)kl, (void)v, (void)vl;
+	((struct count_ctx *)arg)->n++;
+	return 0;
+}
+
+static int cmd_gc(const struct dlb_cli *c, struct dlb_store *s)
+{
+	int rc = 0, n = 0, nstale = 0;
+	struct dlb_row *rows = NULL;
+	struct dlb_filter f;
+	filter_of(c, &f);
+	f.currency = DLB_STALE;
+	DLB_CHECK(dlb_catalog_load(s, &f, &rows, &n));
+	struct gc_ctx g = {rows, n, 0, c->dry_run};
+	if (c->dry_run) {
+		for (int i = 0; i < n; i++) {
+			char prefix[600];
+			struct count_ctx cc = {0};
+			snprintf(prefix, sizeof prefix, "%s|cfg=", rows[i].r.key);
+			DLB_CHECK(dlb_store_each(s, DLB_T_TRIALS, prefix, count_fn, &cc));
+			g.deleted += cc.n;
+		}
+	} else if (n) {
+		DLB_CHECK(dlb_store_write(s, gc_fn, &g));
+	}
+	nstale = n;
+	printf("%s %d trials of %d stale results%s\n", c->dry_run ? "would delete" : "deleted", g.deleted, nstale,
+	       nstale ? " (their best rows and vendor timings stay: db list --stale)" : "");
+fail:
+	dlb_catalog_free(rows, n);
+	return rc;
+}
+
+/* ---- export, import, merge ---- */
+
+static int cmd_export(const struct dlb_cli *c, struct dlb_store *s)
+{
+	int rc = 0, n = 0;
+	struct dlb_row *rows = NULL;
+	struct dlb_filter f;
+	enum dlb_export_format fmt;
+	filter_of(c, &f);
+	if (dlb_export_format_parse(c->format, &fmt))
+		DLB_USER_FAIL(DLB_E_USAGE, "unknown export format '%s'", c->format);
+	DLB_CHECK(dlb_catalog_load(s, &f, &rows, &n));
+	DLB_CHECK(dlb_export(stdout, fmt, s, rows, n));
+	fprintf(stderr, "exported %d %sresults from %s\n", n,
+		f.currency == DLB_CURRENT ? "current " : f.currency == DLB_STALE ? "stale " : "", dlb_store_path(s));
+fail:
+	dlb_catalog_free(rows, n);
+	return rc;
+}
+
+static void print_counts(const char *what, const struct dlb_merge_counts *m)
+{
+	fprintf(stderr, "%s: %d results added, %d replaced by better-supported ones, %d kept as they were; "
+			"%d trials added, %d replaced; %d platforms added\n",
+		what, m->added, m->replaced, m->kept, m->trials_added, m->trials_replaced, m->platforms_added);
+}
+
+static int cmd_import(const struct dlb_cli *c, struct dlb_store *s)
+{
+	int rc = 0;
+	struct dlb_merge_counts m = {0};
+	rc = dlb_import_file(s, c->arg, c->verbose ? stderr : stdout, &m);
+	print_counts(c->arg, &m);
+	return rc;
+}
+
+static int cmd_merge(const struct dlb_cli *c, struct dlb_store *s)
+{
+	int rc = 0;
+	struct dlb_store *src = NULL;
+	struct dlb_merge_counts m = {0};
+	DLB_CHECK(dlb_store_open(c->arg, DLB_STORE_RDONLY, &src));
+	rc = dlb_merge_db(s, src, stdout, &m);
+	print_counts(c->arg, &m);
+fail:
+	dlb_store_close(src);
+	return rc;
+}
+
+/* ---- lookup ---- */
+
+static double shape_distance(const struct dlb_key *a, int64_t m, int64_t n, int64_t k)
+{
+	double dm = log2((double)a->m / (double)m), dn = log2((double)a->n / (double)n), dk = log2((double)a->k / (double)k);
+	return sqrt(dm * dm + dn * dn + dk * dk);
+}
+
+static int cmd_lookup(const struct dlb_cli *c, struct dlb_store *s)
+{
+	int rc = 0, n = 0, answered = 0;
+	struct dlb_row *rows = NULL;
+	struct dlb_filter f;
+	json_t *arr = c->json ? json_array() : NULL;
+	const char *layout = dlb_layout_name(c->ta, c->tb);
+	filter_of(c, &f);
+	f.op = c->op;
+	f.prec = (int)c->prec;
+	f.layout = layout;
+	if (f.currency == DLB_STALE)
+		DLB_USER_FAIL(DLB_E_USAGE, "lookup answers from current results, or any with --any-version");
+	DLB_CHECK(dlb_catalog_load(s, &f, &rows, &n));
+	for (int i = 0; i < n; i++) {
+		int seen = 0;
+		for (int j = 0; j < i && !seen; j++)
+			seen = !strcmp(rows[j].k.uuid, rows[i].k.uuid);
+		if (seen)
+			continue;
+		/* per GPU: the exact shape (newest driver first), else the nearest verified shape */
+		const struct dlb_row *best = NULL;
+		double bd = INFINITY;
+		for (int j = i; j < n; j++) {
+			const struct dlb_row *w = &rows[j];
+			if (strcmp(w->k.uuid, rows[i].k.uuid) || !w->r.found)
+				continue;
+			double d = shape_distance(&w->k, c->m, c->n, c->k);
+			if (d < bd || (d == bd && best && w->k.driver > best->k.driver)) {
+				bd = d;
+				best = w;
+			}
+		}
+		if (!best)
+			continue;
+		answered++;
+		const struct dlb_result *r = &best->r;
+		int exact = bd == 0;
+		if (arr) {
+			double sp = dlb_result_speedup(r);
+			json_array_append_new(
+				arr, json_pack("{s:s,s:s,s:s,s:b,s:f,s:{s:I,s:I,s:I},s:s,s:f,s:f,s:f,s:o,s:b,s:s,s:s}", "gpu",
+					       best->k.gpu, "uuid", best->k.uuid, "kind", exact ? "stored" : "guess", "exact",
+					       exact, "distance", bd, "from_shape", "m", (json_int_t)best->k.m, "n",
+					       (json_int_t)best->k.n, "k", (json_int_t)best->k.k, "config", r->config,
+					       "median_us", r->tuned.median, "median_lo", r->tuned.median_lo, "median_hi",
+					       r->tuned.median_hi, "speedup", isfinite(sp) ? json_real(sp) : json_null(),
+					       "stale", best->stale, "measured", r->timestamp, "key", r->key));
+			continue;
+		}
+		printf("%s (%s), driver %d:\n", best->k.gpu, best->k.uuid, best->k.driver);
+		if (exact)
+			printf("  stored best for %s %s %s %lldx%lldx%lld: %s\n  %.3f us [%.3f, %.3f] (n=%d), %.2fx vendor best, "
+			       "measured %s%s\n",
+			       c->op, dlb_prec_name(c->prec), layout, (long long)c->m, (long long)c->n, (long long)c->k,
+			       r->config, r->tuned.median, r->tuned.median_lo, r->tuned.median_hi, r->tuned.n,
+			       dlb_result_speedup(r), r->timestamp, best->stale ? " (stale: --any-version)" : "");
+		else
+			printf("  GUESS for %s %s %s %lldx%lldx%lld (not tuned): %s\n  from the nearest tuned shape %lldx%lldx%lld, "
+			       "distance %.2f in log2(M,N,K); %.3f us there. Tune it: dlbtune --op %s --m %lld --n %lld --k %lld "
+			       "--layout %s\n",
+			       c->op, dlb_prec_name(c->prec), layout, (long long)c->m, (long long)c->n, (long long)c->k,
+			       r->config, (long long)best->k.m, (long long)best->k.n, (long long)best->k.k, bd, r->tuned.median,
+			       c->op, (long long)c->m, (long long)c->n, (long long)c->k, layout);
+	}
+	if (arr) {
+		json_dumpf(arr, stdout, JSON_INDENT(1));
+		printf("\n");
+	}
+	if (!answered)
+		DLB_USER_FAIL(DLB_E_NOTFOUND,
+			      "no %sverified result for %s %s %s on %s in %s%s; tune it: dlbtune --op %s --m %lld --n %lld --k "
+			      "%lld --layout %s",
+			      c->any_version ? "" : "current ", c->op, dlb_prec_name(c->prec), layout,
+			      c->device_str ? c->device_str : "any GPU", dlb_store_path(s),
+			      c->any_version ? "" : " (--any-version includes stale ones)", c->op, (long long)c->m,
+			      (long long)c->n, (long long)c->k, layout);
+fail:
+	json_decref(arr);
+	dlb_catalog_free(rows, n);
+	return rc;
+}
+
+int dlb_cmd_db(const struct dlb_cli *c)
+{
+	int rc = 0, problems = 0;
+	char path[4096];
+	struct dlb_store *s = NULL;
+	int writes = c->cmd == DLB_CMD_IMPORT || c->cmd == DLB_CMD_MERGE || (c->cmd == DLB_CMD_DB_GC && !c->dry_run);
+	DLB_CHECK(dlb_db_path(c, path, sizeof path));
+	DLB_CHECK(dlb_store_open(path, writes ? DLB_STORE_CREATE : 0, &s));
+	switch (c->cmd) {
+	case DLB_CMD_DB_STATS:
+		rc = cmd_stats(s);
+		break;
+	case DLB_CMD_DB_LIST:
+		rc = cmd_list(c, s);
+		break;
+	case DLB_CMD_DB_SHOW:
+		rc = cmd_show(c, s);
+		break;
+	case DLB_CMD_DB_VERIFY:
+		DLB_CHECK(dlb_db_verify(s, stdout, &problems));
+		if (problems)
+			DLB_USER_FAIL(DLB_E_DBFORMAT, "%s: %d problems (listed above)", path, problems);
+		break;
+	case DLB_CMD_DB_GC:
+		rc = cmd_gc(c, s);
+		break;
+	case DLB_CMD_EXPORT:
+		rc = cmd_export(c, s);
+		break;
+	case DLB_CMD_IMPORT:
+		rc = cmd_import(c, s);
+		break;
+	case DLB_CMD_MERGE:
+		rc = cmd_merge(c, s);
+		break;
+	case DLB_CMD_LOOKUP:
+		rc = cmd_lookup(c, s);
+		break;
+	default:
+		DLB_FAIL(DLB_E_USAGE, "not a database command");
+	}
+fail:
+	dlb_store_close(s);
+	return rc;
+}

@@ -1,0 +1,16 @@
+/* dbcmd: the commands that work on the database alone — db stats|list|show|verify|gc, export, import, merge,
+ * lookup. None needs a GPU. */
+#ifndef DLB_DBCMD_H
+#define DLB_DBCMD_H
+#include "../store/store.h"
+#include "cli.h"
+
+#include <stdio.h>
+
+/* The database directory: --db, else the default (store.h). */
+int dlb_db_path(const struct dlb_cli *c, char *buf, size_t len);
+int dlb_cmd_db(const struct dlb_cli *c);
+/* Read every entry of every sub-database and check the references between them. Problems are written to
+ * out, one per line, and counted in *problems; the return value is non-zero only when reading failed. */
+int dlb_db_verify(struct dlb_store *s, FILE *out, int *problems);
+#endif
