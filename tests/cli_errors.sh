@@ -49,6 +49,28 @@ printf 'm,n,q,a_t,b_t\n' >"$tmp/hdr.csv"
 expect 2 "$u.*hdr.csv:1: header has no column 'k'" --op gemm --suite "$tmp/hdr.csv"
 
 # --help teaches, on stdout, exit 0; --version names the libraries
+# database commands: usage errors first, then a missing database, unreadable input files
+expect 2 "$u.*import needs an operand" import
+expect 2 "$u.*merge needs an operand" merge
+expect 2 "$u.*export needs --format" export
+expect 2 "$u.*--format 'xml'" export --format xml
+expect 2 "$u.*--format goes with the export" db list --format csv
+expect 2 "$u.*--dry-run goes with db gc" db list --dry-run
+expect 2 "$u.*one of --stale and --any-version" db list --stale --any-version
+expect 2 "$u.*lookup needs the problem" lookup --m 5
+expect 2 "$u.*db: expected a subcommand" db frob
+expect 2 "$u.*unexpected argument 'x'" db list x
+expect 2 "$u.*--device 'H200'" --op gemm --device H200
+expect 1 "$u.*no database at" db list --db "$tmp/none"
+expect 1 "$u.*no database at" lookup --m 5 --n 5 --k 5 --db "$tmp/none"
+expect 2 "$u.*not JSON" import "$tmp/missing.json" --db "$tmp/imp"
+printf '{"format":"something-else","records":[]}' >"$tmp/other.json"
+expect 2 "$u.*not a dlbtune export" import "$tmp/other.json" --db "$tmp/imp"
+printf '{"format":"dlbtune-export","records":[{"key":"v1|nope"}]}' >"$tmp/badrec.json"
+expect 2 "$u.*record 1: no valid .key.; nothing was imported" import "$tmp/badrec.json" --db "$tmp/imp"
+printf 'not a database' >"$tmp/afile"
+expect 1 "$u.*is a file" db stats --db "$tmp/afile"
+
 "$bin" --help >"$tmp/out" 2>&1 && grep -q "Exit status" "$tmp/out" && grep -q -- "--suite" "$tmp/out" &&
 	pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: --help"; }
 "$bin" --version >"$tmp/out" 2>&1 && grep -q "^NVRTC" "$tmp/out" && grep -q "^cuBLAS " "$tmp/out" &&

@@ -1,10 +1,14 @@
-/* test_record: a result survives JSON encoding field by field (NaN as null), and what is not a v1 record is
- * refused. */
+/* test_record: a result survives the store field by field (best, vendor entries and trials in their own
+ * sub-databases; NaN as JSON null), and what is not a record of this version is refused. */
 #include "../store/record.h"
+#include "../store/store.h"
 #include "err.h"
 #include "ops/gemm.h"
 #include "result.h"
 #include "testlib.h"
+
+#include <lmdb.h>
+#include <stdlib.h>
 
 /* Equal, or both NaN. */
 static int same(double a, double b)
@@ -38,18 +42,41 @@ static void check_stats(const char *what, const struct dlb_stats *a, const struc
 		CHECK(same(*x[i], *y[i]), "%s field %d: %.17g, expected %.17g", what, i, *x[i], *y[i]);
 }
 
+/* In key order (the order a load returns them): by configuration text. */
 static struct dlb_trial trials[3] = {
-	{"BM=64 BN=64 BK=8 TM=8 TN=4 SPLITK=1", DLB_ST_OK, 41.25, 3.0517578125e-05},
-	{"BM=32 BN=16 BK=8 TM=4 TN=2 SPLITK=4", DLB_ST_WRONG_ANSWER, NAN, 0.7071067811865476},
-	{"BM=128 BN=128 BK=32 TM=8 TN=8 SPLITK=1", DLB_ST_RESOURCE_LIMIT, NAN, NAN},
+	{"BM=128 BN=128 BK=32 TM=8 TN=8 SPLITK=1", DLB_ST_RESOURCE_LIMIT, 0, NAN, NAN, NAN, NAN, "", "over the limit",
+	 "2025-01-02T03:04:05Z"},
+	{"BM=32 BN=16 BK=8 TM=4 TN=2 SPLITK=4", DLB_ST_WRONG_ANSWER, 0, NAN, NAN, NAN, 0.7071067811865476, "", "",
+	 "2025-01-02T03:04:06Z"},
+	{"BM=64 BN=64 BK=8 TM=8 TN=4 SPLITK=1", DLB_ST_OK, 15, 41.25, 41.0 + 1.0 / 3, 41.5 + 1.0 / 7, 3.0517578125e-05,
+	 "samples", "", "2025-01-02T03:04:07Z"},
 };
+
+#define KEY "v1|gemm|fp32|NN|1760x16x1760|gpu=NVIDIA H100 80GB HBM3|uuid=GPU-1|sm=90|driver=13000|cuda=13000|" \
+	    "nvrtc=1300|cublas=130100|tpl=0123456789abcdef"
+
+static char *encode_best(const struct dlb_result *r)
+{
+	return dlb_json_text(dlb_best_json(r));
+}
+
+static int decode_best(const char *text, struct dlb_result *r)
+{
+	json_t *j = dlb_json_parse(text, strlen(text));
+	int rc = dlb_best_from_json(j, r);
+	json_decref(j);
+	return rc;
+}
 
 static void sample_result(struct dlb_result *r)
 {
 	memset(r, 0, sizeof *r);
 	r->p = (struct dlb_problem){.op = &dlb_op_gemm, .prec = DLB_PREC_FP32, .m = 1760, .n = 16, .k = 1760};
 	r->found = 1;
-	snprintf(r->config, sizeof r->config, "%s", trials[0].config);
+	snprintf(r->key, sizeof r->key, "%s", KEY);
+	snprintf(r->platform, sizeof r->platform, "GPU-1|driver=13000|cuda=13000|nvrtc=1300|cublas=130100|cudnn=91400|"
+						  "cusparse=12603|dlbtune=0.1.0");
+	snprintf(r->config, sizeof r->config, "%s", trials[2].config);
 	r->tuned = stats(15, 40.875);
 	r->max_err = 3.0517578125e-05;
 	r->tol = 1.0 / 3000;
@@ -58,9 +85,10 @@ static void sample_result(struct dlb_result *r)
 	snprintf(r->gpu, sizeof r->gpu, "NVIDIA H100 80GB HBM3");
 	snprintf(r->timestamp, sizeof r->timestamp, "2025-01-02T03:04:05Z");
 	r->nvendor = 3;
-	r->vendor[0] = (struct dlb_vendor_entry){"cublasSgemm", 0, 1, stats(15, 44.5)};
-	r->vendor[1] = (struct dlb_vendor_entry){"cublasLt#0", 1, 1, stats(15, 43.0 + 1.0 / 9)};
-	r->vendor[2] = (struct dlb_vendor_entry){"cublasLt#1", 1, 0, {0}}; /* failed verification: not timed */
+	/* in name order, the order a load returns them */
+	r->vendor[0] = (struct dlb_vendor_entry){"cublasLt#0", 1, 1, stats(15, 43.0 + 1.0 / 9)};
+	r->vendor[1] = (struct dlb_vendor_entry){"cublasLt#1", 1, 0, {0}}; /* failed verification: not timed */
+	r->vendor[2] = (struct dlb_vendor_entry){"cublasSgemm", 0, 1, stats(15, 44.5)};
 	for (int s = 0; s < DLB_ST_COUNT; s++)
 		r->counts[s] = 10 * s + 1;
 	r->ntrials = 3;
@@ -70,17 +98,24 @@ static void sample_result(struct dlb_result *r)
 static void test_round_trip(void)
 {
 	struct dlb_result r, d;
+	struct dlb_store *db = NULL;
+	char dir[] = "/tmp/dlb_test_record.XXXXXX", cmd[64];
+	REQUIRE(mkdtemp(dir), "mkdtemp failed");
+	REQUIRE(dlb_store_open(dir, DLB_STORE_CREATE, &db) == 0, "open: %s", dlb_last_error());
 	sample_result(&r);
-	char *json = dlb_record_encode(&r);
-	REQUIRE(json, "dlb_record_encode returned NULL");
+	CHECK_EQ_INT(dlb_result_save(db, &r), 0);
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ_INT(dlb_trial_save(db, r.key, &trials[i]), 0);
 
 	struct dlb_problem other = {.op = &dlb_op_gemm, .m = 7, .n = 8, .k = 9, .ta = 1};
 	memset(&d, 0, sizeof d);
 	d.p = other;
 	d.cached = 1;
-	CHECK_EQ_INT(dlb_record_decode(json, strlen(json), 1, &d), 0);
+	CHECK_EQ_INT(dlb_result_load(db, KEY, 1, &d), 0);
 	CHECK(d.p.m == 7 && d.p.n == 8 && d.p.k == 9 && d.p.ta == 1 && d.p.op == &dlb_op_gemm,
 	      "the caller's problem was not kept");
+	CHECK_EQ_STR(d.key, KEY);
+	CHECK_EQ_STR(d.platform, r.platform);
 	CHECK_EQ_INT(d.found, 1);
 	CHECK_EQ_STR(d.config, r.config);
 	check_stats("tuned", &d.tuned, &r.tuned);
@@ -91,7 +126,7 @@ static void test_round_trip(void)
 	CHECK_EQ_STR(d.gpu, r.gpu);
 	CHECK_EQ_STR(d.timestamp, r.timestamp);
 	CHECK_EQ_INT(d.nvendor, 3);
-	for (int i = 0; i < 3 && i < d.nvendor; i++) {
+	for (int i = 0; i < 3 && i < d.nvendor; i++) { /* vendor entries come back in name order, as stored */
 		char what[32];
 		snprintf(what, sizeof what, "vendor[%d]", i);
 		CHECK_EQ_STR(d.vendor[i].name, r.vendor[i].name);
@@ -105,14 +140,18 @@ static void test_round_trip(void)
 		      d.counts[s], r.counts[s]);
 	CHECK_EQ_INT(d.ntrials, 3);
 	for (int i = 0; i < 3 && i < d.ntrials && d.trials; i++) {
-		const struct dlb_trial *a = &d.trials[i], *b = &r.trials[i];
+		const struct dlb_trial *a = &d.trials[i], *b = &trials[i];
 		CHECK_EQ_STR(a->config, b->config);
 		CHECK(a->status == b->status, "trial %d: status %s, expected %s", i, dlb_status_name(a->status),
 		      dlb_status_name(b->status));
-		CHECK(same(a->median_us, b->median_us), "trial %d: median_us %.17g, expected %.17g", i, a->median_us,
-		      b->median_us);
+		CHECK_EQ_INT(a->n, b->n);
+		CHECK(same(a->median_us, b->median_us) && same(a->lo_us, b->lo_us) && same(a->hi_us, b->hi_us),
+		      "trial %d: median %.17g [%.17g, %.17g]", i, a->median_us, a->lo_us, a->hi_us);
 		CHECK(same(a->max_err, b->max_err), "trial %d: max_err %.17g, expected %.17g", i, a->max_err,
 		      b->max_err);
+		CHECK_EQ_STR(a->stop, b->stop);
+		CHECK_EQ_STR(a->error, b->error);
+		CHECK_EQ_STR(a->timestamp, b->timestamp);
 	}
 	CHECK_EQ_INT(d.cached, 0); /* not a stored field */
 	dlb_result_free(&d);
@@ -120,15 +159,23 @@ static void test_round_trip(void)
 
 	/* Without trials: everything else, and no trial list. */
 	memset(&d, 0, sizeof d);
-	CHECK_EQ_INT(dlb_record_decode(json, strlen(json), 0, &d), 0);
+	CHECK_EQ_INT(dlb_result_load(db, KEY, 0, &d), 0);
 	CHECK(d.ntrials == 0 && d.trials == NULL, "with_trials = 0 loaded %d trials", d.ntrials);
 	CHECK_EQ_INT(d.nvendor, 3);
 	CHECK_EQ_STR(d.config, r.config);
 	dlb_result_free(&d);
+	CHECK_EQ_INT(dlb_result_load(db, "v1|no such key", 0, &d), MDB_NOTFOUND);
 
-	/* JSON has no NaN: the text must still be valid JSON (null), which the decoder above already read. */
+	/* JSON has no NaN: the text must still be valid JSON (null), which the loads above already read. */
+	char *json = encode_best(&r), *tj = dlb_json_text(dlb_trial_json(&trials[0]));
+	REQUIRE(json && tj, "encoding returned NULL");
 	CHECK(!strstr(json, "nan") && !strstr(json, "NaN"), "NaN written into the JSON: %s", json);
+	CHECK(!strstr(tj, "nan") && !strstr(tj, "NaN"), "NaN written into the JSON: %s", tj);
 	free(json);
+	free(tj);
+	dlb_store_close(db);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	CHECK_EQ_INT(system(cmd), 0);
 }
 
 static void test_not_found(void)
@@ -142,14 +189,13 @@ static void test_not_found(void)
 	r.max_err = NAN;
 	r.ntrials = 0;
 	r.trials = NULL;
-	char *json = dlb_record_encode(&r);
-	REQUIRE(json, "dlb_record_encode returned NULL");
+	char *json = encode_best(&r);
+	REQUIRE(json, "encoding returned NULL");
 	memset(&d, 0, sizeof d);
-	CHECK_EQ_INT(dlb_record_decode(json, strlen(json), 1, &d), 0);
+	CHECK_EQ_INT(decode_best(json, &d), 0);
 	CHECK_EQ_INT(d.found, 0);
 	CHECK_EQ_STR(d.config, "");
 	CHECK(isnan(d.max_err), "max_err %g, expected NaN", d.max_err);
-	CHECK(d.ntrials == 0 && d.trials == NULL, "%d trials from an empty list", d.ntrials);
 	check_stats("tuned", &d.tuned, &r.tuned);
 	dlb_result_free(&d);
 	free(json);
@@ -159,10 +205,8 @@ static void expect_bad(const char *text, const char *what)
 {
 	struct dlb_result d;
 	memset(&d, 0, sizeof d);
-	int rc = dlb_record_decode(text, strlen(text), 1, &d);
+	int rc = decode_best(text, &d);
 	CHECK(rc == DLB_E_JSON, "%s: returned %d, expected DLB_E_JSON", what, rc);
-	CHECK(d.trials == NULL, "%s: a trial list was left allocated", what);
-	dlb_result_free(&d);
 }
 
 static void test_bad(void)
@@ -175,28 +219,33 @@ static void test_bad(void)
 
 	struct dlb_result r;
 	sample_result(&r);
-	char *json = dlb_record_encode(&r);
-	REQUIRE(json, "dlb_record_encode returned NULL");
-	char *v = strstr(json, "\"record_version\":1");
-	REQUIRE(v, "no record_version 1 in %s", json);
+	char *json = encode_best(&r);
+	REQUIRE(json, "encoding returned NULL");
+	CHECK_EQ_INT(decode_best(json, &r), 0); /* the unmodified text is good */
+	char *v = strstr(json, "\"record_version\":2");
+	REQUIRE(v, "no record_version 2 in %s", json);
 	size_t len = strlen(json);
 	char *bad = malloc(len + 8);
 	REQUIRE(bad, "out of memory");
 	snprintf(bad, len + 8, "%.*s\"record_version\":99%s", (int)(v - json), json,
-		 v + strlen("\"record_version\":1"));
+		 v + strlen("\"record_version\":2"));
 	expect_bad(bad, "a full record with record_version 99");
+	snprintf(bad, len + 8, "%.*s\"record_version\":1%s", (int)(v - json), json, v + strlen("\"record_version\":2"));
+	expect_bad(bad, "a schema-1 record outside a migration");
 
 	snprintf(bad, len + 8, "%.*s", (int)(len / 2), json);
 	expect_bad(bad, "half a record");
-
-	char *st = strstr(json, "\"wrong_answer\"");
-	while (st && st[-1] != ':') /* the trial's status, not the counts key */
-		st = strstr(st + 1, "\"wrong_answer\"");
-	REQUIRE(st, "no trial status in %s", json);
-	snprintf(bad, len + 8, "%.*s\"wrong_answe\"%s", (int)(st - json), json, st + strlen("\"wrong_answer\""));
-	expect_bad(bad, "a trial with an unknown status");
 	free(bad);
 	free(json);
+
+	/* a trial with an unknown status */
+	struct dlb_trial t;
+	json_t *tj = dlb_trial_json(&trials[1]);
+	REQUIRE(tj, "encoding returned NULL");
+	CHECK_EQ_INT(dlb_trial_from_json(tj, &t), 0);
+	json_object_set_new(tj, "status", json_string("wrong_answe"));
+	CHECK_EQ_INT(dlb_trial_from_json(tj, &t), DLB_E_JSON);
+	json_decref(tj);
 }
 
 static void test_status_names(void)
