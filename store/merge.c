@@ -19,18 +19,6 @@ struct merge_ctx {
 	int trials_added, trials_replaced, platform_added;
 };
 
-static int put_json(struct dlb_txn *txn, enum dlb_table t, const char *key, json_t *j)
-{
-	int rc = 0;
-	char *text = dlb_json_text(j);
-	if (!text)
-		DLB_FAIL(ENOMEM, "out of memory encoding a record");
-	rc = dlb_txn_put(txn, t, key, text);
-fail:
-	free(text);
-	return rc;
-}
-
 static int merge_fn(struct dlb_txn *txn, void *arg)
 {
 	int rc = 0;
@@ -77,11 +65,11 @@ static int merge_fn(struct dlb_txn *txn, void *arg)
 		char prefix[600];
 		snprintf(prefix, sizeof prefix, "%s|alg=", in->key);
 		DLB_CHECK(dlb_txn_del_prefix(txn, DLB_T_VENDOR, prefix, NULL));
-		DLB_CHECK(put_json(txn, DLB_T_BEST, in->key, dlb_best_json(in)));
+		DLB_CHECK(dlb_txn_put_json(txn, DLB_T_BEST, in->key, dlb_best_json(in)));
 		for (int i = 0; i < in->nvendor; i++) {
 			if (dlb_vendor_key(in->key, in->vendor[i].name, k, sizeof k))
 				DLB_FAIL(ENAMETOOLONG, "vendor key too long under %s", in->key);
-			DLB_CHECK(put_json(txn, DLB_T_VENDOR, k, dlb_vendor_json(&in->vendor[i])));
+			DLB_CHECK(dlb_txn_put_json(txn, DLB_T_VENDOR, k, dlb_vendor_json(&in->vendor[i])));
 		}
 	}
 	for (int i = 0; i < in->ntrials; i++) {
@@ -105,7 +93,7 @@ static int merge_fn(struct dlb_txn *txn, void *arg)
 			DLB_FAIL(rc, "reading a trial of %s: %s", in->key, dlb_strerror(rc));
 		}
 		rc = 0;
-		DLB_CHECK(put_json(txn, DLB_T_TRIALS, k, dlb_trial_json(t)));
+		DLB_CHECK(dlb_txn_put_json(txn, DLB_T_TRIALS, k, dlb_trial_json(t)));
 	}
 fail:
 	json_decref(j);

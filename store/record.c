@@ -306,7 +306,7 @@ fail:
 	return rc;
 }
 
-static int put_json(struct dlb_txn *txn, enum dlb_table t, const char *key, json_t *j)
+int dlb_txn_put_json(struct dlb_txn *txn, enum dlb_table t, const char *key, json_t *j)
 {
 	int rc = 0;
 	char *text = dlb_json_text(j);
@@ -323,11 +323,11 @@ static int save_result_fn(struct dlb_txn *txn, void *arg)
 	int rc = 0;
 	const struct dlb_result *r = arg;
 	char k[700];
-	DLB_CHECK(put_json(txn, DLB_T_BEST, r->key, dlb_best_json(r)));
+	DLB_CHECK(dlb_txn_put_json(txn, DLB_T_BEST, r->key, dlb_best_json(r)));
 	for (int i = 0; i < r->nvendor; i++) {
 		if (dlb_vendor_key(r->key, r->vendor[i].name, k, sizeof k))
 			DLB_FAIL(ENAMETOOLONG, "vendor key too long");
-		DLB_CHECK(put_json(txn, DLB_T_VENDOR, k, dlb_vendor_json(&r->vendor[i])));
+		DLB_CHECK(dlb_txn_put_json(txn, DLB_T_VENDOR, k, dlb_vendor_json(&r->vendor[i])));
 	}
 fail:
 	return rc;
@@ -350,7 +350,7 @@ static int save_trial_fn(struct dlb_txn *txn, void *arg)
 	char k[700];
 	if (dlb_trial_key(p->rkey, p->t->config, k, sizeof k))
 		DLB_FAIL(ENAMETOOLONG, "trial key too long");
-	DLB_CHECK(put_json(txn, DLB_T_TRIALS, k, dlb_trial_json(p->t)));
+	DLB_CHECK(dlb_txn_put_json(txn, DLB_T_TRIALS, k, dlb_trial_json(p->t)));
 fail:
 	return rc;
 }
@@ -383,7 +383,7 @@ int dlb_platform_put(struct dlb_txn *txn, const struct dlb_platform *p, int *cha
 	} else if (rc != MDB_NOTFOUND) {
 		DLB_FAIL(rc, "reading platform %s: %s", p->key, dlb_strerror(rc));
 	}
-	DLB_CHECK(put_json(txn, DLB_T_PLATFORMS, p->key, dlb_platform_json(&merged)));
+	DLB_CHECK(dlb_txn_put_json(txn, DLB_T_PLATFORMS, p->key, dlb_platform_json(&merged)));
 	*changed = 1;
 fail:
 	if (rc == MDB_NOTFOUND)
@@ -450,7 +450,7 @@ int dlb_record_migrate_v1(struct dlb_txn *txn, const char *key, const char *val)
 		snprintf(t.timestamp, sizeof t.timestamp, "%.23s", r.timestamp);
 		if (dlb_trial_key(key, t.config, k, sizeof k))
 			DLB_FAIL(ENAMETOOLONG, "trial key too long");
-		DLB_CHECK(put_json(txn, DLB_T_TRIALS, k, dlb_trial_json(&t)));
+		DLB_CHECK(dlb_txn_put_json(txn, DLB_T_TRIALS, k, dlb_trial_json(&t)));
 	}
 fail:
 	json_decref(root);

@@ -24,6 +24,9 @@ char *dlb_json_text(json_t *j);
 /* Parse a stored value; NULL when it is not a JSON object. */
 json_t *dlb_json_parse(const char *text, size_t len);
 
+/* Put j (taking the reference) as compact text. */
+int dlb_txn_put_json(struct dlb_txn *txn, enum dlb_table t, const char *key, json_t *j);
+
 /* Sub-keys of a result key. */
 int dlb_trial_key(const char *rkey, const char *config, char *buf, size_t len);
 int dlb_vendor_key(const char *rkey, const char *name, char *buf, size_t len);
