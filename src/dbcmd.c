@@ -172,8 +172,30 @@ fail:
 
 /* ---- verify ---- */
 
+/* The keys of one sub-database, in LMDB's (byte) order: references are checked against these rather than
+ * with lookups from inside another read, which could not follow a map grown meanwhile. */
+struct keyset {
+	char **k;
+	int n;
+};
+
+static int keyset_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int keyset_has(const struct keyset *ks, const char *key)
+{
+	return ks->n && bsearch(&key, ks->k, (size_t)ks->n, sizeof *ks->k, keyset_cmp) != NULL;
+}
+
+static void keyset_free(struct keyset *ks)
+{
+	dlb_keys_free(ks->k, ks->n);
+}
+
 struct verify_ctx {
-	struct dlb_store *s;
+	struct keyset platforms, best;
 	FILE *out;
 	int problems, entries, orphans;
 	enum dlb_table t;
@@ -201,14 +223,6 @@ static int split_sub(const char *k, size_t kl, const char *tag, char *rkey, size
 	memcpy(rkey, buf, (size_t)(at - buf) + 1); /* fits: checked above */
 	*name = k + (at - buf) + strlen(tag);
 	return 0;
-}
-
-static int exists(struct dlb_store *s, enum dlb_table t, const char *key)
-{
-	char *v = NULL;
-	int rc = dlb_store_get(s, t, key, &v);
-	free(v);
-	return rc == 0;
 }
 
 static int verify_entry(const char *k, size_t kl, const char *val, size_t vl, void *arg)
@@ -242,7 +256,7 @@ static int verify_entry(const char *k, size_t kl, const char *val, size_t vl, vo
 			problem(v, k, kl, "unreadable best record");
 			break;
 		}
-		if (*r.platform && !exists(v->s, DLB_T_PLATFORMS, r.platform))
+		if (*r.platform && !keyset_has(&v->platforms, r.platform))
 			problem(v, k, kl, "its platform record is missing");
 		else if (*r.platform && !strstr(r.platform, key.uuid))
 			problem(v, k, kl, "its platform is another GPU");
@@ -264,7 +278,7 @@ static int verify_entry(const char *k, size_t kl, const char *val, size_t vl, vo
 				problem(v, k, kl, "unreadable trial");
 			else if (strlen(t.config) != kl - (size_t)(name - k) || memcmp(t.config, name, strlen(t.config)))
 				problem(v, k, kl, "trial configuration differs from its key");
-			else if (!exists(v->s, DLB_T_BEST, rkey) && strcmp(rkey, v->last_orphan)) {
+			else if (!keyset_has(&v->best, rkey) && strcmp(rkey, v->last_orphan)) {
 				v->orphans++; /* an interrupted search: the next run measures it again */
 				snprintf(v->last_orphan, sizeof v->last_orphan, "%s", rkey);
 			}
@@ -272,7 +286,7 @@ static int verify_entry(const char *k, size_t kl, const char *val, size_t vl, vo
 			struct dlb_vendor_entry e;
 			if (!j || dlb_vendor_from_json(j, &e))
 				problem(v, k, kl, "unreadable vendor entry");
-			else if (!exists(v->s, DLB_T_BEST, rkey))
+			else if (!keyset_has(&v->best, rkey))
 				problem(v, k, kl, "vendor timing without a best record");
 		}
 		break;
@@ -287,9 +301,11 @@ static int verify_entry(const char *k, size_t kl, const char *val, size_t vl, vo
 int dlb_db_verify(struct dlb_store *s, FILE *out, int *problems)
 {
 	int rc = 0;
-	struct verify_ctx v = {s, out, 0, 0, 0, 0, ""};
+	struct verify_ctx v = {{0}, {0}, out, 0, 0, 0, 0, ""};
 	struct dlb_store_info in;
 	DLB_CHECK(dlb_store_info(s, &in));
+	DLB_CHECK(dlb_store_keys(s, DLB_T_PLATFORMS, "", &v.platforms.k, &v.platforms.n));
+	DLB_CHECK(dlb_store_keys(s, DLB_T_BEST, "", &v.best.k, &v.best.n));
 	if (in.schema != DLB_SCHEMA_VERSION) {
 		v.problems++;
 		fprintf(out, "meta: schema_version %d, expected %d\n", in.schema, DLB_SCHEMA_VERSION);
@@ -306,6 +322,8 @@ int dlb_db_verify(struct dlb_store *s, FILE *out, int *problems)
 	fprintf(out, "\n");
 	*problems = v.problems;
 fail:
+	keyset_free(&v.platforms);
+	keyset_free(&v.best);
 	return rc;
 }
 

@@ -211,35 +211,14 @@ fail:
 
 /* ---- another database ---- */
 
-struct keys {
-	char **k;
-	int n, cap;
-};
-
-static int collect(const char *k, size_t kl, const char *v, size_t vl, void *arg)
-{
-	(void)v;
-	(void)vl;
-	struct keys *ks = arg;
-	if (ks->n == ks->cap) {
-		int cap = ks->cap ? 2 * ks->cap : 64;
-		char **nk = realloc(ks->k, (size_t)cap * sizeof *nk);
-		if (!nk)
-			return ENOMEM;
-		ks->k = nk;
-		ks->cap = cap;
-	}
-	if (!(ks->k[ks->n] = strndup(k, kl)))
-		return ENOMEM;
-	ks->n++;
-	return 0;
-}
-
 int dlb_merge_db(struct dlb_store *dst, struct dlb_store *src, FILE *log, struct dlb_merge_counts *c)
 {
 	int rc = 0;
-	struct keys ks = {0};
-	DLB_CHECK(dlb_store_each(src, DLB_T_BEST, "", collect, &ks));
+	struct {
+		char **k;
+		int n;
+	} ks = {NULL, 0};
+	DLB_CHECK(dlb_store_keys(src, DLB_T_BEST, "", &ks.k, &ks.n));
 	for (int i = 0; i < ks.n; i++) {
 		struct dlb_incoming in = {0};
 		struct dlb_key k;
@@ -266,8 +245,6 @@ int dlb_merge_db(struct dlb_store *dst, struct dlb_store *src, FILE *log, struct
 		DLB_CHECK(rc);
 	}
 fail:
-	for (int i = 0; i < ks.n; i++)
-		free(ks.k[i]);
-	free(ks.k);
+	dlb_keys_free(ks.k, ks.n);
 	return rc;
 }

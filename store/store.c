@@ -31,6 +31,7 @@ struct dlb_store {
 	MDB_dbi dbi[DLB_T_COUNT];
 	char path[4096];
 	int rdonly;
+	int in_each; /* inside dlb_store_each's read transaction: the map must not be moved */
 };
 
 struct dlb_txn {
@@ -96,15 +97,15 @@ static int make_dirs(const char *path)
 	return 0;
 }
 
-/* Begin a transaction, adopting a map another process has grown. */
+/* Begin a transaction, adopting a map other processes have grown — as often as they keep growing it while
+ * this one waits for the writer lock. Never while another transaction of this process is open: LMDB may
+ * only move the map when none is (callers of dlb_store_each must not open transactions in the callback). */
 static int txn_begin(struct dlb_store *s, unsigned flags, MDB_txn **txn)
 {
-	int rc = mdb_txn_begin(s->env, NULL, flags, txn);
-	if (rc == MDB_MAP_RESIZED) {
+	int rc;
+	while ((rc = mdb_txn_begin(s->env, NULL, flags, txn)) == MDB_MAP_RESIZED && !s->in_each)
 		if ((rc = mdb_env_set_mapsize(s->env, 0)) != 0)
 			return rc;
-		rc = mdb_txn_begin(s->env, NULL, flags, txn);
-	}
 	return rc;
 }
 
@@ -140,6 +141,7 @@ int dlb_store_write(struct dlb_store *s, int (*fn)(struct dlb_txn *, void *), vo
 		DLB_FAIL(EROFS, "database %s is open read-only", s->path);
 	for (;;) {
 		struct dlb_txn t = {s, NULL};
+		dlb_clear_error();
 		MDB_CHECK(txn_begin(s, 0, &t.txn));
 		rc = fn(&t, arg);
 		if (rc == 0)
@@ -263,22 +265,74 @@ int dlb_store_each(struct dlb_store *s, enum dlb_table tb, const char *prefix, d
 	MDB_CHECK(txn_begin(s, MDB_RDONLY, &txn));
 	MDB_CHECK(mdb_cursor_open(txn, s->dbi[tb], &cur));
 	rc = mdb_cursor_get(cur, &k, &v, plen ? MDB_SET_RANGE : MDB_FIRST);
+	int from_fn = 0;
+	s->in_each++;
 	while (rc == 0) {
 		if (k.mv_size < plen || memcmp(k.mv_data, prefix, plen))
 			break;
-		if ((rc = fn(k.mv_data, k.mv_size, v.mv_data, v.mv_size, arg)) != 0)
-			goto fail;
+		if ((rc = fn(k.mv_data, k.mv_size, v.mv_data, v.mv_size, arg)) != 0) {
+			from_fn = 1; /* fn's own code and message go back as they are */
+			break;
+		}
 		rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT);
 	}
+	s->in_each--;
 	if (rc == MDB_NOTFOUND)
 		rc = 0;
-	MDB_CHECK(rc);
+	if (rc && !from_fn)
+		DLB_FAIL(rc, "reading %s of %s: %s", table_names[tb], s->path, mdb_strerror(rc));
 fail:
 	if (cur)
 		mdb_cursor_close(cur);
 	if (txn)
 		mdb_txn_abort(txn);
 	return rc;
+}
+
+struct keys {
+	char **k;
+	int n, cap;
+};
+
+static int add_key(const char *k, size_t kl, const char *v, size_t vl, void *arg)
+{
+	(void)v, (void)vl;
+	struct keys *ks = arg;
+	if (ks->n == ks->cap) {
+		int cap = ks->cap ? 2 * ks->cap : 256;
+		char **nk = realloc(ks->k, (size_t)cap * sizeof *nk);
+		if (!nk)
+			return ENOMEM;
+		ks->k = nk;
+		ks->cap = cap;
+	}
+	if (!(ks->k[ks->n] = strndup(k, kl)))
+		return ENOMEM;
+	ks->n++;
+	return 0;
+}
+
+int dlb_store_keys(struct dlb_store *s, enum dlb_table t, const char *prefix, char ***keys, int *n)
+{
+	struct keys ks = {0};
+	int rc = dlb_store_each(s, t, prefix, add_key, &ks);
+	if (rc == ENOMEM)
+		dlb_set_error(__FILE__, __LINE__, "out of memory listing %s", table_names[t]);
+	if (rc) {
+		dlb_keys_free(ks.k, ks.n);
+		ks.k = NULL;
+		ks.n = 0;
+	}
+	*keys = ks.k;
+	*n = ks.n;
+	return rc;
+}
+
+void dlb_keys_free(char **keys, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(keys[i]);
+	free(keys);
 }
 
 /* LMDB maps the file and trusts its meta page: a file cut short would fault on the first read of a missing

@@ -53,6 +53,10 @@ int dlb_store_put(struct dlb_store *s, enum dlb_table t, const char *key, const 
 typedef int (*dlb_store_each_fn)(const char *key, size_t klen, const char *val, size_t vlen, void *arg);
 int dlb_store_each(struct dlb_store *s, enum dlb_table t, const char *prefix, dlb_store_each_fn fn, void *arg);
 
+/* Every key of t under prefix, in key order (byte order, as strcmp sorts them); free with dlb_keys_free. */
+int dlb_store_keys(struct dlb_store *s, enum dlb_table t, const char *prefix, char ***keys, int *n);
+void dlb_keys_free(char **keys, int n);
+
 struct dlb_store_info {
 	int schema;
 	size_t map_bytes, used_bytes, file_bytes, page_bytes;
