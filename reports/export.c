@@ -220,8 +220,6 @@ struct trials_ctx {
 
 static int add_trial(const char *k, size_t kl, const char *v, size_t vl, void *arg)
 {
-	(void)k;
-	(void)kl;
 	struct trials_ctx *c = arg;
 	struct dlb_trial t;
 	json_t *j = dlb_json_parse(v, vl);
@@ -229,7 +227,9 @@ static int add_trial(const char *k, size_t kl, const char *v, size_t vl, void *a
 	json_decref(j);
 	if (rc == 0) /* re-encode, so what is exported is exactly what import stores */
 		json_array_append_new(c->arr, dlb_trial_json(&t));
-	return rc;
+	else /* like the catalog: one unreadable value is reported (db verify names it) and skipped */
+		fprintf(stderr, "dlbtune: warning: unreadable trial %.*s skipped\n", (int)(kl > 200 ? 200 : kl), k);
+	return 0;
 }
 
 static int export_json(FILE *out, struct dlb_store *s, const struct dlb_row *rows, int n)

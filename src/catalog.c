@@ -89,15 +89,18 @@ int dlb_catalog_load(struct dlb_store *s, const struct dlb_filter *f, struct dlb
 	if (c.unreadable)
 		fprintf(stderr, "dlbtune: warning: %d best records have unreadable keys (see `dlbtune db verify`)\n",
 			c.unreadable);
-	/* Stale: built differently, or superseded by a newer driver on the same GPU. */
+	/* Stale: built differently, or superseded by a newer driver on the same GPU — as measured by this
+	 * build: a result of another build never makes one of this build stale. */
+	for (int i = 0; i < c.n; i++)
+		c.rows[i].stale = c.rows[i].other_build =
+			dlb_key_matches_build(&c.rows[i].k, c.rows[i].why, sizeof c.rows[i].why) != 0;
 	for (int i = 0; i < c.n; i++) {
 		struct dlb_row *a = &c.rows[i];
-		if (dlb_key_matches_build(&a->k, a->why, sizeof a->why)) {
-			a->stale = 1;
+		if (a->stale)
 			continue;
-		}
 		for (int j = 0; j < c.n; j++)
-			if (j != i && c.rows[j].k.driver > a->k.driver && same_problem_gpu(&a->k, &c.rows[j].k)) {
+			if (j != i && !c.rows[j].other_build && c.rows[j].k.driver > a->k.driver &&
+			    same_problem_gpu(&a->k, &c.rows[j].k)) {
 				a->stale = 1;
 				snprintf(a->why, sizeof a->why, "driver %d; remeasured under driver %d", a->k.driver,
 					 c.rows[j].k.driver);

@@ -21,6 +21,7 @@ struct dlb_row {
 	struct dlb_key k;
 	struct dlb_result r; /* best and vendor entries; r.p filled from the key */
 	int stale;
+	int other_build;     /* measured with another template or library versions than this build's */
 	char why[96];        /* why it is stale */
 };
 

@@ -25,7 +25,7 @@ void dlb_cli_usage(FILE *out)
 		"  dlbtune export --format csv|json|md|h         best-config tables (filters: --op --prec --device)\n"
 		"  dlbtune import FILE.json                      add an export's records to the database\n"
 		"  dlbtune merge OTHER_DB                        add another database's records\n"
-		"  dlbtune db stats|list|show|verify|gc          look after the database (see Database below)\n"
+		"  dlbtune db stats|list|show|verify|gc|migrate  look after the database (see Database below)\n"
 		"  dlbtune --help | --version\n"
 		"\n"
 		"Examples:\n"
@@ -71,6 +71,8 @@ void dlb_cli_usage(FILE *out)
 		"  db show [KEY]    one result in full (or every result of --op/--m/--n/--k...)\n"
 		"  db verify        read every entry and check the references between them; exit 1 on a problem\n"
 		"  db gc            delete the trials of stale results (their best rows stay); --dry-run\n"
+		"  db migrate       bring a database of an older schema up to date (a backup is kept);\n"
+		"                   commands that only read open the database read-only and never migrate\n"
 		"  --format F       export format: csv, json (re-importable), md, h (a C header)\n"
 		"  --stale, --any-version  which results db list, export and lookup consider (default: current)\n"
 		"  Environment: DLBTUNE_DB (path), DLBTUNE_DB_MAPSIZE (initial map of a new database, bytes,\n"
@@ -122,6 +124,7 @@ static const struct {
 	{"devices", NULL, DLB_CMD_DEVICES, 0},   {"db", "stats", DLB_CMD_DB_STATS, 0},
 	{"db", "list", DLB_CMD_DB_LIST, 0},      {"db", "show", DLB_CMD_DB_SHOW, -1},
 	{"db", "verify", DLB_CMD_DB_VERIFY, 0},  {"db", "gc", DLB_CMD_DB_GC, 0},
+	{"db", "migrate", DLB_CMD_DB_MIGRATE, 0},
 	{"export", NULL, DLB_CMD_EXPORT, 0},     {"import", NULL, DLB_CMD_IMPORT, 1},
 	{"merge", NULL, DLB_CMD_MERGE, 1},       {"lookup", NULL, DLB_CMD_LOOKUP, 0},
 	{"help", NULL, DLB_CMD_HELP, 0},
@@ -165,7 +168,7 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 			found = 1;
 		}
 		if (!found && !strcmp(w, "db"))
-			DLB_USER_FAIL(DLB_E_USAGE, "db: expected a subcommand: stats, list, show, verify, gc");
+			DLB_USER_FAIL(DLB_E_USAGE, "db: expected a subcommand: stats, list, show, verify, gc, migrate");
 		if (!found)
 			DLB_USER_FAIL(DLB_E_USAGE,
 				      "unknown command '%s' (tune, compile, devices, lookup, export, import, merge, db; see --help)",
@@ -309,6 +312,10 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 	}
 	if (c->stale && c->any_version)
 		DLB_USER_FAIL(DLB_E_USAGE, "choose one of --stale and --any-version");
+	if (c->stale && c->cmd != DLB_CMD_DB_LIST && c->cmd != DLB_CMD_EXPORT)
+		DLB_USER_FAIL(DLB_E_USAGE, "--stale goes with db list and export");
+	if (c->any_version && c->cmd != DLB_CMD_DB_LIST && c->cmd != DLB_CMD_EXPORT && c->cmd != DLB_CMD_LOOKUP)
+		DLB_USER_FAIL(DLB_E_USAGE, "--any-version goes with db list, export and lookup");
 	if (c->dry_run && c->cmd != DLB_CMD_DB_GC)
 		DLB_USER_FAIL(DLB_E_USAGE, "--dry-run goes with db gc");
 	if (c->cmd == DLB_CMD_LOOKUP && !(got_m && got_n && got_k))

@@ -11,6 +11,8 @@
 #include "op.h"
 
 #include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <lmdb.h>
 #include <math.h>
 #include <stdlib.h>
@@ -111,7 +113,7 @@ fail:
 
 /* ---- show ---- */
 
-static void show_one(struct dlb_store *s, const struct dlb_row *w)
+static int show_one(struct dlb_store *s, const struct dlb_row *w)
 {
 	struct dlb_result r = {0};
 	char *pv = NULL;
@@ -125,10 +127,9 @@ static void show_one(struct dlb_store *s, const struct dlb_row *w)
 	} else {
 		printf("platform   %s\n", *w->r.platform ? "(missing)" : "(unknown: migrated from schema 1)");
 	}
-	if (dlb_result_load(s, w->r.key, 1, &r)) {
-		printf("(unreadable: %s)\n", dlb_last_error());
-		return;
-	}
+	int rc = dlb_result_load(s, w->r.key, 1, &r);
+	if (rc)
+		return rc;
 	printf("best       %s: %.3f us [%.3f, %.3f], n=%d, max error %.3g (tolerance %.3g), measured %s in %.1f s\n",
 	       r.found ? r.config : "(none verified)", r.tuned.median, r.tuned.median_lo, r.tuned.median_hi, r.tuned.n,
 	       r.max_err, r.tol, r.timestamp, r.gpu_seconds);
@@ -143,6 +144,7 @@ static void show_one(struct dlb_store *s, const struct dlb_row *w)
 		       t->median_us, t->lo_us, t->hi_us, t->stop, t->error);
 	}
 	dlb_result_free(&r);
+	return 0;
 }
 
 static int cmd_show(const struct dlb_cli *c, struct dlb_store *s)
@@ -161,7 +163,7 @@ static int cmd_show(const struct dlb_cli *c, struct dlb_store *s)
 			continue;
 		if (shown++)
 			printf("\n");
-		show_one(s, w);
+		DLB_CHECK(show_one(s, w));
 	}
 	if (!shown)
 		DLB_USER_FAIL(DLB_E_NOTFOUND, "no stored result matches");
@@ -194,8 +196,18 @@ static void keyset_free(struct keyset *ks)
 	dlb_keys_free(ks->k, ks->n);
 }
 
+/* A reference that was missing from the key snapshot: checked again after the scan, since another process
+ * may have committed the target between the snapshot and the scan. */
+struct suspect {
+	enum dlb_table t, ref_t;
+	char *key, *ref;
+	const char *what;
+};
+
 struct verify_ctx {
 	struct keyset platforms, best;
+	struct suspect *sus;
+	int nsus, capsus;
 	FILE *out;
 	int problems, entries, orphans;
 	enum dlb_table t;
@@ -206,6 +218,34 @@ static void problem(struct verify_ctx *v, const char *k, size_t kl, const char *
 {
 	v->problems++;
 	fprintf(v->out, "%s: %.*s: %s\n", dlb_table_name(v->t), (int)(kl > 200 ? 200 : kl), k, what);
+}
+
+static void suspect(struct verify_ctx *v, const char *k, size_t kl, enum dlb_table ref_t, const char *ref,
+		    const char *what)
+{
+	if (v->nsus == v->capsus) {
+		int cap = v->capsus ? 2 * v->capsus : 16;
+		struct suspect *n = realloc(v->sus, (size_t)cap * sizeof *n);
+		if (!n) { /* no room to check again later: report it now */
+			problem(v, k, kl, what);
+			return;
+		}
+		v->sus = n;
+		v->capsus = cap;
+	}
+	struct suspect *x = &v->sus[v->nsus];
+	x->t = v->t;
+	x->ref_t = ref_t;
+	x->what = what;
+	x->key = strndup(k, kl);
+	x->ref = strdup(ref);
+	if (!x->key || !x->ref) {
+		free(x->key);
+		free(x->ref);
+		problem(v, k, kl, what);
+		return;
+	}
+	v->nsus++;
 }
 
 /* Split "<result key>|tag=name" into the result key and the name. */
@@ -257,7 +297,7 @@ static int verify_entry(const char *k, size_t kl, const char *val, size_t vl, vo
 			break;
 		}
 		if (*r.platform && !keyset_has(&v->platforms, r.platform))
-			problem(v, k, kl, "its platform record is missing");
+			suspect(v, k, kl, DLB_T_PLATFORMS, r.platform, "its platform record is missing");
 		else if (*r.platform && !strstr(r.platform, key.uuid))
 			problem(v, k, kl, "its platform is another GPU");
 		if (r.found && !(r.tuned.median > 0 && r.tuned.n > 0))
@@ -287,7 +327,7 @@ static int verify_entry(const char *k, size_t kl, const char *val, size_t vl, vo
 			if (!j || dlb_vendor_from_json(j, &e))
 				problem(v, k, kl, "unreadable vendor entry");
 			else if (!keyset_has(&v->best, rkey))
-				problem(v, k, kl, "vendor timing without a best record");
+				suspect(v, k, kl, DLB_T_BEST, rkey, "vendor timing without a best record");
 		}
 		break;
 	}
@@ -301,7 +341,7 @@ static int verify_entry(const char *k, size_t kl, const char *val, size_t vl, vo
 int dlb_db_verify(struct dlb_store *s, FILE *out, int *problems)
 {
 	int rc = 0;
-	struct verify_ctx v = {{0}, {0}, out, 0, 0, 0, 0, ""};
+	struct verify_ctx v = {.out = out};
 	struct dlb_store_info in;
 	DLB_CHECK(dlb_store_info(s, &in));
 	DLB_CHECK(dlb_store_keys(s, DLB_T_PLATFORMS, "", &v.platforms.k, &v.platforms.n));
@@ -314,6 +354,18 @@ int dlb_db_verify(struct dlb_store *s, FILE *out, int *problems)
 		v.t = (enum dlb_table)t;
 		DLB_CHECK(dlb_store_each(s, v.t, "", verify_entry, &v));
 	}
+	for (int i = 0; i < v.nsus; i++) {
+		struct suspect *x = &v.sus[i];
+		char *val = NULL;
+		int gr = dlb_store_get(s, x->ref_t, x->ref, &val);
+		free(val);
+		if (gr == MDB_NOTFOUND) {
+			v.t = x->t;
+			problem(&v, x->key, strlen(x->key), x->what);
+		} else if (gr) {
+			DLB_CHECK(gr);
+		}
+	}
 	fprintf(out, "%s: %d entries read, %d problems; %zu results, %zu trials, %zu vendor timings, %zu platforms",
 		dlb_store_path(s), v.entries, v.problems, in.entries[DLB_T_BEST], in.entries[DLB_T_TRIALS],
 		in.entries[DLB_T_VENDOR], in.entries[DLB_T_PLATFORMS]);
@@ -324,6 +376,11 @@ int dlb_db_verify(struct dlb_store *s, FILE *out, int *problems)
 fail:
 	keyset_free(&v.platforms);
 	keyset_free(&v.best);
+	for (int i = 0; i < v.nsus; i++) {
+		free(v.sus[i].key);
+		free(v.sus[i].ref);
+	}
+	free(v.sus);
 	return rc;
 }
 
@@ -441,6 +498,11 @@ fail:
 
 /* ---- lookup ---- */
 
+static json_t *jnum(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
 static double shape_distance(const struct dlb_key *a, int64_t m, int64_t n, int64_t k)
 {
 	double dm = log2((double)a->m / (double)m), dn = log2((double)a->n / (double)n), dk = log2((double)a->k / (double)k);
@@ -487,14 +549,15 @@ static int cmd_lookup(const struct dlb_cli *c, struct dlb_store *s)
 		int exact = bd == 0;
 		if (arr) {
 			double sp = dlb_result_speedup(r);
-			json_array_append_new(
-				arr, json_pack("{s:s,s:s,s:s,s:b,s:f,s:{s:I,s:I,s:I},s:s,s:f,s:f,s:f,s:o,s:b,s:s,s:s}", "gpu",
+			json_t *o = json_pack("{s:s,s:s,s:s,s:b,s:f,s:{s:I,s:I,s:I},s:s,s:o,s:o,s:o,s:o,s:b,s:s,s:s}", "gpu",
 					       best->k.gpu, "uuid", best->k.uuid, "kind", exact ? "stored" : "guess", "exact",
 					       exact, "distance", bd, "from_shape", "m", (json_int_t)best->k.m, "n",
 					       (json_int_t)best->k.n, "k", (json_int_t)best->k.k, "config", r->config,
-					       "median_us", r->tuned.median, "median_lo", r->tuned.median_lo, "median_hi",
-					       r->tuned.median_hi, "speedup", isfinite(sp) ? json_real(sp) : json_null(),
-					       "stale", best->stale, "measured", r->timestamp, "key", r->key));
+					       "median_us", jnum(r->tuned.median), "median_lo", jnum(r->tuned.median_lo),
+					       "median_hi", jnum(r->tuned.median_hi), "speedup", jnum(sp),
+					       "stale", best->stale, "measured", r->timestamp, "key", r->key);
+			if (!o || json_array_append_new(arr, o))
+				DLB_FAIL(DLB_E_JSON, "cannot encode the answer for %s as JSON", best->k.gpu);
 			continue;
 		}
 		printf("%s (%s), driver %d:\n", best->k.gpu, best->k.uuid, best->k.driver);
@@ -535,9 +598,20 @@ int dlb_cmd_db(const struct dlb_cli *c)
 	int rc = 0, problems = 0;
 	char path[4096];
 	struct dlb_store *s = NULL;
-	int writes = c->cmd == DLB_CMD_IMPORT || c->cmd == DLB_CMD_MERGE || (c->cmd == DLB_CMD_DB_GC && !c->dry_run);
+	int writes = c->cmd == DLB_CMD_IMPORT || c->cmd == DLB_CMD_MERGE || c->cmd == DLB_CMD_DB_MIGRATE ||
+		     (c->cmd == DLB_CMD_DB_GC && !c->dry_run);
 	DLB_CHECK(dlb_db_path(c, path, sizeof path));
-	DLB_CHECK(dlb_store_open(path, writes ? DLB_STORE_CREATE : 0, &s));
+	if (c->cmd == DLB_CMD_IMPORT && access(c->arg, R_OK) != 0) /* before a database is created for it */
+		DLB_USER_FAIL(DLB_E_PARSE, "cannot read %s: %s", c->arg, strerror(errno));
+	if (c->cmd == DLB_CMD_MERGE) {
+		struct stat a, b;
+		if (stat(c->arg, &a) != 0)
+			DLB_USER_FAIL(DLB_E_NOTFOUND, "no database at %s", c->arg);
+		if (stat(path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+			DLB_USER_FAIL(DLB_E_USAGE, "merge: %s is the database itself", c->arg);
+	}
+	/* Commands that only read open read-only: no writer lock, no migration behind the user's back. */
+	DLB_CHECK(dlb_store_open(path, writes ? DLB_STORE_CREATE * (c->cmd != DLB_CMD_DB_MIGRATE) : DLB_STORE_RDONLY, &s));
 	switch (c->cmd) {
 	case DLB_CMD_DB_STATS:
 		rc = cmd_stats(s);
@@ -555,6 +629,9 @@ int dlb_cmd_db(const struct dlb_cli *c)
 		break;
 	case DLB_CMD_DB_GC:
 		rc = cmd_gc(c, s);
+		break;
+	case DLB_CMD_DB_MIGRATE:
+		printf("%s: schema %d\n", path, DLB_SCHEMA_VERSION); /* the open above migrated it if it was older */
 		break;
 	case DLB_CMD_EXPORT:
 		rc = cmd_export(c, s);

@@ -241,6 +241,7 @@ int main(int argc, char **argv)
 	case DLB_CMD_DB_SHOW:
 	case DLB_CMD_DB_VERIFY:
 	case DLB_CMD_DB_GC:
+	case DLB_CMD_DB_MIGRATE:
 	case DLB_CMD_EXPORT:
 	case DLB_CMD_IMPORT:
 	case DLB_CMD_MERGE:

@@ -25,6 +25,31 @@ static void str_of(json_t *obj, const char *name, char *buf, size_t len)
 	snprintf(buf, len, "%s", json_string_value(json_object_get(obj, name)) ?: "");
 }
 
+/* A string that becomes (part of) a key must fit whole: two configurations cut to the same prefix would
+ * otherwise merge into one trial. */
+static int whole_str_of(json_t *obj, const char *name, char *buf, size_t len)
+{
+	const char *v = json_string_value(json_object_get(obj, name));
+	if (!v || strlen(v) >= len)
+		return DLB_E_JSON;
+	memcpy(buf, v, strlen(v) + 1);
+	return 0;
+}
+
+/* Text for JSON: jansson refuses invalid UTF-8 (a log cut inside a character), so such bytes become '?'. */
+static json_t *text(const char *s)
+{
+	json_t *j = json_string(s);
+	if (j)
+		return j;
+	char buf[512];
+	snprintf(buf, sizeof buf, "%s", s);
+	for (char *p = buf; *p; p++)
+		if ((unsigned char)*p >= 0x80)
+			*p = '?';
+	return json_string(buf);
+}
+
 static int int_of(json_t *obj, const char *name)
 {
 	return (int)json_integer_value(json_object_get(obj, name));
@@ -91,13 +116,13 @@ json_t *dlb_best_json(const struct dlb_result *r)
 /* The fields schema 1 and 2 share. */
 static int best_fields(json_t *root, struct dlb_result *r)
 {
-	if (!json_is_string(json_object_get(root, "config")) || stats_from(json_object_get(root, "tuned"), &r->tuned))
+	if (whole_str_of(root, "config", r->config, sizeof r->config) || stats_from(json_object_get(root, "tuned"), &r->tuned))
 		return DLB_E_JSON;
 	r->found = json_is_true(json_object_get(root, "found"));
-	str_of(root, "config", r->config, sizeof r->config);
 	str_of(root, "gpu", r->gpu, sizeof r->gpu);
 	str_of(root, "timestamp", r->timestamp, sizeof r->timestamp);
-	str_of(root, "platform", r->platform, sizeof r->platform);
+	if (json_object_get(root, "platform") && whole_str_of(root, "platform", r->platform, sizeof r->platform))
+		return DLB_E_JSON;
 	r->max_err = num_of(json_object_get(root, "max_err"));
 	r->tol = num_of(json_object_get(root, "tol"));
 	r->peak_tflops = num_of(json_object_get(root, "peak_tflops"));
@@ -117,19 +142,18 @@ int dlb_best_from_json(json_t *root, struct dlb_result *r)
 
 json_t *dlb_trial_json(const struct dlb_trial *t)
 {
-	return json_pack("{s:s,s:s,s:i,s:o,s:o,s:o,s:o,s:s,s:s,s:s}", "config", t->config, "status",
+	return json_pack("{s:s,s:s,s:i,s:o,s:o,s:o,s:o,s:s,s:o,s:s}", "config", t->config, "status",
 			 dlb_status_name(t->status), "n", t->n, "median_us", num(t->median_us), "lo_us", num(t->lo_us),
-			 "hi_us", num(t->hi_us), "max_err", num(t->max_err), "stop", t->stop, "error", t->error,
+			 "hi_us", num(t->hi_us), "max_err", num(t->max_err), "stop", t->stop, "error", text(t->error),
 			 "timestamp", t->timestamp);
 }
 
 int dlb_trial_from_json(json_t *j, struct dlb_trial *t)
 {
 	memset(t, 0, sizeof *t);
-	if (!json_is_object(j) || !json_is_string(json_object_get(j, "config")) ||
+	if (!json_is_object(j) || whole_str_of(j, "config", t->config, sizeof t->config) ||
 	    dlb_status_parse(json_string_value(json_object_get(j, "status")) ?: "", &t->status))
 		return DLB_E_JSON;
-	str_of(j, "config", t->config, sizeof t->config);
 	t->n = int_of(j, "n");
 	t->median_us = num_of(json_object_get(j, "median_us"));
 	t->lo_us = num_of(json_object_get(j, "lo_us"));
@@ -150,9 +174,8 @@ json_t *dlb_vendor_json(const struct dlb_vendor_entry *v)
 int dlb_vendor_from_json(json_t *j, struct dlb_vendor_entry *v)
 {
 	memset(v, 0, sizeof *v);
-	if (!json_is_object(j) || !json_is_string(json_object_get(j, "name")))
+	if (!json_is_object(j) || whole_str_of(j, "name", v->name, sizeof v->name))
 		return DLB_E_JSON;
-	str_of(j, "name", v->name, sizeof v->name);
 	v->is_lt = json_is_true(json_object_get(j, "is_lt"));
 	v->ok = json_is_true(json_object_get(j, "ok"));
 	return stats_from(json_object_get(j, "stats"), &v->st);
@@ -179,11 +202,10 @@ json_t *dlb_platform_json(const struct dlb_platform *p)
 int dlb_platform_from_json(json_t *j, struct dlb_platform *p)
 {
 	memset(p, 0, sizeof *p);
-	if (!json_is_object(j) || !json_is_string(json_object_get(j, "key")) || !json_is_string(json_object_get(j, "uuid")))
+	if (!json_is_object(j) || whole_str_of(j, "key", p->key, sizeof p->key) ||
+	    whole_str_of(j, "uuid", p->uuid, sizeof p->uuid))
 		return DLB_E_JSON;
-	str_of(j, "key", p->key, sizeof p->key);
 	str_of(j, "gpu", p->gpu, sizeof p->gpu);
-	str_of(j, "uuid", p->uuid, sizeof p->uuid);
 	p->sm = int_of(j, "sm");
 	p->sm_count = int_of(j, "sm_count");
 	p->clock_mhz = int_of(j, "clock_mhz");
@@ -309,12 +331,12 @@ fail:
 int dlb_txn_put_json(struct dlb_txn *txn, enum dlb_table t, const char *key, json_t *j)
 {
 	int rc = 0;
-	char *text = dlb_json_text(j);
-	if (!text)
-		DLB_FAIL(ENOMEM, "out of memory encoding a record");
-	rc = dlb_txn_put(txn, t, key, text);
+	char *val = dlb_json_text(j);
+	if (!val) /* a NULL object from json_pack: a string that is not UTF-8, or no memory */
+		DLB_FAIL(DLB_E_JSON, "cannot encode the %s value under %.200s as JSON", dlb_table_name(t), key);
+	rc = dlb_txn_put(txn, t, key, val);
 fail:
-	free(text);
+	free(val);
 	return rc;
 }
 
@@ -323,6 +345,9 @@ static int save_result_fn(struct dlb_txn *txn, void *arg)
 	int rc = 0;
 	const struct dlb_result *r = arg;
 	char k[700];
+	/* a retune replaces the vendor entries too: none of the old ones may linger into "vendor best" */
+	snprintf(k, sizeof k, "%s|alg=", r->key);
+	DLB_CHECK(dlb_txn_del_prefix(txn, DLB_T_VENDOR, k, NULL));
 	DLB_CHECK(dlb_txn_put_json(txn, DLB_T_BEST, r->key, dlb_best_json(r)));
 	for (int i = 0; i < r->nvendor; i++) {
 		if (dlb_vendor_key(r->key, r->vendor[i].name, k, sizeof k))

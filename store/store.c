@@ -454,8 +454,20 @@ fail:
 /* Schema 1 (dlbtune 0.1): one sub-database "best" whose records held their trials and vendor times. */
 struct migrate_ctx {
 	struct dlb_store *s;
-	int n;
+	int n, already;
 };
+
+/* The schema recorded in a transaction: 0 when meta holds none, -1 when it is not a number. */
+static int schema_in_txn(MDB_txn *txn, MDB_dbi meta)
+{
+	MDB_val k = {14, "schema_version"}, v;
+	char buf[32], *end;
+	if (mdb_get(txn, meta, &k, &v))
+		return 0;
+	snprintf(buf, sizeof buf, "%.*s", (int)(v.mv_size < 31 ? v.mv_size : 31), (const char *)v.mv_data);
+	long x = strtol(buf, &end, 10);
+	return *buf && !*end && x > 0 && x < 1000000 ? (int)x : -1;
+}
 
 static int migrate_v1(struct dlb_txn *t, void *arg)
 {
@@ -465,7 +477,15 @@ static int migrate_v1(struct dlb_txn *t, void *arg)
 	MDB_val k, v;
 	char **keys = NULL, **vals = NULL;
 	size_t n = 0, cap = 0;
-	m->n = 0;
+	m->n = m->already = 0;
+	/* Everything happens in this one transaction — the new sub-databases, the rewritten records and the
+	 * schema number — so a failure or a kill leaves schema 1 as it was. Another process may have migrated
+	 * while this one made its backup: then there is nothing to do. */
+	DLB_CHECK(open_tables(t->txn, m->s, MDB_CREATE));
+	if (schema_in_txn(t->txn, m->s->dbi[DLB_T_META]) >= DLB_SCHEMA_VERSION) {
+		m->already = 1;
+		goto fail;
+	}
 	MDB_CHECK(mdb_cursor_open(t->txn, m->s->dbi[DLB_T_BEST], &cur));
 	/* collect first: the loop below rewrites the sub-database being walked */
 	while ((rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) == 0) {
@@ -514,12 +534,22 @@ static int backup_and_migrate(struct dlb_store *s, int from)
 	char dir[4300], stamp[32];
 	time_t now = time(NULL);
 	strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", gmtime(&now));
-	snprintf(dir, sizeof dir, "%s/backup-schema%d-%s", s->path, from, stamp);
-	if (mkdir(dir, 0755) && errno != EEXIST)
-		DLB_USER_FAIL(errno, "cannot create backup directory %s: %s", dir, strerror(errno));
+	/* a fresh directory: an earlier attempt (failed, or another process's) may have made one this second */
+	for (int i = 0;; i++) {
+		if (i == 0)
+			snprintf(dir, sizeof dir, "%s/backup-schema%d-%s", s->path, from, stamp);
+		else
+			snprintf(dir, sizeof dir, "%s/backup-schema%d-%s-%d", s->path, from, stamp, i);
+		if (mkdir(dir, 0755) == 0)
+			break;
+		if (errno != EEXIST || i == 1000)
+			DLB_USER_FAIL(errno, "cannot create backup directory %s: %s", dir, strerror(errno));
+	}
 	MDB_CHECK(mdb_env_copy2(s->env, dir, MDB_CP_COMPACT));
-	struct migrate_ctx m = {s, 0};
+	struct migrate_ctx m = {s, 0, 0};
 	DLB_CHECK(dlb_store_write(s, migrate_v1, &m));
+	if (m.already)
+		goto fail;
 	fprintf(stderr, "dlbtune: migrated database %s from schema %d to %d (%d results); the old one is in %s\n",
 		s->path, from, DLB_SCHEMA_VERSION, m.n, dir);
 fail:
@@ -544,13 +574,15 @@ static int check_schema(struct dlb_store *s, unsigned flags)
 		DLB_CHECK(open_tables(txn, s, MDB_CREATE));
 		DLB_CHECK(write_meta(txn, s));
 		schema = DLB_SCHEMA_VERSION;
-	} else if (!l.has[DLB_T_META]) {
-		if (!l.has[DLB_T_BEST])
-			DLB_USER_FAIL(DLB_E_DBFORMAT, "%s is an LMDB database but not dlbtune's", s->path);
-		schema = 1;
 	} else {
-		MDB_CHECK(mdb_dbi_open(txn, table_names[DLB_T_META], 0, &s->dbi[DLB_T_META]));
-		DLB_CHECK(read_schema(txn, s, &schema));
+		if (l.has[DLB_T_META])
+			MDB_CHECK(mdb_dbi_open(txn, table_names[DLB_T_META], 0, &s->dbi[DLB_T_META]));
+		if (l.has[DLB_T_META] && schema_in_txn(txn, s->dbi[DLB_T_META]))
+			DLB_CHECK(read_schema(txn, s, &schema));
+		else if (l.has[DLB_T_BEST])
+			schema = 1; /* no schema number: dlbtune 0.1 wrote it */
+		else
+			DLB_USER_FAIL(DLB_E_DBFORMAT, "%s is an LMDB database but not dlbtune's", s->path);
 	}
 	if (schema > DLB_SCHEMA_VERSION)
 		DLB_USER_FAIL(DLB_E_DBFORMAT,
@@ -561,18 +593,21 @@ static int check_schema(struct dlb_store *s, unsigned flags)
 		if (s->rdonly)
 			DLB_USER_FAIL(DLB_E_DBFORMAT,
 				      "database %s has schema %d; this dlbtune reads schema %d and migrates older ones, "
-				      "but it is open read-only here",
-				      s->path, schema, DLB_SCHEMA_VERSION);
-		DLB_CHECK(open_tables(txn, s, MDB_CREATE));
-		migrate_from = schema;
+				      "but only for a command that writes: run `dlbtune db migrate --db %s` (it keeps a backup)",
+				      s->path, schema, DLB_SCHEMA_VERSION, s->path);
+		migrate_from = schema; /* nothing is written until the backup exists */
 	} else {
 		DLB_CHECK(open_tables(txn, s, s->rdonly ? 0 : MDB_CREATE));
+	}
+	if (migrate_from) {
+		mdb_txn_abort(txn);
+		txn = NULL;
+		DLB_CHECK(backup_and_migrate(s, migrate_from));
+		goto fail;
 	}
 	rc = mdb_txn_commit(txn);
 	txn = NULL;
 	MDB_CHECK(rc);
-	if (migrate_from)
-		DLB_CHECK(backup_and_migrate(s, migrate_from));
 fail:
 	if (txn)
 		mdb_txn_abort(txn);

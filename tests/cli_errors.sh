@@ -63,7 +63,13 @@ expect 2 "$u.*unexpected argument 'x'" db list x
 expect 2 "$u.*--device 'H200'" --op gemm --device H200
 expect 1 "$u.*no database at" db list --db "$tmp/none"
 expect 1 "$u.*no database at" lookup --m 5 --n 5 --k 5 --db "$tmp/none"
-expect 2 "$u.*not JSON" import "$tmp/missing.json" --db "$tmp/imp"
+expect 2 "$u.*cannot read .*missing.json" import "$tmp/missing.json" --db "$tmp/imp"
+[ ! -e "$tmp/imp" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: a database was created for a missing file"; }
+printf '{"format": "dlbtune-export", "records": [' >"$tmp/cut.json"
+expect 2 "$u.*cut.json:.*not JSON" import "$tmp/cut.json" --db "$tmp/imp"
+expect 2 "$u.*--stale goes with" lookup --m 5 --n 5 --k 5 --stale
+expect 2 "$u.*--any-version goes with" --op gemm --any-version
+expect 2 "$u.*is the database itself" merge "$tmp/imp" --db "$tmp/imp"
 printf '{"format":"something-else","records":[]}' >"$tmp/other.json"
 expect 2 "$u.*not a dlbtune export" import "$tmp/other.json" --db "$tmp/imp"
 printf '{"format":"dlbtune-export","records":[{"key":"v1|nope"}]}' >"$tmp/badrec.json"

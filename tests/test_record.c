@@ -245,7 +245,21 @@ static void test_bad(void)
 	CHECK_EQ_INT(dlb_trial_from_json(tj, &t), 0);
 	json_object_set_new(tj, "status", json_string("wrong_answe"));
 	CHECK_EQ_INT(dlb_trial_from_json(tj, &t), DLB_E_JSON);
+	/* a configuration too long for the key is refused, not cut (two cut ones would become one trial) */
+	char longcfg[300];
+	memset(longcfg, 'A', sizeof longcfg - 1);
+	longcfg[sizeof longcfg - 1] = 0;
+	json_object_set_new(tj, "status", json_string("ok"));
+	json_object_set_new(tj, "config", json_string(longcfg));
+	CHECK_EQ_INT(dlb_trial_from_json(tj, &t), DLB_E_JSON);
 	json_decref(tj);
+
+	/* an error text cut inside a UTF-8 character still encodes (as '?') */
+	struct dlb_trial cut = trials[0];
+	snprintf(cut.error, sizeof cut.error, "ptxas: \xe2\x82");
+	char *ct = dlb_json_text(dlb_trial_json(&cut));
+	CHECK(ct && strstr(ct, "ptxas: ??"), "cut UTF-8 gave %s", ct ? ct : "(null)");
+	free(ct);
 }
 
 static void test_status_names(void)

@@ -241,6 +241,26 @@ static void test_migration(void)
 	CHECK_EQ_INT(open_rc(bdir, DLB_STORE_RDONLY), DLB_E_DBFORMAT); /* schema 1, read-only */
 }
 
+/* A schema-1 database whose migration fails stays a schema-1 database (and so does its backup); one left
+ * with an empty meta by an earlier dlbtune is still recognised as schema 1. */
+static void test_failed_migration(void)
+{
+	char key[512];
+	make_key(key, sizeof key, 1761, 13000, 1);
+	raw_put(dir_of("v1bad"), "best", key,
+		"{\"record_version\":1,\"found\":false,\"config\":\"\",\"tuned\":{\"n\":0},\"vendor\":[{\"is_lt\":false}]}");
+	for (int i = 0; i < 2; i++) {
+		CHECK_EQ_INT(open_rc(dir_of("v1bad"), 0), DLB_E_DBFORMAT);
+		CHECK_HAS(dlb_last_error(), "cannot migrate a vendor entry");
+	}
+	raw_put(dir_of("v1meta"), "best", key,
+		"{\"record_version\":1,\"found\":false,\"config\":\"\",\"tuned\":{\"n\":0},\"vendor\":[],\"trials\":[]}");
+	raw_put(dir_of("v1meta"), "meta", "created", "2026-11-21T00:00:00Z");
+	CHECK_EQ_INT(open_rc(dir_of("v1meta"), DLB_STORE_RDONLY), DLB_E_DBFORMAT);
+	CHECK_HAS(dlb_last_error(), "schema 1");
+	CHECK_EQ_INT(open_rc(dir_of("v1meta"), 0), 0);
+}
+
 /* The map starts tiny and doubles; a ceiling stops it cleanly, keeping every committed write. */
 static void test_map_growth(void)
 {
@@ -296,14 +316,15 @@ static void test_currency(void)
 	struct dlb_result r;
 	struct dlb_row *rows = NULL;
 	int n = 0;
-	char k_new[512], k_old[512], k_tpl[512], k_other[512];
+	char k_new[512], k_old[512], k_tpl[512], k_other[512], k_tpl_newer[512];
 	make_key(k_new, sizeof k_new, 1760, 13000, 1);
+	make_key(k_tpl_newer, sizeof k_tpl_newer, 1760, 14000, 0); /* another build under a newer driver */
 	make_key(k_old, sizeof k_old, 1760, 12080, 1);
 	make_key(k_tpl, sizeof k_tpl, 1760, 13000, 0);
 	make_key(k_other, sizeof k_other, 500, 12080, 1); /* an old driver, but nothing newer measured it */
 	REQUIRE(dlb_store_open(dir_of("cur"), DLB_STORE_CREATE, &s) == 0, "open: %s", dlb_last_error());
-	const char *keys[] = {k_new, k_old, k_tpl, k_other};
-	for (int i = 0; i < 4; i++) {
+	const char *keys[] = {k_new, k_old, k_tpl, k_other, k_tpl_newer};
+	for (int i = 0; i < 5; i++) {
 		fill_result(&r, keys[i], 1, 15);
 		CHECK_EQ_INT(dlb_result_save(s, &r), 0);
 	}
@@ -315,11 +336,11 @@ static void test_currency(void)
 	dlb_catalog_free(rows, n);
 	f.currency = DLB_STALE;
 	CHECK_EQ_INT(dlb_catalog_load(s, &f, &rows, &n), 0);
-	CHECK_EQ_INT(n, 2);
+	CHECK_EQ_INT(n, 3);
 	for (int i = 0; i < n; i++) {
 		if (!strcmp(rows[i].r.key, k_old))
 			CHECK_HAS(rows[i].why, "remeasured under driver 13000");
-		else if (!strcmp(rows[i].r.key, k_tpl))
+		else if (!strcmp(rows[i].r.key, k_tpl) || !strcmp(rows[i].r.key, k_tpl_newer))
 			CHECK_HAS(rows[i].why, "template");
 		else
 			CHECK(0, "stale: %s", rows[i].r.key);
@@ -328,7 +349,7 @@ static void test_currency(void)
 	f.currency = DLB_ANY_VERSION;
 	f.device = "h200";
 	CHECK_EQ_INT(dlb_catalog_load(s, &f, &rows, &n), 0);
-	CHECK_EQ_INT(n, 4);
+	CHECK_EQ_INT(n, 5);
 	dlb_catalog_free(rows, n);
 	f.device = "H100";
 	CHECK_EQ_INT(dlb_catalog_load(s, &f, &rows, &n), 0);
@@ -364,6 +385,18 @@ static void test_merge_support(void)
 	CHECK_EQ_INT(dlb_result_load(s, key, 0, &got), 0);
 	CHECK_EQ_INT(got.tuned.n, 15);
 	CHECK_NEAR(got.tuned.median, 16.0, 0);
+	dlb_result_free(&got);
+	/* a retune stores fewer vendor algorithms: none of the old ones may remain */
+	fill_result(&in.r, key, 1, 15);
+	in.r.nvendor = 3;
+	in.r.vendor[1] = (struct dlb_vendor_entry){"cublasLt#0", 1, 1, {.n = 15, .median = 1.0}};
+	in.r.vendor[2] = (struct dlb_vendor_entry){"cublasLt#1", 1, 1, {.n = 15, .median = 2.0}};
+	CHECK_EQ_INT(dlb_result_save(s, &in.r), 0);
+	fill_result(&in.r, key, 1, 15);
+	CHECK_EQ_INT(dlb_result_save(s, &in.r), 0);
+	memset(&got, 0, sizeof got);
+	CHECK_EQ_INT(dlb_result_load(s, key, 0, &got), 0);
+	CHECK_EQ_INT(got.nvendor, 1);
 	dlb_store_close(s);
 }
 
@@ -374,6 +407,7 @@ int main(void)
 	test_damaged();
 	test_bad_values();
 	test_migration();
+	test_failed_migration();
 	test_map_growth();
 	test_currency();
 	test_merge_support();
