@@ -162,6 +162,7 @@ static int cmd_tune(const struct dlb_cli *c)
 	int rc = 0;
 	struct dlb_suite suite = {0};
 	struct dlb_device dev = {0};
+	size_t free_mem = 0;
 	struct dlb_store *db = NULL;
 	struct dlb_result *results = NULL;
 	char path[4096];
@@ -178,8 +179,8 @@ static int cmd_tune(const struct dlb_cli *c)
 		DLB_CHECK(dlb_suite_load(c->suite ? c->suite : "training", op, c->prec, &suite));
 	}
 	DLB_CHECK(dlb_db_path(c, path, sizeof path));
-	DLB_CHECK(dlb_device_open(c->device, &dev));
-	DLB_CHECK(dlb_check_memory(&suite, &dev));
+	DLB_CHECK(dlb_tune_probe(c->device, op, &dev, &free_mem));
+	DLB_CHECK(dlb_check_memory(&suite, &dev, free_mem));
 	DLB_CHECK(dlb_store_open(path, DLB_STORE_CREATE, &db));
 	results = calloc((size_t)suite.n, sizeof *results);
 	if (!results)
@@ -198,7 +199,7 @@ static int cmd_tune(const struct dlb_cli *c)
 	/* Print what there is, also after an interrupt: finished problems are stored. */
 	int shown = 0;
 	for (int i = 0; i < suite.n; i++)
-		if (results[i].cached || results[i].nvendor)
+		if (results[i].cached || results[i].nvendor || results[i].failed)
 			results[shown++] = results[i];
 	if (shown)
 		dlb_table_print(stdout, c->csv ? DLB_FMT_CSV : c->json ? DLB_FMT_JSON : DLB_FMT_TEXT, results, shown,
@@ -210,7 +211,6 @@ static int cmd_tune(const struct dlb_cli *c)
 fail:
 	free(results);
 	dlb_store_close(db);
-	dlb_device_close(&dev);
 	dlb_suite_free(&suite);
 	return rc;
 }

@@ -58,6 +58,7 @@ struct dlb_result {
 	char platform[256];  /* the platform key it was measured on; "" for records migrated from schema 1 */
 	int found;      /* a verified candidate won */
 	int cached;     /* answered from the database */
+	int failed;     /* the problem could not be tuned (not stored) */
 	char config[128];
 	struct dlb_stats tuned; /* microseconds */
 	double max_err, tol;

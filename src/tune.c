@@ -5,6 +5,7 @@
 #include "../store/key.h"
 #include "../store/record.h"
 #include "embedded.h"
+#include "worker.h"
 #include "err.h"
 
 #include <errno.h>
@@ -15,8 +16,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-volatile sig_atomic_t dlb_interrupted;
 
 static double now_s(void)
 {
@@ -142,11 +141,9 @@ int dlb_problem_key(const struct dlb_device *dev, const struct dlb_problem *p, c
 	return dlb_key_encode(&k, buf, len) < 0 ? DLB_E_USAGE : 0;
 }
 
-int dlb_check_memory(const struct dlb_suite *suite, const struct dlb_device *dev)
+int dlb_check_memory(const struct dlb_suite *suite, const struct dlb_device *dev, size_t free_b)
 {
 	int rc = 0;
-	size_t free_b = 0;
-	DLB_CHECK(dlb_device_free_mem(&free_b));
 	for (int i = 0; i < suite->n; i++) {
 		const struct dlb_problem *p = &suite->problems[i];
 		size_t need = p->op->device_bytes(p, dev);
@@ -160,36 +157,6 @@ int dlb_check_memory(const struct dlb_suite *suite, const struct dlb_device *dev
 	}
 fail:
 	return rc;
-}
-
-/* Load every compiled candidate onto the device and check it against what the driver reports. */
-static int load_candidates(const struct dlb_op *op, struct dlb_candidate *c, int n)
-{
-	int rc = 0;
-	for (int i = 0; i < n; i++) {
-		if (c[i].job.rc)
-			continue;
-		DLB_CHECK(dlb_module_load(c[i].job.cubin, &c[i].mod));
-		c[i].loaded = 1;
-		for (int k = 0; k < op->nkernels; k++)
-			DLB_CHECK(dlb_module_kernel(&c[i].mod, op->kernel_names[k], &c[i].kernels[k]));
-		DLB_CHECK(dlb_kernel_attrs(c[i].kernels[0], &c[i].attrs));
-	}
-fail:
-	return rc;
-}
-
-struct cand_ctx {
-	const struct dlb_op *op;
-	void *state;
-	const struct dlb_candidate *c;
-	int variant;
-};
-
-static int cand_launch(void *ctx, int set)
-{
-	struct cand_ctx *x = ctx;
-	return x->op->launch(x->state, x->c, x->variant, set);
 }
 
 struct scored {
@@ -213,7 +180,6 @@ static void trial_config(const struct dlb_op *op, const struct dlb_candidate *c,
 
 #define MAX_VARIANTS 8
 
-/* Tune one problem; on success r holds the result. A sticky CUDA error is returned as is. */
 static void iso_now(char *buf, size_t len)
 {
 	time_t now = time(NULL);
@@ -237,130 +203,339 @@ static void set_timed(struct dlb_trial *t, const struct dlb_stats *st, const cha
 	snprintf(t->stop, sizeof t->stop, "%s", stop);
 }
 
-static int tune_problem(const struct dlb_tune_opts *o, struct dlb_gpu *g, struct dlb_store *db,
-			struct dlb_candidate *cand, int ncand, struct dlb_result *r, const char *progress)
+/* ---- the parent's side: requests to a worker, and worker faults turned into trial statuses ---- */
+
+#define SETUP_LIMIT_S 300.0 /* problem setup (buffers, reference) and the vendor baselines */
+#define FLOOR_S 10.0        /* no candidate request is given less (unless a test says otherwise) */
+#define MAX_RESTARTS 100    /* per problem: a GPU that keeps failing is not a candidate's fault */
+
+struct run {
+	const struct dlb_tune_opts *o;
+	struct dlb_store *db;
+	struct dlb_sup sup;
+	struct dlb_worker_ctx wctx;
+	int problem;       /* set up in the running worker, or -1 */
+	double floor_s;    /* of every candidate request's time limit */
+	int restarts;      /* in this problem */
+	int total_restarts;
+	uint64_t launches; /* counted by workers that were stopped in order */
+};
+
+static int worker_error(const struct dlb_reply *rep, const char *what)
 {
 	int rc = 0;
+	DLB_USER_FAIL(rep->rc, "%s: %s", what, rep->len ? (const char *)rep->payload : dlb_strerror(rep->rc));
+fail:
+	return rc;
+}
+
+/* A running worker with the current problem set up. */
+static int worker_up(struct run *x)
+{
+	int rc = 0;
+	struct dlb_reply rep = {0};
+	if (x->sup.pid <= 0)
+		DLB_CHECK(dlb_sup_start(&x->sup, x->o->worker ? x->o->worker : dlb_worker_main, &x->wctx, x->o->verbose));
+	if (x->problem >= 0) {
+		struct dlb_w_index req = {x->problem};
+		rc = dlb_sup_call(&x->sup, DLB_W_PROBLEM, &req, sizeof req, SETUP_LIMIT_S, &rep);
+		if (rc > 0 && rc <= DLB_SUP_GARBAGE)
+			DLB_FAIL(DLB_E_CUDA, "the worker could not set up the problem: %s", x->sup.why);
+		DLB_CHECK(rc);
+		if (rep.rc)
+			DLB_CHECK(worker_error(&rep, "setting up the problem"));
+	}
+fail:
+	dlb_reply_free(&rep);
+	return rc;
+}
+
+/* Stop the worker in order, keeping its launch count. */
+static void worker_down(struct run *x)
+{
+	struct dlb_reply rep = {0};
+	if (x->sup.pid > 0 && dlb_sup_call(&x->sup, DLB_W_LAUNCHES, NULL, 0, 30.0, &rep) == 0 && rep.rc == 0 &&
+	    rep.len == sizeof(uint64_t)) {
+		uint64_t n;
+		memcpy(&n, rep.payload, sizeof n);
+		x->launches += n;
+	}
+	dlb_reply_free(&rep);
+	dlb_sup_stop(&x->sup);
+}
+
+/* One request about trial t. Returns 0 with *rep holding a good reply; or 0 with *rep empty and t's status
+ * and error set, when the candidate failed (its own error, or the worker died, hung or was poisoned — then a
+ * fresh worker is already running); or an error that ends the run (interrupted, or no worker will start). */
+static int ask(struct run *x, uint32_t type, const void *req, uint32_t len, double limit_s, struct dlb_trial *t,
+	       struct dlb_reply *rep)
+{
+	int rc = dlb_sup_call(&x->sup, type, req, len, limit_s, rep);
+	if (rc == 0 && rep->rc == 0)
+		return 0;
+	if (rc == 0 && rep->type != type)
+		return 0; /* cannot happen: dlb_sup_call checks the type */
+	if (rc == DLB_E_INTERRUPTED || (rc && rc > DLB_SUP_GARBAGE))
+		return rc;
+	int restart = rc != 0;
+	if (rc) {
+		t->status = rc == DLB_SUP_TIMEOUT ? DLB_ST_TIMEOUT : DLB_ST_RUNTIME_FAULT;
+		snprintf(t->error, sizeof t->error, "%.159s", x->sup.why);
+	} else {
+		t->status = rep->rc == DLB_E_LIMIT ? DLB_ST_RESOURCE_LIMIT : DLB_ST_RUNTIME_FAULT;
+		snprintf(t->error, sizeof t->error, "%s", rep->len ? (const char *)rep->payload : dlb_strerror(rep->rc));
+		if (rep->rc == DLB_E_CUDA_STICKY) { /* it replied and is ending: its context is lost */
+			char why[320];
+			snprintf(why, sizeof why, "sticky CUDA error: %.250s", t->error);
+			dlb_sup_kill(&x->sup, why);
+			restart = 1;
+		} else if (rep->rc != DLB_E_LIMIT && rep->rc != DLB_E_CUDA) {
+			dlb_sup_kill(&x->sup, t->error); /* anything unexpected: do not trust this worker further */
+			restart = 1;
+		}
+	}
+	dlb_reply_free(rep);
+	if (!restart)
+		return 0;
+	if (x->o->verbose)
+		fprintf(stderr, "\n  %s: %s: %s; starting a fresh worker\n", t->config, dlb_status_name(t->status), t->error);
+	x->restarts++;
+	x->total_restarts++;
+	if (x->restarts > MAX_RESTARTS)
+		DLB_FAIL(DLB_E_CUDA, "%d worker restarts on one problem: giving up on it", x->restarts);
+	DLB_CHECK(worker_up(x));
+fail:
+	return rc;
+}
+
+/* A timing's limit: the floor plus 20x what it should take, from the candidate's own verification run. */
+static double time_limit(const struct run *x, const struct dlb_bench_opts *b, double per_launch_s)
+{
+	double launch = per_launch_s > b->min_sample_us * 1e-6 ? per_launch_s : b->min_sample_us * 1e-6;
+	return x->floor_s + 20.0 * (b->warmup + b->samples + 2) * launch;
+}
+
+/* Trials an interrupted run stored for this key: their configurations are not measured again. */
+static const struct dlb_trial *stored_trial(const struct dlb_trial *st, int n, const char *config)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(st[i].config, config))
+			return &st[i];
+	return NULL;
+}
+
+/* Tune problem pi; on success r holds the result. Interrupts and unrecoverable worker errors are returned. */
+static int tune_problem(struct run *x, int pi, struct dlb_candidate *cand, int ncand, struct dlb_result *r,
+			const char *progress)
+{
+	int rc = 0, nok = 0, nstored = 0, resumed = 0;
+	const struct dlb_tune_opts *o = x->o;
 	const struct dlb_op *op = r->p.op;
-	void *state = NULL;
 	struct scored *ok = NULL;
-	int nok = 0;
-	double t0 = now_s(), best_screen = 0;
+	struct dlb_trial *stored = NULL;
+	struct dlb_reply rep = {0};
+	double t0 = now_s(), best_screen = 0, best_verify_s = 0;
 	int tty = isatty(STDERR_FILENO);
 	r->trials = calloc((size_t)ncand * MAX_VARIANTS, sizeof *r->trials);
 	ok = calloc((size_t)ncand * MAX_VARIANTS, sizeof *ok);
 	if (!r->trials || !ok)
 		DLB_FAIL(ENOMEM, "out of memory");
-	DLB_CHECK(op->setup(g, &r->p, &state));
+	DLB_CHECK(dlb_trials_load(x->db, r->key, &stored, &nstored));
+	x->problem = pi;
+	x->restarts = 0;
+	DLB_CHECK(worker_up(x));
 	for (int i = 0; i < ncand && !dlb_interrupted; i++) {
 		struct dlb_candidate *c = &cand[i];
 		if (tty)
 			fprintf(stderr, "\r%s candidate %d/%d ", progress, i + 1, ncand);
-		int vals[MAX_VARIANTS] = {1}, nv = 1;
-		if (!c->job.rc && c->loaded)
-			nv = op->variants(state, c, vals, MAX_VARIANTS);
-		for (int v = 0; v < nv; v++) {
-			struct dlb_trial *t = &r->trials[r->ntrials++];
+		struct dlb_w_variants vars = {1, {1}};
+		struct dlb_trial *t = &r->trials[r->ntrials];
+		memset(t, 0, sizeof *t);
+		trial_config(op, c, 1, t->config, sizeof t->config);
+		t->median_us = t->lo_us = t->hi_us = t->max_err = NAN;
+		if (c->job.rc == DLB_E_LIMIT) {
+			t->status = DLB_ST_RESOURCE_LIMIT; /* over the device's limits: never compiled */
+			snprintf(t->error, sizeof t->error, "over the device's limits before compiling");
+		} else if (c->job.rc) {
+			t->status = DLB_ST_COMPILE_ERROR;
+			snprintf(t->error, sizeof t->error, "%s", c->job.log && *c->job.log ? c->job.log : "NVRTC failed");
+		} else {
+			struct dlb_w_cand req = {i, 0};
+			DLB_CHECK(ask(x, DLB_W_VARIANTS, &req, sizeof req, x->floor_s + 60, t, &rep));
+			if (rep.payload)
+				memcpy(&vars, rep.payload, sizeof vars);
+			dlb_reply_free(&rep);
+		}
+		if (t->status != DLB_ST_OK) { /* the candidate as a whole */
+			r->counts[t->status]++;
+			r->ntrials++;
+			DLB_CHECK(finish_trial(x->db, r, t));
+			continue;
+		}
+		for (int v = 0; v < vars.n && v < DLB_W_MAX_VARIANTS && !dlb_interrupted; v++) {
+			t = &r->trials[r->ntrials++];
 			memset(t, 0, sizeof *t);
-			trial_config(op, c, vals[v], t->config, sizeof t->config);
+			trial_config(op, c, vars.values[v], t->config, sizeof t->config);
 			t->median_us = t->lo_us = t->hi_us = t->max_err = NAN;
-			if (c->job.rc == DLB_E_LIMIT || (!c->job.rc && !c->loaded)) {
-				t->status = DLB_ST_RESOURCE_LIMIT; /* over the device's limits: never compiled or loaded */
-			} else if (c->job.rc) {
-				t->status = DLB_ST_COMPILE_ERROR;
-				snprintf(t->error, sizeof t->error, "%s", c->job.log && *c->job.log ? c->job.log : "NVRTC failed");
-			} else {
-				struct dlb_check chk = {0};
-				double tv = now_s();
-				int vr = op->verify(state, c, vals[v], &chk);
-				double verify_us = 1e6 * (now_s() - tv);
-				if (!vr)
-					r->tol = chk.tol; /* the op's tolerance for this problem */
-				if (vr == DLB_E_CUDA_STICKY) {
-					t->status = DLB_ST_RUNTIME_FAULT;
-					snprintf(t->error, sizeof t->error, "%s", dlb_last_error());
-					r->counts[t->status]++;
-					(void)finish_trial(db, r, t); /* the error below is what the user needs to see */
-					DLB_FAIL(vr, "%s: %s: the GPU context is lost", t->config, t->error);
+			const struct dlb_trial *prev = stored_trial(stored, nstored, t->config);
+			if (prev) { /* measured by an interrupted run of this same key */
+				*t = *prev;
+				resumed++;
+				r->counts[t->status]++;
+				if (t->status == DLB_ST_OK) {
+					if (!isnan(t->median_us) && strcmp(t->stop, "slow_verify"))
+						ok[nok++] = (struct scored){i, vars.values[v], r->ntrials - 1, t->median_us};
+					if (!isnan(t->median_us) && (best_screen == 0 || t->median_us < best_screen))
+						best_screen = t->median_us;
 				}
-				if (vr == DLB_E_LIMIT || vr == DLB_E_CUDA) {
-					t->status = vr == DLB_E_LIMIT ? DLB_ST_RESOURCE_LIMIT : DLB_ST_RUNTIME_FAULT;
-					snprintf(t->error, sizeof t->error, "%s", dlb_last_error());
-					if (o->verbose)
-						fprintf(stderr, "\n  %s: %s\n", t->config, dlb_last_error());
-				} else if (vr) {
-					DLB_CHECK(vr);
-				} else if (!chk.ok) {
+				continue;
+			}
+			struct dlb_w_cand req = {i, vars.values[v]};
+			double limit = best_verify_s > 0 ? 50 * best_verify_s : 0;
+			DLB_CHECK(ask(x, DLB_W_VERIFY, &req, sizeof req, limit > x->floor_s ? limit : x->floor_s, t, &rep));
+			if (rep.payload) {
+				struct dlb_w_verified vf;
+				memcpy(&vf, rep.payload, sizeof vf);
+				dlb_reply_free(&rep);
+				double verify_us = 1e6 * vf.seconds;
+				if (vf.chk.ok) {
+					r->tol = vf.chk.tol; /* the op's tolerance for this problem */
+					if (best_verify_s == 0 || vf.seconds < best_verify_s)
+						best_verify_s = vf.seconds;
+				}
+				if (!vf.chk.ok) {
 					t->status = DLB_ST_WRONG_ANSWER;
-					t->max_err = chk.nonfinite ? INFINITY : chk.max_err;
+					t->max_err = vf.chk.nonfinite ? INFINITY : vf.chk.max_err;
 				} else if (verify_us > 2000 && best_screen > 0 && verify_us > 3 * best_screen) {
 					/* Verified, but its one run (with the poison and compare around it) already took 3x
 					 * the best: it cannot win, and timing it would cost more than it tells. */
 					t->status = DLB_ST_OK;
-					t->max_err = chk.max_err;
+					t->max_err = vf.chk.max_err;
 					t->median_us = verify_us;
 					t->n = 1;
 					snprintf(t->stop, sizeof t->stop, "slow_verify");
 				} else {
-					struct cand_ctx x = {op, state, c, vals[v]};
-					struct dlb_stats st;
-					struct dlb_bench_opts screen = o->screen;
+					struct dlb_w_time tr = {req, o->screen};
 					/* a candidate 1.5x slower than the best screened so far cannot win: stop it early */
-					screen.cutoff_us = best_screen > 0 ? 1.5 * best_screen : 0;
-					t->max_err = chk.max_err;
-					DLB_CHECK(dlb_bench_time(&g->bench, cand_launch, &x, op->nsets(state), &screen, &st));
-					if (best_screen == 0 || st.median < best_screen)
-						best_screen = st.median;
-					t->status = DLB_ST_OK;
-					set_timed(t, &st, st.n < screen.samples ? "cutoff" : "screen");
-					ok[nok++] = (struct scored){i, vals[v], r->ntrials - 1, st.median};
+					tr.opts.cutoff_us = best_screen > 0 ? 1.5 * best_screen : 0;
+					t->max_err = vf.chk.max_err;
+					DLB_CHECK(ask(x, DLB_W_TIME, &tr, sizeof tr, time_limit(x, &tr.opts, vf.seconds), t, &rep));
+					if (rep.payload) {
+						struct dlb_stats st;
+						memcpy(&st, rep.payload, sizeof st);
+						dlb_reply_free(&rep);
+						if (best_screen == 0 || st.median < best_screen)
+							best_screen = st.median;
+						t->status = DLB_ST_OK;
+						set_timed(t, &st, st.n < tr.opts.samples ? "cutoff" : "screen");
+						ok[nok++] = (struct scored){i, vars.values[v], r->ntrials - 1, st.median};
+					}
 				}
 			}
 			r->counts[t->status]++;
-			DLB_CHECK(finish_trial(db, r, t));
+			DLB_CHECK(finish_trial(x->db, r, t));
 		}
 	}
 	if (dlb_interrupted)
-		DLB_USER_FAIL(DLB_E_INTERRUPTED, "interrupted: finished problems are stored; the same command resumes");
+		DLB_USER_FAIL(DLB_E_INTERRUPTED, "interrupted: finished trials are stored; the same command resumes");
+	if (resumed && o->verbose)
+		fprintf(stderr, "\n  %d trials taken from an interrupted run\n", resumed);
 	/* The best few by screening are timed in full; the winner is the lowest full median. */
 	qsort(ok, (size_t)nok, sizeof *ok, by_screen);
-	for (int j = 0; j < nok && j < o->top; j++) {
-		struct cand_ctx x = {op, state, &cand[ok[j].cand], ok[j].variant};
-		struct dlb_stats st;
-		DLB_CHECK(dlb_bench_time(&g->bench, cand_launch, &x, op->nsets(state), &o->final, &st));
-		set_timed(&r->trials[ok[j].trial], &st, "samples");
-		DLB_CHECK(finish_trial(db, r, &r->trials[ok[j].trial]));
+	for (int j = 0; j < nok && j < o->top && !dlb_interrupted; j++) {
+		struct dlb_trial *t = &r->trials[ok[j].trial];
+		struct dlb_stats st = {0};
+		if (!strcmp(t->stop, "samples")) { /* timed in full before the interrupt */
+			st = (struct dlb_stats){.n = t->n, .median = t->median_us, .median_lo = t->lo_us, .median_hi = t->hi_us,
+						.mean = NAN, .mean_lo = NAN, .mean_hi = NAN, .stddev = NAN, .min = NAN, .max = NAN};
+		} else {
+			struct dlb_w_time tr = {{ok[j].cand, ok[j].variant}, o->final};
+			DLB_CHECK(ask(x, DLB_W_TIME, &tr, sizeof tr, time_limit(x, &tr.opts, 1e-6 * t->median_us), t, &rep));
+			if (!rep.payload) { /* it failed now: the trial says how */
+				r->counts[DLB_ST_OK]--;
+				r->counts[t->status]++;
+				DLB_CHECK(finish_trial(x->db, r, t));
+				continue;
+			}
+			memcpy(&st, rep.payload, sizeof st);
+			dlb_reply_free(&rep);
+			set_timed(t, &st, "samples");
+			DLB_CHECK(finish_trial(x->db, r, t));
+		}
 		if (!r->found || st.median < r->tuned.median) {
 			r->found = 1;
 			r->tuned = st;
-			r->max_err = r->trials[ok[j].trial].max_err;
-			snprintf(r->config, sizeof r->config, "%s", r->trials[ok[j].trial].config);
+			r->max_err = t->max_err;
+			snprintf(r->config, sizeof r->config, "%s", t->config);
 		}
 	}
-	DLB_CHECK(op->vendor(state, &o->final, r->vendor, DLB_RESULT_MAX_VENDOR, &r->nvendor));
+	if (dlb_interrupted)
+		DLB_USER_FAIL(DLB_E_INTERRUPTED, "interrupted: finished trials are stored; the same command resumes");
+	/* The vendor baselines, given one more worker if the first fails them. */
+	for (int attempt = 0; attempt < 2; attempt++) {
+		struct dlb_trial vt = {.config = "vendor baselines"};
+		DLB_CHECK(ask(x, DLB_W_VENDOR, &o->final, sizeof o->final, SETUP_LIMIT_S, &vt, &rep));
+		if (rep.payload) {
+			struct dlb_w_vendor wv;
+			memcpy(&wv, rep.payload, sizeof wv);
+			dlb_reply_free(&rep);
+			r->nvendor = wv.n < DLB_RESULT_MAX_VENDOR ? wv.n : DLB_RESULT_MAX_VENDOR;
+			memcpy(r->vendor, wv.e, (size_t)r->nvendor * sizeof *r->vendor);
+			break;
+		}
+		fprintf(stderr, "\ndlbtune: warning: %s: the vendor baselines failed (%s)%s\n", progress, vt.error,
+			attempt ? "; the row has no vendor time" : "; trying once more");
+	}
 	r->gpu_seconds = now_s() - t0;
-	r->peak_tflops = dlb_device_fp32_peak_tflops(g->dev);
-	snprintf(r->gpu, sizeof r->gpu, "%.127s", g->dev->name);
+	r->peak_tflops = dlb_device_fp32_peak_tflops(x->wctx.dev);
+	snprintf(r->gpu, sizeof r->gpu, "%.127s", x->wctx.dev->name);
 	iso_now(r->timestamp, sizeof r->timestamp);
 fail:
 	if (tty)
 		fprintf(stderr, "\r\033[K");
-	if (state)
-		op->teardown(state);
+	dlb_reply_free(&rep);
+	free(stored);
 	free(ok);
 	return rc;
 }
 
-int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, struct dlb_device *dev,
+int dlb_tune_probe(int ordinal, const struct dlb_op *op, struct dlb_device *dev, size_t *free_mem)
+{
+	int rc = 0;
+	struct dlb_worker_ctx w = {.ordinal = ordinal, .op = op};
+	struct dlb_sup sup = {0};
+	struct dlb_reply rep = {0};
+	DLB_CHECK(dlb_sup_start(&sup, dlb_worker_main, &w, 0));
+	rc = dlb_sup_call(&sup, DLB_W_HELLO, NULL, 0, SETUP_LIMIT_S, &rep);
+	if (rc > 0 && rc <= DLB_SUP_GARBAGE)
+		DLB_FAIL(DLB_E_CUDA, "the GPU worker failed before it could report its device: %s", sup.why);
+	DLB_CHECK(rc);
+	if (rep.rc) /* e.g. no driver: the worker's message is the user's */
+		DLB_USER_FAIL(rep.rc, "%s", rep.len ? (const char *)rep.payload : dlb_strerror(rep.rc));
+	if (rep.len != sizeof(struct dlb_w_hello))
+		DLB_FAIL(DLB_E_CUDA, "the GPU worker's hello has %u bytes", rep.len);
+	struct dlb_w_hello h;
+	memcpy(&h, rep.payload, sizeof h);
+	*dev = h.dev;
+	dev->stream = NULL;
+	*free_mem = h.free_mem;
+fail:
+	dlb_reply_free(&rep);
+	dlb_sup_stop(&sup);
+	return rc;
+}
+
+int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, const struct dlb_device *dev,
 	     struct dlb_store *db, struct dlb_result *results)
 {
-	int rc = 0, misses = 0, ncand = 0, gpu_open = 0;
+	int rc = 0, misses = 0, ncand = 0, ncompiled = 0;
 	struct dlb_candidate *cand = NULL;
-	struct dlb_gpu g;
 	struct dlb_limits lim;
-	char key[DLB_KEY_MAX + 1];
+	char key[DLB_KEY_MAX + 1], arch[16];
 	double t_start = now_s();
+	struct run x = {.o = o, .db = db, .problem = -1, .floor_s = o->floor_s > 0 ? o->floor_s : FLOOR_S};
 	dlb_limits_of(dev, &lim);
+	dlb_device_arch(dev, arch, sizeof arch);
 	/* Database first: whatever is stored and current is answered without touching the GPU. */
 	for (int i = 0; i < suite->n; i++) {
 		struct dlb_result *r = &results[i];
@@ -389,19 +564,30 @@ int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, struc
 	struct dlb_platform plat;
 	dlb_platform_of(dev, &plat);
 	DLB_CHECK(dlb_platform_save(db, &plat));
-	DLB_CHECK(dlb_gpu_open(dev, &g));
-	gpu_open = 1;
+	const struct dlb_op *op = suite->problems[0].op;
 	double tc = now_s();
-	DLB_CHECK(dlb_compile_space(suite->problems[0].op, g.arch, &lim, o->verbose, &cand, &ncand));
-	DLB_CHECK(load_candidates(suite->problems[0].op, cand, ncand));
+	/* Compiled here, in the parent (NVRTC needs no GPU); the worker, forked below, inherits the cubins. */
+	if (!o->only_extra)
+		DLB_CHECK(dlb_compile_space(op, arch, &lim, o->verbose, &cand, &ncompiled));
+	ncand = ncompiled;
+	if (o->nextra) { /* test-only candidates (tests/gpu_faults.c) */
+		struct dlb_candidate *all = realloc(cand, (size_t)(ncand + o->nextra) * sizeof *all); /* NULL: malloc */
+		if (!all)
+			DLB_FAIL(ENOMEM, "out of memory");
+		cand = all;
+		memcpy(cand + ncand, o->extra, (size_t)o->nextra * sizeof *cand);
+		ncand += o->nextra;
+	}
 	int nlimit = 0, nfail = 0;
 	for (int i = 0; i < ncand; i++) {
 		nlimit += cand[i].job.rc == DLB_E_LIMIT;
 		nfail += cand[i].job.rc && cand[i].job.rc != DLB_E_LIMIT;
 	}
 	fprintf(stderr, "compiled %d candidates for %s in %.1f s (%d more over the device's limits, %d failed to compile)\n",
-		ncand - nlimit, g.arch, now_s() - tc, nlimit, nfail);
+		ncand - nlimit, arch, now_s() - tc, nlimit, nfail);
 
+	x.wctx = (struct dlb_worker_ctx){.ordinal = dev->ordinal, .op = op, .suite = suite, .cand = cand, .ncand = ncand,
+					 .dev = dev};
 	int done = 0;
 	for (int i = 0; i < suite->n; i++) {
 		struct dlb_result *r = &results[i];
@@ -410,29 +596,36 @@ int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, struc
 		char desc[128], progress[192];
 		r->p.op->describe(&r->p, desc, sizeof desc);
 		snprintf(progress, sizeof progress, "[%3d/%d] %s %s", ++done, misses, dlb_prec_name(r->p.prec), desc);
-		rc = tune_problem(o, &g, db, cand, ncand, r, progress);
-		if (rc) { /* this problem is not stored; what finished before it is */
+		rc = tune_problem(&x, i, cand, ncand, r, progress);
+		if (rc) { /* this problem has no result; its finished trials are stored */
 			struct dlb_problem keep = r->p;
 			dlb_result_free(r);
 			memset(r, 0, sizeof *r);
 			r->p = keep;
-			goto fail;
+			if (rc == DLB_E_INTERRUPTED || rc == ENOMEM || x.sup.pid <= 0)
+				goto fail;
+			fprintf(stderr, "\ndlbtune: error: %s: %s; going on with the next problem\n", progress, dlb_last_error());
+			r->failed = 1;
+			rc = 0;
+			continue;
 		}
 		snprintf(r->platform, sizeof r->platform, "%s", plat.key);
 		DLB_CHECK(dlb_result_save(db, r));
 		double sp = dlb_result_speedup(r);
-		fprintf(stderr, "%s: %s %.2f us, vendor best %.2f us, %.2fx  (%d trials, %d ok, %d wrong, %.1f s)\n",
+		fprintf(stderr, "%s: %s %.2f us, vendor best %.2f us, %.2fx  (%d trials, %d ok, %d wrong, %d faults, %.1f s)\n",
 			progress, r->found ? r->config : "no verified candidate", r->found ? r->tuned.median : NAN,
 			dlb_result_vendor_best_us(r), sp, r->ntrials, r->counts[DLB_ST_OK], r->counts[DLB_ST_WRONG_ANSWER],
-			r->gpu_seconds);
+			r->counts[DLB_ST_RUNTIME_FAULT] + r->counts[DLB_ST_TIMEOUT], r->gpu_seconds);
 		dlb_result_free(r);
 	}
 fail:
+	worker_down(&x);
 	if (o->verbose)
-		fprintf(stderr, "kernel launches: %llu, wall %.2f s\n", (unsigned long long)dlb_launch_count(),
-			now_s() - t_start);
-	dlb_candidates_free(cand, ncand);
-	if (gpu_open)
-		dlb_gpu_close(&g);
+		fprintf(stderr, "kernel launches: %llu, worker restarts: %d, wall %.2f s\n", (unsigned long long)x.launches,
+			x.total_restarts, now_s() - t_start);
+	if (cand) {
+		dlb_candidates_free(cand, ncompiled);
+		/* extras are the caller's */
+	}
 	return rc;
 }

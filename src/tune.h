@@ -6,6 +6,7 @@
 #include "op.h"
 #include "result.h"
 #include "suite.h"
+#include "supervise.h"
 
 #include <signal.h>
 
@@ -15,10 +16,14 @@ struct dlb_tune_opts {
 	int top;                    /* candidates re-timed with the full sample count after screening */
 	struct dlb_bench_opts screen; /* every verified candidate */
 	struct dlb_bench_opts final;  /* the top candidates and every vendor algorithm */
+	/* Test hooks: candidates appended to the compiled space (or, with only_extra, instead of it), another
+	 * worker (NULL: dlb_worker_main), and the floor of every candidate's time limit (0: 10 s). */
+	const struct dlb_candidate *extra;
+	int nextra, only_extra;
+	dlb_worker_fn worker;
+	double floor_s;
 };
 
-/* Set by the signal handler in main; the driver stops between candidates, keeping finished problems. */
-extern volatile sig_atomic_t dlb_interrupted;
 
 /* The space of op filtered by its constraints and the given limits; compile failures and limit rejections
  * are kept with their status. *out holds nstatic (constraint-valid) candidates. */
@@ -32,10 +37,15 @@ int dlb_candidate_within_limits(const struct dlb_op *op, const struct dlb_candid
 
 /* The database key of problem p on dev. */
 int dlb_problem_key(const struct dlb_device *dev, const struct dlb_problem *p, char *buf, size_t len);
-/* Every problem must fit in free device memory; DLB_E_USAGE naming the first that does not. */
-int dlb_check_memory(const struct dlb_suite *suite, const struct dlb_device *dev);
-/* Tune (or look up) every problem of the suite; results[i] for problem i. Stops early, keeping what is
- * stored, on an interrupt (DLB_E_INTERRUPTED) or an error that poisons the GPU context. */
-int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, struct dlb_device *dev,
+/* Every problem must fit in free_bytes of device memory; DLB_E_USAGE naming the first that does not. */
+int dlb_check_memory(const struct dlb_suite *suite, const struct dlb_device *dev, size_t free_bytes);
+/* Start a worker on GPU ordinal just to learn the device (facts, versions, free memory): the parent process
+ * never calls CUDA itself. */
+int dlb_tune_probe(int ordinal, const struct dlb_op *op, struct dlb_device *dev, size_t *free_mem);
+/* Tune (or look up) every problem of the suite; results[i] for problem i. GPU work runs in worker processes:
+ * a candidate that faults, hangs or poisons the context is stored with its status and a fresh worker goes
+ * on. Each trial is stored as it finishes; an interrupted problem resumes from its stored trials. Stops on
+ * an interrupt (DLB_E_INTERRUPTED); a problem that cannot be set up is marked failed and skipped. */
+int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, const struct dlb_device *dev,
 	     struct dlb_store *db, struct dlb_result *results);
 #endif

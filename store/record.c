@@ -340,6 +340,27 @@ fail:
 	return rc;
 }
 
+int dlb_trials_load(struct dlb_store *s, const char *rkey, struct dlb_trial **t, int *n)
+{
+	int rc = 0;
+	char prefix[600];
+	struct dlb_result r = {0};
+	struct load_ctx c = {&r, 1, 0, 0};
+	*t = NULL;
+	*n = 0;
+	snprintf(prefix, sizeof prefix, "%s|cfg=", rkey);
+	if ((rc = dlb_store_each(s, DLB_T_TRIALS, prefix, load_trial, &c)) != 0) {
+		free(r.trials);
+		if (rc == DLB_E_JSON) /* unreadable trials are measured again */
+			return 0;
+		DLB_FAIL(rc, "reading the trials of %s: %s", rkey, dlb_strerror(rc));
+	}
+	*t = r.trials;
+	*n = r.ntrials;
+fail:
+	return rc;
+}
+
 static int save_result_fn(struct dlb_txn *txn, void *arg)
 {
 	int rc = 0;

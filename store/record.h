@@ -39,6 +39,8 @@ int dlb_result_load(struct dlb_store *s, const char *key, int with_trials, struc
 /* Store best and vendor entries of r (under r->key) in one transaction. Trials are stored as they finish. */
 int dlb_result_save(struct dlb_store *s, const struct dlb_result *r);
 int dlb_trial_save(struct dlb_store *s, const char *rkey, const struct dlb_trial *t);
+/* Every trial stored under a result key (an interrupted search's, when there is no best yet); *t malloc'd. */
+int dlb_trials_load(struct dlb_store *s, const char *rkey, struct dlb_trial **t, int *n);
 /* Insert the platform, or widen its first/last-seen window. */
 int dlb_platform_save(struct dlb_store *s, const struct dlb_platform *p);
 int dlb_platform_put(struct dlb_txn *txn, const struct dlb_platform *p, int *changed);

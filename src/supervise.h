@@ -1,0 +1,67 @@
+/* supervise: GPU work runs in a worker process. The parent sends one request at a time over a pipe and waits
+ * for the reply with a time limit. A worker that dies, answers something that is not a reply, or runs past
+ * its limit is killed (SIGKILL) and reaped; the caller records what happened and starts a fresh one. A CUDA
+ * error that poisons a context (an illegal address, a launch timeout) is sticky: no API recovers it and no
+ * API stops a hung kernel, so a process boundary is the only safe one. The parent never calls CUDA. */
+#ifndef DLB_SUPERVISE_H
+#define DLB_SUPERVISE_H
+#include <stddef.h>
+#include <stdint.h>
+#include <signal.h>
+#include <sys/types.h>
+
+#define DLB_MSG_MAX (16u << 20) /* largest payload either side accepts */
+
+/* A worker: runs in the child, reading requests from in_fd and writing replies to out_fd until it reads a
+ * quit request or the pipe closes. Its return value is the child's exit status. */
+typedef int (*dlb_worker_fn)(int in_fd, int out_fd, void *arg);
+
+struct dlb_reply {
+	uint32_t type;
+	int32_t rc;     /* the worker's result code; its error text is the payload when rc != 0 */
+	uint32_t len;
+	void *payload;  /* malloc'd, NUL-terminated for convenience; free with dlb_reply_free */
+};
+void dlb_reply_free(struct dlb_reply *r);
+
+struct dlb_sup {
+	pid_t pid;             /* 0: no worker running */
+	int to_worker, from_worker;
+	dlb_worker_fn fn;
+	void *arg;
+	int verbose;
+	int starts;            /* workers started, the first included */
+	char why[256];         /* what happened to the last worker that was stopped by a fault */
+};
+
+/* What a failed call means for the trial that made it. */
+enum {
+	DLB_SUP_OK = 0,
+	DLB_SUP_DIED = 1,      /* exited or was killed by a signal: runtime_fault */
+	DLB_SUP_TIMEOUT = 2,   /* ran past its limit and was killed: timeout */
+	DLB_SUP_GARBAGE = 3,   /* a reply that is not one (bad magic, size, type): runtime_fault */
+};
+
+/* Fork a worker running fn(arg). The child ignores SIGINT (the parent decides when it stops) and is killed if
+ * the parent dies. */
+int dlb_sup_start(struct dlb_sup *s, dlb_worker_fn fn, void *arg, int verbose);
+/* Send a request and wait up to limit_s seconds for its reply. Returns 0 with *reply filled, or one of the
+ * DLB_SUP_* faults above (the worker is then already killed and reaped; s->why says what happened), or
+ * DLB_E_INTERRUPTED when dlb_interrupted was set while waiting (the worker is killed too). */
+int dlb_sup_call(struct dlb_sup *s, uint32_t type, const void *req, uint32_t len, double limit_s,
+		 struct dlb_reply *reply);
+/* Kill (if running) and reap the worker; with why, record it and say so under --verbose. */
+void dlb_sup_kill(struct dlb_sup *s, const char *why);
+/* Ask the worker to quit, wait a moment, kill it if it has not, reap it. */
+void dlb_sup_stop(struct dlb_sup *s);
+
+/* Framing, for both sides: a header (magic, type, rc, length) and the payload. */
+int dlb_msg_write(int fd, uint32_t type, int32_t rc, const void *payload, uint32_t len);
+/* Blocking read of one message (worker side). 0, or -1 at end of file or on a malformed message. */
+int dlb_msg_read(int fd, struct dlb_reply *m);
+
+#define DLB_MSG_QUIT 0xffffffffu
+
+/* Set by the signal handler in main (SIGINT, SIGTERM): waits end, workers are killed, finished work is kept. */
+extern volatile sig_atomic_t dlb_interrupted;
+#endif

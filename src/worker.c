@@ -1,0 +1,218 @@
+/* worker: the request loop. Every reply carries the request's type; a failure carries dlb_last_error(). */
+#include "worker.h"
+
+#include "err.h"
+#include "gpu.h"
+#include "supervise.h"
+#include "tune.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+struct worker {
+	struct dlb_worker_ctx *w;
+	struct dlb_device dev;
+	struct dlb_gpu g;
+	int dev_open, gpu_open;
+	void *state; /* the current problem's */
+	int problem;
+};
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int need_device(struct worker *k)
+{
+	int rc = 0;
+	if (!k->dev_open) {
+		DLB_CHECK(dlb_device_open(k->w->ordinal, &k->dev));
+		k->dev_open = 1;
+	}
+fail:
+	return rc;
+}
+
+static int need_gpu(struct worker *k)
+{
+	int rc = 0;
+	DLB_CHECK(need_device(k));
+	if (!k->gpu_open) {
+		DLB_CHECK(dlb_gpu_open(&k->dev, &k->g));
+		k->gpu_open = 1;
+	}
+fail:
+	return rc;
+}
+
+/* The candidate, loaded into this worker on first use and checked against what the driver says its kernels
+ * need: registers limit the threads a block may have. */
+static int need_candidate(struct worker *k, int i, struct dlb_candidate **out)
+{
+	int rc = 0;
+	const struct dlb_op *op = k->w->op;
+	*out = NULL;
+	if (!k->w->cand || i < 0 || i >= k->w->ncand)
+		DLB_FAIL(DLB_E_USAGE, "no candidate %d", i);
+	if (k->problem < 0)
+		DLB_FAIL(DLB_E_USAGE, "no problem set up");
+	struct dlb_candidate *c = &k->w->cand[i];
+	if (c->job.rc || !c->job.cubin)
+		DLB_FAIL(DLB_E_USAGE, "candidate %d was not compiled", i);
+	if (!c->loaded) {
+		DLB_CHECK(dlb_module_load(c->job.cubin, &c->mod));
+		c->loaded = 1;
+		for (int n = 0; n < op->nkernels; n++)
+			DLB_CHECK(dlb_module_kernel(&c->mod, op->kernel_names[n], &c->kernels[n]));
+		DLB_CHECK(dlb_kernel_attrs(c->kernels[0], &c->attrs));
+	}
+	struct dlb_limits lim;
+	dlb_limits_of(&k->dev, &lim);
+	if (c->attrs.maxThreadsPerBlock < lim.max_threads_per_block)
+		lim.max_threads_per_block = c->attrs.maxThreadsPerBlock;
+	if (dlb_candidate_within_limits(op, c, &lim))
+		DLB_FAIL(DLB_E_LIMIT, "%s: the driver allows %d threads per block with %d registers a thread", c->text,
+			 c->attrs.maxThreadsPerBlock, c->attrs.numRegs);
+	*out = c;
+fail:
+	return rc;
+}
+
+struct launch_ctx {
+	const struct dlb_op *op;
+	void *state;
+	const struct dlb_candidate *c;
+	int variant;
+};
+
+static int launch_one(void *ctx, int set)
+{
+	struct launch_ctx *x = ctx;
+	return x->op->launch(x->state, x->c, x->variant, set);
+}
+
+static int handle(struct worker *k, const struct dlb_reply *m, void *out, uint32_t *olen)
+{
+	int rc = 0;
+	const struct dlb_op *op = k->w->op;
+	struct dlb_candidate *c = NULL;
+	*olen = 0;
+	switch (m->type) {
+	case DLB_W_HELLO: {
+		struct dlb_w_hello *h = out;
+		DLB_CHECK(need_device(k));
+		h->dev = k->dev;
+		DLB_CHECK(dlb_device_free_mem(&h->free_mem));
+		*olen = sizeof *h;
+		break;
+	}
+	case DLB_W_PROBLEM: {
+		const struct dlb_w_index *r = m->payload;
+		if (m->len != sizeof *r || !k->w->suite || r->index < 0 || r->index >= k->w->suite->n)
+			DLB_FAIL(DLB_E_USAGE, "bad problem request");
+		DLB_CHECK(need_gpu(k));
+		if (k->state)
+			op->teardown(k->state);
+		k->state = NULL;
+		k->problem = -1;
+		DLB_CHECK(op->setup(&k->g, &k->w->suite->problems[r->index], &k->state));
+		k->problem = r->index;
+		break;
+	}
+	case DLB_W_VARIANTS: {
+		const struct dlb_w_cand *r = m->payload;
+		struct dlb_w_variants *v = out;
+		if (m->len != sizeof *r)
+			DLB_FAIL(DLB_E_USAGE, "bad variants request");
+		DLB_CHECK(need_candidate(k, r->cand, &c));
+		v->n = op->variants(k->state, c, v->values, DLB_W_MAX_VARIANTS);
+		*olen = sizeof *v;
+		break;
+	}
+	case DLB_W_VERIFY: {
+		const struct dlb_w_cand *r = m->payload;
+		struct dlb_w_verified *v = out;
+		if (m->len != sizeof *r)
+			DLB_FAIL(DLB_E_USAGE, "bad verify request");
+		DLB_CHECK(need_candidate(k, r->cand, &c));
+		double t0 = now_s();
+		DLB_CHECK(op->verify(k->state, c, r->variant, &v->chk));
+		v->seconds = now_s() - t0;
+		*olen = sizeof *v;
+		break;
+	}
+	case DLB_W_TIME: {
+		const struct dlb_w_time *r = m->payload;
+		if (m->len != sizeof *r)
+			DLB_FAIL(DLB_E_USAGE, "bad time request");
+		DLB_CHECK(need_candidate(k, r->c.cand, &c));
+		struct launch_ctx x = {op, k->state, c, r->c.variant};
+		DLB_CHECK(dlb_bench_time(&k->g.bench, launch_one, &x, op->nsets(k->state), &r->opts, out));
+		*olen = sizeof(struct dlb_stats);
+		break;
+	}
+	case DLB_W_VENDOR: {
+		struct dlb_w_vendor *v = out;
+		if (m->len != sizeof(struct dlb_bench_opts) || k->problem < 0)
+			DLB_FAIL(DLB_E_USAGE, "bad vendor request");
+		DLB_CHECK(op->vendor(k->state, m->payload, v->e, DLB_RESULT_MAX_VENDOR, &v->n));
+		*olen = sizeof *v;
+		break;
+	}
+	case DLB_W_LAUNCHES: {
+		uint64_t n = dlb_launch_count();
+		memcpy(out, &n, sizeof n);
+		*olen = sizeof n;
+		break;
+	}
+	default:
+		DLB_FAIL(DLB_E_USAGE, "unknown request %u", m->type);
+	}
+fail:
+	return rc;
+}
+
+int dlb_worker_main(int in_fd, int out_fd, void *arg)
+{
+	struct worker k = {.w = arg, .problem = -1};
+	struct dlb_reply m;
+	union {
+		struct dlb_w_hello h;
+		struct dlb_w_variants v;
+		struct dlb_w_verified f;
+		struct dlb_stats st;
+		struct dlb_w_vendor vd;
+		uint64_t n;
+	} out;
+	int sticky = 0;
+	while (!sticky && dlb_msg_read(in_fd, &m) == 0) {
+		if (m.type == DLB_MSG_QUIT) {
+			dlb_reply_free(&m);
+			break;
+		}
+		uint32_t olen = 0;
+		dlb_clear_error();
+		memset(&out, 0, sizeof out);
+		int rc = handle(&k, &m, &out, &olen);
+		const char *err = dlb_last_error();
+		int wr = rc ? dlb_msg_write(out_fd, m.type, rc, err, (uint32_t)strlen(err))
+			    : dlb_msg_write(out_fd, m.type, 0, &out, olen);
+		sticky = rc == DLB_E_CUDA_STICKY; /* the context is poisoned: replied, now end */
+		dlb_reply_free(&m);
+		if (wr)
+			break;
+	}
+	if (!sticky) {
+		if (k.state)
+			k.w->op->teardown(k.state);
+		if (k.gpu_open)
+			dlb_gpu_close(&k.g);
+		if (k.dev_open)
+			dlb_device_close(&k.dev);
+	}
+	return sticky ? 3 : 0;
+}

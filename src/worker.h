@@ -1,0 +1,64 @@
+/* worker: the GPU side of a tuning run, in its own process (src/supervise.c). It opens the device, sets up
+ * one problem at a time, loads candidates on first use, and answers one request at a time: the variants of a
+ * candidate, a verification run, a timing, the vendor baselines. The suite and the compiled candidates are
+ * the parent's, inherited through fork, and named by index. */
+#ifndef DLB_WORKER_H
+#define DLB_WORKER_H
+#include "bench.h"
+#include "op.h"
+#include "result.h"
+#include "suite.h"
+#include "verify.h"
+
+enum dlb_wreq {
+	DLB_W_HELLO = 1, /* → struct dlb_w_hello */
+	DLB_W_PROBLEM,   /* struct dlb_w_index (problem) → nothing */
+	DLB_W_VARIANTS,  /* struct dlb_w_cand (variant unused) → struct dlb_w_variants */
+	DLB_W_VERIFY,    /* struct dlb_w_cand → struct dlb_w_verified */
+	DLB_W_TIME,      /* struct dlb_w_time → struct dlb_stats */
+	DLB_W_VENDOR,    /* struct dlb_bench_opts → struct dlb_w_vendor */
+	DLB_W_LAUNCHES,  /* → uint64_t: kernels this worker launched */
+};
+
+struct dlb_w_hello {
+	struct dlb_device dev; /* dev.stream is the worker's: meaningless in the parent */
+	size_t free_mem;
+};
+struct dlb_w_index {
+	int index;
+};
+struct dlb_w_cand {
+	int cand, variant;
+};
+#define DLB_W_MAX_VARIANTS 8
+struct dlb_w_variants {
+	int n;
+	int values[DLB_W_MAX_VARIANTS];
+};
+struct dlb_w_verified {
+	struct dlb_check chk;
+	double seconds; /* the verification run, poison and compare included */
+};
+struct dlb_w_time {
+	struct dlb_w_cand c;
+	struct dlb_bench_opts opts;
+};
+struct dlb_w_vendor {
+	int n;
+	struct dlb_vendor_entry e[DLB_RESULT_MAX_VENDOR];
+};
+
+/* What a worker works on: set before it is started. cand may be NULL (a worker that only says hello). */
+struct dlb_worker_ctx {
+	int ordinal;
+	const struct dlb_op *op;
+	const struct dlb_suite *suite;
+	struct dlb_candidate *cand;
+	int ncand;
+	const struct dlb_device *dev; /* the parent's copy of the worker's device facts (parent side only) */
+};
+
+/* The worker's main loop (a dlb_worker_fn). A sticky CUDA error is replied, then the worker exits: its
+ * context is poisoned and the parent starts another. */
+int dlb_worker_main(int in_fd, int out_fd, void *ctx);
+#endif
