@@ -1,16 +1,20 @@
 /* jit: NVRTC. A failed compile is a result (rc + log), not a crash: the search stores it and goes on. */
 #include "jit.h"
 
+#include "supervise.h"
+
 #include "err.h"
 
 #include <errno.h>
 #include <nvrtc.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 uint64_t dlb_hash64(const void *data, size_t len)
@@ -180,4 +184,105 @@ void dlb_jit_job_free(struct dlb_jit_job *job)
 	free(job->log);
 	job->cubin = NULL;
 	job->log = NULL;
+}
+
+/* One job's results as a message: this fixed part, then the cubin, then the log. */
+struct job_wire {
+	size_t cubin_size, log_len;
+	int nkernels;
+	struct dlb_kernel_report kernels[DLB_JIT_MAX_KERNELS];
+	double seconds;
+};
+
+static int send_job(int fd, int i, const struct dlb_jit_job *j)
+{
+	struct job_wire w = {j->cubin ? j->cubin_size : 0, j->log ? strlen(j->log) : 0, j->nkernels, {{{0}}}, j->seconds};
+	memcpy(w.kernels, j->kernels, sizeof w.kernels);
+	size_t len = sizeof w + w.cubin_size + w.log_len;
+	char *buf = malloc(len);
+	if (!buf)
+		return -1;
+	memcpy(buf, &w, sizeof w);
+	if (w.cubin_size)
+		memcpy(buf + sizeof w, j->cubin, w.cubin_size);
+	if (w.log_len)
+		memcpy(buf + sizeof w + w.cubin_size, j->log, w.log_len);
+	int rc = dlb_msg_write(fd, (uint32_t)i, j->rc, buf, (uint32_t)len);
+	free(buf);
+	return rc;
+}
+
+static int take_job(const struct dlb_reply *m, struct dlb_jit_job *j)
+{
+	struct job_wire w;
+	if (m->len < sizeof w)
+		return -1;
+	memcpy(&w, m->payload, sizeof w);
+	if (sizeof w + w.cubin_size + w.log_len != m->len)
+		return -1;
+	j->rc = m->rc;
+	j->nkernels = w.nkernels;
+	memcpy(j->kernels, w.kernels, sizeof w.kernels);
+	j->seconds = w.seconds;
+	if (w.cubin_size && !(j->cubin = malloc(w.cubin_size)))
+		return -1;
+	memcpy(j->cubin, (char *)m->payload + sizeof w, w.cubin_size);
+	j->cubin_size = w.cubin_size;
+	if (!(j->log = malloc(w.log_len + 1)))
+		return -1;
+	memcpy(j->log, (char *)m->payload + sizeof w + w.cubin_size, w.log_len);
+	j->log[w.log_len] = 0;
+	return 0;
+}
+
+int dlb_jit_compile_isolated(struct dlb_jit_job *jobs, int n, int threads, void (*progress)(int, int, void *),
+			     void *arg)
+{
+	int fds[2];
+	if (pipe(fds))
+		return errno;
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		close(fds[0]);
+		close(fds[1]);
+		return e;
+	}
+	if (pid == 0) { /* the compiler process: its end is the process's, so _exit */
+		close(fds[0]);
+		signal(SIGINT, SIG_IGN);
+		dlb_jit_compile_many(jobs, n, threads, progress, arg);
+		for (int i = 0; i < n; i++)
+			if (send_job(fds[1], i, &jobs[i]))
+				_exit(1);
+		_exit(0);
+	}
+	close(fds[1]);
+	int got = 0;
+	struct dlb_reply m;
+	while (got < n && dlb_msg_read(fds[0], &m) == 0) {
+		int taken = m.type == (uint32_t)got && take_job(&m, &jobs[got]) == 0;
+		dlb_reply_free(&m);
+		if (!taken)
+			break;
+		got++;
+	}
+	close(fds[0]);
+	int st = 0;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	for (int i = got; i < n; i++) { /* what the compiler process did not return */
+		char why[128];
+		if (WIFSIGNALED(st))
+			snprintf(why, sizeof why, "the compiler process was killed by signal %d (%s)", WTERMSIG(st),
+				 strsignal(WTERMSIG(st)));
+		else
+			snprintf(why, sizeof why, "the compiler process ended (status %d) before returning this job",
+				 WEXITSTATUS(st));
+		dlb_jit_job_free(&jobs[i]);
+		jobs[i].rc = DLB_E_NVRTC;
+		jobs[i].log = strdup(why);
+	}
+	return 0;
 }

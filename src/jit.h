@@ -31,6 +31,13 @@ int dlb_jit_compile(struct dlb_jit_job *job);
 /* Compile jobs[0..n) on `threads` threads (0: one per core); progress(i_done, n, arg) after each. */
 void dlb_jit_compile_many(struct dlb_jit_job *jobs, int n, int threads, void (*progress)(int, int, void *),
 			  void *arg);
+/* The same in a child process, the results copied back: NVRTC loads parts of the CUDA driver, and a process
+ * that has run it cannot fork a worker that initializes CUDA (cudaErrorInitializationError on the H200
+ * machines, docs/NOTES.md), so the parent that supervises workers never runs NVRTC itself. A compiler that
+ * crashes leaves its unfinished jobs with DLB_E_NVRTC and the reason in their log. 0, or an errno when no
+ * child could be started. */
+int dlb_jit_compile_isolated(struct dlb_jit_job *jobs, int n, int threads, void (*progress)(int, int, void *),
+			     void *arg);
 void dlb_jit_job_free(struct dlb_jit_job *job);
 /* Parse ptxas -v text into reports; returns the count. */
 int dlb_jit_parse_ptxas(const char *log, struct dlb_kernel_report *out, int max);

@@ -29,6 +29,7 @@ struct dlb_trial {
 	double lo_us, hi_us;    /* its 95% confidence interval */
 	double max_err;
 	char stop[16];          /* why timing stopped: screen, cutoff, samples, slow_verify; "" if never timed */
+	double seconds;         /* wall time the trial cost, a worker restart after a fault included */
 	char error[160];        /* what went wrong, for failed trials */
 	char timestamp[24];
 };

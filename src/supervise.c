@@ -141,8 +141,8 @@ int dlb_sup_start(struct dlb_sup *s, dlb_worker_fn fn, void *arg, int verbose)
 	if (pid == 0) {
 		/* The worker. Its end is the process's: _exit, so nothing of the parent's (atexit handlers, stdio
 		 * buffers) runs twice. */
-		signal(SIGINT, SIG_IGN);
-		signal(SIGTERM, SIG_DFL);
+		signal(SIGINT, SIG_IGN); /* a Ctrl-C or a TERM to the process group is the parent's to handle: */
+		signal(SIGTERM, SIG_IGN); /* it keeps what finished and then kills the worker itself */
 		signal(SIGPIPE, SIG_DFL);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() == 1)

@@ -42,8 +42,8 @@ enum {
 	DLB_SUP_GARBAGE = 3,   /* a reply that is not one (bad magic, size, type): runtime_fault */
 };
 
-/* Fork a worker running fn(arg). The child ignores SIGINT (the parent decides when it stops) and is killed if
- * the parent dies. */
+/* Fork a worker running fn(arg). The child ignores SIGINT and SIGTERM (the parent decides when it stops) and
+ * is killed if the parent dies. */
 int dlb_sup_start(struct dlb_sup *s, dlb_worker_fn fn, void *arg, int verbose);
 /* Send a request and wait up to limit_s seconds for its reply. Returns 0 with *reply filled, or one of the
  * DLB_SUP_* faults above (the worker is then already killed and reaped; s->why says what happened), or

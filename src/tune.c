@@ -92,7 +92,9 @@ int dlb_compile_space(const struct dlb_op *op, const char *arch, const struct dl
 		jidx[njobs] = i;
 		jobs[njobs++] = c[i].job;
 	}
-	dlb_jit_compile_many(jobs, njobs, 0, compile_progress, NULL);
+	/* in a child process: this one may fork GPU workers later (see dlb_jit_compile_isolated) */
+	if ((rc = dlb_jit_compile_isolated(jobs, njobs, 0, compile_progress, NULL)) != 0)
+		DLB_FAIL(rc, "cannot start the compiler process: %s", strerror(rc));
 	for (int j = 0; j < njobs; j++)
 		c[jidx[j]].job = jobs[j];
 	*out = c;
@@ -277,6 +279,10 @@ static int ask(struct run *x, uint32_t type, const void *req, uint32_t len, doub
 		return 0; /* cannot happen: dlb_sup_call checks the type */
 	if (rc == DLB_E_INTERRUPTED || (rc && rc > DLB_SUP_GARBAGE))
 		return rc;
+	if (rc && dlb_interrupted) { /* the worker went down with the interrupt: not the candidate's fault */
+		dlb_reply_free(rep);
+		return DLB_E_INTERRUPTED;
+	}
 	int restart = rc != 0;
 	if (rc) {
 		t->status = rc == DLB_SUP_TIMEOUT ? DLB_ST_TIMEOUT : DLB_ST_RUNTIME_FAULT;
@@ -349,6 +355,7 @@ static int tune_problem(struct run *x, int pi, struct dlb_candidate *cand, int n
 		if (tty)
 			fprintf(stderr, "\r%s candidate %d/%d ", progress, i + 1, ncand);
 		struct dlb_w_variants vars = {1, {1}};
+		double tt = now_s();
 		struct dlb_trial *t = &r->trials[r->ntrials];
 		memset(t, 0, sizeof *t);
 		trial_config(op, c, 1, t->config, sizeof t->config);
@@ -367,6 +374,7 @@ static int tune_problem(struct run *x, int pi, struct dlb_candidate *cand, int n
 			dlb_reply_free(&rep);
 		}
 		if (t->status != DLB_ST_OK) { /* the candidate as a whole */
+			t->seconds = now_s() - tt;
 			r->counts[t->status]++;
 			r->ntrials++;
 			DLB_CHECK(finish_trial(x->db, r, t));
@@ -392,6 +400,7 @@ static int tune_problem(struct run *x, int pi, struct dlb_candidate *cand, int n
 			}
 			struct dlb_w_cand req = {i, vars.values[v]};
 			double limit = best_verify_s > 0 ? 50 * best_verify_s : 0;
+			tt = now_s();
 			DLB_CHECK(ask(x, DLB_W_VERIFY, &req, sizeof req, limit > x->floor_s ? limit : x->floor_s, t, &rep));
 			if (rep.payload) {
 				struct dlb_w_verified vf;
@@ -432,6 +441,7 @@ static int tune_problem(struct run *x, int pi, struct dlb_candidate *cand, int n
 					}
 				}
 			}
+			t->seconds = now_s() - tt;
 			r->counts[t->status]++;
 			DLB_CHECK(finish_trial(x->db, r, t));
 		}

@@ -1,5 +1,6 @@
 /* gpu_gemm_verify: every candidate of the fp32 GEMM space (and every split-K variant) verified against
- * cuBLAS on odd shapes in all four layouts. Exit 77 without a GPU (99 if DLB_REQUIRE_GPU is set). */
+ * cuBLAS on odd shapes in all four layouts. Exit 77 without a GPU (99 if DLB_REQUIRE_GPU is set).
+ * DLB_VERIFY_SHAPES=N keeps the first N shapes (for a run under compute-sanitizer). */
 #include "../src/device.h"
 #include "../src/err.h"
 #include "../src/ops/gemm.h"
@@ -34,6 +35,10 @@ int main(void)
 		return 99;
 	}
 	long runs = 0, wrong = 0, errors = 0, compiled = 0;
+	size_t nshapes = sizeof shapes / sizeof shapes[0];
+	if (getenv("DLB_VERIFY_SHAPES") && atoi(getenv("DLB_VERIFY_SHAPES")) > 0 &&
+	    (size_t)atoi(getenv("DLB_VERIFY_SHAPES")) < nshapes)
+		nshapes = (size_t)atoi(getenv("DLB_VERIFY_SHAPES"));
 	for (int i = 0; i < ncand; i++) {
 		if (cand[i].job.rc)
 			continue;
@@ -45,7 +50,7 @@ int main(void)
 			if (dlb_module_kernel(&cand[i].mod, dlb_op_gemm.kernel_names[k], &cand[i].kernels[k]))
 				return printf("kernel %s: %s\n", cand[i].text, dlb_last_error()), 99;
 	}
-	for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+	for (size_t s = 0; s < nshapes; s++)
 		for (int layout = 0; layout < 4; layout++) {
 			struct dlb_problem p = {&dlb_op_gemm, DLB_PREC_FP32, shapes[s][0], shapes[s][1], shapes[s][2],
 						layout / 2, layout % 2, 0};
@@ -84,7 +89,7 @@ int main(void)
 			dlb_op_gemm.teardown(state);
 		}
 	printf("gpu_gemm_verify: %ld candidates on %s, %ld runs over %zu shapes x 4 layouts: %ld wrong, %ld errors\n",
-	       compiled, dev.name, runs, sizeof shapes / sizeof shapes[0], wrong, errors);
+	       compiled, dev.name, runs, nshapes, wrong, errors);
 	dlb_candidates_free(cand, ncand);
 	dlb_gpu_close(&g);
 	dlb_device_close(&dev);
