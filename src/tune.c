@@ -612,7 +612,10 @@ int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, const
 			dlb_result_free(r);
 			memset(r, 0, sizeof *r);
 			r->p = keep;
-			if (rc == DLB_E_INTERRUPTED || rc == ENOMEM || x.sup.pid <= 0)
+			if (rc == DLB_E_INTERRUPTED)
+				dlb_set_error(NULL, 0, "interrupted: finished problems and trials are stored; the same command "
+						       "resumes where this one stopped");
+			if (rc == DLB_E_INTERRUPTED || rc == ENOMEM)
 				goto fail;
 			fprintf(stderr, "\ndlbtune: error: %s: %s; going on with the next problem\n", progress, dlb_last_error());
 			r->failed = 1;

@@ -142,10 +142,13 @@ int dlb_best_from_json(json_t *root, struct dlb_result *r)
 
 json_t *dlb_trial_json(const struct dlb_trial *t)
 {
-	return json_pack("{s:s,s:s,s:i,s:o,s:o,s:o,s:o,s:s,s:o,s:s}", "config", t->config, "status",
-			 dlb_status_name(t->status), "n", t->n, "median_us", num(t->median_us), "lo_us", num(t->lo_us),
-			 "hi_us", num(t->hi_us), "max_err", num(t->max_err), "stop", t->stop, "error", text(t->error),
-			 "timestamp", t->timestamp);
+	json_t *j = json_pack("{s:s,s:s,s:i,s:o,s:o,s:o,s:o,s:s,s:o,s:s}", "config", t->config, "status",
+			      dlb_status_name(t->status), "n", t->n, "median_us", num(t->median_us), "lo_us",
+			      num(t->lo_us), "hi_us", num(t->hi_us), "max_err", num(t->max_err), "stop", t->stop, "error",
+			      text(t->error), "timestamp", t->timestamp);
+	if (j && t->seconds > 0) /* absent in records written before it was measured */
+		json_object_set_new(j, "seconds", json_real(t->seconds));
+	return j;
 }
 
 int dlb_trial_from_json(json_t *j, struct dlb_trial *t)
@@ -162,6 +165,7 @@ int dlb_trial_from_json(json_t *j, struct dlb_trial *t)
 	str_of(j, "stop", t->stop, sizeof t->stop);
 	str_of(j, "error", t->error, sizeof t->error);
 	str_of(j, "timestamp", t->timestamp, sizeof t->timestamp);
+	t->seconds = json_is_number(json_object_get(j, "seconds")) ? json_number_value(json_object_get(j, "seconds")) : 0;
 	return 0;
 }
 
