@@ -85,6 +85,11 @@ void dlb_cli_usage(FILE *out)
 		"non-TF32 math, and every cuBLASLt heuristic algorithm, up to 8) are timed by the same code on the\n"
 		"same buffers; 'speedup' is vendor best / tuned.\n"
 		"\n"
+		"Faults: every candidate runs in a worker process. One that fails to compile, exceeds a device limit,\n"
+		"computes a wrong answer, faults or hangs (no reply within 10 s plus 20x its expected time) is stored\n"
+		"with that status, and a fresh worker goes on with the next; -v shows each restart and why. An\n"
+		"interrupted run (Ctrl-C) keeps every finished trial; the same command resumes where it stopped.\n"
+		"\n"
 		"Exit status: 0 ok; 1 runtime error (CUDA, database); 2 bad command line or input; 3 no CUDA driver\n"
 		"or GPU; 4 a problem had no verified candidate; 130 interrupted (finished problems are kept).\n",
 		ops);

@@ -77,6 +77,9 @@ static int need_candidate(struct worker *k, int i, struct dlb_candidate **out)
 	if (dlb_candidate_within_limits(op, c, &lim))
 		DLB_FAIL(DLB_E_LIMIT, "%s: the driver allows %d threads per block with %d registers a thread", c->text,
 			 c->attrs.maxThreadsPerBlock, c->attrs.numRegs);
+	if (c->attrs.sharedSizeBytes > k->dev.smem_per_block)
+		DLB_FAIL(DLB_E_LIMIT, "%s: %zu bytes of static shared memory, the device allows %zu", c->text,
+			 (size_t)c->attrs.sharedSizeBytes, k->dev.smem_per_block);
 	*out = c;
 fail:
 	return rc;
