@@ -44,12 +44,13 @@ static void check_stats(const char *what, const struct dlb_stats *a, const struc
 
 /* In key order (the order a load returns them): by configuration text. */
 static struct dlb_trial trials[3] = {
-	{"BM=128 BN=128 BK=32 TM=8 TN=8 SPLITK=1", DLB_ST_RESOURCE_LIMIT, 0, NAN, NAN, NAN, NAN, "", "over the limit",
-	 "2025-01-02T03:04:05Z"},
-	{"BM=32 BN=16 BK=8 TM=4 TN=2 SPLITK=4", DLB_ST_WRONG_ANSWER, 0, NAN, NAN, NAN, 0.7071067811865476, "", "",
-	 "2025-01-02T03:04:06Z"},
-	{"BM=64 BN=64 BK=8 TM=8 TN=4 SPLITK=1", DLB_ST_OK, 15, 41.25, 41.0 + 1.0 / 3, 41.5 + 1.0 / 7, 3.0517578125e-05,
-	 "samples", "", "2025-01-02T03:04:07Z"},
+	{.config = "BM=128 BN=128 BK=32 TM=8 TN=8 SPLITK=1", .status = DLB_ST_RESOURCE_LIMIT, .median_us = NAN,
+	 .lo_us = NAN, .hi_us = NAN, .max_err = NAN, .error = "over the limit", .timestamp = "2025-01-02T03:04:05Z"},
+	{.config = "BM=32 BN=16 BK=8 TM=4 TN=2 SPLITK=4", .status = DLB_ST_WRONG_ANSWER, .median_us = NAN, .lo_us = NAN,
+	 .hi_us = NAN, .max_err = 0.7071067811865476, .seconds = 0.25, .timestamp = "2025-01-02T03:04:06Z"},
+	{.config = "BM=64 BN=64 BK=8 TM=8 TN=4 SPLITK=1", .status = DLB_ST_OK, .n = 15, .median_us = 41.25,
+	 .lo_us = 41.0 + 1.0 / 3, .hi_us = 41.5 + 1.0 / 7, .max_err = 3.0517578125e-05, .stop = "samples",
+	 .seconds = 1.0 / 3, .timestamp = "2025-01-02T03:04:07Z"},
 };
 
 #define KEY "v1|gemm|fp32|NN|1760x16x1760|gpu=NVIDIA H100 80GB HBM3|uuid=GPU-1|sm=90|driver=13000|cuda=13000|" \
@@ -152,6 +153,7 @@ static void test_round_trip(void)
 		CHECK_EQ_STR(a->stop, b->stop);
 		CHECK_EQ_STR(a->error, b->error);
 		CHECK_EQ_STR(a->timestamp, b->timestamp);
+		CHECK(same(a->seconds, b->seconds), "trial %d: seconds %.17g, expected %.17g", i, a->seconds, b->seconds);
 	}
 	CHECK_EQ_INT(d.cached, 0); /* not a stored field */
 	dlb_result_free(&d);
