@@ -1,0 +1,281 @@
+/* strategy: the proposal loop shared by every strategy; each strategy is its `next` function. */
+#include "strategy.h"
+
+#include "pcg32.h"
+
+#include <gsl/gsl_multifit.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const names[DLB_STRAT_COUNT] = {"exhaustive", "random", "anneal", "model"};
+
+const char *dlb_strategy_name(enum dlb_strategy s)
+{
+	return (unsigned)s < DLB_STRAT_COUNT ? names[s] : "?";
+}
+
+int dlb_strategy_parse(const char *s, enum dlb_strategy *out)
+{
+	for (int i = 0; i < DLB_STRAT_COUNT; i++)
+		if (!strcmp(s, names[i])) {
+			*out = (enum dlb_strategy)i;
+			return 0;
+		}
+	return -1;
+}
+
+void dlb_search_defaults(struct dlb_search_opts *o)
+{
+	*o = (struct dlb_search_opts){.strategy = DLB_STRAT_MODEL, .seed = 1, .eps = 0.01, .window = 12, .final = 3};
+}
+
+struct state {
+	const struct dlb_search_opts *o;
+	const struct dlb_points *p;
+	struct dlb_pcg32 rng;
+	int *done;       /* evaluated */
+	double *logt;    /* log estimate of evaluated ones */
+	int *order;      /* a permutation (exhaustive, random, the random start) */
+	int next_in_order;
+	int cur;         /* annealing: the current point */
+	double temp;
+	int nfit;        /* evaluations the model was last fit on */
+	double *pred;    /* model predictions */
+};
+
+static int pick_in_order(struct state *s)
+{
+	while (s->next_in_order < s->p->n && s->done[s->order[s->next_in_order]])
+		s->next_in_order++;
+	return s->next_in_order < s->p->n ? s->order[s->next_in_order++] : -1;
+}
+
+/* The neighbours of i: one coordinate moved by one step. Returns a random untried one, or -1. */
+static int untried_neighbour(struct state *s, int i)
+{
+	const struct dlb_points *p = s->p;
+	int cand[64], nc = 0;
+	for (int j = 0; j < p->n && nc < 64; j++) {
+		int diff = 0, far = 0;
+		for (int d = 0; d < p->dim; d++) {
+			int dd = abs(p->coord[i * p->dim + d] - p->coord[j * p->dim + d]);
+			diff += dd != 0;
+			far |= dd > 1;
+		}
+		if (diff == 1 && !far && !s->done[j])
+			cand[nc++] = j;
+	}
+	return nc ? cand[dlb_pcg32_bounded(&s->rng, (uint32_t)nc)] : -1;
+}
+
+static int next_anneal(struct state *s, int best)
+{
+	if (s->cur < 0)
+		s->cur = best >= 0 ? best : pick_in_order(s);
+	int j = untried_neighbour(s, s->cur);
+	if (j < 0 && best >= 0)
+		j = untried_neighbour(s, best);
+	if (j < 0) /* a local region exhausted: jump */
+		j = pick_in_order(s);
+	return j;
+}
+
+/* Least squares of log time on (1, x_d, x_d^2) with x_d in [0,1]; predictions for every candidate. */
+static void fit_model(struct state *s)
+{
+	const struct dlb_points *p = s->p;
+	int nf = 1 + 2 * p->dim, m = 0, maxc[16] = {0};
+	for (int i = 0; i < p->n; i++)
+		m += s->done[i];
+	for (int i = 0; i < p->n; i++)
+		for (int d = 0; d < p->dim && d < 16; d++)
+			if (p->coord[i * p->dim + d] > maxc[d])
+				maxc[d] = p->coord[i * p->dim + d];
+	if (m < nf + 2) /* too few points for this model: no prediction */
+		return;
+	gsl_matrix *X = gsl_matrix_alloc((size_t)m, (size_t)nf), *cov = gsl_matrix_alloc((size_t)nf, (size_t)nf);
+	gsl_vector *y = gsl_vector_alloc((size_t)m), *c = gsl_vector_alloc((size_t)nf), *row = gsl_vector_alloc((size_t)nf);
+	gsl_multifit_linear_workspace *w = gsl_multifit_linear_alloc((size_t)m, (size_t)nf);
+	if (!X || !cov || !y || !c || !row || !w)
+		goto done;
+	for (int i = 0, r = 0; i < p->n; i++) {
+		if (!s->done[i])
+			continue;
+		gsl_matrix_set(X, (size_t)r, 0, 1.0);
+		for (int d = 0; d < p->dim; d++) {
+			double x = maxc[d] ? (double)p->coord[i * p->dim + d] / maxc[d] : 0;
+			gsl_matrix_set(X, (size_t)r, (size_t)(1 + 2 * d), x);
+			gsl_matrix_set(X, (size_t)r, (size_t)(2 + 2 * d), x * x);
+		}
+		gsl_vector_set(y, (size_t)r, s->logt[i]);
+		r++;
+	}
+	double chisq;
+	if (gsl_multifit_linear(X, y, c, cov, &chisq, w) == 0) {
+		for (int i = 0; i < p->n; i++) {
+			double v = gsl_vector_get(c, 0);
+			for (int d = 0; d < p->dim; d++) {
+				double x = maxc[d] ? (double)p->coord[i * p->dim + d] / maxc[d] : 0;
+				v += gsl_vector_get(c, (size_t)(1 + 2 * d)) * x + gsl_vector_get(c, (size_t)(2 + 2 * d)) * x * x;
+			}
+			s->pred[i] = v;
+		}
+		s->nfit = m;
+	}
+done:
+	gsl_multifit_linear_free(w);
+	gsl_vector_free(row);
+	gsl_vector_free(c);
+	gsl_vector_free(y);
+	gsl_matrix_free(cov);
+	gsl_matrix_free(X);
+}
+
+static int next_model(struct state *s, int evaluated)
+{
+	if (evaluated < s->o->start || s->nfit < 0)
+		return pick_in_order(s);
+	fit_model(s);
+	if (s->nfit == 0)
+		return pick_in_order(s);
+	int best = -1;
+	for (int i = 0; i < s->p->n; i++)
+		if (!s->done[i] && (best < 0 || s->pred[i] < s->pred[best]))
+			best = i;
+	return best;
+}
+
+int dlb_search(const struct dlb_search_opts *o, const struct dlb_points *p, dlb_evaluate_fn evaluate, void *arg,
+	       struct dlb_search_result *res)
+{
+	int rc = 0, since = 0;
+	struct dlb_search_opts oo = *o;
+	struct state s = {.o = &oo, .p = p, .cur = -1};
+	memset(res, 0, sizeof *res);
+	res->best = -1;
+	if (oo.start <= 0)
+		oo.start = 3 * p->dim + 3;
+	if (oo.window <= 0)
+		oo.window = 12;
+	s.done = calloc((size_t)p->n + 1, sizeof *s.done);
+	s.logt = calloc((size_t)p->n + 1, sizeof *s.logt);
+	s.order = calloc((size_t)p->n + 1, sizeof *s.order);
+	s.pred = calloc((size_t)p->n + 1, sizeof *s.pred);
+	if (!s.done || !s.logt || !s.order || !s.pred) {
+		rc = -1;
+		goto out;
+	}
+	dlb_pcg32_seed(&s.rng, oo.seed, 54u);
+	for (int i = 0; i < p->n; i++)
+		s.order[i] = i;
+	if (oo.strategy != DLB_STRAT_EXHAUSTIVE)
+		for (int i = p->n - 1; i > 0; i--) { /* Fisher-Yates */
+			int j = (int)dlb_pcg32_bounded(&s.rng, (uint32_t)i + 1), t = s.order[i];
+			s.order[i] = s.order[j];
+			s.order[j] = t;
+		}
+	const int *first = oo.first;
+	for (;;) {
+		int budget_left = oo.budget <= 0 || res->evaluated < oo.budget;
+		if (!budget_left) {
+			snprintf(res->why, sizeof res->why, "budget of %d candidates spent", oo.budget);
+			break;
+		}
+		if (oo.strategy != DLB_STRAT_EXHAUSTIVE && res->evaluated >= oo.start && since >= oo.window) {
+			snprintf(res->why, sizeof res->why,
+				 "no improvement beyond %.1f%% in the last %d candidates (%d of %d evaluated)", 100 * oo.eps,
+				 oo.window, res->evaluated, p->n);
+			break;
+		}
+		int i = -1;
+		while (first && *first >= 0 && i < 0) { /* seeds first */
+			if (*first < p->n && !s.done[*first])
+				i = *first;
+			first++;
+		}
+		if (i < 0) {
+			switch (oo.strategy) {
+			case DLB_STRAT_ANNEAL:
+				i = res->evaluated < oo.start ? pick_in_order(&s) : next_anneal(&s, res->best);
+				break;
+			case DLB_STRAT_MODEL:
+				i = next_model(&s, res->evaluated);
+				break;
+			default:
+				i = pick_in_order(&s);
+			}
+		}
+		if (i < 0) {
+			snprintf(res->why, sizeof res->why, "every candidate evaluated (%d)", p->n);
+			break;
+		}
+		struct dlb_race_summary r;
+		if ((rc = evaluate(arg, i, res->best >= 0 ? &res->best_s : NULL, 0, &r)) != 0)
+			break;
+		s.done[i] = 1;
+		s.logt[i] = r.n ? r.mean : INFINITY;
+		res->evaluated++;
+		res->samples += r.taken;
+		since++;
+		if (r.n && r.stop != DLB_RACE_SLOWER && r.stop != DLB_RACE_ERROR &&
+		    (res->best < 0 || r.est < res->best_s.est)) {
+			if (res->best < 0 || r.est < res->best_s.est * (1 - oo.eps))
+				since = 0;
+			res->best = i;
+			res->best_s = r;
+		}
+		if (oo.strategy == DLB_STRAT_ANNEAL && s.cur >= 0 && r.n) { /* move, or not */
+			double delta = r.mean - s.logt[s.cur];
+			if (s.temp <= 0)
+				s.temp = 0.05;
+			if (delta < 0 || exp(-delta / s.temp) > (double)dlb_pcg32_next(&s.rng) / 4294967296.0)
+				s.cur = i;
+			s.temp *= 0.95;
+		}
+	}
+	/* Showdown: the best few, within 3% of the best estimate, raced again from fresh samples to twice the
+	 * precision; the lowest wins. Their first estimates were made against different incumbents. */
+	if (!rc && res->best >= 0 && oo.final > 1) {
+		int top[8], nt = 0;
+		double lim = res->best_s.mean + log(1.03);
+		for (int k = 0; k < oo.final && k < 8; k++) {
+			int pick = -1;
+			for (int i = 0; i < p->n; i++) {
+				int taken = 0;
+				for (int q = 0; q < nt; q++)
+					taken |= top[q] == i;
+				if (s.done[i] && !taken && s.logt[i] <= lim && (pick < 0 || s.logt[i] < s.logt[pick]))
+					pick = i;
+			}
+			if (pick < 0)
+				break;
+			top[nt++] = pick;
+		}
+		if (nt > 1) {
+			struct dlb_race_summary best_r = {0};
+			int best_i = -1;
+			for (int q = 0; q < nt && !rc; q++) {
+				struct dlb_race_summary r;
+				if ((rc = evaluate(arg, top[q], NULL, 1, &r)) != 0)
+					break;
+				res->samples += r.taken;
+				if (r.n && r.stop != DLB_RACE_ERROR && (best_i < 0 || r.est < best_r.est)) {
+					best_i = top[q];
+					best_r = r;
+				}
+			}
+			if (!rc && best_i >= 0) {
+				res->best = best_i;
+				res->best_s = best_r;
+			}
+		}
+	}
+out:
+	free(s.done);
+	free(s.logt);
+	free(s.order);
+	free(s.pred);
+	return rc;
+}

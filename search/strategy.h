@@ -1,0 +1,52 @@
+/* strategy: which candidate to evaluate next, and when to stop the search of one problem.
+ *   exhaustive  every candidate, in order (no search-level stop)
+ *   random      a PCG32 permutation
+ *   anneal      simulated annealing over neighbours (one parameter moved one step)
+ *   model       a least-squares fit (GSL) of log time on each parameter and its square, refit after every
+ *               evaluation, proposing the predicted-best untried candidate (after a random start)
+ * Search-level stop (all but exhaustive): after the random start, stop when the last `window` evaluations
+ * improved the best by no more than eps (relative), or the budget is spent. Candidates are raced
+ * (search/race.h) against the incumbent best. */
+#ifndef DLB_STRATEGY_H
+#define DLB_STRATEGY_H
+#include "race.h"
+
+#include <stdint.h>
+
+enum dlb_strategy { DLB_STRAT_EXHAUSTIVE, DLB_STRAT_RANDOM, DLB_STRAT_ANNEAL, DLB_STRAT_MODEL, DLB_STRAT_COUNT };
+const char *dlb_strategy_name(enum dlb_strategy s);
+int dlb_strategy_parse(const char *s, enum dlb_strategy *out);
+
+/* Candidates as points: coord[i*dim + d] is the index of candidate i's value of parameter d. */
+struct dlb_points {
+	int n, dim;
+	const int *coord;
+};
+
+struct dlb_search_opts {
+	enum dlb_strategy strategy;
+	int budget;     /* most candidates evaluated; 0: no limit */
+	uint64_t seed;
+	double eps;     /* improvement that counts (default 0.01) */
+	int window;     /* evaluations without one before stopping (default 12) */
+	int start;      /* random evaluations before the model proposes (default 3 per parameter + 3) */
+	const int *first; /* candidates to evaluate first (seeds from nearby shapes), -1 terminated; may be NULL */
+	int final;      /* the best few (within 3% of the best) raced again, tighter, to settle near-ties (default 3) */
+};
+void dlb_search_defaults(struct dlb_search_opts *o);
+
+struct dlb_search_result {
+	int best;                      /* -1 when nothing finished */
+	struct dlb_race_summary best_s;
+	int evaluated;
+	long samples;                  /* taken, over every candidate */
+	char why[160];                 /* why the search stopped */
+};
+
+/* Race candidate i against the incumbent (NULL: none); with final, to half the target precision, no
+ * incumbent (the showdown of the best few). 0, or an error that ends the search. */
+typedef int (*dlb_evaluate_fn)(void *arg, int i, const struct dlb_race_summary *incumbent, int final,
+			       struct dlb_race_summary *out);
+int dlb_search(const struct dlb_search_opts *o, const struct dlb_points *pts, dlb_evaluate_fn evaluate, void *arg,
+	       struct dlb_search_result *res);
+#endif
