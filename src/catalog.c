@@ -38,36 +38,6 @@ int dlb_key_matches_build(const struct dlb_key *k, char *why, size_t len)
 	return 0;
 }
 
-struct load_ctx {
-	struct dlb_row *rows;
-	int n, cap, unreadable;
-};
-
-static int collect_key(const char *k, size_t kl, const char *v, size_t vl, void *arg)
-{
-	(void)v;
-	(void)vl;
-	struct load_ctx *c = arg;
-	if (c->n == c->cap) {
-		int cap = c->cap ? 2 * c->cap : 64;
-		struct dlb_row *r = realloc(c->rows, (size_t)cap * sizeof *r);
-		if (!r)
-			return ENOMEM;
-		c->rows = r;
-		c->cap = cap;
-	}
-	struct dlb_row *row = &c->rows[c->n];
-	memset(row, 0, sizeof *row);
-	if (kl >= sizeof row->r.key || dlb_key_decode(k, kl, &row->k)) {
-		c->unreadable++;
-		return 0;
-	}
-	memcpy(row->r.key, k, kl);
-	row->r.key[kl] = 0;
-	c->n++;
-	return 0;
-}
-
 static int device_matches(const struct dlb_key *k, const char *dev)
 {
 	return !dev || strcasestr(k->gpu, dev) || strcasestr(k->uuid, dev);
@@ -82,10 +52,27 @@ static int same_problem_gpu(const struct dlb_key *a, const struct dlb_key *b)
 int dlb_catalog_load(struct dlb_store *s, const struct dlb_filter *f, struct dlb_row **rows, int *n)
 {
 	int rc = 0;
-	struct load_ctx c = {0};
+	struct {
+		struct dlb_row *rows;
+		int n, unreadable;
+	} c = {NULL, 0, 0};
+	char **keys = NULL;
+	int nkeys = 0;
 	*rows = NULL;
 	*n = 0;
-	DLB_CHECK(dlb_store_each(s, DLB_T_BEST, "", collect_key, &c));
+	DLB_CHECK(dlb_store_keys(s, DLB_T_BEST, "", &keys, &nkeys));
+	c.rows = calloc(nkeys ? (size_t)nkeys : 1, sizeof *c.rows);
+	if (!c.rows)
+		DLB_FAIL(ENOMEM, "out of memory");
+	for (int i = 0; i < nkeys; i++) {
+		struct dlb_row *row = &c.rows[c.n];
+		if (strlen(keys[i]) >= sizeof row->r.key || dlb_key_decode(keys[i], strlen(keys[i]), &row->k)) {
+			c.unreadable++;
+			continue;
+		}
+		snprintf(row->r.key, sizeof row->r.key, "%s", keys[i]);
+		c.n++;
+	}
 	if (c.unreadable)
 		fprintf(stderr, "dlbtune: warning: %d best records have unreadable keys (see `dlbtune db verify`)\n",
 			c.unreadable);
@@ -141,6 +128,7 @@ int dlb_catalog_load(struct dlb_store *s, const struct dlb_filter *f, struct dlb
 	c.rows = NULL;
 fail:
 	free(c.rows);
+	dlb_keys_free(keys, nkeys);
 	return rc;
 }
 

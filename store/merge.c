@@ -61,17 +61,8 @@ static int merge_fn(struct dlb_txn *txn, void *arg)
 		DLB_FAIL(rc, "reading %s: %s", in->key, dlb_strerror(rc));
 	}
 	rc = 0;
-	if (m->outcome != 2) {
-		char prefix[600];
-		snprintf(prefix, sizeof prefix, "%s|alg=", in->key);
-		DLB_CHECK(dlb_txn_del_prefix(txn, DLB_T_VENDOR, prefix, NULL));
-		DLB_CHECK(dlb_txn_put_json(txn, DLB_T_BEST, in->key, dlb_best_json(in)));
-		for (int i = 0; i < in->nvendor; i++) {
-			if (dlb_vendor_key(in->key, in->vendor[i].name, k, sizeof k))
-				DLB_FAIL(ENAMETOOLONG, "vendor key too long under %s", in->key);
-			DLB_CHECK(dlb_txn_put_json(txn, DLB_T_VENDOR, k, dlb_vendor_json(&in->vendor[i])));
-		}
-	}
+	if (m->outcome != 2)
+		DLB_CHECK(dlb_txn_put_result(txn, in));
 	for (int i = 0; i < in->ntrials; i++) {
 		const struct dlb_trial *t = &in->trials[i];
 		char *tv = NULL;

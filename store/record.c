@@ -365,10 +365,9 @@ fail:
 	return rc;
 }
 
-static int save_result_fn(struct dlb_txn *txn, void *arg)
+int dlb_txn_put_result(struct dlb_txn *txn, const struct dlb_result *r)
 {
 	int rc = 0;
-	const struct dlb_result *r = arg;
 	char k[700];
 	/* a retune replaces the vendor entries too: none of the old ones may linger into "vendor best" */
 	snprintf(k, sizeof k, "%s|alg=", r->key);
@@ -376,11 +375,16 @@ static int save_result_fn(struct dlb_txn *txn, void *arg)
 	DLB_CHECK(dlb_txn_put_json(txn, DLB_T_BEST, r->key, dlb_best_json(r)));
 	for (int i = 0; i < r->nvendor; i++) {
 		if (dlb_vendor_key(r->key, r->vendor[i].name, k, sizeof k))
-			DLB_FAIL(ENAMETOOLONG, "vendor key too long");
+			DLB_FAIL(ENAMETOOLONG, "vendor key too long under %s", r->key);
 		DLB_CHECK(dlb_txn_put_json(txn, DLB_T_VENDOR, k, dlb_vendor_json(&r->vendor[i])));
 	}
 fail:
 	return rc;
+}
+
+static int save_result_fn(struct dlb_txn *txn, void *arg)
+{
+	return dlb_txn_put_result(txn, arg);
 }
 
 int dlb_result_save(struct dlb_store *s, const struct dlb_result *r)
@@ -486,7 +490,7 @@ int dlb_record_migrate_v1(struct dlb_txn *txn, const char *key, const char *val)
 		if (r.nvendor < DLB_RESULT_MAX_VENDOR)
 			r.vendor[r.nvendor++] = e;
 	}
-	DLB_CHECK(save_result_fn(txn, &r));
+	DLB_CHECK(dlb_txn_put_result(txn, &r));
 	json_array_foreach(json_object_get(root, "trials"), i, v)
 	{
 		/* schema 1 kept the screening median only */

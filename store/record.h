@@ -38,6 +38,8 @@ void dlb_platform_key(struct dlb_platform *p);
 int dlb_result_load(struct dlb_store *s, const char *key, int with_trials, struct dlb_result *r);
 /* Store best and vendor entries of r (under r->key) in one transaction. Trials are stored as they finish. */
 int dlb_result_save(struct dlb_store *s, const struct dlb_result *r);
+/* The same inside a transaction: the best record, its vendor entries replacing any stored before. */
+int dlb_txn_put_result(struct dlb_txn *txn, const struct dlb_result *r);
 int dlb_trial_save(struct dlb_store *s, const char *rkey, const struct dlb_trial *t);
 /* Every trial stored under a result key (an interrupted search's, when there is no best yet); *t malloc'd. */
 int dlb_trials_load(struct dlb_store *s, const char *rkey, struct dlb_trial **t, int *n);
