@@ -15,24 +15,31 @@ static double gauss(struct dlb_pcg32 *r)
 	return sqrt(-2.0 * log(uniform01(r))) * cos(2.0 * M_PI * uniform01(r));
 }
 
+int dlb_landscape_alloc(int n, int dim, struct dlb_landscape *L)
+{
+	memset(L, 0, sizeof *L);
+	L->n = n;
+	L->dim = dim;
+	L->coord = calloc((size_t)(n ? n : 1) * (size_t)(dim ? dim : 1), sizeof *L->coord);
+	L->truth = calloc((size_t)(n ? n : 1), sizeof *L->truth);
+	L->sd = calloc((size_t)(n ? n : 1), sizeof *L->sd);
+	if (!L->coord || !L->truth || !L->sd) {
+		dlb_landscape_free(L);
+		return -1;
+	}
+	return 0;
+}
+
 int dlb_landscape_synthetic(const int *levels, int dim, double cv, double outlier, uint64_t seed,
 			    struct dlb_landscape *L)
 {
 	struct dlb_pcg32 r;
 	int n = 1;
-	memset(L, 0, sizeof *L);
 	for (int d = 0; d < dim; d++)
 		n *= levels[d];
-	L->n = n;
-	L->dim = dim;
-	L->outlier = outlier;
-	L->coord = calloc((size_t)n * (size_t)dim, sizeof *L->coord);
-	L->truth = calloc((size_t)n, sizeof *L->truth);
-	L->sd = calloc((size_t)n, sizeof *L->sd);
-	if (!L->coord || !L->truth || !L->sd) {
-		dlb_landscape_free(L);
+	if (dlb_landscape_alloc(n, dim, L))
 		return -1;
-	}
+	L->outlier = outlier;
 	dlb_pcg32_seed(&r, seed, 99u);
 	double centre[16], weight[16];
 	for (int d = 0; d < dim && d < 16; d++) { /* the bowl's centre and steepness differ per landscape */
@@ -81,12 +88,21 @@ struct sim_ctx {
 	const struct dlb_race_opts *ro;
 	struct dlb_pcg32 rng;
 	int i;
+	double clock; /* simulated seconds: the sum of the samples taken */
 };
 
-static int sim_sample(void *arg, double *t)
+static double sim_clock(void *arg)
+{
+	return ((struct sim_ctx *)arg)->clock;
+}
+
+static int sim_sample(void *arg, int k, double *t)
 {
 	struct sim_ctx *c = arg;
-	*t = dlb_landscape_sample(c->L, c->i, &c->rng);
+	for (int j = 0; j < k; j++) {
+		t[j] = dlb_landscape_sample(c->L, c->i, &c->rng);
+		c->clock += t[j] * 1e-6;
+	}
 	return 0;
 }
 
@@ -112,8 +128,9 @@ int dlb_simulate(const struct dlb_landscape *L, const struct dlb_search_opts *so
 	for (int t = 0; t < trials; t++) {
 		struct dlb_search_opts o = *so;
 		struct dlb_search_result res;
-		struct sim_ctx c = {L, ro, {0, 0}, 0};
+		struct sim_ctx c = {L, ro, {0, 0}, 0, 0};
 		o.seed = seed + (uint64_t)t * 7919u;
+		o.clock = sim_clock;
 		dlb_pcg32_seed(&c.rng, seed ^ 0x5eedu, (uint64_t)t);
 		if (dlb_search(&o, &(struct dlb_points){L->n, L->dim, L->coord}, sim_evaluate, &c, &res))
 			return -1;

@@ -16,6 +16,8 @@ struct dlb_landscape {
 	double outlier;  /* probability that a sample is an outlier (1.5-3x slower) */
 };
 
+/* Room for n candidates of dim coordinates, zeroed (a recorded landscape fills it); -1 out of memory. */
+int dlb_landscape_alloc(int n, int dim, struct dlb_landscape *L);
 /* n candidates on a grid of levels[0..dim) (n = their product), true times exp of a smooth function of the
  * coordinates (a tilted bowl, a weak interaction and a 1% ripple) spanning about 4x, noise of the given
  * coefficient of variation. */

@@ -19,12 +19,14 @@ void dlb_race_final_opts(const struct dlb_race_opts *o, struct dlb_race_opts *ou
 	*out = *o;
 	out->precision = o->precision / 2;
 	out->max_samples = 2 * o->max_samples;
+	if (o->fixed > 0)
+		out->fixed = o->max_samples;
 }
 
 const char *dlb_race_stop_name(enum dlb_race_stop s)
 {
-	static const char *const names[] = {"slower", "precise", "cap", "error"};
-	return (unsigned)s < 4 ? names[s] : "?";
+	static const char *const names[] = {"slower", "precise", "cap", "fixed", "error"};
+	return (unsigned)s < 5 ? names[s] : "?";
 }
 
 double dlb_welch_p_slower(const struct dlb_race_summary *a, const struct dlb_race_summary *b)
@@ -63,39 +65,51 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-void dlb_race(const struct dlb_race_opts *o, int (*sample)(void *, double *), void *arg,
-	      const struct dlb_race_summary *inc, struct dlb_race_summary *out)
+void dlb_race(const struct dlb_race_opts *o, dlb_sample_fn sample, void *arg, const struct dlb_race_summary *inc,
+	      struct dlb_race_summary *out)
 {
-	int cap = o->max_samples + o->max_discard;
+	int fixed = o->fixed > 0, max = fixed ? o->fixed : o->max_samples, cap = max + o->max_discard;
 	double *lx = malloc((size_t)cap * sizeof *lx), tmp[64];
 	memset(out, 0, sizeof *out);
 	out->stop = DLB_RACE_ERROR;
 	if (!lx)
 		return;
-	int n = 0, taken = 0, want = o->min_samples;
+	int n = 0, taken = 0, want = fixed ? max : o->min_samples;
 	for (;;) {
-		while (n < want && n < o->max_samples) {
-			double t;
-			if (sample(arg, &t) || !(t > 0)) {
+		while (n < want && n < max) {
+			int k = (want < max ? want : max) - n;
+			if (sample(arg, k, lx + n)) {
 				out->taken = taken;
 				free(lx);
 				return;
 			}
-			taken++;
-			lx[n++] = log(t);
+			for (int j = 0; j < k; j++)
+				if (!(lx[n + j] > 0)) {
+					out->taken = taken;
+					free(lx);
+					return;
+				}
+			for (int j = 0; j < k; j++)
+				lx[n + j] = log(lx[n + j]);
+			taken += k;
+			n += k;
 			/* warm-up: while the first kept sample is well above the median of the others, drop it */
-			if (n == o->min_samples && taken - n < o->max_discard && n - 1 <= 64) {
+			while (!fixed && n == o->min_samples && taken - n < o->max_discard && n - 1 <= 64) {
 				memcpy(tmp, lx + 1, (size_t)(n - 1) * sizeof *tmp);
 				qsort(tmp, (size_t)(n - 1), sizeof *tmp, cmp_double);
 				double med = tmp[(n - 1) / 2];
-				if (lx[0] - med > 3 * log1p(o->precision) + 0.05) {
-					memmove(lx, lx + 1, (size_t)(n - 1) * sizeof *lx);
-					n--;
-				}
+				if (lx[0] - med <= 3 * log1p(o->precision) + 0.05)
+					break;
+				memmove(lx, lx + 1, (size_t)(n - 1) * sizeof *lx);
+				n--;
 			}
 		}
 		summarise(lx, n, out, o->confidence);
 		out->taken = taken;
+		if (fixed) {
+			out->stop = DLB_RACE_FIXED;
+			break;
+		}
 		if (inc && inc->n >= 2 && dlb_welch_p_slower(out, inc) < o->alpha) {
 			out->stop = DLB_RACE_SLOWER;
 			break;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const char *const names[DLB_STRAT_COUNT] = {"exhaustive", "random", "anneal", "model"};
 
@@ -88,7 +89,7 @@ static void fit_model(struct state *s)
 	const struct dlb_points *p = s->p;
 	int nf = 1 + 2 * p->dim, m = 0, maxc[16] = {0};
 	for (int i = 0; i < p->n; i++)
-		m += s->done[i];
+		m += s->done[i] && isfinite(s->logt[i]);
 	for (int i = 0; i < p->n; i++)
 		for (int d = 0; d < p->dim && d < 16; d++)
 			if (p->coord[i * p->dim + d] > maxc[d])
@@ -101,7 +102,7 @@ static void fit_model(struct state *s)
 	if (!X || !cov || !y || !c || !row || !w)
 		goto done;
 	for (int i = 0, r = 0; i < p->n; i++) {
-		if (!s->done[i])
+		if (!s->done[i] || !isfinite(s->logt[i]))
 			continue;
 		gsl_matrix_set(X, (size_t)r, 0, 1.0);
 		for (int d = 0; d < p->dim; d++) {
@@ -147,6 +148,14 @@ static int next_model(struct state *s, int evaluated)
 	return best;
 }
 
+static double wall_s(void *arg)
+{
+	(void)arg;
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 int dlb_search(const struct dlb_search_opts *o, const struct dlb_points *p, dlb_evaluate_fn evaluate, void *arg,
 	       struct dlb_search_result *res)
 {
@@ -159,6 +168,9 @@ int dlb_search(const struct dlb_search_opts *o, const struct dlb_points *p, dlb_
 		oo.start = 3 * p->dim + 3;
 	if (oo.window <= 0)
 		oo.window = 12;
+	if (!oo.clock)
+		oo.clock = wall_s;
+	double t0 = oo.clock(arg);
 	s.done = calloc((size_t)p->n + 1, sizeof *s.done);
 	s.logt = calloc((size_t)p->n + 1, sizeof *s.logt);
 	s.order = calloc((size_t)p->n + 1, sizeof *s.order);
@@ -181,6 +193,11 @@ int dlb_search(const struct dlb_search_opts *o, const struct dlb_points *p, dlb_
 		int budget_left = oo.budget <= 0 || res->evaluated < oo.budget;
 		if (!budget_left) {
 			snprintf(res->why, sizeof res->why, "budget of %d candidates spent", oo.budget);
+			break;
+		}
+		if (oo.budget_s > 0 && oo.clock(arg) - t0 >= oo.budget_s) {
+			snprintf(res->why, sizeof res->why, "budget of %g s spent (%d of %d evaluated)", oo.budget_s,
+				 res->evaluated, p->n);
 			break;
 		}
 		if (oo.strategy != DLB_STRAT_EXHAUSTIVE && res->evaluated >= oo.start && since >= oo.window) {
@@ -226,6 +243,8 @@ int dlb_search(const struct dlb_search_opts *o, const struct dlb_points *p, dlb_
 			res->best = i;
 			res->best_s = r;
 		}
+		if (res->evaluated == oo.start) /* the window counts the strategy's own proposals, not the start's */
+			since = 0;
 		if (oo.strategy == DLB_STRAT_ANNEAL && s.cur >= 0 && r.n) { /* move, or not */
 			double delta = r.mean - s.logt[s.cur];
 			if (s.temp <= 0)

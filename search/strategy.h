@@ -5,7 +5,9 @@
  *   model       a least-squares fit (GSL) of log time on each parameter and its square, refit after every
  *               evaluation, proposing the predicted-best untried candidate (after a random start)
  * Search-level stop (all but exhaustive): after the random start, stop when the last `window` evaluations
- * improved the best by no more than eps (relative), or the budget is spent. Candidates are raced
+ * improved the best by no more than eps (relative), or the budget (candidates or seconds) is spent. A
+ * candidate that failed (no samples) counts as an evaluation without improvement and is left out of the
+ * model's fit. Candidates are raced
  * (search/race.h) against the incumbent best. */
 #ifndef DLB_STRATEGY_H
 #define DLB_STRATEGY_H
@@ -26,6 +28,8 @@ struct dlb_points {
 struct dlb_search_opts {
 	enum dlb_strategy strategy;
 	int budget;     /* most candidates evaluated; 0: no limit */
+	double budget_s; /* most seconds spent evaluating (by clock); 0: no limit */
+	double (*clock)(void *arg); /* seconds, given evaluate's arg; NULL: the monotonic wall clock */
 	uint64_t seed;
 	double eps;     /* improvement that counts (default 0.01) */
 	int window;     /* evaluations without one before stopping (default 12) */

@@ -70,33 +70,43 @@ int dlb_bench_once(struct dlb_bench *b, dlb_launch_fn fn, void *ctx, int set, do
 	return timed(b, fn, ctx, set, 1, set + 1, 0, us);
 }
 
+int dlb_bench_samples(struct dlb_bench *b, dlb_launch_fn fn, void *ctx, int nsets, const struct dlb_bench_opts *o,
+		      int *reps, int first, int k, double *us, int *taken)
+{
+	int rc = 0;
+	double t1 = 0;
+	*taken = 0;
+	if (k < 0 || nsets < 1)
+		DLB_FAIL(EINVAL, "bench: %d samples over %d input sets", k, nsets);
+	if (*reps < 1) { /* the candidate's first samples: warm up, then size a sample */
+		for (int w = 0; w < o->warmup; w++)
+			DLB_CHECK(timed(b, fn, ctx, w, 1, nsets, w, &t1));
+		if (o->warmup == 0)
+			DLB_CHECK(timed(b, fn, ctx, 0, 1, nsets, 0, &t1));
+		/* Enough launches per sample to dwarf the event resolution, but never more than there are sets. */
+		int r = t1 > 0 ? (int)ceil(o->min_sample_us / t1) : nsets;
+		*reps = r < 1 ? 1 : r > nsets ? nsets : r;
+	}
+	for (int n = 0; n < k; n++) {
+		DLB_CHECK(timed(b, fn, ctx, (first + n) * *reps, *reps, nsets, first + n + 1, &us[n]));
+		*taken = n + 1;
+		if (o->cutoff_us > 0 && us[n] > o->cutoff_us)
+			break;
+	}
+fail:
+	return rc;
+}
+
 int dlb_bench_time(struct dlb_bench *b, dlb_launch_fn fn, void *ctx, int nsets, const struct dlb_bench_opts *o,
 		   struct dlb_stats *out)
 {
-	int rc = 0;
+	int rc = 0, reps = 0, n = 0;
 	double *x = malloc((size_t)(o->samples > 0 ? o->samples : 1) * sizeof *x);
-	double t1 = 0;
 	if (!x)
 		DLB_FAIL(ENOMEM, "out of memory for timing samples");
-	if (o->samples < 1 || nsets < 1)
-		DLB_FAIL(EINVAL, "bench: %d samples over %d input sets", o->samples, nsets);
-	for (int w = 0; w < o->warmup; w++)
-		DLB_CHECK(timed(b, fn, ctx, w, 1, nsets, w, &t1));
-	if (o->warmup == 0)
-		DLB_CHECK(timed(b, fn, ctx, 0, 1, nsets, 0, &t1));
-	/* Enough launches per sample to dwarf the event resolution, but never more than there are sets. */
-	int reps = t1 > 0 ? (int)ceil(o->min_sample_us / t1) : nsets;
-	if (reps < 1)
-		reps = 1;
-	if (reps > nsets)
-		reps = nsets;
-	int n = 0;
-	while (n < o->samples) {
-		DLB_CHECK(timed(b, fn, ctx, n * reps, reps, nsets, n + 1, &x[n]));
-		n++;
-		if (o->cutoff_us > 0 && x[n - 1] > o->cutoff_us)
-			break;
-	}
+	if (o->samples < 1)
+		DLB_FAIL(EINVAL, "bench: %d samples", o->samples);
+	DLB_CHECK(dlb_bench_samples(b, fn, ctx, nsets, o, &reps, 0, o->samples, x, &n));
 	DLB_CHECK(dlb_stats_summarise(x, n, o->confidence, out));
 fail:
 	free(x);

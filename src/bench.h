@@ -31,6 +31,12 @@ void dlb_bench_close(struct dlb_bench *b);
  * a set, so none finds its inputs in L2). Sample times are per launch, in microseconds. */
 int dlb_bench_time(struct dlb_bench *b, dlb_launch_fn fn, void *ctx, int nsets, const struct dlb_bench_opts *o,
 		   struct dlb_stats *out);
+/* Take k samples of fn into us[0..k), numbered from `first` (which input sets and flush values they use).
+ * With *reps < 1 this is the candidate's first call: o->warmup untimed runs first, and *reps is set to the
+ * launches per sample (keep it for the candidate's later calls, so every sample measures the same thing).
+ * *taken: the samples taken (fewer than k when one is slower than o->cutoff_us). */
+int dlb_bench_samples(struct dlb_bench *b, dlb_launch_fn fn, void *ctx, int nsets, const struct dlb_bench_opts *o,
+		      int *reps, int first, int k, double *us, int *taken);
 /* Time a single run of fn (after an L2 flush), for screening and for sizing samples. */
 int dlb_bench_once(struct dlb_bench *b, dlb_launch_fn fn, void *ctx, int set, double *us);
 #endif

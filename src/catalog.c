@@ -10,6 +10,7 @@
 #include "op.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -137,4 +138,51 @@ void dlb_catalog_free(struct dlb_row *rows, int n)
 	for (int i = 0; i < n; i++)
 		dlb_result_free(&rows[i].r);
 	free(rows);
+}
+
+double dlb_shape_distance(const struct dlb_key *a, int64_t m, int64_t n, int64_t k)
+{
+	double dm = log2((double)a->m / (double)m), dn = log2((double)a->n / (double)n), dk = log2((double)a->k / (double)k);
+	return sqrt(dm * dm + dn * dn + dk * dk);
+}
+
+int dlb_catalog_nearest(struct dlb_store *s, const struct dlb_problem *p, const char *uuid, int max,
+			char (*configs)[128], int *n)
+{
+	int rc = 0, nrows = 0;
+	struct dlb_row *rows = NULL;
+	double dist[16];
+	struct dlb_filter f = {.op = p->op->name, .prec = (int)p->prec, .currency = DLB_CURRENT};
+	*n = 0;
+	if (max > 16)
+		max = 16;
+	DLB_CHECK(dlb_catalog_load(s, &f, &rows, &nrows));
+	for (int i = 0; i < nrows; i++) {
+		const struct dlb_row *w = &rows[i];
+		if (!w->r.found || strcmp(w->k.uuid, uuid) ||
+		    (w->k.m == p->m && w->k.n == p->n && w->k.k == p->k && !strcmp(w->k.layout, dlb_layout_name(p->ta, p->tb))))
+			continue;
+		/* another layout counts as one doubling away */
+		double d = dlb_shape_distance(&w->k, p->m, p->n, p->k) + (strcmp(w->k.layout, dlb_layout_name(p->ta, p->tb)) != 0);
+		int dup = 0;
+		for (int j = 0; j < *n && !dup; j++)
+			dup = !strcmp(configs[j], w->r.config);
+		if (dup)
+			continue;
+		int at = *n < max ? (*n)++ : max; /* insertion into the sorted list; max: past its end */
+		while (at > 0 && dist[at - 1] > d) {
+			if (at < max) {
+				dist[at] = dist[at - 1];
+				memcpy(configs[at], configs[at - 1], 128);
+			}
+			at--;
+		}
+		if (at < max) {
+			dist[at] = d;
+			snprintf(configs[at], 128, "%s", w->r.config);
+		}
+	}
+fail:
+	dlb_catalog_free(rows, nrows);
+	return rc;
 }

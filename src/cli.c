@@ -3,6 +3,7 @@
 
 #include "err.h"
 #include "op.h"
+#include "../search/strategy.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -26,6 +27,8 @@ void dlb_cli_usage(FILE *out)
 		"  dlbtune import FILE.json                      add an export's records to the database\n"
 		"  dlbtune merge OTHER_DB                        add another database's records\n"
 		"  dlbtune db stats|list|show|verify|gc|migrate  look after the database (see Database below)\n"
+		"  dlbtune simulate [--trials T] [--from-db]     the search against a synthetic landscape, or the\n"
+		"                                                landscapes recorded in the database (no GPU)\n"
 		"  dlbtune --help | --version\n"
 		"\n"
 		"Examples:\n"
@@ -51,15 +54,40 @@ void dlb_cli_usage(FILE *out)
 		"  --db PATH        result database directory (default $DLBTUNE_DB, else\n"
 		"                   $XDG_CACHE_HOME/dlbtune, else ~/.cache/dlbtune)\n"
 		"  --retune         measure again even if the database has a current result\n"
-		"  --samples N      timed samples for the final candidates and every vendor algorithm (default 15)\n"
-		"  --top N          candidates timed in full after screening all of them (default 4)\n"
+		"  --samples N      timed samples of every vendor algorithm (default 15)\n"
 		"  --arch ARCH      compile target for `compile` (default sm_90a; e.g. sm_80, sm_90)\n"
 		"  --emit DIR       with `compile`: write each candidate's source and cubin to DIR\n"
+		"\n"
+		"Search (tune and simulate):\n"
+		"  --strategy S     model (default): a least-squares fit of log time on each parameter and its\n"
+		"                   square, refit after every candidate, proposes the predicted best untried one\n"
+		"                   after a random start of 3 per parameter + 3; anneal: simulated annealing over\n"
+		"                   neighbours; random: a PCG32 permutation; exhaustive: every candidate in order\n"
+		"  --budget N|Ns    at most N candidates, or N seconds, per problem\n"
+		"  --seed N         of the random start, the permutation and annealing (default 1)\n"
+		"  --seeds N        the winners of the N nearest tuned shapes on this GPU go first (default 3)\n"
+		"  A search stops when its last 12 candidates improved the best by no more than 1%%, when its budget\n"
+		"  is spent, or when every candidate was tried; the row says why. The best few within 3%% are then\n"
+		"  raced again from fresh samples to half the precision, to settle near-ties.\n"
+		"  Racing: each candidate is sampled in rounds (after 2 warm-up runs; leading samples far above the\n"
+		"  rest are dropped) and stops as soon as it is slower than the best so far (one-sided Welch test on\n"
+		"  log times, p < 0.01), or its 95%% CI is within the precision, or it reaches the cap (flagged noisy).\n"
+		"  --confidence C   of the CI behind 'precise' (default 0.95)\n"
+		"  --precision P    target relative CI half-width (default 0.01: 1%% is the gap the search resolves)\n"
+		"  --min-samples N  before any decision (default 4: the fewest that give a usable variance;\n"
+		"                   'precise' needs twice as many)\n"
+		"  --max-samples N  the cap (default 50)\n"
+		"  --fixed-samples N  no racing: exactly N samples per candidate (the showdown: --max-samples);\n"
+		"                   with --strategy exhaustive this is the classic tuner, kept as the baseline\n"
+		"  simulate: --trials T (default 100) seeded runs per landscape; --from-db replays every current\n"
+		"  result's trials (--op/--prec/--layout/--device filter; --any-version); else a synthetic\n"
+		"  landscape: --candidates N (default 200), --noise CV (default 0.03), --outliers P (default 0)\n"
 		"\n"
 		"Output:\n"
 		"  (default)        a table on stdout; progress on stderr\n"
 		"  --csv, --json    machine-readable results on stdout\n"
-		"  -v, --verbose    constraint counts, per-candidate registers/spills, kernel launch count\n"
+		"  -v, --verbose    constraint counts, per-candidate registers/spills, kernel launch count;\n"
+		"                   -vv: every candidate's trial as it finishes\n"
 		"\n"
 		"Database:\n"
 		"  Every trial, the best of each problem, every vendor algorithm's time and the platform it ran on\n"
@@ -108,6 +136,19 @@ fail:
 	return rc;
 }
 
+static int parse_double(const char *opt, const char *s, double lo, double hi, double *out)
+{
+	int rc = 0;
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (!*s || *end || errno || !(v >= lo && v <= hi))
+		DLB_USER_FAIL(DLB_E_USAGE, "%s '%s': expected a number in %g..%g", opt, s, lo, hi);
+	*out = v;
+fail:
+	return rc;
+}
+
 static int parse_dim(const char *opt, const char *s, int64_t *out)
 {
 	int rc = 0;
@@ -118,7 +159,9 @@ fail:
 }
 
 enum { O_M = 256, O_N, O_K, O_TA, O_TB, O_LAYOUT, O_SUITE, O_DEVICE, O_DB, O_RETUNE, O_CSV, O_JSON, O_ARCH,
-       O_EMIT, O_SAMPLES, O_TOP, O_PREC, O_OP, O_FORMAT, O_STALE, O_ANY, O_DRY };
+       O_EMIT, O_SAMPLES, O_PREC, O_OP, O_FORMAT, O_STALE, O_ANY, O_DRY, O_STRATEGY, O_BUDGET, O_SEED,
+       O_CONFIDENCE, O_PRECISION, O_MIN_SAMPLES, O_MAX_SAMPLES, O_FIXED, O_SEEDS, O_TRIALS, O_FROM_DB, O_CANDIDATES,
+       O_NOISE, O_OUTLIERS };
 
 static const struct {
 	const char *word, *sub;
@@ -132,6 +175,7 @@ static const struct {
 	{"db", "migrate", DLB_CMD_DB_MIGRATE, 0},
 	{"export", NULL, DLB_CMD_EXPORT, 0},     {"import", NULL, DLB_CMD_IMPORT, 1},
 	{"merge", NULL, DLB_CMD_MERGE, 1},       {"lookup", NULL, DLB_CMD_LOOKUP, 0},
+	{"simulate", NULL, DLB_CMD_SIMULATE, 0},
 	{"help", NULL, DLB_CMD_HELP, 0},
 };
 
@@ -146,7 +190,14 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 		{"db", required_argument, 0, O_DB},         {"retune", no_argument, 0, O_RETUNE},
 		{"csv", no_argument, 0, O_CSV},             {"json", no_argument, 0, O_JSON},
 		{"arch", required_argument, 0, O_ARCH},     {"emit", required_argument, 0, O_EMIT},
-		{"samples", required_argument, 0, O_SAMPLES}, {"top", required_argument, 0, O_TOP},
+		{"samples", required_argument, 0, O_SAMPLES}, {"strategy", required_argument, 0, O_STRATEGY},
+		{"budget", required_argument, 0, O_BUDGET}, {"seed", required_argument, 0, O_SEED},
+		{"confidence", required_argument, 0, O_CONFIDENCE}, {"precision", required_argument, 0, O_PRECISION},
+		{"min-samples", required_argument, 0, O_MIN_SAMPLES}, {"max-samples", required_argument, 0, O_MAX_SAMPLES},
+		{"fixed-samples", required_argument, 0, O_FIXED}, {"seeds", required_argument, 0, O_SEEDS},
+		{"trials", required_argument, 0, O_TRIALS}, {"from-db", no_argument, 0, O_FROM_DB},
+		{"candidates", required_argument, 0, O_CANDIDATES}, {"noise", required_argument, 0, O_NOISE},
+		{"outliers", required_argument, 0, O_OUTLIERS},
 		{"format", required_argument, 0, O_FORMAT}, {"stale", no_argument, 0, O_STALE},
 		{"any-version", no_argument, 0, O_ANY},     {"dry-run", no_argument, 0, O_DRY},
 		{"verbose", no_argument, 0, 'v'},           {"help", no_argument, 0, 'h'},
@@ -159,7 +210,16 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 	c->prec = DLB_PREC_FP32;
 	c->arch = "sm_90a";
 	c->samples = 15;
-	c->top = 4;
+	c->strategy = "model";
+	c->seed = 1;
+	c->confidence = 0.95;
+	c->precision = 0.01;
+	c->min_samples = 4;
+	c->max_samples = 50;
+	c->seeds = 3;
+	c->trials = 100;
+	c->candidates = 200;
+	c->noise = 0.03;
 	int first = 1, nargs = 0;
 	if (argc > 1 && argv[1][0] != '-') {
 		const char *w = argv[1], *sub = argc > 2 ? argv[2] : "";
@@ -176,7 +236,8 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 			DLB_USER_FAIL(DLB_E_USAGE, "db: expected a subcommand: stats, list, show, verify, gc, migrate");
 		if (!found)
 			DLB_USER_FAIL(DLB_E_USAGE,
-				      "unknown command '%s' (tune, compile, devices, lookup, export, import, merge, db; see --help)",
+				      "unknown command '%s' (tune, compile, devices, lookup, export, import, merge, db, simulate; see "
+				      "--help)",
 				      w);
 	}
 	/* Options start after the command words: getopt sees them as argv[1..]. optind = 0 makes glibc reset
@@ -260,8 +321,76 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 		case O_SAMPLES:
 			DLB_CHECK(parse_int("--samples", optarg, 3, 10000, &c->samples));
 			break;
-		case O_TOP:
-			DLB_CHECK(parse_int("--top", optarg, 1, 1000, &c->top));
+		case O_STRATEGY: {
+			enum dlb_strategy st;
+			if (dlb_strategy_parse(optarg, &st))
+				DLB_USER_FAIL(DLB_E_USAGE, "--strategy '%s': expected exhaustive, random, anneal or model", optarg);
+			c->strategy = optarg;
+			c->have_search = 1;
+			break;
+		}
+		case O_BUDGET: {
+			size_t len = strlen(optarg);
+			if (len > 1 && optarg[len - 1] == 's') {
+				char num[32];
+				snprintf(num, sizeof num, "%.*s", (int)(len - 1), optarg);
+				if (parse_double("--budget", num, 0.001, 1e7, &c->budget_s))
+					DLB_USER_FAIL(DLB_E_USAGE, "--budget '%s': expected candidates (e.g. 40) or seconds (e.g. 90s)",
+						      optarg);
+			} else if (parse_int("--budget", optarg, 1, 100000000, &c->budget)) {
+				DLB_USER_FAIL(DLB_E_USAGE, "--budget '%s': expected candidates (e.g. 40) or seconds (e.g. 90s)",
+					      optarg);
+			}
+			c->have_search = 1;
+			break;
+		}
+		case O_SEED: {
+			char *end;
+			errno = 0;
+			c->seed = strtoll(optarg, &end, 10);
+			if (!*optarg || *end || errno || c->seed < 0)
+				DLB_USER_FAIL(DLB_E_USAGE, "--seed '%s': expected a non-negative integer", optarg);
+			c->have_search = 1;
+			break;
+		}
+		case O_CONFIDENCE:
+			DLB_CHECK(parse_double("--confidence", optarg, 0.5, 0.9999, &c->confidence));
+			c->have_search = 1;
+			break;
+		case O_PRECISION:
+			DLB_CHECK(parse_double("--precision", optarg, 0.0001, 0.5, &c->precision));
+			c->have_search = 1;
+			break;
+		case O_MIN_SAMPLES:
+			DLB_CHECK(parse_int("--min-samples", optarg, 2, 1000, &c->min_samples));
+			c->have_search = 1;
+			break;
+		case O_MAX_SAMPLES:
+			DLB_CHECK(parse_int("--max-samples", optarg, 2, 10000, &c->max_samples));
+			c->have_search = 1;
+			break;
+		case O_FIXED:
+			DLB_CHECK(parse_int("--fixed-samples", optarg, 1, 10000, &c->fixed_samples));
+			c->have_search = 1;
+			break;
+		case O_SEEDS:
+			DLB_CHECK(parse_int("--seeds", optarg, 0, 16, &c->seeds));
+			c->have_search = 1;
+			break;
+		case O_TRIALS:
+			DLB_CHECK(parse_int("--trials", optarg, 1, 1000000, &c->trials));
+			break;
+		case O_FROM_DB:
+			c->from_db = 1;
+			break;
+		case O_CANDIDATES:
+			DLB_CHECK(parse_int("--candidates", optarg, 8, 100000, &c->candidates));
+			break;
+		case O_NOISE:
+			DLB_CHECK(parse_double("--noise", optarg, 0, 1, &c->noise));
+			break;
+		case O_OUTLIERS:
+			DLB_CHECK(parse_double("--outliers", optarg, 0, 0.5, &c->outliers));
 			break;
 		case O_FORMAT:
 			c->format = optarg;
@@ -276,7 +405,7 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 			c->dry_run = 1;
 			break;
 		case 'v':
-			c->verbose = 1;
+			c->verbose++;
 			break;
 		case 'h':
 			c->cmd = DLB_CMD_HELP;
@@ -336,6 +465,17 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 		DLB_USER_FAIL(DLB_E_USAGE, "choose one of --csv and --json");
 	if (c->emit && c->cmd != DLB_CMD_COMPILE)
 		DLB_USER_FAIL(DLB_E_USAGE, "--emit goes with the compile command");
+	if (c->have_search && c->cmd != DLB_CMD_TUNE && c->cmd != DLB_CMD_SIMULATE)
+		DLB_USER_FAIL(DLB_E_USAGE, "search options (--strategy, --budget, --seed, --confidence, --precision, "
+					   "--min-samples, --max-samples, --fixed-samples, --seeds) go with tune and simulate");
+	if (c->min_samples > c->max_samples)
+		DLB_USER_FAIL(DLB_E_USAGE, "--min-samples %d is more than --max-samples %d", c->min_samples, c->max_samples);
+	if ((c->from_db || c->trials != 100 || c->candidates != 200 || c->noise != 0.03 || c->outliers != 0) &&
+	    c->cmd != DLB_CMD_SIMULATE)
+		DLB_USER_FAIL(DLB_E_USAGE, "--trials, --from-db, --candidates, --noise and --outliers go with simulate");
+	if (c->from_db && (c->candidates != 200 || c->noise != 0.03 || c->outliers != 0))
+		DLB_USER_FAIL(DLB_E_USAGE, "--from-db replays recorded landscapes: --candidates, --noise and --outliers "
+					   "describe a synthetic one");
 fail:
 	return rc;
 }

@@ -20,6 +20,7 @@ enum dlb_command {
 	DLB_CMD_IMPORT,
 	DLB_CMD_MERGE,
 	DLB_CMD_LOOKUP,
+	DLB_CMD_SIMULATE,
 	DLB_CMD_HELP,
 	DLB_CMD_VERSION
 };
@@ -53,7 +54,18 @@ struct dlb_cli {
 	const char *emit;
 	int retune, verbose;
 	int csv, json;
-	int samples, top;
+	int samples;            /* of each vendor algorithm */
+	/* the search (tune and simulate) */
+	const char *strategy;
+	int budget;             /* candidates; 0: none */
+	double budget_s;        /* seconds; 0: none */
+	long long seed;
+	double confidence, precision;
+	int min_samples, max_samples, fixed_samples, seeds;
+	/* simulate */
+	int trials, from_db, candidates;
+	double noise, outliers;
+	int have_search;        /* some search option was given */
 };
 
 /* Parse argv. 0 ok; DLB_E_USAGE with the reason in dlb_last_error(). Never exits. */

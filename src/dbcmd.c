@@ -503,12 +503,6 @@ static json_t *jnum(double x)
 	return isfinite(x) ? json_real(x) : json_null();
 }
 
-static double shape_distance(const struct dlb_key *a, int64_t m, int64_t n, int64_t k)
-{
-	double dm = log2((double)a->m / (double)m), dn = log2((double)a->n / (double)n), dk = log2((double)a->k / (double)k);
-	return sqrt(dm * dm + dn * dn + dk * dk);
-}
-
 static int cmd_lookup(const struct dlb_cli *c, struct dlb_store *s)
 {
 	int rc = 0, n = 0, answered = 0;
@@ -536,7 +530,7 @@ static int cmd_lookup(const struct dlb_cli *c, struct dlb_store *s)
 			const struct dlb_row *w = &rows[j];
 			if (strcmp(w->k.uuid, rows[i].k.uuid) || !w->r.found)
 				continue;
-			double d = shape_distance(&w->k, c->m, c->n, c->k);
+			double d = dlb_shape_distance(&w->k, c->m, c->n, c->k);
 			if (d < bd || (d == bd && best && w->k.driver > best->k.driver)) {
 				bd = d;
 				best = w;

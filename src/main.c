@@ -7,6 +7,7 @@
 #include "device.h"
 #include "err.h"
 #include "op.h"
+#include "simulate.h"
 #include "suite.h"
 #include "tune.h"
 
@@ -188,10 +189,11 @@ static int cmd_tune(const struct dlb_cli *c)
 	struct dlb_tune_opts o = {
 		.retune = c->retune,
 		.verbose = c->verbose,
-		.top = c->top,
-		.screen = {.warmup = 1, .samples = 3, .min_sample_us = 20.0, .confidence = 0.95},
-		.final = {.warmup = 2, .samples = c->samples, .min_sample_us = 20.0, .confidence = 0.95},
+		.sample = {.warmup = 2, .samples = 0, .min_sample_us = 20.0, .confidence = c->confidence},
+		.vendor = {.warmup = 2, .samples = c->samples, .min_sample_us = 20.0, .confidence = 0.95},
+		.seeds = c->seeds,
 	};
+	dlb_cli_search(c, &o.search, &o.race);
 	if (!c->csv && !c->json)
 		fprintf(stderr, "dlbtune: %s %s, %d problems from %s on GPU %d (%s), database %s\n", op->name,
 			dlb_prec_name(c->prec), suite.n, suite.name, dev.ordinal, dev.name, path);
@@ -249,6 +251,8 @@ int main(int argc, char **argv)
 		return report(dlb_cmd_db(&c));
 	case DLB_CMD_TUNE:
 		return report(cmd_tune(&c));
+	case DLB_CMD_SIMULATE:
+		return report(dlb_cmd_simulate(&c));
 	}
 	return DLB_EXIT_FAILURE;
 }

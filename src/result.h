@@ -27,8 +27,12 @@ struct dlb_trial {
 	int n;                  /* timed samples behind median_us (0: not timed) */
 	double median_us;       /* median time of an ok trial; NAN otherwise */
 	double lo_us, hi_us;    /* its 95% confidence interval */
+	double mean_us;         /* mean of the samples kept; NAN if unknown */
+	int taken;              /* samples taken, warm-up discards included (0: not recorded) */
+	int noisy;              /* the racer reached its cap without a decision */
 	double max_err;
-	char stop[16];          /* why timing stopped: screen, cutoff, samples, slow_verify; "" if never timed */
+	char stop[16];          /* why timing stopped: the racer's slower, precise, cap or fixed (final_... in the
+	                         * showdown), slow_verify; older records: screen, cutoff, samples; "" if never timed */
 	double seconds;         /* wall time the trial cost, a worker restart after a fault included */
 	char error[160];        /* what went wrong, for failed trials */
 	char timestamp[24];
@@ -53,6 +57,17 @@ struct dlb_vendor_entry {
 	struct dlb_stats st;
 };
 
+/* How a problem's search went (absent from records made before searches had strategies). */
+struct dlb_search_info {
+	char strategy[16]; /* "" when not recorded */
+	int points;        /* candidates (configurations x launch variants) it could evaluate */
+	int evaluated;
+	long samples;      /* timing samples taken, over every candidate */
+	int seeds;         /* candidates taken first from nearby shapes in the database */
+	double seconds;    /* wall time of the search (the vendor baselines not included) */
+	char why[160];     /* why it stopped */
+};
+
 struct dlb_result {
 	struct dlb_problem p;
 	char key[512];       /* its database key (store/key.h) */
@@ -70,6 +85,7 @@ struct dlb_result {
 	int ntrials;
 	struct dlb_trial *trials; /* loaded on request; counts[] always */
 	double gpu_seconds; /* wall time spent tuning this problem */
+	struct dlb_search_info search;
 	char gpu[128];
 	char timestamp[32];
 };

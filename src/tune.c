@@ -1,8 +1,10 @@
-/* tune: exhaustive for now — every candidate (and each launch-time variant) is verified, then screened with
- * a few samples; the best few are timed in full. The racing search replaces the screening step. */
+/* tune: per problem, the points (compiled candidates x launch variants) are searched by search/strategy.c;
+ * each point the strategy proposes is verified, then raced (search/race.c) against the incumbent with
+ * samples from a GPU worker; every outcome is stored as a trial the moment it is known. */
 #include "tune.h"
 
 #include "../store/key.h"
+#include "catalog.h"
 #include "../store/record.h"
 #include "embedded.h"
 #include "worker.h"
@@ -161,21 +163,10 @@ fail:
 	return rc;
 }
 
-struct scored {
-	int cand, variant, trial;
-	double screen_us;
-};
-
-static int by_screen(const void *a, const void *b)
-{
-	double x = ((const struct scored *)a)->screen_us, y = ((const struct scored *)b)->screen_us;
-	return (x > y) - (x < y);
-}
-
 static void trial_config(const struct dlb_op *op, const struct dlb_candidate *c, int variant, char *buf, size_t len)
 {
 	if (op->variant_name)
-		snprintf(buf, len, "%s %s=%d", c->text, op->variant_name, variant);
+		snprintf(buf, len, "%.96s %.16s=%d", c->text, op->variant_name, variant);
 	else
 		snprintf(buf, len, "%s", c->text);
 }
@@ -194,15 +185,6 @@ static int finish_trial(struct dlb_store *db, const struct dlb_result *r, struct
 {
 	iso_now(t->timestamp, sizeof t->timestamp);
 	return dlb_trial_save(db, r->key, t);
-}
-
-static void set_timed(struct dlb_trial *t, const struct dlb_stats *st, const char *stop)
-{
-	t->n = st->n;
-	t->median_us = st->median;
-	t->lo_us = st->median_lo;
-	t->hi_us = st->median_hi;
-	snprintf(t->stop, sizeof t->stop, "%s", stop);
 }
 
 /* ---- the parent's side: requests to a worker, and worker faults turned into trial statuses ---- */
@@ -314,11 +296,12 @@ fail:
 	return rc;
 }
 
-/* A timing's limit: the floor plus 20x what it should take, from the candidate's own verification run. */
-static double time_limit(const struct run *x, const struct dlb_bench_opts *b, double per_launch_s)
+/* A request for k samples: the floor plus 20x what it should take, from the candidate's own verification run
+ * (an over-estimate: it includes the poison and the compare). */
+static double samples_limit(const struct run *x, const struct dlb_bench_opts *b, int reps, int k, double per_launch_s)
 {
 	double launch = per_launch_s > b->min_sample_us * 1e-6 ? per_launch_s : b->min_sample_us * 1e-6;
-	return x->floor_s + 20.0 * (b->warmup + b->samples + 2) * launch;
+	return x->floor_s + 20.0 * (b->warmup + (double)k * (reps > 0 ? reps : 1) + 2) * launch;
 }
 
 /* Trials an interrupted run stored for this key: their configurations are not measured again. */
@@ -330,36 +313,297 @@ static const struct dlb_trial *stored_trial(const struct dlb_trial *st, int n, c
 	return NULL;
 }
 
+/* One point of a problem's search: a compiled candidate with one launch-time variant. */
+struct point {
+	int cand, variant;
+	int trial;       /* its index in r->trials; -1 until evaluated */
+	double verify_s; /* its verification run */
+	int reps, next;  /* launches per sample (0: not sized yet), samples taken so far */
+	int have_st;     /* st holds its last race's statistics, measured by this run */
+	struct dlb_stats st;
+};
+
+/* The search of one problem: what the evaluate and sample callbacks of search/ need. */
+struct prun {
+	struct run *x;
+	struct dlb_result *r;
+	struct point *pt;
+	int npt;
+	const struct dlb_trial *stored;
+	int nstored, resumed;
+	double best_verify_s;
+	struct point *cur;     /* being sampled */
+	struct dlb_trial *cur_t;
+	double *buf;           /* the current race's samples */
+	int nbuf, capbuf;
+	int rc;                /* an error that ends the run, from inside a callback */
+	const char *progress;
+	int evaluated;
+};
+
+/* The racer's sample callback: k more samples of the current point, from the worker. */
+static int take_samples(void *arg, int k, double *t)
+{
+	struct prun *q = arg;
+	struct run *x = q->x;
+	struct point *p = q->cur;
+	struct dlb_reply rep = {0};
+	while (k > 0) {
+		int chunk = k < DLB_W_MAX_SAMPLES ? k : DLB_W_MAX_SAMPLES;
+		struct dlb_w_sample_req req = {{p->cand, p->variant}, x->o->sample, p->reps, p->next, chunk};
+		int rc = ask(x, DLB_W_SAMPLES, &req, sizeof req, samples_limit(x, &req.opts, p->reps, chunk, p->verify_s),
+			     q->cur_t, &rep);
+		if (rc) {
+			q->rc = rc;
+			return rc;
+		}
+		if (!rep.payload) /* the candidate failed: the trial says how */
+			return 1;
+		struct dlb_w_samples got;
+		memcpy(&got, rep.payload, sizeof got);
+		dlb_reply_free(&rep);
+		if (got.n != chunk || got.reps < 1) {
+			q->cur_t->status = DLB_ST_RUNTIME_FAULT;
+			snprintf(q->cur_t->error, sizeof q->cur_t->error, "the worker returned %d of %d samples", got.n, chunk);
+			return 1;
+		}
+		p->reps = got.reps;
+		p->next += chunk;
+		if (q->nbuf + chunk > q->capbuf) {
+			int cap = 2 * (q->nbuf + chunk);
+			double *nb = realloc(q->buf, (size_t)cap * sizeof *nb);
+			if (!nb) {
+				q->rc = ENOMEM;
+				return ENOMEM;
+			}
+			q->buf = nb;
+			q->capbuf = cap;
+		}
+		memcpy(q->buf + q->nbuf, got.us, (size_t)chunk * sizeof *t);
+		memcpy(t, got.us, (size_t)chunk * sizeof *t);
+		q->nbuf += chunk;
+		t += chunk;
+		k -= chunk;
+	}
+	return 0;
+}
+
+static enum dlb_race_stop stop_of(const char *stop)
+{
+	if (!strncmp(stop, "final_", 6))
+		stop += 6;
+	for (int s = 0; s <= DLB_RACE_ERROR; s++)
+		if (!strcmp(stop, dlb_race_stop_name((enum dlb_race_stop)s)))
+			return (enum dlb_race_stop)s;
+	return !strcmp(stop, "slow_verify") ? DLB_RACE_SLOWER : DLB_RACE_CAP; /* older stop reasons: a timing */
+}
+
+/* What the racer needs to know of a stored trial (a resumed run): its centre and spread, in log time. */
+static void summary_of_trial(const struct dlb_trial *t, const struct dlb_race_opts *ro, struct dlb_race_summary *s)
+{
+	memset(s, 0, sizeof *s);
+	s->stop = DLB_RACE_ERROR;
+	if (t->status != DLB_ST_OK || !(t->median_us > 0) || t->n < 1)
+		return;
+	s->n = t->n;
+	s->taken = t->taken > t->n ? t->taken : t->n;
+	s->mean = log(t->median_us);
+	s->est = t->median_us;
+	s->rel_half = t->hi_us > t->lo_us ? 0.5 * (t->hi_us - t->lo_us) / t->median_us : INFINITY;
+	double se = t->n > 1 && isfinite(s->rel_half) ? log1p(s->rel_half) / dlb_t_quantile(ro->confidence, t->n - 1) : 0;
+	s->var = se * se * t->n;
+	s->stop = stop_of(t->stop);
+}
+
+static void stats_of_trial(const struct dlb_trial *t, struct dlb_stats *st)
+{
+	*st = (struct dlb_stats){.n = t->n, .median = t->median_us, .median_lo = t->lo_us, .median_hi = t->hi_us,
+				 .mean = t->mean_us, .mean_lo = NAN, .mean_hi = NAN, .stddev = NAN, .min = NAN, .max = NAN};
+}
+
+static void new_trial(const struct dlb_op *op, const struct dlb_candidate *c, int variant, struct dlb_trial *t)
+{
+	memset(t, 0, sizeof *t);
+	trial_config(op, c, variant, t->config, sizeof t->config);
+	t->median_us = t->lo_us = t->hi_us = t->mean_us = t->max_err = NAN;
+}
+
+/* search/'s evaluate callback: verify point i (the first time), then race it against the incumbent; every
+ * outcome is stored as the point's trial before this returns. */
+static int evaluate(void *arg, int i, const struct dlb_race_summary *inc, int final, struct dlb_race_summary *out)
+{
+	struct prun *q = arg;
+	struct run *x = q->x;
+	struct dlb_result *r = q->r;
+	const struct dlb_tune_opts *o = x->o;
+	const struct dlb_op *op = r->p.op;
+	struct point *p = &q->pt[i];
+	struct dlb_reply rep = {0};
+	struct dlb_trial *t;
+	int rc = 0;
+	double tt = now_s();
+	memset(out, 0, sizeof *out);
+	out->stop = DLB_RACE_ERROR;
+	if (dlb_interrupted)
+		return DLB_E_INTERRUPTED;
+	if (isatty(STDERR_FILENO))
+		fprintf(stderr, "\r%s %s %d of %d candidates ", q->progress, final ? "showdown," : "evaluating,",
+			q->evaluated + 1, q->npt);
+	if (!final) {
+		q->evaluated++;
+		p->trial = r->ntrials++;
+		t = &r->trials[p->trial];
+		new_trial(op, &x->wctx.cand[p->cand], p->variant, t);
+		const struct dlb_trial *prev = stored_trial(q->stored, q->nstored, t->config);
+		if (prev) { /* measured by an interrupted run of this same key */
+			*t = *prev;
+			q->resumed++;
+			r->counts[t->status]++;
+			summary_of_trial(t, &o->race, out);
+			return 0;
+		}
+		struct dlb_w_cand req = {p->cand, p->variant};
+		double limit = q->best_verify_s > 0 ? 50 * q->best_verify_s : 0;
+		DLB_CHECK(ask(x, DLB_W_VERIFY, &req, sizeof req, limit > x->floor_s ? limit : x->floor_s, t, &rep));
+		if (!rep.payload) /* failed: ask set the status */
+			goto store;
+		struct dlb_w_verified vf;
+		memcpy(&vf, rep.payload, sizeof vf);
+		dlb_reply_free(&rep);
+		p->verify_s = vf.seconds;
+		t->max_err = vf.chk.max_err;
+		if (!vf.chk.ok) {
+			t->status = DLB_ST_WRONG_ANSWER;
+			t->max_err = vf.chk.nonfinite ? INFINITY : vf.chk.max_err;
+			goto store;
+		}
+		r->tol = vf.chk.tol; /* the op's tolerance for this problem */
+		if (q->best_verify_s == 0 || vf.seconds < q->best_verify_s)
+			q->best_verify_s = vf.seconds;
+		double verify_us = 1e6 * vf.seconds;
+		if (inc && verify_us > 2000 && verify_us > 3 * inc->est) {
+			/* Verified, but its one run (with the poison and compare around it) already took 3x the best: it
+			 * cannot win, and timing it would cost more than it tells. */
+			t->n = 1;
+			t->median_us = verify_us;
+			snprintf(t->stop, sizeof t->stop, "slow_verify");
+			*out = (struct dlb_race_summary){.n = 1, .taken = 0, .mean = log(verify_us), .est = verify_us,
+							 .rel_half = INFINITY, .stop = DLB_RACE_SLOWER};
+			goto store;
+		}
+	} else {
+		t = &r->trials[p->trial];
+		if (!strncmp(t->stop, "final_", 6)) { /* raced in the showdown before an interrupt */
+			summary_of_trial(t, &o->race, out);
+			return 0;
+		}
+		r->counts[t->status]--; /* counted again below */
+	}
+	{
+		struct dlb_race_opts ro = o->race;
+		if (final)
+			dlb_race_final_opts(&o->race, &ro);
+		q->cur = p;
+		q->cur_t = t;
+		q->nbuf = 0;
+		q->rc = 0;
+		dlb_race(&ro, take_samples, q, inc, out);
+		if (q->rc) {
+			rc = q->rc;
+			goto fail;
+		}
+		if (out->stop == DLB_RACE_ERROR) {
+			if (t->status == DLB_ST_OK) { /* a sample that was not a time */
+				t->status = DLB_ST_RUNTIME_FAULT;
+				snprintf(t->error, sizeof t->error, "a timing sample was not a positive time");
+			}
+			out->n = 0;
+		} else {
+			struct dlb_stats st;
+			int skip = out->taken - out->n;
+			DLB_CHECK(dlb_stats_summarise(q->buf + skip, out->n, o->race.confidence, &st));
+			p->st = st;
+			p->have_st = 1;
+			t->n = st.n;
+			t->median_us = st.median;
+			t->lo_us = st.median_lo;
+			t->hi_us = st.median_hi;
+			t->mean_us = st.mean;
+			t->taken = out->taken;
+			t->noisy = out->stop == DLB_RACE_CAP;
+			snprintf(t->stop, sizeof t->stop, "%s%s", final ? "final_" : "", dlb_race_stop_name(out->stop));
+		}
+	}
+store:
+	t->seconds += now_s() - tt;
+	r->counts[t->status]++;
+	DLB_CHECK(finish_trial(x->db, r, t));
+	if (o->verbose > 1)
+		fprintf(stderr, "\n  %-48s %-14s n=%-3d %10.3f us  %s", t->config, dlb_status_name(t->status), t->n,
+			t->median_us, t->stop);
+fail:
+	dlb_reply_free(&rep);
+	return rc;
+}
+
+/* Coordinates of the points for search/: per parameter (and the launch variant), the rank of the point's
+ * value among the values the points have. */
+static int point_coords(const struct dlb_op *op, const struct dlb_candidate *cand, const struct point *pt, int n,
+			int dim, int *coord)
+{
+	int vals[DLB_MAX_PARAMS + 1][64], nv[DLB_MAX_PARAMS + 1] = {0};
+	for (int i = 0; i < n; i++)
+		for (int d = 0; d < dim; d++) {
+			int v = d < op->space.nparams ? cand[pt[i].cand].cfg.v[d] : pt[i].variant, at = 0;
+			while (at < nv[d] && vals[d][at] < v)
+				at++;
+			if (at < nv[d] && vals[d][at] == v)
+				continue;
+			if (nv[d] == 64)
+				return DLB_E_USAGE;
+			memmove(&vals[d][at + 1], &vals[d][at], (size_t)(nv[d] - at) * sizeof(int));
+			vals[d][at] = v;
+			nv[d]++;
+		}
+	for (int i = 0; i < n; i++)
+		for (int d = 0; d < dim; d++) {
+			int v = d < op->space.nparams ? cand[pt[i].cand].cfg.v[d] : pt[i].variant, at = 0;
+			while (vals[d][at] != v)
+				at++;
+			coord[i * dim + d] = at;
+		}
+	return 0;
+}
+
 /* Tune problem pi; on success r holds the result. Interrupts and unrecoverable worker errors are returned. */
 static int tune_problem(struct run *x, int pi, struct dlb_candidate *cand, int ncand, struct dlb_result *r,
 			const char *progress)
 {
-	int rc = 0, nok = 0, nstored = 0, resumed = 0;
+	int rc = 0, nstored = 0, *coord = NULL, first[17];
 	const struct dlb_tune_opts *o = x->o;
 	const struct dlb_op *op = r->p.op;
-	struct scored *ok = NULL;
 	struct dlb_trial *stored = NULL;
 	struct dlb_reply rep = {0};
-	double t0 = now_s(), best_screen = 0, best_verify_s = 0;
-	int tty = isatty(STDERR_FILENO);
+	struct prun q = {.x = x, .r = r, .progress = progress};
+	double t0 = now_s();
 	r->trials = calloc((size_t)ncand * MAX_VARIANTS, sizeof *r->trials);
-	ok = calloc((size_t)ncand * MAX_VARIANTS, sizeof *ok);
-	if (!r->trials || !ok)
+	q.pt = calloc((size_t)ncand * MAX_VARIANTS, sizeof *q.pt);
+	if (!r->trials || !q.pt)
 		DLB_FAIL(ENOMEM, "out of memory");
 	DLB_CHECK(dlb_trials_load(x->db, r->key, &stored, &nstored));
+	q.stored = stored;
+	q.nstored = nstored;
 	x->problem = pi;
 	x->restarts = 0;
 	DLB_CHECK(worker_up(x));
+	/* The points: every compiled candidate with each of its launch variants for this problem. Candidates that
+	 * did not compile, or that the driver refuses, are trials already. */
 	for (int i = 0; i < ncand && !dlb_interrupted; i++) {
 		struct dlb_candidate *c = &cand[i];
-		if (tty)
-			fprintf(stderr, "\r%s candidate %d/%d ", progress, i + 1, ncand);
 		struct dlb_w_variants vars = {1, {1}};
-		double tt = now_s();
 		struct dlb_trial *t = &r->trials[r->ntrials];
-		memset(t, 0, sizeof *t);
-		trial_config(op, c, 1, t->config, sizeof t->config);
-		t->median_us = t->lo_us = t->hi_us = t->max_err = NAN;
+		double tt = now_s();
+		new_trial(op, c, 1, t);
 		if (c->job.rc == DLB_E_LIMIT) {
 			t->status = DLB_ST_RESOURCE_LIMIT; /* over the device's limits: never compiled */
 			snprintf(t->error, sizeof t->error, "over the device's limits before compiling");
@@ -377,114 +621,66 @@ static int tune_problem(struct run *x, int pi, struct dlb_candidate *cand, int n
 			t->seconds = now_s() - tt;
 			r->counts[t->status]++;
 			r->ntrials++;
-			DLB_CHECK(finish_trial(x->db, r, t));
+			if (!stored_trial(stored, nstored, t->config))
+				DLB_CHECK(finish_trial(x->db, r, t));
 			continue;
 		}
-		for (int v = 0; v < vars.n && v < DLB_W_MAX_VARIANTS && !dlb_interrupted; v++) {
-			t = &r->trials[r->ntrials++];
-			memset(t, 0, sizeof *t);
-			trial_config(op, c, vars.values[v], t->config, sizeof t->config);
-			t->median_us = t->lo_us = t->hi_us = t->max_err = NAN;
-			const struct dlb_trial *prev = stored_trial(stored, nstored, t->config);
-			if (prev) { /* measured by an interrupted run of this same key */
-				*t = *prev;
-				resumed++;
-				r->counts[t->status]++;
-				if (t->status == DLB_ST_OK) {
-					if (!isnan(t->median_us) && strcmp(t->stop, "slow_verify"))
-						ok[nok++] = (struct scored){i, vars.values[v], r->ntrials - 1, t->median_us};
-					if (!isnan(t->median_us) && (best_screen == 0 || t->median_us < best_screen))
-						best_screen = t->median_us;
-				}
-				continue;
-			}
-			struct dlb_w_cand req = {i, vars.values[v]};
-			double limit = best_verify_s > 0 ? 50 * best_verify_s : 0;
-			tt = now_s();
-			DLB_CHECK(ask(x, DLB_W_VERIFY, &req, sizeof req, limit > x->floor_s ? limit : x->floor_s, t, &rep));
-			if (rep.payload) {
-				struct dlb_w_verified vf;
-				memcpy(&vf, rep.payload, sizeof vf);
-				dlb_reply_free(&rep);
-				double verify_us = 1e6 * vf.seconds;
-				if (vf.chk.ok) {
-					r->tol = vf.chk.tol; /* the op's tolerance for this problem */
-					if (best_verify_s == 0 || vf.seconds < best_verify_s)
-						best_verify_s = vf.seconds;
-				}
-				if (!vf.chk.ok) {
-					t->status = DLB_ST_WRONG_ANSWER;
-					t->max_err = vf.chk.nonfinite ? INFINITY : vf.chk.max_err;
-				} else if (verify_us > 2000 && best_screen > 0 && verify_us > 3 * best_screen) {
-					/* Verified, but its one run (with the poison and compare around it) already took 3x
-					 * the best: it cannot win, and timing it would cost more than it tells. */
-					t->status = DLB_ST_OK;
-					t->max_err = vf.chk.max_err;
-					t->median_us = verify_us;
-					t->n = 1;
-					snprintf(t->stop, sizeof t->stop, "slow_verify");
-				} else {
-					struct dlb_w_time tr = {req, o->screen};
-					/* a candidate 1.5x slower than the best screened so far cannot win: stop it early */
-					tr.opts.cutoff_us = best_screen > 0 ? 1.5 * best_screen : 0;
-					t->max_err = vf.chk.max_err;
-					DLB_CHECK(ask(x, DLB_W_TIME, &tr, sizeof tr, time_limit(x, &tr.opts, vf.seconds), t, &rep));
-					if (rep.payload) {
-						struct dlb_stats st;
-						memcpy(&st, rep.payload, sizeof st);
-						dlb_reply_free(&rep);
-						if (best_screen == 0 || st.median < best_screen)
-							best_screen = st.median;
-						t->status = DLB_ST_OK;
-						set_timed(t, &st, st.n < tr.opts.samples ? "cutoff" : "screen");
-						ok[nok++] = (struct scored){i, vars.values[v], r->ntrials - 1, st.median};
-					}
-				}
-			}
-			t->seconds = now_s() - tt;
-			r->counts[t->status]++;
-			DLB_CHECK(finish_trial(x->db, r, t));
-		}
+		for (int v = 0; v < vars.n && v < DLB_W_MAX_VARIANTS; v++)
+			q.pt[q.npt++] = (struct point){.cand = i, .variant = vars.values[v], .trial = -1};
 	}
 	if (dlb_interrupted)
 		DLB_USER_FAIL(DLB_E_INTERRUPTED, "interrupted: finished trials are stored; the same command resumes");
-	if (resumed && o->verbose)
-		fprintf(stderr, "\n  %d trials taken from an interrupted run\n", resumed);
-	/* The best few by screening are timed in full; the winner is the lowest full median. */
-	qsort(ok, (size_t)nok, sizeof *ok, by_screen);
-	for (int j = 0; j < nok && j < o->top && !dlb_interrupted; j++) {
-		struct dlb_trial *t = &r->trials[ok[j].trial];
-		struct dlb_stats st = {0};
-		if (!strcmp(t->stop, "samples")) { /* timed in full before the interrupt */
-			st = (struct dlb_stats){.n = t->n, .median = t->median_us, .median_lo = t->lo_us, .median_hi = t->hi_us,
-						.mean = NAN, .mean_lo = NAN, .mean_hi = NAN, .stddev = NAN, .min = NAN, .max = NAN};
-		} else {
-			struct dlb_w_time tr = {{ok[j].cand, ok[j].variant}, o->final};
-			DLB_CHECK(ask(x, DLB_W_TIME, &tr, sizeof tr, time_limit(x, &tr.opts, 1e-6 * t->median_us), t, &rep));
-			if (!rep.payload) { /* it failed now: the trial says how */
-				r->counts[DLB_ST_OK]--;
-				r->counts[t->status]++;
-				DLB_CHECK(finish_trial(x->db, r, t));
-				continue;
+
+	struct dlb_search_opts so = o->search;
+	int dim = op->space.nparams + (op->variant_name ? 1 : 0), nseed = 0;
+	coord = calloc((size_t)(q.npt ? q.npt : 1) * (size_t)dim, sizeof *coord);
+	if (!coord)
+		DLB_FAIL(ENOMEM, "out of memory");
+	DLB_CHECK(point_coords(op, cand, q.pt, q.npt, dim, coord));
+	if (o->seeds > 0) { /* the winners of the nearest tuned shapes on this GPU go first */
+		char near[16][128];
+		int nnear = 0;
+		DLB_CHECK(dlb_catalog_nearest(x->db, &r->p, x->wctx.dev->uuid, o->seeds, near, &nnear));
+		for (int k = 0; k < nnear; k++)
+			for (int j = 0; j < q.npt; j++) {
+				char text[128];
+				trial_config(op, &cand[q.pt[j].cand], q.pt[j].variant, text, sizeof text);
+				if (!strcmp(text, near[k])) {
+					first[nseed++] = j;
+					break;
+				}
 			}
-			memcpy(&st, rep.payload, sizeof st);
-			dlb_reply_free(&rep);
-			set_timed(t, &st, "samples");
-			DLB_CHECK(finish_trial(x->db, r, t));
-		}
-		if (!r->found || st.median < r->tuned.median) {
-			r->found = 1;
-			r->tuned = st;
-			r->max_err = t->max_err;
-			snprintf(r->config, sizeof r->config, "%s", t->config);
-		}
 	}
+	first[nseed] = -1;
+	so.first = first;
+	struct dlb_search_result res;
+	rc = dlb_search(&so, &(struct dlb_points){q.npt, dim, coord}, evaluate, &q, &res);
+	if (rc == -1)
+		DLB_FAIL(ENOMEM, "out of memory in the search");
+	DLB_CHECK(rc);
 	if (dlb_interrupted)
 		DLB_USER_FAIL(DLB_E_INTERRUPTED, "interrupted: finished trials are stored; the same command resumes");
+	if (q.resumed && o->verbose)
+		fprintf(stderr, "\n  %d trials taken from an interrupted run\n", q.resumed);
+	r->search = (struct dlb_search_info){.points = q.npt, .evaluated = res.evaluated, .samples = res.samples,
+					     .seeds = nseed, .seconds = now_s() - t0};
+	snprintf(r->search.strategy, sizeof r->search.strategy, "%s", dlb_strategy_name(so.strategy));
+	snprintf(r->search.why, sizeof r->search.why, "%s", res.why);
+	if (res.best >= 0) {
+		const struct point *p = &q.pt[res.best];
+		const struct dlb_trial *t = &r->trials[p->trial];
+		r->found = 1;
+		if (p->have_st)
+			r->tuned = p->st;
+		else
+			stats_of_trial(t, &r->tuned);
+		r->max_err = t->max_err;
+		snprintf(r->config, sizeof r->config, "%s", t->config);
+	}
 	/* The vendor baselines, given one more worker if the first fails them. */
 	for (int attempt = 0; attempt < 2; attempt++) {
 		struct dlb_trial vt = {.config = "vendor baselines"};
-		DLB_CHECK(ask(x, DLB_W_VENDOR, &o->final, sizeof o->final, SETUP_LIMIT_S, &vt, &rep));
+		DLB_CHECK(ask(x, DLB_W_VENDOR, &o->vendor, sizeof o->vendor, SETUP_LIMIT_S, &vt, &rep));
 		if (rep.payload) {
 			struct dlb_w_vendor wv;
 			memcpy(&wv, rep.payload, sizeof wv);
@@ -501,11 +697,13 @@ static int tune_problem(struct run *x, int pi, struct dlb_candidate *cand, int n
 	snprintf(r->gpu, sizeof r->gpu, "%.127s", x->wctx.dev->name);
 	iso_now(r->timestamp, sizeof r->timestamp);
 fail:
-	if (tty)
+	if (isatty(STDERR_FILENO))
 		fprintf(stderr, "\r\033[K");
 	dlb_reply_free(&rep);
 	free(stored);
-	free(ok);
+	free(coord);
+	free(q.pt);
+	free(q.buf);
 	return rc;
 }
 
@@ -625,10 +823,13 @@ int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, const
 		snprintf(r->platform, sizeof r->platform, "%s", plat.key);
 		DLB_CHECK(dlb_result_save(db, r));
 		double sp = dlb_result_speedup(r);
-		fprintf(stderr, "%s: %s %.2f us, vendor best %.2f us, %.2fx  (%d trials, %d ok, %d wrong, %d faults, %.1f s)\n",
+		fprintf(stderr,
+			"%s: %s %.2f us, vendor best %.2f us, %.2fx\n    %s: %d of %d candidates, %ld samples, %.1f s; "
+			"stopped: %s (%d ok, %d wrong, %d faults)\n",
 			progress, r->found ? r->config : "no verified candidate", r->found ? r->tuned.median : NAN,
-			dlb_result_vendor_best_us(r), sp, r->ntrials, r->counts[DLB_ST_OK], r->counts[DLB_ST_WRONG_ANSWER],
-			r->counts[DLB_ST_RUNTIME_FAULT] + r->counts[DLB_ST_TIMEOUT], r->gpu_seconds);
+			dlb_result_vendor_best_us(r), sp, r->search.strategy, r->search.evaluated, r->search.points,
+			r->search.samples, r->search.seconds, r->search.why, r->counts[DLB_ST_OK],
+			r->counts[DLB_ST_WRONG_ANSWER], r->counts[DLB_ST_RUNTIME_FAULT] + r->counts[DLB_ST_TIMEOUT]);
 		dlb_result_free(r);
 	}
 fail:

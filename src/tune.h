@@ -1,6 +1,8 @@
 /* tune: the driver — for each problem, answer from the database or compile, verify, time and store. */
 #ifndef DLB_TUNE_H
 #define DLB_TUNE_H
+#include "../search/race.h"
+#include "../search/strategy.h"
 #include "../store/store.h"
 #include "bench.h"
 #include "op.h"
@@ -13,9 +15,11 @@
 struct dlb_tune_opts {
 	int retune;                 /* ignore stored results */
 	int verbose;
-	int top;                    /* candidates re-timed with the full sample count after screening */
-	struct dlb_bench_opts screen; /* every verified candidate */
-	struct dlb_bench_opts final;  /* the top candidates and every vendor algorithm */
+	struct dlb_search_opts search; /* strategy, budget, seed, search-level stop (search/strategy.h) */
+	struct dlb_race_opts race;     /* per candidate: when to stop sampling (search/race.h) */
+	struct dlb_bench_opts sample;  /* how one sample of a candidate is taken: warm-up, launches per sample */
+	struct dlb_bench_opts vendor;  /* every vendor algorithm: a fixed number of samples */
+	int seeds;                     /* best configurations of this many nearby tuned shapes go first (0: none) */
 	/* Test hooks: candidates appended to the compiled space (or, with only_extra, instead of it), another
 	 * worker (NULL: dlb_worker_main), and the floor of every candidate's time limit (0: 10 s). */
 	const struct dlb_candidate *extra;

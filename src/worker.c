@@ -148,14 +148,17 @@ static int handle(struct worker *k, const struct dlb_reply *m, void *out, uint32
 		*olen = sizeof *v;
 		break;
 	}
-	case DLB_W_TIME: {
-		const struct dlb_w_time *r = m->payload;
-		if (m->len != sizeof *r)
-			DLB_FAIL(DLB_E_USAGE, "bad time request");
+	case DLB_W_SAMPLES: {
+		const struct dlb_w_sample_req *r = m->payload;
+		struct dlb_w_samples *v = out;
+		if (m->len != sizeof *r || r->k < 1 || r->k > DLB_W_MAX_SAMPLES || r->first < 0)
+			DLB_FAIL(DLB_E_USAGE, "bad samples request");
 		DLB_CHECK(need_candidate(k, r->c.cand, &c));
 		struct launch_ctx x = {op, k->state, c, r->c.variant};
-		DLB_CHECK(dlb_bench_time(&k->g.bench, launch_one, &x, op->nsets(k->state), &r->opts, out));
-		*olen = sizeof(struct dlb_stats);
+		v->reps = r->reps;
+		DLB_CHECK(dlb_bench_samples(&k->g.bench, launch_one, &x, op->nsets(k->state), &r->opts, &v->reps, r->first,
+					    r->k, v->us, &v->n));
+		*olen = sizeof *v;
 		break;
 	}
 	case DLB_W_VENDOR: {
@@ -187,7 +190,7 @@ int dlb_worker_main(int in_fd, int out_fd, void *arg)
 		struct dlb_w_hello h;
 		struct dlb_w_variants v;
 		struct dlb_w_verified f;
-		struct dlb_stats st;
+		struct dlb_w_samples sa;
 		struct dlb_w_vendor vd;
 		uint64_t n;
 	} out;

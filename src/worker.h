@@ -15,7 +15,7 @@ enum dlb_wreq {
 	DLB_W_PROBLEM,   /* struct dlb_w_index (problem) → nothing */
 	DLB_W_VARIANTS,  /* struct dlb_w_cand (variant unused) → struct dlb_w_variants */
 	DLB_W_VERIFY,    /* struct dlb_w_cand → struct dlb_w_verified */
-	DLB_W_TIME,      /* struct dlb_w_time → struct dlb_stats */
+	DLB_W_SAMPLES,   /* struct dlb_w_sample_req → struct dlb_w_samples */
 	DLB_W_VENDOR,    /* struct dlb_bench_opts → struct dlb_w_vendor */
 	DLB_W_LAUNCHES,  /* → uint64_t: kernels this worker launched */
 };
@@ -39,9 +39,17 @@ struct dlb_w_verified {
 	struct dlb_check chk;
 	double seconds; /* the verification run, poison and compare included */
 };
-struct dlb_w_time {
+/* k timing samples of a candidate (see dlb_bench_samples): reps 0 on its first request, then the reps the
+ * first reply gave; first counts the samples taken before. */
+#define DLB_W_MAX_SAMPLES 64
+struct dlb_w_sample_req {
 	struct dlb_w_cand c;
 	struct dlb_bench_opts opts;
+	int reps, first, k;
+};
+struct dlb_w_samples {
+	int reps, n;
+	double us[DLB_W_MAX_SAMPLES];
 };
 struct dlb_w_vendor {
 	int n;

@@ -106,11 +106,18 @@ json_t *dlb_best_json(const struct dlb_result *r)
 		return NULL;
 	for (int s = 0; s < DLB_ST_COUNT; s++)
 		json_object_set_new(counts, dlb_status_name((enum dlb_status)s), json_integer(r->counts[s]));
-	return json_pack("{s:i,s:b,s:s,s:o,s:o,s:o,s:o,s:o,s:s,s:s,s:s,s:o}", "record_version", DLB_RECORD_VERSION,
-			 "found", r->found, "config", r->config, "tuned", stats_json(&r->tuned), "max_err",
-			 num(r->max_err), "tol", num(r->tol), "peak_tflops", num(r->peak_tflops), "gpu_seconds",
-			 num(r->gpu_seconds), "gpu", r->gpu, "timestamp", r->timestamp, "platform", r->platform, "counts",
-			 counts);
+	json_t *j = json_pack("{s:i,s:b,s:s,s:o,s:o,s:o,s:o,s:o,s:s,s:s,s:s,s:o}", "record_version", DLB_RECORD_VERSION,
+			      "found", r->found, "config", r->config, "tuned", stats_json(&r->tuned), "max_err",
+			      num(r->max_err), "tol", num(r->tol), "peak_tflops", num(r->peak_tflops), "gpu_seconds",
+			      num(r->gpu_seconds), "gpu", r->gpu, "timestamp", r->timestamp, "platform", r->platform,
+			      "counts", counts);
+	const struct dlb_search_info *si = &r->search;
+	if (j && si->strategy[0]) /* absent in records made before searches had strategies */
+		json_object_set_new(j, "search",
+				    json_pack("{s:s,s:i,s:i,s:I,s:i,s:o,s:s}", "strategy", si->strategy, "points", si->points,
+					      "evaluated", si->evaluated, "samples", (json_int_t)si->samples, "seeds",
+					      si->seeds, "seconds", num(si->seconds), "why", si->why));
+	return j;
 }
 
 /* The fields schema 1 and 2 share. */
@@ -130,6 +137,17 @@ static int best_fields(json_t *root, struct dlb_result *r)
 	json_t *counts = json_object_get(root, "counts");
 	for (int s = 0; s < DLB_ST_COUNT; s++)
 		r->counts[s] = int_of(counts, dlb_status_name((enum dlb_status)s));
+	json_t *si = json_object_get(root, "search");
+	memset(&r->search, 0, sizeof r->search);
+	if (json_is_object(si)) {
+		str_of(si, "strategy", r->search.strategy, sizeof r->search.strategy);
+		r->search.points = int_of(si, "points");
+		r->search.evaluated = int_of(si, "evaluated");
+		r->search.samples = (long)json_integer_value(json_object_get(si, "samples"));
+		r->search.seeds = int_of(si, "seeds");
+		r->search.seconds = num_of(json_object_get(si, "seconds"));
+		str_of(si, "why", r->search.why, sizeof r->search.why);
+	}
 	return 0;
 }
 
@@ -148,6 +166,12 @@ json_t *dlb_trial_json(const struct dlb_trial *t)
 			      text(t->error), "timestamp", t->timestamp);
 	if (j && t->seconds > 0) /* absent in records written before it was measured */
 		json_object_set_new(j, "seconds", json_real(t->seconds));
+	if (j && t->mean_us > 0) /* these three: absent in records made before racing */
+		json_object_set_new(j, "mean_us", json_real(t->mean_us));
+	if (j && t->taken > 0)
+		json_object_set_new(j, "taken", json_integer(t->taken));
+	if (j && t->noisy)
+		json_object_set_new(j, "noisy", json_true());
 	return j;
 }
 
@@ -166,6 +190,9 @@ int dlb_trial_from_json(json_t *j, struct dlb_trial *t)
 	str_of(j, "error", t->error, sizeof t->error);
 	str_of(j, "timestamp", t->timestamp, sizeof t->timestamp);
 	t->seconds = json_is_number(json_object_get(j, "seconds")) ? json_number_value(json_object_get(j, "seconds")) : 0;
+	t->mean_us = json_is_number(json_object_get(j, "mean_us")) ? json_number_value(json_object_get(j, "mean_us")) : NAN;
+	t->taken = int_of(j, "taken");
+	t->noisy = json_is_true(json_object_get(j, "noisy"));
 	return 0;
 }
 

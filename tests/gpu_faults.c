@@ -86,10 +86,13 @@ int main(void)
 	struct dlb_problem p = {&dlb_op_gemm, DLB_PREC_FP32, 1024, 1024, 32, 0, 0, 0};
 	struct dlb_suite suite = {.name = "faults", .problems = &p, .n = 1};
 	struct dlb_result res = {0};
-	struct dlb_tune_opts o = {.verbose = 1, .top = 4,
-				  .screen = {.warmup = 1, .samples = 3, .min_sample_us = 20, .confidence = 0.95},
-				  .final = {.warmup = 2, .samples = 15, .min_sample_us = 20, .confidence = 0.95},
+	struct dlb_tune_opts o = {.verbose = 1,
+				  .sample = {.warmup = 2, .min_sample_us = 20, .confidence = 0.95},
+				  .vendor = {.warmup = 2, .samples = 15, .min_sample_us = 20, .confidence = 0.95},
 				  .extra = extra, .nextra = NFAULT};
+	dlb_search_defaults(&o.search);
+	o.search.strategy = DLB_STRAT_EXHAUSTIVE; /* every fault candidate must be tried */
+	dlb_race_defaults(&o.race);
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	rc = dlb_tune(&o, &suite, &dev, db, &res);

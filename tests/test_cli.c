@@ -41,7 +41,11 @@ static void test_defaults(void)
 	CHECK_EQ_STR(c.op, "gemm");
 	CHECK_EQ_INT(c.prec, DLB_PREC_FP32);
 	CHECK_EQ_INT(c.samples, 15);
-	CHECK_EQ_INT(c.top, 4);
+	CHECK_EQ_STR(c.strategy, "model");
+	CHECK_EQ_INT(c.min_samples, 4);
+	CHECK_EQ_INT(c.max_samples, 50);
+	CHECK_EQ_INT(c.fixed_samples, 0);
+	CHECK_EQ_INT(c.seeds, 3);
 	CHECK_EQ_INT(c.device, 0);
 	CHECK_EQ_INT(c.have_shape, 0);
 	CHECK(!c.suite && !c.db && !c.emit && !c.csv && !c.json && !c.retune && !c.verbose && !c.ta && !c.tb,
@@ -97,13 +101,29 @@ static void test_valid(void)
 	CHECK_EQ_INT(parse(&c, "--version", NULL), 0);
 	CHECK_EQ_INT(c.cmd, DLB_CMD_VERSION);
 
-	CHECK_EQ_INT(parse(&c, "--suite", "inference_server", "--json", "--samples", "30", "--top", "2", "--device",
-			   "1", NULL),
-		     0);
+	CHECK_EQ_INT(parse(&c, "--suite", "inference_server", "--json", "--samples", "30", "--device", "1", NULL), 0);
 	CHECK_EQ_STR(c.suite, "inference_server");
 	CHECK(c.json && !c.csv, "--json: json %d csv %d", c.json, c.csv);
-	CHECK(c.samples == 30 && c.top == 2 && c.device == 1, "samples %d top %d device %d", c.samples, c.top,
-	      c.device);
+	CHECK(c.samples == 30 && c.device == 1, "samples %d device %d", c.samples, c.device);
+
+	/* the search */
+	CHECK_EQ_INT(parse(&c, "--strategy", "anneal", "--budget", "90s", "--seed", "7", "--confidence", "0.99",
+			   "--precision", "0.005", "--min-samples", "6", "--max-samples", "80", "--seeds", "0", NULL),
+		     0);
+	CHECK_EQ_STR(c.strategy, "anneal");
+	CHECK(c.budget == 0 && c.budget_s == 90.0, "--budget 90s: %d candidates, %g s", c.budget, c.budget_s);
+	CHECK(c.seed == 7 && c.confidence == 0.99 && c.precision == 0.005, "seed %lld confidence %g precision %g",
+	      c.seed, c.confidence, c.precision);
+	CHECK(c.min_samples == 6 && c.max_samples == 80 && c.seeds == 0, "samples %d..%d seeds %d", c.min_samples,
+	      c.max_samples, c.seeds);
+	CHECK_EQ_INT(parse(&c, "--budget", "40", "--strategy", "exhaustive", "--fixed-samples", "5", NULL), 0);
+	CHECK(c.budget == 40 && c.budget_s == 0 && c.fixed_samples == 5, "--budget 40: %d, %g s; fixed %d", c.budget,
+	      c.budget_s, c.fixed_samples);
+	CHECK_EQ_INT(parse(&c, "simulate", "--trials", "20", "--noise", "0.05", "--outliers", "0.01", NULL), 0);
+	CHECK(c.cmd == DLB_CMD_SIMULATE && c.trials == 20 && c.noise == 0.05 && c.outliers == 0.01,
+	      "simulate: cmd %d trials %d noise %g outliers %g", c.cmd, c.trials, c.noise, c.outliers);
+	CHECK_EQ_INT(parse(&c, "simulate", "--from-db", "--strategy", "random", NULL), 0);
+	CHECK(c.from_db, "--from-db not set");
 }
 
 /* The arguments must be refused with DLB_E_USAGE and a message containing want. */
@@ -145,7 +165,19 @@ static void test_errors(void)
 	expect_usage("list", "db with another subcommand", "db", "drop", NULL);
 	expect_usage("--device", "--device -1", "--device", "-1", NULL);
 	expect_usage("--samples", "--samples 1", "--samples", "1", NULL);
-	expect_usage("--top", "--top 0", "--top", "0", NULL);
+	expect_usage("--strategy", "--strategy best", "--strategy", "best", NULL);
+	expect_usage("--budget", "--budget 0", "--budget", "0", NULL);
+	expect_usage("--budget", "--budget 5m", "--budget", "5m", NULL);
+	expect_usage("--budget", "--budget s", "--budget", "s", NULL);
+	expect_usage("--confidence", "--confidence 1.5", "--confidence", "1.5", NULL);
+	expect_usage("--precision", "--precision 0", "--precision", "0", NULL);
+	expect_usage("--min-samples", "--min-samples 1", "--min-samples", "1", NULL);
+	expect_usage("more than", "--min-samples above --max-samples", "--min-samples", "20", "--max-samples", "10", NULL);
+	expect_usage("--seed", "--seed -3", "--seed", "-3", NULL);
+	expect_usage("go with tune and simulate", "--strategy with export", "export", "--format", "csv", "--strategy",
+		     "random", NULL);
+	expect_usage("go with simulate", "--trials with tune", "--trials", "5", NULL);
+	expect_usage("synthetic", "--from-db with --noise", "simulate", "--from-db", "--noise", "0.1", NULL);
 	expect_usage("--emit", "--emit without compile", "--emit", "/tmp/e", NULL);
 	expect_usage("'90'", "--arch 90", "compile", "--arch", "90", NULL);
 	expect_usage("stray", "a stray argument", "--m", "1", "stray", NULL);

@@ -45,6 +45,7 @@ static int fake_worker(int in, int out, void *arg)
 	struct dlb_reply m;
 	while (dlb_msg_read(in, &m) == 0) {
 		int cand = m.len >= sizeof(struct dlb_w_cand) ? ((struct dlb_w_cand *)m.payload)->cand : -1;
+		int req_k = m.len == sizeof(struct dlb_w_sample_req) ? ((struct dlb_w_sample_req *)m.payload)->k : 0;
 		enum behaviour b = cand >= 0 && cand < NCAND ? plan[cand] : OK;
 		uint32_t type = m.type;
 		dlb_reply_free(&m);
@@ -97,12 +98,14 @@ static int fake_worker(int in, int out, void *arg)
 			}
 			break;
 		}
-		case DLB_W_TIME: {
+		case DLB_W_SAMPLES: {
 			if (b == HANG_TIMING)
 				for (;;)
 					pause();
-			struct dlb_stats st = {.n = 3, .median = b == SLOW_OK ? 50.0 : 10.0 + cand, .median_lo = 9, .median_hi = 60};
-			dlb_msg_write(out, type, 0, &st, sizeof st);
+			struct dlb_w_samples sa = {.reps = 1, .n = req_k};
+			for (int j = 0; j < req_k; j++) /* a little spread, so the racer has a variance */
+				sa.us[j] = (b == SLOW_OK ? 50.0 : 10.0 + cand) * (1 + 0.001 * (j % 3));
+			dlb_msg_write(out, type, 0, &sa, sizeof sa);
 			break;
 		}
 		case DLB_W_VENDOR: {
@@ -165,10 +168,13 @@ int main(void)
 	struct dlb_problem p = {&dlb_op_gemm, DLB_PREC_FP32, 64, 64, 64, 0, 0, 0};
 	struct dlb_suite suite = {.name = "fake", .problems = &p, .n = 1};
 	struct dlb_result res = {0};
-	struct dlb_tune_opts o = {.top = 4,
-				  .screen = {.warmup = 1, .samples = 3, .min_sample_us = 20, .confidence = 0.95},
-				  .final = {.warmup = 1, .samples = 5, .min_sample_us = 20, .confidence = 0.95},
+	struct dlb_tune_opts o = {.sample = {.warmup = 1, .min_sample_us = 20, .confidence = 0.95},
+				  .vendor = {.warmup = 1, .samples = 5, .min_sample_us = 20, .confidence = 0.95},
 				  .extra = extra, .nextra = NEXTRA, .only_extra = 1, .worker = fake_worker, .floor_s = 0.5};
+
+	dlb_search_defaults(&o.search);
+	o.search.strategy = DLB_STRAT_EXHAUSTIVE; /* in order: the interrupt below lands on candidate 3 */
+	dlb_race_defaults(&o.race);
 
 	/* 1. Every kind of fault, in one search. */
 	struct timespec t0, t1;
@@ -241,7 +247,9 @@ int main(void)
 	char key[600];
 	REQUIRE(dlb_problem_key(&dev, &p2, key, sizeof key) == 0, "key");
 	CHECK_EQ_INT(dlb_trials_load(db, key, &stored, &nstored), 0);
-	CHECK_EQ_INT(nstored, 3); /* candidates 0, 1 and 2 */
+	/* candidates 0, 1 (refused when its variants were asked) and 2, and the two that never compiled: those are
+	 * known before the search starts */
+	CHECK_EQ_INT(nstored, 5);
 	free(stored);
 	int before = count_lines(verify_log, 0);
 	CHECK_EQ_INT(before, 1);

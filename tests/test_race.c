@@ -6,6 +6,107 @@
 #include "../search/stats.h"
 #include "testlib.h"
 
+/* A sampler of constant-ish times that records how it was asked. */
+struct counting {
+	int calls, taken, asks[64];
+};
+
+static int count_sample(void *arg, int k, double *t)
+{
+	struct counting *c = arg;
+	if (c->calls < 64)
+		c->asks[c->calls] = k;
+	c->calls++;
+	for (int j = 0; j < k; j++, c->taken++)
+		t[j] = 100.0 * (1 + 0.02 * ((c->taken * 7) % 5)); /* 100..108: a spread of a few percent */
+	return 0;
+}
+
+/* Candidates whose index is a multiple of 7 fail (no samples); the others are raced on a landscape. */
+struct failing {
+	const struct dlb_landscape *L;
+	struct dlb_pcg32 rng;
+	int i;
+};
+
+static int failing_sample(void *arg, int k, double *t)
+{
+	struct failing *f = arg;
+	for (int j = 0; j < k; j++)
+		t[j] = dlb_landscape_sample(f->L, f->i, &f->rng);
+	return 0;
+}
+
+static int failing_evaluate(void *arg, int i, const struct dlb_race_summary *inc, int final, struct dlb_race_summary *out)
+{
+	struct failing *f = arg;
+	struct dlb_race_opts ro;
+	dlb_race_defaults(&ro);
+	if (final)
+		dlb_race_final_opts(&ro, &ro);
+	if (i % 7 == 0) {
+		memset(out, 0, sizeof *out);
+		out->stop = DLB_RACE_ERROR;
+		return 0;
+	}
+	f->i = i;
+	dlb_race(&ro, failing_sample, f, inc, out);
+	return 0;
+}
+
+static void test_racer_modes(const struct dlb_landscape *L)
+{
+	struct dlb_race_opts ro;
+	struct dlb_race_summary out, fast = {.n = 10, .mean = log(10.0), .var = 1e-6, .est = 10.0};
+	struct counting c = {0};
+	dlb_race_defaults(&ro);
+	/* racing: min_samples in one request, then rounds of 2; far slower than the incumbent: stopped at once */
+	dlb_race(&ro, count_sample, &c, &fast, &out);
+	CHECK(out.stop == DLB_RACE_SLOWER && c.taken == 4 && c.calls == 1 && c.asks[0] == 4,
+	      "slower: stop %s after %d samples in %d requests", dlb_race_stop_name(out.stop), c.taken, c.calls);
+	memset(&c, 0, sizeof c);
+	dlb_race(&ro, count_sample, &c, NULL, &out);
+	CHECK(c.asks[0] == 4 && c.calls > 1 && c.asks[1] == 2, "rounds: first %d, then %d", c.asks[0], c.asks[1]);
+	CHECK(out.taken == c.taken && out.n <= out.taken, "taken %d (sampler %d), kept %d", out.taken, c.taken, out.n);
+	/* fixed: exactly that many samples, whatever the incumbent says */
+	memset(&c, 0, sizeof c);
+	ro.fixed = 7;
+	dlb_race(&ro, count_sample, &c, &fast, &out);
+	CHECK(out.stop == DLB_RACE_FIXED && c.taken == 7 && out.n == 7, "fixed 7: stop %s, %d taken, %d kept",
+	      dlb_race_stop_name(out.stop), c.taken, out.n);
+	struct dlb_race_opts fin;
+	dlb_race_final_opts(&ro, &fin);
+	CHECK_EQ_INT(fin.fixed, ro.max_samples); /* the showdown of a fixed search: max_samples each */
+
+	/* a seconds budget, on the simulation's clock (the sum of the sampled times): 200 candidates of ~10-40 us
+	 * with ~10 samples each would take ~40 ms; 5 ms stops the search early */
+	struct dlb_search_opts so;
+	struct dlb_sim_result r;
+	dlb_search_defaults(&so);
+	dlb_race_defaults(&ro);
+	so.strategy = DLB_STRAT_RANDOM;
+	so.window = 1000;
+	so.budget_s = 0.005;
+	REQUIRE(dlb_simulate(L, &so, &ro, 20, 5, &r) == 0, "simulate");
+	CHECK(r.evaluated_max < 0.5 && r.evaluated_share > 0.02, "budget 5 ms: evaluated %.3f (max %.3f)",
+	      r.evaluated_share, r.evaluated_max);
+
+	/* failed candidates: counted, never the best, left out of the model's fit */
+	struct failing f = {.L = L};
+	struct dlb_search_result res;
+	dlb_search_defaults(&so);
+	dlb_pcg32_seed(&f.rng, 11, 1);
+	REQUIRE(dlb_search(&so, &(struct dlb_points){L->n, L->dim, L->coord}, failing_evaluate, &f, &res) == 0, "search");
+	CHECK(res.best >= 0 && res.best % 7 != 0, "best %d", res.best);
+	double best = INFINITY;
+	for (int i = 0; i < L->n; i++)
+		if (i % 7 && L->truth[i] < best)
+			best = L->truth[i];
+	CHECK(res.best >= 0 && L->truth[res.best] <= 1.01 * best, "with failures: %.3f, best %.3f",
+	      res.best >= 0 ? L->truth[res.best] : NAN, best);
+	CHECK(res.evaluated < L->n / 2, "with failures: %d evaluated", res.evaluated);
+}
+
 int main(void)
 {
 	/* t quantiles: two-sided 95% at 10 and 4 degrees of freedom, 99% at 30 (tables) */
@@ -53,6 +154,7 @@ int main(void)
 		      r.evaluated_max);
 		CHECK(r.accuracy > 0.1, "%s never near the best (%.3f)", dlb_strategy_name(so.strategy), r.accuracy);
 	}
+	test_racer_modes(&L);
 	dlb_landscape_free(&L);
 	return TEST_DONE();
 }
