@@ -4,6 +4,7 @@
 #include "err.h"
 #include "ops/gemm.h"
 #include "problem.h"
+#include "spacecmd.h"
 #include "tune.h"
 #include "testlib.h"
 
@@ -266,6 +267,65 @@ static void test_text(void)
 		CHECK(dlb_config_parse(space, bad[i], &c) == DLB_E_PARSE, "\"%s\" parsed as a configuration", bad[i]);
 }
 
+/* The text of `dlbtune space`, and a malformed row refused by name. */
+static char *report_of(const struct dlb_op *op, enum dlb_prec prec, int verbose, int *rc)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	REQUIRE(f, "open_memstream failed");
+	*rc = dlb_space_report(f, op, prec, verbose);
+	fclose(f);
+	return text;
+}
+
+static void test_report(void)
+{
+	int rc;
+	char *text = report_of(&dlb_op_gemm, DLB_PREC_FP32, 0, &rc);
+	CHECK_EQ_INT(rc, 0);
+	CHECK_HAS(text, "space of gemm fp32: 5 parameters\n");
+	CHECK_HAS(text, "  BK  k-depth of one shared-memory stage  8 16 32\n");
+	const char *rows[] = {"all combinations", "BM % TM == 0", "BN % TN == 0", "threads = (BM/TM)*(BN/TN) in [64, 256]",
+			      "staged floats per thread", "shared memory 2*BK*(BM+BN+8)*4 bytes",
+			      "threads <= max threads per block", "candidates to compile"};
+	const char *counts[] = {"288\n", "288  (-0)\n", "288  (-0)\n", "159  (-129)\n", "153  (-6)\n",
+				"146  (-7)\n", "146  (-0)\n", "146\n"};
+	const char *at = text;
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		const char *row = at ? strstr(at, rows[i]) : NULL;
+		const char *end = row ? strchr(row, '\n') : NULL;
+		size_t n = strlen(counts[i]);
+		CHECK(end && (size_t)(end + 1 - row) >= n && !strncmp(end + 1 - n, counts[i], n),
+		      "row \"%s\" missing, out of order or not ending in %s", rows[i], counts[i]);
+		at = end;
+	}
+	CHECK(at && !at[1], "the count is not the last line");
+	CHECK(!strstr(text, "BM=16 BN=32"), "configurations listed without verbose");
+	free(text);
+
+	text = report_of(&dlb_op_gemm, DLB_PREC_FP32, 1, &rc);
+	int listed = 0;
+	for (const char *p = text; (p = strstr(p, "\n  BM=")); p++)
+		listed++;
+	CHECK_EQ_INT(listed, 146);
+	free(text);
+
+	text = report_of(&dlb_op_gemm, DLB_PREC_FP16, 0, &rc);
+	CHECK_EQ_INT(rc, DLB_E_USAGE);
+	CHECK_HAS(dlb_last_error(), "not built yet");
+	free(text);
+
+	struct dlb_op broken = dlb_op_gemm;
+	struct dlb_constraint rows_bad[] = {{.text = "BM % 0", .kind = DLB_CON_MULTIPLE, .a = 0, .b = DLB_CONST}};
+	broken.space.constraints = rows_bad;
+	broken.space.nconstraints = 1;
+	text = report_of(&broken, DLB_PREC_FP32, 0, &rc);
+	CHECK_EQ_INT(rc, EINVAL);
+	CHECK_HAS(dlb_last_error(), "BM % 0");
+	free(text);
+}
+
 static void test_splits(void)
 {
 	int v[GEMM_NPARAMS] = {[GEMM_BM] = 128, [GEMM_BN] = 128, [GEMM_BK] = 8, [GEMM_TM] = 8, [GEMM_TN] = 8};
@@ -306,6 +366,7 @@ int main(void)
 	test_kinds();
 	test_enumerate();
 	test_text();
+	test_report();
 	test_splits();
 	return TEST_DONE();
 }
