@@ -1,6 +1,7 @@
 /* space: a tuning space as data — parameters with value lists and constraint rows — enumerated and filtered. */
 #ifndef DLB_SPACE_H
 #define DLB_SPACE_H
+#include <stddef.h>
 
 #define DLB_MAX_PARAMS 12
 #define DLB_MAX_VALUES 12
@@ -16,10 +17,47 @@ struct dlb_config {
 	int v[DLB_MAX_PARAMS]; /* values, in the order of the op's parameter table */
 };
 
-/* A constraint row: a predicate over a configuration, with the text users see in `--verbose`. */
+/* Device limits a configuration is checked against before it is compiled. */
+struct dlb_limits {
+	int max_threads_per_block;
+	size_t smem_static; /* static shared memory per block (48 KiB) */
+	size_t smem_optin;
+	int regs_per_block;
+};
+
+/* A field of struct dlb_limits, named in a row whose bound is the device's. */
+enum dlb_limit_field {
+	DLB_LIMIT_NONE, /* the row's own constant */
+	DLB_LIMIT_THREADS_PER_BLOCK,
+	DLB_LIMIT_SMEM_STATIC,
+	DLB_LIMIT_SMEM_OPTIN,
+	DLB_LIMIT_REGS_PER_BLOCK,
+	DLB_LIMIT_COUNT
+};
+
+/* What a constraint row says about a configuration v. */
+enum dlb_constraint_kind {
+	DLB_CON_MULTIPLE, /* v[a] is a multiple of v[b] (of n when b is DLB_CONST) */
+	DLB_CON_DIVIDES,  /* v[a] divides v[b] (divides n when b is DLB_CONST) */
+	DLB_CON_PRODUCT,  /* lo <= prod v[p]^exp[p] <= hi (or <= the limit field hi_limit), exactly, as a fraction */
+	DLB_CON_CUSTOM,	  /* ok(v, lim): for what is not a product (sums, several bounds at once) */
+	DLB_CON_COUNT
+};
+
+#define DLB_CONST (-1) /* in place of a parameter index: the row's constant n */
+
+/* A constraint row: data the enumeration, the device-limit check and `dlbtune space` all read the same way,
+ * with the text users see. Rows whose bound is a device limit (hi_limit, or a CUSTOM predicate that reads
+ * lim) pass when no limits are given: the static check before a device is known. */
 struct dlb_constraint {
 	const char *text;
-	int (*ok)(const int *v, const void *limits);
+	enum dlb_constraint_kind kind;
+	int a, b;			 /* MULTIPLE, DIVIDES: parameter indices; b may be DLB_CONST */
+	int n;				 /* MULTIPLE, DIVIDES: the constant, when b is DLB_CONST */
+	signed char exp[DLB_MAX_PARAMS]; /* PRODUCT: each parameter's exponent (0: not in the product) */
+	long long lo, hi;		 /* PRODUCT: the bounds, inclusive */
+	enum dlb_limit_field hi_limit;	 /* PRODUCT: the upper bound is this device limit instead of hi */
+	int (*ok)(const int *v, const struct dlb_limits *lim); /* CUSTOM; lim may be NULL */
 };
 
 struct dlb_space {
@@ -29,11 +67,23 @@ struct dlb_space {
 	int nconstraints;
 };
 
+/* 1 when configuration v satisfies row c under lim (NULL: no device known, limit bounds pass), else 0. */
+int dlb_constraint_ok(const struct dlb_constraint *c, const int *v, const struct dlb_limits *lim);
+/* 0 when v satisfies every one of rows[0..n), else 1 + the index of the first row it fails. */
+int dlb_constraint_first_failed(const struct dlb_constraint *rows, int n, const int *v, const struct dlb_limits *lim);
+/* 0 when row c is well formed for a space of nparams parameters; otherwise EINVAL, with the row and the
+ * fault in dlb_last_error(). */
+int dlb_constraint_check(const struct dlb_constraint *c, int nparams);
+/* The value of a limit field (0 for DLB_LIMIT_NONE), and its name ("max threads per block"). */
+long long dlb_limit_value(const struct dlb_limits *lim, enum dlb_limit_field f);
+const char *dlb_limit_name(enum dlb_limit_field f);
+
 /* Every configuration satisfying all constraints, in a fixed order (the first parameter varies slowest).
- * `limits` is passed through to the predicates (device limits, or NULL for the static check).
+ * `limits` is passed through to the rows (device limits, or NULL for the static check).
  * rejected[c] (if given, one per constraint) counts configurations the first failing constraint removed.
  * Returns the count, or -1 when out of memory. */
-int dlb_space_enumerate(const struct dlb_space *s, const void *limits, struct dlb_config **out, int *rejected);
+int dlb_space_enumerate(const struct dlb_space *s, const struct dlb_limits *limits, struct dlb_config **out,
+			int *rejected);
 /* "BM=64 BN=64 BK=8 TM=8 TN=4" */
 void dlb_config_format(const struct dlb_space *s, const struct dlb_config *c, char *buf, int len);
 /* Parse the format above back; 0 or DLB_E_PARSE. */

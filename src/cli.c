@@ -20,6 +20,8 @@ void dlb_cli_usage(FILE *out)
 		"Usage:\n"
 		"  dlbtune [tune] --op OP [problem] [options]   tune, compare with the vendor, store the results\n"
 		"  dlbtune compile --op OP [--arch ARCH]         JIT-compile every candidate (no GPU needed)\n"
+		"  dlbtune space --op OP [-v]                    the tuning space: its size after each constraint\n"
+		"                                                and device limit (no GPU needed)\n"
 		"  dlbtune devices                               list the GPUs and library versions\n"
 		"  dlbtune lookup --op OP [problem]              the stored best; for an untuned shape, a labelled\n"
 		"                                                guess from the nearest tuned one\n"
@@ -37,6 +39,7 @@ void dlb_cli_usage(FILE *out)
 		"  dlbtune --op gemm --suite inference_server    another built-in suite\n"
 		"  dlbtune --op gemm --suite my.csv --csv        your own suite (header m,n,k,a_t,b_t), CSV out\n"
 		"  dlbtune compile --op gemm --arch sm_90a -v    registers and spills of every candidate\n"
+		"  dlbtune space --op gemm -v                    parameters, constraint rows, the candidates left\n"
 		"  dlbtune export --format md --device H200      a Markdown table of what was tuned on H200s\n"
 		"  dlbtune lookup --op gemm --m 35 --n 700 --k 2048   what to run for this GEMM\n"
 		"\n"
@@ -87,7 +90,7 @@ void dlb_cli_usage(FILE *out)
 		"  (default)        a table on stdout; progress on stderr\n"
 		"  --csv, --json    machine-readable results on stdout\n"
 		"  -v, --verbose    constraint counts, per-candidate registers/spills, kernel launch count;\n"
-		"                   -vv: every candidate's trial as it finishes\n"
+		"                   -vv: every candidate's trial as it finishes; with space: every configuration left\n"
 		"\n"
 		"Database:\n"
 		"  Every trial, the best of each problem, every vendor algorithm's time and the platform it ran on\n"
@@ -169,7 +172,8 @@ static const struct {
 	int nargs; /* operands: 0, 1, or -1 for "0 or 1" */
 } commands[] = {
 	{"tune", NULL, DLB_CMD_TUNE, 0},         {"compile", NULL, DLB_CMD_COMPILE, 0},
-	{"devices", NULL, DLB_CMD_DEVICES, 0},   {"db", "stats", DLB_CMD_DB_STATS, 0},
+	{"space", NULL, DLB_CMD_SPACE, 0},       {"devices", NULL, DLB_CMD_DEVICES, 0},
+	{"db", "stats", DLB_CMD_DB_STATS, 0},
 	{"db", "list", DLB_CMD_DB_LIST, 0},      {"db", "show", DLB_CMD_DB_SHOW, -1},
 	{"db", "verify", DLB_CMD_DB_VERIFY, 0},  {"db", "gc", DLB_CMD_DB_GC, 0},
 	{"db", "migrate", DLB_CMD_DB_MIGRATE, 0},
@@ -236,8 +240,8 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 			DLB_USER_FAIL(DLB_E_USAGE, "db: expected a subcommand: stats, list, show, verify, gc, migrate");
 		if (!found)
 			DLB_USER_FAIL(DLB_E_USAGE,
-				      "unknown command '%s' (tune, compile, devices, lookup, export, import, merge, db, simulate; see "
-				      "--help)",
+				      "unknown command '%s' (tune, compile, space, devices, lookup, export, import, merge, db, "
+				      "simulate; see --help)",
 				      w);
 	}
 	/* Options start after the command words: getopt sees them as argv[1..]. optind = 0 makes glibc reset
@@ -433,7 +437,7 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 	int gpu_cmd = c->cmd == DLB_CMD_TUNE || c->cmd == DLB_CMD_COMPILE || c->cmd == DLB_CMD_DEVICES;
 	if (c->device_str && gpu_cmd)
 		DLB_CHECK(parse_int("--device", c->device_str, 0, 1023, &c->device));
-	if ((c->cmd == DLB_CMD_TUNE || c->cmd == DLB_CMD_COMPILE) && c->prec != DLB_PREC_FP32)
+	if ((c->cmd == DLB_CMD_TUNE || c->cmd == DLB_CMD_COMPILE || c->cmd == DLB_CMD_SPACE) && c->prec != DLB_PREC_FP32)
 		DLB_USER_FAIL(DLB_E_USAGE, "precision %s is not built yet: only fp32", dlb_prec_name(c->prec));
 	if (c->cmd == DLB_CMD_EXPORT) {
 		if (!c->format)

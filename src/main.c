@@ -8,6 +8,7 @@
 #include "err.h"
 #include "op.h"
 #include "simulate.h"
+#include "spacecmd.h"
 #include "suite.h"
 #include "tune.h"
 
@@ -46,7 +47,7 @@ static int report(int rc)
 		const char *detail = dlb_last_error();
 		fprintf(stderr, "dlbtune: error: %s\n", *detail ? detail : dlb_strerror(rc));
 		if (rc == DLB_E_NODRIVER || rc == DLB_E_NODEVICE)
-			fprintf(stderr, "dlbtune: note: `dlbtune compile`, lookup, export, import, merge, db and --help work without a GPU\n");
+			fprintf(stderr, "dlbtune: note: `dlbtune compile`, space, lookup, export, import, merge, db and --help work without a GPU\n");
 	}
 	return exit_code_for(rc);
 }
@@ -238,6 +239,8 @@ int main(int argc, char **argv)
 		return report(cmd_devices());
 	case DLB_CMD_COMPILE:
 		return report(cmd_compile(&c));
+	case DLB_CMD_SPACE:
+		return report(dlb_cmd_space(&c));
 	case DLB_CMD_DB_STATS:
 	case DLB_CMD_DB_LIST:
 	case DLB_CMD_DB_SHOW:

@@ -13,14 +13,6 @@
 
 #include <stddef.h>
 
-/* Device limits a configuration is checked against before it is compiled. */
-struct dlb_limits {
-	int max_threads_per_block;
-	size_t smem_static; /* static shared memory per block (48 KiB) */
-	size_t smem_optin;
-	int regs_per_block;
-};
-
 /* One configuration, compiled (or not) and loaded (or not). */
 struct dlb_candidate {
 	struct dlb_config cfg;
@@ -40,7 +32,7 @@ struct dlb_op {
 	int nkernels;
 	const char *variant_name;            /* a launch-time tunable (e.g. SPLITK), or NULL */
 	struct dlb_space space;              /* compile-time tunables and their constraints */
-	const struct dlb_constraint *limit_checks; /* device-limit rows, given a struct dlb_limits */
+	const struct dlb_constraint *limit_checks; /* device-limit rows, given a struct dlb_limits (search/space.h) */
 	int nlimit_checks;
 
 	double (*flops)(const struct dlb_problem *p);

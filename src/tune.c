@@ -36,10 +36,7 @@ void dlb_limits_of(const struct dlb_device *dev, struct dlb_limits *lim)
 
 int dlb_candidate_within_limits(const struct dlb_op *op, const struct dlb_candidate *c, const struct dlb_limits *lim)
 {
-	for (int i = 0; i < op->nlimit_checks; i++)
-		if (!op->limit_checks[i].ok(c->cfg.v, lim))
-			return i + 1;
-	return 0;
+	return dlb_constraint_first_failed(op->limit_checks, op->nlimit_checks, c->cfg.v, lim);
 }
 
 static void compile_progress(int done, int n, void *arg)

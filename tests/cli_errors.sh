@@ -1,6 +1,7 @@
 #!/bin/sh
 # cli_errors: the binary's answers to bad input (exit 2, "dlbtune: error:" on stderr, before any GPU work),
-# to --help/--version, and to GPU commands on a machine without a GPU (exit 3, the cause named).
+# to --help/--version and `space` (no GPU needed), and to GPU commands on a machine without a GPU (exit 3, the
+# cause named).
 top_builddir=${top_builddir:-.}
 top_srcdir=${top_srcdir:-.}
 bin="$top_builddir/dlbtune"
@@ -61,6 +62,9 @@ expect 2 "$u.*lookup needs the problem" lookup --m 5
 expect 2 "$u.*db: expected a subcommand" db frob
 expect 2 "$u.*unexpected argument 'x'" db list x
 expect 2 "$u.*--device 'H200'" --op gemm --device H200
+expect 2 "$u.*unknown op 'nosuch'" space --op nosuch
+expect 2 "$u.*precision fp16 is not built yet" space --op gemm --prec fp16
+expect 2 "$u.*--emit goes with the compile" space --emit "$tmp/e"
 expect 1 "$u.*no database at" db list --db "$tmp/none"
 expect 1 "$u.*no database at" lookup --m 5 --n 5 --k 5 --db "$tmp/none"
 expect 2 "$u.*cannot read .*missing.json" import "$tmp/missing.json" --db "$tmp/imp"
@@ -79,6 +83,12 @@ expect 1 "$u.*is a file" db stats --db "$tmp/afile"
 
 "$bin" --help >"$tmp/out" 2>&1 && grep -q "Exit status" "$tmp/out" && grep -q -- "--suite" "$tmp/out" &&
 	pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: --help"; }
+# space needs no GPU: the rows in order, the last line the count left within the default limits; -v lists them
+"$bin" space --op gemm >"$tmp/out" 2>"$tmp/err" && [ ! -s "$tmp/err" ] && grep -qE '^all combinations +288$' "$tmp/out" &&
+	tail -n 1 "$tmp/out" | grep -qE '^candidates to compile +146$' &&
+	pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: space --op gemm: $(tail -n 3 "$tmp/out") $(head -c 300 "$tmp/err")"; }
+"$bin" space --op gemm -v >"$tmp/out" 2>&1 && [ "$(grep -c '^  BM=[0-9]* BN=' "$tmp/out")" = 146 ] &&
+	pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: space -v does not list 146 configurations"; }
 "$bin" --version >"$tmp/out" 2>&1 && grep -q "^NVRTC" "$tmp/out" && grep -q "^cuBLAS " "$tmp/out" &&
 	grep -q "^cuDNN" "$tmp/out" && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: --version"; }
 

@@ -88,6 +88,10 @@ static void test_valid(void)
 	CHECK_EQ_STR(c.arch, "sm_90a");
 	CHECK_EQ_STR(c.emit, "/tmp/e");
 
+	CHECK_EQ_INT(parse(&c, "space", "--op", "gemm", "-v", NULL), 0);
+	CHECK_EQ_INT(c.cmd, DLB_CMD_SPACE);
+	CHECK(c.verbose && c.prec == DLB_PREC_FP32, "space -v: verbose %d prec %d", c.verbose, (int)c.prec);
+
 	CHECK_EQ_INT(parse(&c, "db", "list", "--db", "/tmp/x", NULL), 0);
 	CHECK_EQ_INT(c.cmd, DLB_CMD_DB_LIST);
 	CHECK_EQ_STR(c.db, "/tmp/x");
@@ -153,6 +157,9 @@ static void test_errors(void)
 	expect_usage("conv2x", "--op conv2x", "--op", "conv2x", NULL);
 	expect_usage("fp64", "--prec fp64", "--prec", "fp64", NULL);
 	expect_usage("fp16", "--prec fp16", "--prec", "fp16", NULL);
+	expect_usage("not built yet", "space --prec int8", "space", "--prec", "int8", NULL);
+	expect_usage("nosuch", "space --op nosuch", "space", "--op", "nosuch", NULL);
+	expect_usage("'x'", "space with an operand", "space", "x", NULL);
 	expect_usage("XY", "--layout XY", "--layout", "XY", NULL);
 	expect_usage("--ta", "--ta 2", "--ta", "2", NULL);
 	expect_usage("--tb", "--tb -1", "--tb", "-1", NULL);

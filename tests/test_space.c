@@ -1,10 +1,14 @@
-/* test_space: the GEMM tuning space — enumeration and its constraint counts, device limits, the text form of a
- * configuration, and the split-K factors. */
+/* test_space: constraint rows of each kind on hand-made configurations; the GEMM tuning space — enumeration
+ * and its constraint counts, the same sets as the predicates it was first written with, device limits, the
+ * text form of a configuration — and the split-K factors. */
 #include "err.h"
 #include "ops/gemm.h"
 #include "problem.h"
+#include "spacecmd.h"
 #include "tune.h"
 #include "testlib.h"
+
+#include <errno.h>
 
 /* The split-K rule of dlb_gemm_splits: a split grid has at most WAVES blocks per SM, and each split keeps at least
  * KSTEPS k-steps of BK. */
@@ -12,6 +16,138 @@
 #define KSTEPS 4
 
 static const struct dlb_space *space;
+
+/* ---- each kind of row, on a space of three parameters X, Y, Z ---- */
+
+enum { X, Y, Z };
+
+static int sum_at_most_10(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	return v[X] + v[Y] + v[Z] <= 10;
+}
+
+static int ok3(const struct dlb_constraint *c, int x, int y, int z, const struct dlb_limits *lim)
+{
+	int v[DLB_MAX_PARAMS] = {[X] = x, [Y] = y, [Z] = z};
+	return dlb_constraint_ok(c, v, lim);
+}
+
+static void test_kinds(void)
+{
+	const struct dlb_constraint mul = {.text = "X % Y == 0", .kind = DLB_CON_MULTIPLE, .a = X, .b = Y};
+	CHECK_EQ_INT(ok3(&mul, 12, 4, 1, NULL), 1);
+	CHECK_EQ_INT(ok3(&mul, 12, 5, 1, NULL), 0);
+	CHECK_EQ_INT(ok3(&mul, 4, 12, 1, NULL), 0);
+	CHECK_EQ_INT(ok3(&mul, 12, 0, 1, NULL), 0); /* a zero divisor fails the row rather than trapping */
+
+	const struct dlb_constraint mul8 = {.text = "X % 8 == 0", .kind = DLB_CON_MULTIPLE, .a = X, .b = DLB_CONST, .n = 8};
+	CHECK_EQ_INT(ok3(&mul8, 24, 5, 5, NULL), 1);
+	CHECK_EQ_INT(ok3(&mul8, 20, 4, 4, NULL), 0);
+
+	const struct dlb_constraint div = {.text = "X divides Y", .kind = DLB_CON_DIVIDES, .a = X, .b = Y};
+	CHECK_EQ_INT(ok3(&div, 4, 12, 1, NULL), 1);
+	CHECK_EQ_INT(ok3(&div, 12, 4, 1, NULL), 0);
+	CHECK_EQ_INT(ok3(&div, 0, 4, 1, NULL), 0);
+
+	const struct dlb_constraint div64 = {.text = "Z divides 64", .kind = DLB_CON_DIVIDES, .a = Z, .b = DLB_CONST, .n = 64};
+	CHECK_EQ_INT(ok3(&div64, 1, 1, 16, NULL), 1);
+	CHECK_EQ_INT(ok3(&div64, 1, 1, 48, NULL), 0);
+
+	/* X*Y/Z^2 in [2, 6], compared exactly: 6*2/2^2 = 3; 6*5/2^2 = 7.5; 3*3/3^2 = 1; 5*5/3^2 = 2.78 */
+	const struct dlb_constraint prod = {
+		.text = "X*Y/Z^2 in [2, 6]", .kind = DLB_CON_PRODUCT, .exp = {[X] = 1, [Y] = 1, [Z] = -2}, .lo = 2, .hi = 6};
+	CHECK_EQ_INT(ok3(&prod, 6, 2, 2, NULL), 1);
+	CHECK_EQ_INT(ok3(&prod, 6, 5, 2, NULL), 0);
+	CHECK_EQ_INT(ok3(&prod, 3, 3, 3, NULL), 0);
+	CHECK_EQ_INT(ok3(&prod, 5, 5, 3, NULL), 1);
+	CHECK_EQ_INT(ok3(&prod, 4, 6, 2, NULL), 1); /* 6: the bounds are inclusive */
+	CHECK_EQ_INT(ok3(&prod, 25, 1, 2, NULL), 0); /* 6.25: truncating division would have let it pass */
+	CHECK_EQ_INT(ok3(&prod, 6, 2, 0, NULL), 0); /* a zero denominator fails */
+
+	/* X*Y <= the device's threads per block, and >= 32: the bound is the limit, not .hi */
+	const struct dlb_constraint lim_row = {.text = "X*Y <= max threads per block",
+					       .kind = DLB_CON_PRODUCT,
+					       .exp = {[X] = 1, [Y] = 1},
+					       .lo = 32,
+					       .hi_limit = DLB_LIMIT_THREADS_PER_BLOCK};
+	struct dlb_limits lim = {.max_threads_per_block = 256, .smem_static = 48 * 1024};
+	CHECK_EQ_INT(ok3(&lim_row, 16, 16, 1, &lim), 1);
+	CHECK_EQ_INT(ok3(&lim_row, 32, 16, 1, &lim), 0);
+	CHECK_EQ_INT(ok3(&lim_row, 32, 16, 1, NULL), 1); /* no device known: its limit is not applied */
+	CHECK_EQ_INT(ok3(&lim_row, 4, 4, 1, NULL), 0);   /* the constant lower bound still is */
+	lim.max_threads_per_block = 1024;
+	CHECK_EQ_INT(ok3(&lim_row, 32, 16, 1, &lim), 1);
+	CHECK_EQ_INT(ok3(&lim_row, 64, 32, 1, &lim), 0);
+	const struct dlb_constraint smem_row = {.text = "4*X*Y <= static shared memory",
+						.kind = DLB_CON_PRODUCT,
+						.exp = {[X] = 1, [Y] = 1},
+						.lo = 0,
+						.hi_limit = DLB_LIMIT_SMEM_STATIC};
+	CHECK_EQ_INT(ok3(&smem_row, 128, 384, 1, &lim), 1); /* 49152 = 48 KiB */
+	CHECK_EQ_INT(ok3(&smem_row, 128, 385, 1, &lim), 0);
+	CHECK_EQ_INT(dlb_limit_value(&lim, DLB_LIMIT_SMEM_STATIC), 48 * 1024);
+	CHECK_EQ_STR(dlb_limit_name(DLB_LIMIT_THREADS_PER_BLOCK), "max threads per block");
+
+	const struct dlb_constraint custom = {.text = "X+Y+Z <= 10", .kind = DLB_CON_CUSTOM, .ok = sum_at_most_10};
+	CHECK_EQ_INT(ok3(&custom, 2, 3, 5, NULL), 1);
+	CHECK_EQ_INT(ok3(&custom, 2, 3, 6, NULL), 0);
+
+	/* The first failing row, 1-based; 0 when all pass. */
+	const struct dlb_constraint rows[] = {mul, div64, custom};
+	int v[DLB_MAX_PARAMS] = {[X] = 8, [Y] = 2, [Z] = 48};
+	CHECK_EQ_INT(dlb_constraint_first_failed(rows, 3, v, NULL), 2);
+	v[Z] = 8;
+	CHECK_EQ_INT(dlb_constraint_first_failed(rows, 3, v, NULL), 3);
+	v[Y] = 3;
+	CHECK_EQ_INT(dlb_constraint_first_failed(rows, 3, v, NULL), 1);
+	v[X] = 3, v[Y] = 3, v[Z] = 4;
+	CHECK_EQ_INT(dlb_constraint_first_failed(rows, 3, v, NULL), 0);
+
+	/* Well-formed rows pass the check; malformed ones are named. */
+	const struct dlb_constraint good[] = {mul, mul8, div, div64, prod, lim_row, smem_row, custom};
+	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+		CHECK(dlb_constraint_check(&good[i], 3) == 0, "\"%s\": %s", good[i].text, dlb_last_error());
+	const struct dlb_constraint bad[] = {
+		{.text = "X % W", .kind = DLB_CON_MULTIPLE, .a = X, .b = 3},
+		{.text = "X % 0", .kind = DLB_CON_MULTIPLE, .a = X, .b = DLB_CONST, .n = 0},
+		{.text = "empty product", .kind = DLB_CON_PRODUCT, .lo = 1, .hi = 2},
+		{.text = "W in [1, 2]", .kind = DLB_CON_PRODUCT, .exp = {[3] = 1}, .lo = 1, .hi = 2},
+		{.text = "X in [2, 1]", .kind = DLB_CON_PRODUCT, .exp = {[X] = 1}, .lo = 2, .hi = 1},
+		{.text = "X <= ?", .kind = DLB_CON_PRODUCT, .exp = {[X] = 1}, .hi_limit = DLB_LIMIT_COUNT},
+		{.text = "no predicate", .kind = DLB_CON_CUSTOM},
+		{.text = "no kind", .kind = DLB_CON_COUNT},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		dlb_clear_error();
+		CHECK(dlb_constraint_check(&bad[i], 3) == EINVAL, "\"%s\" passed the check", bad[i].text);
+		CHECK_HAS(dlb_last_error(), bad[i].text);
+	}
+	for (int k = 0; k < space->nconstraints; k++)
+		CHECK(dlb_constraint_check(&space->constraints[k], space->nparams) == 0, "gemm row %d: %s", k,
+		      dlb_last_error());
+	for (int k = 0; k < dlb_op_gemm.nlimit_checks; k++)
+		CHECK(dlb_constraint_check(&dlb_op_gemm.limit_checks[k], space->nparams) == 0, "gemm limit row %d: %s",
+		      k, dlb_last_error());
+}
+
+/* ---- the GEMM space ---- */
+
+/* The predicates GEMM's rows were first written as, before rows became data: the sets must not change. */
+static int gemm_static_ok(const int *v)
+{
+	if (v[GEMM_BM] % v[GEMM_TM] || v[GEMM_BN] % v[GEMM_TN])
+		return 0;
+	int threads = (v[GEMM_BM] / v[GEMM_TM]) * (v[GEMM_BN] / v[GEMM_TN]);
+	return threads >= 64 && threads <= 256 && (v[GEMM_BM] + v[GEMM_BN]) * v[GEMM_BK] <= 64 * threads;
+}
+
+static int gemm_limits_ok(const int *v, const struct dlb_limits *lim)
+{
+	int threads = (v[GEMM_BM] / v[GEMM_TM]) * (v[GEMM_BN] / v[GEMM_TN]);
+	size_t smem = 2u * (size_t)v[GEMM_BK] * (size_t)(v[GEMM_BM] + 4 + v[GEMM_BN] + 4) * sizeof(float);
+	return smem <= lim->smem_static && threads <= lim->max_threads_per_block;
+}
 
 static void test_enumerate(void)
 {
@@ -26,15 +162,35 @@ static void test_enumerate(void)
 		total *= space->params[p].nvalues;
 	CHECK_EQ_INT(total, 288);
 	CHECK_EQ_INT(n, 153);
-	CHECK_EQ_INT(space->nconstraints, 3);
-	CHECK(rejected[0] == 0 && rejected[1] == 129 && rejected[2] == 6, "rejected %d, %d, %d; expected 0, 129, 6",
-	      rejected[0], rejected[1], rejected[2]);
-	CHECK_EQ_INT(n + rejected[0] + rejected[1] + rejected[2], total);
+	/* 288 = 4 BM x 4 BN x 3 BK x 2 TM x 3 TN. Every BM and BN (16..128) is a multiple of every TM and TN (2..8),
+	 * so the two divisibility rows (one row before they were split) remove 0 + 0; threads in [64, 256] then
+	 * removes 129 and staging 6: 288 - 0 - 0 - 129 - 6 = 153. */
+	CHECK_EQ_INT(space->nconstraints, 4);
+	CHECK(rejected[0] == 0 && rejected[1] == 0 && rejected[2] == 129 && rejected[3] == 6,
+	      "rejected %d, %d, %d, %d; expected 0, 0, 129, 6", rejected[0], rejected[1], rejected[2], rejected[3]);
+	CHECK_EQ_INT(n + rejected[0] + rejected[1] + rejected[2] + rejected[3], total);
+
+	/* The same set, in the same order, as the original predicates give over the full product. */
+	int same = 0, seen = 0;
+	for (long idx = 0; idx < total; idx++) {
+		int v[DLB_MAX_PARAMS] = {0};
+		long r = idx;
+		for (int p = space->nparams - 1; p >= 0; p--) {
+			v[p] = space->params[p].values[r % space->params[p].nvalues];
+			r /= space->params[p].nvalues;
+		}
+		if (!gemm_static_ok(v))
+			continue;
+		same += seen < n && !memcmp(v, cfgs[seen].v, sizeof v);
+		seen++;
+	}
+	CHECK(seen == n && same == n, "original predicates: %d configurations, %d equal to the %d enumerated", seen,
+	      same, n);
 
 	int bad = 0, unordered = 0, outside = 0;
 	for (int i = 0; i < n; i++) {
 		for (int c = 0; c < space->nconstraints; c++)
-			bad += !space->constraints[c].ok(cfgs[i].v, NULL);
+			bad += !dlb_constraint_ok(&space->constraints[c], cfgs[i].v, NULL);
 		for (int p = 0; p < space->nparams; p++) {
 			int found = 0;
 			for (int j = 0; j < space->params[p].nvalues; j++)
@@ -58,14 +214,17 @@ static void test_enumerate(void)
 	dlb_limits_of(NULL, &lim);
 	CHECK_EQ_INT(lim.smem_static, 48 * 1024);
 	CHECK_EQ_INT(lim.max_threads_per_block, 1024);
-	int within = 0;
+	int within = 0, agree = 0;
 	for (int i = 0; i < n; i++) {
 		struct dlb_candidate cand;
 		memset(&cand, 0, sizeof cand);
 		cand.cfg = cfgs[i];
-		within += dlb_candidate_within_limits(&dlb_op_gemm, &cand, &lim) == 0;
+		int in = dlb_candidate_within_limits(&dlb_op_gemm, &cand, &lim) == 0;
+		within += in;
+		agree += in == gemm_limits_ok(cfgs[i].v, &lim);
 	}
 	CHECK_EQ_INT(within, 146);
+	CHECK(agree == n, "the limit rows and the original limit predicates disagree on %d configurations", n - agree);
 	CHECK(within >= 100, "only %d candidates within the default limits; the project needs >= 100", within);
 
 	/* BM=128 BN=128 BK=32: 2*32*(128+4+128+4)*4 = 67584 bytes of shared memory, over 48 KiB. */
@@ -108,6 +267,65 @@ static void test_text(void)
 		CHECK(dlb_config_parse(space, bad[i], &c) == DLB_E_PARSE, "\"%s\" parsed as a configuration", bad[i]);
 }
 
+/* The text of `dlbtune space`, and a malformed row refused by name. */
+static char *report_of(const struct dlb_op *op, enum dlb_prec prec, int verbose, int *rc)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	REQUIRE(f, "open_memstream failed");
+	*rc = dlb_space_report(f, op, prec, verbose);
+	fclose(f);
+	return text;
+}
+
+static void test_report(void)
+{
+	int rc;
+	char *text = report_of(&dlb_op_gemm, DLB_PREC_FP32, 0, &rc);
+	CHECK_EQ_INT(rc, 0);
+	CHECK_HAS(text, "space of gemm fp32: 5 parameters\n");
+	CHECK_HAS(text, "  BK  k-depth of one shared-memory stage  8 16 32\n");
+	const char *rows[] = {"all combinations", "BM % TM == 0", "BN % TN == 0", "threads = (BM/TM)*(BN/TN) in [64, 256]",
+			      "staged floats per thread", "shared memory 2*BK*(BM+BN+8)*4 bytes",
+			      "threads <= max threads per block", "candidates to compile"};
+	const char *counts[] = {"288\n", "288  (-0)\n", "288  (-0)\n", "159  (-129)\n", "153  (-6)\n",
+				"146  (-7)\n", "146  (-0)\n", "146\n"};
+	const char *at = text;
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		const char *row = at ? strstr(at, rows[i]) : NULL;
+		const char *end = row ? strchr(row, '\n') : NULL;
+		size_t n = strlen(counts[i]);
+		CHECK(end && (size_t)(end + 1 - row) >= n && !strncmp(end + 1 - n, counts[i], n),
+		      "row \"%s\" missing, out of order or not ending in %s", rows[i], counts[i]);
+		at = end;
+	}
+	CHECK(at && !at[1], "the count is not the last line");
+	CHECK(!strstr(text, "BM=16 BN=32"), "configurations listed without verbose");
+	free(text);
+
+	text = report_of(&dlb_op_gemm, DLB_PREC_FP32, 1, &rc);
+	int listed = 0;
+	for (const char *p = text; (p = strstr(p, "\n  BM=")); p++)
+		listed++;
+	CHECK_EQ_INT(listed, 146);
+	free(text);
+
+	text = report_of(&dlb_op_gemm, DLB_PREC_FP16, 0, &rc);
+	CHECK_EQ_INT(rc, DLB_E_USAGE);
+	CHECK_HAS(dlb_last_error(), "not built yet");
+	free(text);
+
+	struct dlb_op broken = dlb_op_gemm;
+	struct dlb_constraint rows_bad[] = {{.text = "BM % 0", .kind = DLB_CON_MULTIPLE, .a = 0, .b = DLB_CONST}};
+	broken.space.constraints = rows_bad;
+	broken.space.nconstraints = 1;
+	text = report_of(&broken, DLB_PREC_FP32, 0, &rc);
+	CHECK_EQ_INT(rc, EINVAL);
+	CHECK_HAS(dlb_last_error(), "BM % 0");
+	free(text);
+}
+
 static void test_splits(void)
 {
 	int v[GEMM_NPARAMS] = {[GEMM_BM] = 128, [GEMM_BN] = 128, [GEMM_BK] = 8, [GEMM_TM] = 8, [GEMM_TN] = 8};
@@ -145,8 +363,10 @@ static void test_splits(void)
 int main(void)
 {
 	space = &dlb_op_gemm.space;
+	test_kinds();
 	test_enumerate();
 	test_text();
+	test_report();
 	test_splits();
 	return TEST_DONE();
 }

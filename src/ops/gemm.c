@@ -28,44 +28,33 @@ static size_t smem_of(const int *v)
 	return 2u * (size_t)v[GEMM_BK] * (size_t)(v[GEMM_BM] + 4 + v[GEMM_BN] + 4) * sizeof(float);
 }
 
-static int c_divides(const int *v, const void *lim)
-{
-	(void)lim;
-	return v[GEMM_BM] % v[GEMM_TM] == 0 && v[GEMM_BN] % v[GEMM_TN] == 0;
-}
-
-static int c_threads(const int *v, const void *lim)
-{
-	(void)lim;
-	int t = threads_of(v);
-	return t >= 64 && t <= 256;
-}
-
-static int c_staging(const int *v, const void *lim)
+static int c_staging(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim; /* floats each thread holds in flight for the next stage: more would spill */
 	return (v[GEMM_BM] + v[GEMM_BN]) * v[GEMM_BK] <= 64 * threads_of(v);
 }
 
+/* threads = BM*BN / (TM*TN): exponents of a PRODUCT row */
+#define THREADS_EXP {[GEMM_BM] = 1, [GEMM_BN] = 1, [GEMM_TM] = -1, [GEMM_TN] = -1}
+
 static const struct dlb_constraint gemm_constraints[] = {
-	{"BM % TM == 0 and BN % TN == 0", c_divides},
-	{"threads = (BM/TM)*(BN/TN) in [64, 256]", c_threads},
-	{"staged floats per thread (BM+BN)*BK/threads <= 64", c_staging},
+	{.text = "BM % TM == 0", .kind = DLB_CON_MULTIPLE, .a = GEMM_BM, .b = GEMM_TM},
+	{.text = "BN % TN == 0", .kind = DLB_CON_MULTIPLE, .a = GEMM_BN, .b = GEMM_TN},
+	{.text = "threads = (BM/TM)*(BN/TN) in [64, 256]", .kind = DLB_CON_PRODUCT, .exp = THREADS_EXP, .lo = 64,
+	 .hi = 256},
+	{.text = "staged floats per thread (BM+BN)*BK/threads <= 64", .kind = DLB_CON_CUSTOM, .ok = c_staging},
 };
 
-static int l_smem(const int *v, const void *lim)
+static int l_smem(const int *v, const struct dlb_limits *lim)
 {
-	return smem_of(v) <= ((const struct dlb_limits *)lim)->smem_static;
-}
-
-static int l_threads(const int *v, const void *lim)
-{
-	return threads_of(v) <= ((const struct dlb_limits *)lim)->max_threads_per_block;
+	return !lim || smem_of(v) <= lim->smem_static;
 }
 
 static const struct dlb_constraint gemm_limit_checks[] = {
-	{"shared memory 2*BK*(BM+BN+8)*4 bytes <= static limit per block", l_smem},
-	{"threads <= max threads per block", l_threads},
+	{.text = "shared memory 2*BK*(BM+BN+8)*4 bytes <= static limit per block", .kind = DLB_CON_CUSTOM,
+	 .ok = l_smem},
+	{.text = "threads <= max threads per block", .kind = DLB_CON_PRODUCT, .exp = THREADS_EXP, .lo = 1,
+	 .hi_limit = DLB_LIMIT_THREADS_PER_BLOCK},
 };
 
 static const char *const gemm_kernels[] = {"gemm_nn", "gemm_nt", "gemm_tn", "gemm_tt"};
