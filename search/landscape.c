@@ -89,6 +89,7 @@ struct sim_ctx {
 	struct dlb_pcg32 rng;
 	int i;
 	double clock; /* simulated seconds: the sum of the samples taken */
+	double cost;  /* estimated GPU time: samples, and a verification and a warm-up run per candidate */
 };
 
 static double sim_clock(void *arg)
@@ -102,6 +103,7 @@ static int sim_sample(void *arg, int k, double *t)
 	for (int j = 0; j < k; j++) {
 		t[j] = dlb_landscape_sample(c->L, c->i, &c->rng);
 		c->clock += t[j] * 1e-6;
+		c->cost += t[j];
 	}
 	return 0;
 }
@@ -113,6 +115,8 @@ static int sim_evaluate(void *arg, int i, const struct dlb_race_summary *inc, in
 	if (final)
 		dlb_race_final_opts(c->ro, &ro);
 	c->i = i;
+	if (!final)
+		c->cost += 3 * c->L->truth[i];
 	dlb_race(&ro, sim_sample, c, inc, out);
 	return 0;
 }
@@ -120,15 +124,18 @@ static int sim_evaluate(void *arg, int i, const struct dlb_race_summary *inc, in
 int dlb_simulate(const struct dlb_landscape *L, const struct dlb_search_opts *so, const struct dlb_race_opts *ro,
 		 int trials, uint64_t seed, struct dlb_sim_result *out)
 {
-	double best = INFINITY, acc = 0, samples = 0, share = 0, both = 0;
+	double best = INFINITY, acc = 0, samples = 0, share = 0, both = 0, cost = 0, exh = 0, lgap = 0;
 	memset(out, 0, sizeof *out);
-	for (int i = 0; i < L->n; i++)
+	for (int i = 0; i < L->n; i++) {
 		if (L->truth[i] < best)
 			best = L->truth[i];
+		exh += 6 * L->truth[i];
+	}
+	exh += 150 * best;
 	for (int t = 0; t < trials; t++) {
 		struct dlb_search_opts o = *so;
 		struct dlb_search_result res;
-		struct sim_ctx c = {L, ro, {0, 0}, 0, 0};
+		struct sim_ctx c = {L, ro, {0, 0}, 0, 0, 0};
 		o.seed = seed + (uint64_t)t * 7919u;
 		o.clock = sim_clock;
 		dlb_pcg32_seed(&c.rng, seed ^ 0x5eedu, (uint64_t)t);
@@ -137,6 +144,8 @@ int dlb_simulate(const struct dlb_landscape *L, const struct dlb_search_opts *so
 		int hit = res.best >= 0 && L->truth[res.best] <= best * 1.01;
 		double sh = (double)res.evaluated / L->n;
 		acc += hit;
+		cost += c.cost;
+		lgap += res.best >= 0 ? log(L->truth[res.best] / best) : log(1e3);
 		samples += (double)res.samples / (50.0 * L->n);
 		share += sh;
 		both += hit && sh <= 0.25;
@@ -148,5 +157,8 @@ int dlb_simulate(const struct dlb_landscape *L, const struct dlb_search_opts *so
 	out->samples_ratio = samples / trials;
 	out->evaluated_share = share / trials;
 	out->within_both = both / trials;
+	out->time_search = cost / trials;
+	out->time_exhaustive = exh;
+	out->gap = exp(lgap / trials);
 	return 0;
 }

@@ -33,6 +33,11 @@ struct dlb_sim_result {
 	double evaluated_share; /* candidates evaluated / candidates, mean over runs */
 	double evaluated_max;   /* the largest share in any run */
 	double within_both;     /* share of runs within 1% AND evaluating <= 25% */
+	/* Estimated GPU time, mean per run: every evaluated candidate costs a verification and two warm-up runs
+	 * (3 x its true time) besides its samples; against an exhaustive search of fixed 3 samples (2 warm-up
+	 * runs, a verification, 3 samples each, and a showdown of 3 x 50 samples of the best). */
+	double time_search, time_exhaustive;
+	double gap;             /* geometric mean of the chosen candidate's true time over the true best's */
 };
 
 /* trials seeded runs of the search (strategy, racer) on L. */

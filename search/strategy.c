@@ -29,7 +29,7 @@ int dlb_strategy_parse(const char *s, enum dlb_strategy *out)
 
 void dlb_search_defaults(struct dlb_search_opts *o)
 {
-	*o = (struct dlb_search_opts){.strategy = DLB_STRAT_MODEL, .seed = 1, .eps = 0.01, .window = 12, .final = 3};
+	*o = (struct dlb_search_opts){.strategy = DLB_STRAT_MODEL, .seed = 1, .eps = 0.01, .window = 0, .final = 3};
 }
 
 struct state {
@@ -83,13 +83,15 @@ static int next_anneal(struct state *s, int best)
 	return j;
 }
 
-/* Least squares of log time on (1, x_d, x_d^2) with x_d in [0,1]; predictions for every candidate. */
+/* Least squares of log time on (1, x_d, x_d^2) with x_d in [0,1] — on (1, x_d) alone while there are too few
+ * points for the squares — and predictions for every candidate. */
 static void fit_model(struct state *s)
 {
 	const struct dlb_points *p = s->p;
-	int nf = 1 + 2 * p->dim, m = 0, maxc[16] = {0};
+	int m = 0, maxc[16] = {0};
 	for (int i = 0; i < p->n; i++)
 		m += s->done[i] && isfinite(s->logt[i]);
+	int quad = m >= 2 * p->dim + 3, per = quad ? 2 : 1, nf = 1 + per * p->dim;
 	for (int i = 0; i < p->n; i++)
 		for (int d = 0; d < p->dim && d < 16; d++)
 			if (p->coord[i * p->dim + d] > maxc[d])
@@ -107,8 +109,9 @@ static void fit_model(struct state *s)
 		gsl_matrix_set(X, (size_t)r, 0, 1.0);
 		for (int d = 0; d < p->dim; d++) {
 			double x = maxc[d] ? (double)p->coord[i * p->dim + d] / maxc[d] : 0;
-			gsl_matrix_set(X, (size_t)r, (size_t)(1 + 2 * d), x);
-			gsl_matrix_set(X, (size_t)r, (size_t)(2 + 2 * d), x * x);
+			gsl_matrix_set(X, (size_t)r, (size_t)(1 + per * d), x);
+			if (quad)
+				gsl_matrix_set(X, (size_t)r, (size_t)(2 + 2 * d), x * x);
 		}
 		gsl_vector_set(y, (size_t)r, s->logt[i]);
 		r++;
@@ -119,7 +122,9 @@ static void fit_model(struct state *s)
 			double v = gsl_vector_get(c, 0);
 			for (int d = 0; d < p->dim; d++) {
 				double x = maxc[d] ? (double)p->coord[i * p->dim + d] / maxc[d] : 0;
-				v += gsl_vector_get(c, (size_t)(1 + 2 * d)) * x + gsl_vector_get(c, (size_t)(2 + 2 * d)) * x * x;
+				v += gsl_vector_get(c, (size_t)(1 + per * d)) * x;
+				if (quad)
+					v += gsl_vector_get(c, (size_t)(2 + 2 * d)) * x * x;
 			}
 			s->pred[i] = v;
 		}
@@ -164,10 +169,17 @@ int dlb_search(const struct dlb_search_opts *o, const struct dlb_points *p, dlb_
 	struct state s = {.o = &oo, .p = p, .cur = -1};
 	memset(res, 0, sizeof *res);
 	res->best = -1;
-	if (oo.start <= 0)
+	if (oo.start <= 0) { /* 3 per parameter + 3, at most an eighth of the space, at least enough for a line */
 		oo.start = 3 * p->dim + 3;
-	if (oo.window <= 0)
-		oo.window = 12;
+		if (oo.start > p->n / 8)
+			oo.start = p->n / 8;
+		if (oo.start < p->dim + 3)
+			oo.start = p->dim + 3;
+	}
+	if (oo.window <= 0) { /* a fiftieth of the space, within 4..8 */
+		oo.window = p->n / 50;
+		oo.window = oo.window < 4 ? 4 : oo.window > 8 ? 8 : oo.window;
+	}
 	if (!oo.clock)
 		oo.clock = wall_s;
 	double t0 = oo.clock(arg);

@@ -32,8 +32,9 @@ struct dlb_search_opts {
 	double (*clock)(void *arg); /* seconds, given evaluate's arg; NULL: the monotonic wall clock */
 	uint64_t seed;
 	double eps;     /* improvement that counts (default 0.01) */
-	int window;     /* evaluations without one before stopping (default 12) */
-	int start;      /* random evaluations before the model proposes (default 3 per parameter + 3) */
+	int window;     /* evaluations without one before stopping (0, the default: a fiftieth of the candidates, within 4..8) */
+	int start;      /* random evaluations before the model proposes (0, the default: 3 per parameter + 3, at most an
+	                 * eighth of the candidates, at least parameters + 3) */
 	const int *first; /* candidates to evaluate first (seeds from nearby shapes), -1 terminated; may be NULL */
 	int final;      /* the best few (within 3% of the best) raced again, tighter, to settle near-ties (default 3) */
 };

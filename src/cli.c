@@ -64,14 +64,16 @@ void dlb_cli_usage(FILE *out)
 		"Search (tune and simulate):\n"
 		"  --strategy S     model (default): a least-squares fit of log time on each parameter and its\n"
 		"                   square, refit after every candidate, proposes the predicted best untried one\n"
-		"                   after a random start of 3 per parameter + 3; anneal: simulated annealing over\n"
-		"                   neighbours; random: a PCG32 permutation; exhaustive: every candidate in order\n"
+		"                   after a random start (3 per parameter + 3, at most an eighth of the\n"
+		"                   candidates); anneal: simulated annealing over neighbours; random: a PCG32\n"
+		"                   permutation; exhaustive: every candidate in order\n"
 		"  --budget N|Ns    at most N candidates, or N seconds, per problem\n"
 		"  --seed N         of the random start, the permutation and annealing (default 1)\n"
 		"  --seeds N        the winners of the N nearest tuned shapes on this GPU go first (default 3)\n"
-		"  A search stops when its last 12 candidates improved the best by no more than 1%%, when its budget\n"
-		"  is spent, or when every candidate was tried; the row says why. The best few within 3%% are then\n"
-		"  raced again from fresh samples to half the precision, to settle near-ties.\n"
+		"  --window W       a search stops when its last W candidates improved the best by no more than\n"
+		"                   1%% (default: a 50th of the problem's candidates, within 4..8), when its\n"
+		"                   budget is spent, or when every candidate was tried; the row says why. The\n"
+		"                   best few within 3%% are then raced again to half the precision (near-ties).\n"
 		"  Racing: each candidate is sampled in rounds (after 2 warm-up runs; leading samples far above the\n"
 		"  rest are dropped) and stops as soon as it is slower than the best so far (one-sided Welch test on\n"
 		"  log times, p < 0.01), or its 95%% CI is within the precision, or it reaches the cap (flagged noisy).\n"
@@ -164,7 +166,7 @@ fail:
 enum { O_M = 256, O_N, O_K, O_TA, O_TB, O_LAYOUT, O_SUITE, O_DEVICE, O_DB, O_RETUNE, O_CSV, O_JSON, O_ARCH,
        O_EMIT, O_SAMPLES, O_PREC, O_OP, O_FORMAT, O_STALE, O_ANY, O_DRY, O_STRATEGY, O_BUDGET, O_SEED,
        O_CONFIDENCE, O_PRECISION, O_MIN_SAMPLES, O_MAX_SAMPLES, O_FIXED, O_SEEDS, O_TRIALS, O_FROM_DB, O_CANDIDATES,
-       O_NOISE, O_OUTLIERS };
+       O_NOISE, O_OUTLIERS, O_WINDOW };
 
 static const struct {
 	const char *word, *sub;
@@ -201,7 +203,7 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 		{"fixed-samples", required_argument, 0, O_FIXED}, {"seeds", required_argument, 0, O_SEEDS},
 		{"trials", required_argument, 0, O_TRIALS}, {"from-db", no_argument, 0, O_FROM_DB},
 		{"candidates", required_argument, 0, O_CANDIDATES}, {"noise", required_argument, 0, O_NOISE},
-		{"outliers", required_argument, 0, O_OUTLIERS},
+		{"outliers", required_argument, 0, O_OUTLIERS}, {"window", required_argument, 0, O_WINDOW},
 		{"format", required_argument, 0, O_FORMAT}, {"stale", no_argument, 0, O_STALE},
 		{"any-version", no_argument, 0, O_ANY},     {"dry-run", no_argument, 0, O_DRY},
 		{"verbose", no_argument, 0, 'v'},           {"help", no_argument, 0, 'h'},
@@ -379,6 +381,10 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 			break;
 		case O_SEEDS:
 			DLB_CHECK(parse_int("--seeds", optarg, 0, 16, &c->seeds));
+			c->have_search = 1;
+			break;
+		case O_WINDOW:
+			DLB_CHECK(parse_int("--window", optarg, 1, 100000, &c->window));
 			c->have_search = 1;
 			break;
 		case O_TRIALS:

@@ -62,7 +62,7 @@ struct dlb_cli {
 	double budget_s;        /* seconds; 0: none */
 	long long seed;
 	double confidence, precision;
-	int min_samples, max_samples, fixed_samples, seeds;
+	int min_samples, max_samples, fixed_samples, seeds, window;
 	/* simulate */
 	int trials, from_db, candidates;
 	double noise, outliers;

@@ -23,6 +23,7 @@ void dlb_cli_search(const struct dlb_cli *c, struct dlb_search_opts *so, struct 
 	so->budget = c->budget;
 	so->budget_s = c->budget_s;
 	so->seed = (uint64_t)c->seed;
+	so->window = c->window;
 	dlb_race_defaults(ro);
 	ro->confidence = c->confidence;
 	ro->precision = c->precision;
@@ -54,7 +55,7 @@ static int config_values(const char *text, char names[][16], int *values, int ma
 /* The landscape of one recorded search: every verified, timed trial is a candidate whose true time is its
  * median and whose noise is the spread its confidence interval implies. Returns 0, or 1 when the trials do
  * not make a landscape (fewer than 8 timed candidates, or configurations of different forms). */
-static int recorded_landscape(const struct dlb_result *r, double confidence, struct dlb_landscape *L)
+static int recorded_landscape(const struct dlb_result *r, double confidence, struct dlb_landscape *L, int **trial_of)
 {
 	int n = 0, dim = -1;
 	char names0[MAX_DIM][16], names[MAX_DIM][16];
@@ -78,9 +79,12 @@ static int recorded_landscape(const struct dlb_result *r, double confidence, str
 		return ENOMEM;
 	int (*raw)[MAX_DIM] = calloc((size_t)n, sizeof *raw);
 	double *sds = calloc((size_t)n, sizeof *sds);
-	if (!raw || !sds) {
+	*trial_of = calloc((size_t)n, sizeof **trial_of);
+	if (!raw || !sds || !*trial_of) {
 		free(raw);
 		free(sds);
+		free(*trial_of);
+		*trial_of = NULL;
 		dlb_landscape_free(L);
 		return ENOMEM;
 	}
@@ -90,6 +94,7 @@ static int recorded_landscape(const struct dlb_result *r, double confidence, str
 		if (t->status != DLB_ST_OK || !(t->median_us > 0) || t->n < 2 || !strcmp(t->stop, "slow_verify"))
 			continue;
 		config_values(t->config, names, raw[j], MAX_DIM);
+		(*trial_of)[j] = i;
 		L->truth[j] = t->median_us;
 		/* the CI half-width of a median is about 1.25 standard errors of a mean: sd ~ half * sqrt(n) / (1.25 t) */
 		double half = t->hi_us > t->lo_us ? 0.5 * log(t->hi_us / t->lo_us) : NAN;
@@ -121,6 +126,8 @@ static int recorded_landscape(const struct dlb_result *r, double confidence, str
 	if (!distinct) {
 		free(raw);
 		free(sds);
+		free(*trial_of);
+		*trial_of = NULL;
 		dlb_landscape_free(L);
 		return ENOMEM;
 	}
@@ -151,8 +158,10 @@ static int recorded_landscape(const struct dlb_result *r, double confidence, str
 
 static void print_line(const char *label, const struct dlb_sim_result *r)
 {
-	printf("%s: accuracy %.3f, samples %.3f of fixed N=50, evaluated %.3f (max %.3f)\n", label, r->accuracy,
-	       r->samples_ratio, r->evaluated_share, r->evaluated_max);
+	printf("%s: accuracy %.3f, gap %+.2f%%, samples %.3f of fixed N=50, evaluated %.3f (max %.3f), GPU time %.3f of "
+	       "exhaustive N=3\n",
+	       label, r->accuracy, 100 * (r->gap - 1), r->samples_ratio, r->evaluated_share, r->evaluated_max,
+	       r->time_search / r->time_exhaustive);
 }
 
 static int simulate_db(const struct dlb_cli *c, const struct dlb_search_opts *so, const struct dlb_race_opts *ro,
@@ -168,13 +177,14 @@ static int simulate_db(const struct dlb_cli *c, const struct dlb_search_opts *so
 	DLB_CHECK(dlb_db_path(c, path, sizeof path));
 	DLB_CHECK(dlb_store_open(path, DLB_STORE_RDONLY, &s));
 	DLB_CHECK(dlb_catalog_load(s, &f, &rows, &nrows));
-	double acc = 0, samp = 0, ev = 0, evmax = 0;
+	double acc = 0, samp = 0, ev = 0, evmax = 0, tsearch = 0, texh = 0, lgap = 0;
 	int skipped = 0;
 	for (int i = 0; i < nrows; i++) {
 		struct dlb_result r = {0};
 		struct dlb_landscape L;
+		int *trial_of = NULL, first[17], nfirst = 0;
 		DLB_CHECK(dlb_result_load(s, rows[i].r.key, 1, &r));
-		int lr = recorded_landscape(&r, ro->confidence, &L);
+		int lr = recorded_landscape(&r, ro->confidence, &L, &trial_of);
 		if (lr == ENOMEM) {
 			dlb_result_free(&r);
 			DLB_FAIL(ENOMEM, "out of memory");
@@ -189,9 +199,45 @@ static int simulate_db(const struct dlb_cli *c, const struct dlb_search_opts *so
 			dlb_result_free(&r);
 			continue;
 		}
+		/* As tune does: the winners of the nearest other shapes tuned on the same GPU go first (here, the
+		 * winners this database recorded for them). */
+		double dist[16];
+		for (int j = 0; j < nrows && c->seeds > 0; j++) {
+			const struct dlb_row *w = &rows[j];
+			if (j == i || !w->r.found || strcmp(w->k.uuid, rows[i].k.uuid) || strcmp(w->k.op, rows[i].k.op) ||
+			    strcmp(w->k.prec, rows[i].k.prec))
+				continue;
+			double d = dlb_shape_distance(&w->k, rows[i].k.m, rows[i].k.n, rows[i].k.k) +
+				   (strcmp(w->k.layout, rows[i].k.layout) != 0);
+			int idx = -1;
+			for (int q = 0; q < L.n && idx < 0; q++)
+				if (!strcmp(r.trials[trial_of[q]].config, w->r.config))
+					idx = q;
+			int dup = idx < 0;
+			for (int q = 0; q < nfirst && !dup; q++)
+				dup = first[q] == idx;
+			if (dup)
+				continue;
+			int max = c->seeds < 16 ? c->seeds : 16, at = nfirst < max ? nfirst++ : max;
+			while (at > 0 && dist[at - 1] > d) {
+				if (at < max) {
+					dist[at] = dist[at - 1];
+					first[at] = first[at - 1];
+				}
+				at--;
+			}
+			if (at < max) {
+				dist[at] = d;
+				first[at] = idx;
+			}
+		}
+		first[nfirst] = -1;
+		struct dlb_search_opts sso = *so;
+		sso.first = first;
 		struct dlb_sim_result one;
-		int sr = dlb_simulate(&L, so, ro, c->trials, (uint64_t)c->seed, &one);
+		int sr = dlb_simulate(&L, &sso, ro, c->trials, (uint64_t)c->seed, &one);
 		int n = L.n;
+		free(trial_of);
 		dlb_landscape_free(&L);
 		dlb_result_free(&r);
 		if (sr)
@@ -200,6 +246,9 @@ static int simulate_db(const struct dlb_cli *c, const struct dlb_search_opts *so
 		snprintf(line, sizeof line, "%s, %d candidates", label, n);
 		print_line(line, &one);
 		acc += one.accuracy;
+		lgap += log(one.gap);
+		tsearch += one.time_search;
+		texh += one.time_exhaustive;
 		samp += one.samples_ratio;
 		ev += one.evaluated_share;
 		if (one.evaluated_max > evmax)
@@ -212,7 +261,8 @@ static int simulate_db(const struct dlb_cli *c, const struct dlb_search_opts *so
 	if (skipped)
 		printf("(%d results skipped: fewer than 8 timed candidates)\n", skipped);
 	*total = (struct dlb_sim_result){.trials = c->trials, .accuracy = acc / *nland, .samples_ratio = samp / *nland,
-					 .evaluated_share = ev / *nland, .evaluated_max = evmax};
+					 .evaluated_share = ev / *nland, .evaluated_max = evmax, .time_search = tsearch,
+					 .time_exhaustive = texh, .gap = exp(lgap / *nland)};
 fail:
 	dlb_catalog_free(rows, nrows);
 	dlb_store_close(s);
@@ -253,6 +303,10 @@ int dlb_cmd_simulate(const struct dlb_cli *c)
 		if (rc)
 			DLB_FAIL(ENOMEM, "out of memory in the simulation");
 	}
+	printf("geometric mean gap of the choice to the true best: %+.2f%%\n", 100 * (total.gap - 1));
+	printf("estimated GPU time: %.3f of exhaustive search with fixed 3 samples (each candidate costs a\n"
+	       "verification and two warm-up runs besides its samples; the fixed search's showdown is 3 x 50)\n",
+	       total.time_search / total.time_exhaustive);
 	printf("accuracy %.3f (share of runs within 1%% of the true best), samples %.3f (ratio to fixed N=50), "
 	       "evaluated %.3f (share of candidates)\n",
 	       total.accuracy, total.samples_ratio, total.evaluated_share);
