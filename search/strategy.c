@@ -29,7 +29,8 @@ int dlb_strategy_parse(const char *s, enum dlb_strategy *out)
 
 void dlb_search_defaults(struct dlb_search_opts *o)
 {
-	*o = (struct dlb_search_opts){.strategy = DLB_STRAT_MODEL, .seed = 1, .eps = 0.01, .window = 0, .final = 3};
+	*o = (struct dlb_search_opts){.strategy = DLB_STRAT_MODEL, .seed = 1, .eps = 0.01, .window = 0, .final = 3,
+				      .polish = 1};
 }
 
 struct state {
@@ -164,7 +165,7 @@ static double wall_s(void *arg)
 int dlb_search(const struct dlb_search_opts *o, const struct dlb_points *p, dlb_evaluate_fn evaluate, void *arg,
 	       struct dlb_search_result *res)
 {
-	int rc = 0, since = 0;
+	int rc = 0, since = 0, stopped_idle = 0;
 	struct dlb_search_opts oo = *o;
 	struct state s = {.o = &oo, .p = p, .cur = -1};
 	memset(res, 0, sizeof *res);
@@ -216,6 +217,7 @@ int dlb_search(const struct dlb_search_opts *o, const struct dlb_points *p, dlb_
 			snprintf(res->why, sizeof res->why,
 				 "no improvement beyond %.1f%% in the last %d candidates (%d of %d evaluated)", 100 * oo.eps,
 				 oo.window, res->evaluated, p->n);
+			stopped_idle = 1;
 			break;
 		}
 		int i = -1;
@@ -265,6 +267,31 @@ int dlb_search(const struct dlb_search_opts *o, const struct dlb_points *p, dlb_
 				s.cur = i;
 			s.temp *= 0.95;
 		}
+	}
+	/* Polish: a search that stopped for want of improvement tries the untried neighbours of its best (one
+	 * parameter one step away), moving to any that is better, until none is left untried: the model's
+	 * blind spots are usually one parameter off. */
+	int polished = 0;
+	while (!rc && oo.polish && stopped_idle && res->best >= 0 && (oo.budget <= 0 || res->evaluated < oo.budget)) {
+		int i = untried_neighbour(&s, res->best);
+		if (i < 0)
+			break;
+		struct dlb_race_summary r;
+		if ((rc = evaluate(arg, i, &res->best_s, 0, &r)) != 0)
+			break;
+		s.done[i] = 1;
+		s.logt[i] = r.n ? r.mean : INFINITY;
+		res->evaluated++;
+		res->samples += r.taken;
+		polished++;
+		if (r.n && r.stop != DLB_RACE_SLOWER && r.stop != DLB_RACE_ERROR && r.est < res->best_s.est) {
+			res->best = i;
+			res->best_s = r;
+		}
+	}
+	if (polished) {
+		size_t len = strlen(res->why);
+		snprintf(res->why + len, sizeof res->why - len, "; then %d neighbours of the best", polished);
 	}
 	/* Showdown: the best few, within 3% of the best estimate, raced again from fresh samples to twice the
 	 * precision; the lowest wins. Their first estimates were made against different incumbents. */

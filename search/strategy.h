@@ -36,6 +36,7 @@ struct dlb_search_opts {
 	int start;      /* random evaluations before the model proposes (0, the default: 3 per parameter + 3, at most an
 	                 * eighth of the candidates, at least parameters + 3) */
 	const int *first; /* candidates to evaluate first (seeds from nearby shapes), -1 terminated; may be NULL */
+	int polish;     /* after a stop for want of improvement, try the best's untried neighbours (default 1) */
 	int final;      /* the best few (within 3% of the best) raced again, tighter, to settle near-ties (default 3) */
 };
 void dlb_search_defaults(struct dlb_search_opts *o);
