@@ -458,8 +458,9 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 		DLB_USER_FAIL(DLB_E_USAGE, "choose one of --stale and --any-version");
 	if (c->stale && c->cmd != DLB_CMD_DB_LIST && c->cmd != DLB_CMD_EXPORT)
 		DLB_USER_FAIL(DLB_E_USAGE, "--stale goes with db list and export");
-	if (c->any_version && c->cmd != DLB_CMD_DB_LIST && c->cmd != DLB_CMD_EXPORT && c->cmd != DLB_CMD_LOOKUP)
-		DLB_USER_FAIL(DLB_E_USAGE, "--any-version goes with db list, export and lookup");
+	if (c->any_version && c->cmd != DLB_CMD_DB_LIST && c->cmd != DLB_CMD_EXPORT && c->cmd != DLB_CMD_LOOKUP &&
+	    c->cmd != DLB_CMD_SIMULATE)
+		DLB_USER_FAIL(DLB_E_USAGE, "--any-version goes with db list, export, lookup and simulate --from-db");
 	if (c->dry_run && c->cmd != DLB_CMD_DB_GC)
 		DLB_USER_FAIL(DLB_E_USAGE, "--dry-run goes with db gc");
 	if (c->cmd == DLB_CMD_LOOKUP && !(got_m && got_n && got_k))

@@ -1,0 +1,38 @@
+#!/bin/sh
+# simulate_cmd: `dlbtune simulate` as a user runs it, no GPU: on the synthetic landscape the default search
+# meets the issue's bar (>= 95% of runs within 1% of the true best, <= 25% of the candidates evaluated) and
+# ends with the agreed line; --from-db replays a recorded landscape (tests/data/landscape.json, 48 timed
+# candidates) and finds its best; an empty database is a clear error.
+top_builddir=${top_builddir:-.}
+top_srcdir=${top_srcdir:-.}
+bin="$top_builddir/dlbtune"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+line_re='^accuracy [0-9.]+ \(share of runs within 1% of the true best\), samples [0-9.]+ \(ratio to fixed N=50\), evaluated [0-9.]+ \(share of candidates\)$'
+
+"$bin" simulate --trials 300 >"$tmp/syn" 2>"$tmp/err" && ok || bad "synthetic simulate exit $?: $(cat "$tmp/err")"
+tail -1 "$tmp/syn" | grep -qE "$line_re" && ok || bad "synthetic: last line is not the agreed one: $(tail -1 "$tmp/syn")"
+tail -1 "$tmp/syn" | awk '{ acc = $2; ev = $(NF - 3); exit !(acc >= 0.95 && ev <= 0.25) }' && ok ||
+	bad "synthetic: default search below the bar: $(tail -1 "$tmp/syn")"
+# exhaustive with fixed sampling evaluates everything and takes 3 + showdown samples
+"$bin" simulate --trials 20 --strategy exhaustive --fixed-samples 3 >"$tmp/exh" 2>"$tmp/err" && ok || bad "exhaustive simulate"
+tail -1 "$tmp/exh" | grep -q "evaluated 1.000 " && ok || bad "exhaustive did not evaluate every candidate: $(tail -1 "$tmp/exh")"
+
+"$bin" import "$top_srcdir/tests/data/landscape.json" --db "$tmp/db" >/dev/null 2>"$tmp/err" && ok || bad "import: $(cat "$tmp/err")"
+"$bin" simulate --from-db --any-version --db "$tmp/db" --trials 100 >"$tmp/rec" 2>"$tmp/err" && ok ||
+	bad "from-db exit $?: $(cat "$tmp/err")"
+grep -q "1760x16x1760 on NVIDIA H200, 48 candidates" "$tmp/rec" && ok || bad "from-db: no landscape line: $(cat "$tmp/rec")"
+tail -1 "$tmp/rec" | grep -qE "$line_re" && ok || bad "from-db: last line: $(tail -1 "$tmp/rec")"
+tail -1 "$tmp/rec" | awk '{ exit !($2 >= 0.95) }' && ok || bad "from-db: accuracy: $(tail -1 "$tmp/rec")"
+# the fixture's build is not this one: without --any-version nothing is current
+"$bin" simulate --from-db --db "$tmp/db" >"$tmp/out" 2>"$tmp/err"
+[ $? = 1 ] && grep -q "no recorded search" "$tmp/err" && ok || bad "from-db without current results: $(cat "$tmp/err")"
+"$bin" simulate --from-db --db "$tmp/none" >"$tmp/out" 2>"$tmp/err"
+[ $? != 0 ] && grep -q "^dlbtune: error: " "$tmp/err" && ok || bad "from-db on a missing database: $(cat "$tmp/err")"
+
+echo "simulate_cmd: $pass passed, $fail failed"
+[ "$fail" = 0 ]
