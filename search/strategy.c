@@ -154,6 +154,22 @@ static int next_model(struct state *s, int evaluated)
 	return best;
 }
 
+/* Book candidate i's race: 0 when it is not the new best, 1 when it is, 2 when by more than eps. */
+static int record(struct state *s, struct dlb_search_result *res, int i, const struct dlb_race_summary *r)
+{
+	s->done[i] = 1;
+	s->logt[i] = r->n ? r->mean : INFINITY;
+	res->evaluated++;
+	res->samples += r->taken;
+	if (!r->n || r->stop == DLB_RACE_SLOWER || r->stop == DLB_RACE_ERROR ||
+	    (res->best >= 0 && r->est >= res->best_s.est))
+		return 0;
+	int by_eps = res->best < 0 || r->est < res->best_s.est * (1 - s->o->eps);
+	res->best = i;
+	res->best_s = *r;
+	return by_eps ? 2 : 1;
+}
+
 static double wall_s(void *arg)
 {
 	(void)arg;
@@ -245,18 +261,9 @@ int dlb_search(const struct dlb_search_opts *o, const struct dlb_points *p, dlb_
 		struct dlb_race_summary r;
 		if ((rc = evaluate(arg, i, res->best >= 0 ? &res->best_s : NULL, 0, &r)) != 0)
 			break;
-		s.done[i] = 1;
-		s.logt[i] = r.n ? r.mean : INFINITY;
-		res->evaluated++;
-		res->samples += r.taken;
 		since++;
-		if (r.n && r.stop != DLB_RACE_SLOWER && r.stop != DLB_RACE_ERROR &&
-		    (res->best < 0 || r.est < res->best_s.est)) {
-			if (res->best < 0 || r.est < res->best_s.est * (1 - oo.eps))
-				since = 0;
-			res->best = i;
-			res->best_s = r;
-		}
+		if (record(&s, res, i, &r) == 2)
+			since = 0;
 		if (res->evaluated == oo.start) /* the window counts the strategy's own proposals, not the start's */
 			since = 0;
 		if (oo.strategy == DLB_STRAT_ANNEAL && s.cur >= 0 && r.n) { /* move, or not */
@@ -279,15 +286,8 @@ int dlb_search(const struct dlb_search_opts *o, const struct dlb_points *p, dlb_
 		struct dlb_race_summary r;
 		if ((rc = evaluate(arg, i, &res->best_s, 0, &r)) != 0)
 			break;
-		s.done[i] = 1;
-		s.logt[i] = r.n ? r.mean : INFINITY;
-		res->evaluated++;
-		res->samples += r.taken;
 		polished++;
-		if (r.n && r.stop != DLB_RACE_SLOWER && r.stop != DLB_RACE_ERROR && r.est < res->best_s.est) {
-			res->best = i;
-			res->best_s = r;
-		}
+		record(&s, res, i, &r);
 	}
 	if (polished) {
 		size_t len = strlen(res->why);
