@@ -146,30 +146,26 @@ double dlb_shape_distance(const struct dlb_key *a, int64_t m, int64_t n, int64_t
 	return sqrt(dm * dm + dn * dn + dk * dk);
 }
 
-int dlb_catalog_nearest(struct dlb_store *s, const struct dlb_problem *p, const char *uuid, int max,
-			char (*configs)[128], int *n)
+int dlb_rows_nearest(const struct dlb_row *rows, int nrows, const struct dlb_key *k, int max, char (*configs)[128])
 {
-	int rc = 0, nrows = 0;
-	struct dlb_row *rows = NULL;
 	double dist[16];
-	struct dlb_filter f = {.op = p->op->name, .prec = (int)p->prec, .currency = DLB_CURRENT};
-	*n = 0;
+	int n = 0;
 	if (max > 16)
 		max = 16;
-	DLB_CHECK(dlb_catalog_load(s, &f, &rows, &nrows));
 	for (int i = 0; i < nrows; i++) {
 		const struct dlb_row *w = &rows[i];
-		if (!w->r.found || strcmp(w->k.uuid, uuid) ||
-		    (w->k.m == p->m && w->k.n == p->n && w->k.k == p->k && !strcmp(w->k.layout, dlb_layout_name(p->ta, p->tb))))
+		int other_layout = strcmp(w->k.layout, k->layout) != 0;
+		if (!w->r.found || strcmp(w->k.uuid, k->uuid) || strcmp(w->k.op, k->op) || strcmp(w->k.prec, k->prec) ||
+		    (w->k.m == k->m && w->k.n == k->n && w->k.k == k->k && !other_layout))
 			continue;
 		/* another layout counts as one doubling away */
-		double d = dlb_shape_distance(&w->k, p->m, p->n, p->k) + (strcmp(w->k.layout, dlb_layout_name(p->ta, p->tb)) != 0);
+		double d = dlb_shape_distance(&w->k, k->m, k->n, k->k) + other_layout;
 		int dup = 0;
-		for (int j = 0; j < *n && !dup; j++)
+		for (int j = 0; j < n && !dup; j++)
 			dup = !strcmp(configs[j], w->r.config);
 		if (dup)
 			continue;
-		int at = *n < max ? (*n)++ : max; /* insertion into the sorted list; max: past its end */
+		int at = n < max ? n++ : max; /* insertion into the sorted list; max: past its end */
 		while (at > 0 && dist[at - 1] > d) {
 			if (at < max) {
 				dist[at] = dist[at - 1];
@@ -182,6 +178,23 @@ int dlb_catalog_nearest(struct dlb_store *s, const struct dlb_problem *p, const 
 			snprintf(configs[at], 128, "%s", w->r.config);
 		}
 	}
+	return n;
+}
+
+int dlb_catalog_nearest(struct dlb_store *s, const struct dlb_problem *p, const char *uuid, int max,
+			char (*configs)[128], int *n)
+{
+	int rc = 0, nrows = 0;
+	struct dlb_row *rows = NULL;
+	struct dlb_filter f = {.op = p->op->name, .prec = (int)p->prec, .currency = DLB_CURRENT};
+	struct dlb_key k = {.m = p->m, .n = p->n, .k = p->k};
+	snprintf(k.op, sizeof k.op, "%s", p->op->name);
+	snprintf(k.prec, sizeof k.prec, "%s", dlb_prec_name(p->prec));
+	snprintf(k.layout, sizeof k.layout, "%s", dlb_layout_name(p->ta, p->tb));
+	snprintf(k.uuid, sizeof k.uuid, "%s", uuid);
+	*n = 0;
+	DLB_CHECK(dlb_catalog_load(s, &f, &rows, &nrows));
+	*n = dlb_rows_nearest(rows, nrows, &k, max, configs);
 fail:
 	dlb_catalog_free(rows, nrows);
 	return rc;

@@ -38,6 +38,8 @@ uint64_t dlb_op_template_hash(const char *op_name);
 double dlb_shape_distance(const struct dlb_key *a, int64_t m, int64_t n, int64_t k);
 /* The best configurations of up to max (<= 16) current results nearest to p (same op and precision, on the GPU
  * with this UUID, p itself excluded; another layout adds 1 to the distance), nearest first, no repeats. */
+/* The same over rows already loaded, around the problem and GPU of key k: the count. */
+int dlb_rows_nearest(const struct dlb_row *rows, int nrows, const struct dlb_key *k, int max, char (*configs)[128]);
 int dlb_catalog_nearest(struct dlb_store *s, const struct dlb_problem *p, const char *uuid, int max,
 			char (*configs)[128], int *n);
 #endif

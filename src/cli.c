@@ -389,18 +389,23 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 			break;
 		case O_TRIALS:
 			DLB_CHECK(parse_int("--trials", optarg, 1, 1000000, &c->trials));
+			c->have_sim = 1;
 			break;
 		case O_FROM_DB:
 			c->from_db = 1;
+			c->have_sim = 1;
 			break;
 		case O_CANDIDATES:
 			DLB_CHECK(parse_int("--candidates", optarg, 8, 100000, &c->candidates));
+			c->have_sim = c->have_synthetic = 1;
 			break;
 		case O_NOISE:
 			DLB_CHECK(parse_double("--noise", optarg, 0, 1, &c->noise));
+			c->have_sim = c->have_synthetic = 1;
 			break;
 		case O_OUTLIERS:
 			DLB_CHECK(parse_double("--outliers", optarg, 0, 0.5, &c->outliers));
+			c->have_sim = c->have_synthetic = 1;
 			break;
 		case O_FORMAT:
 			c->format = optarg;
@@ -481,10 +486,9 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 					   "--min-samples, --max-samples, --fixed-samples, --seeds) go with tune and simulate");
 	if (c->min_samples > c->max_samples)
 		DLB_USER_FAIL(DLB_E_USAGE, "--min-samples %d is more than --max-samples %d", c->min_samples, c->max_samples);
-	if ((c->from_db || c->trials != 100 || c->candidates != 200 || c->noise != 0.03 || c->outliers != 0) &&
-	    c->cmd != DLB_CMD_SIMULATE)
+	if (c->have_sim && c->cmd != DLB_CMD_SIMULATE)
 		DLB_USER_FAIL(DLB_E_USAGE, "--trials, --from-db, --candidates, --noise and --outliers go with simulate");
-	if (c->from_db && (c->candidates != 200 || c->noise != 0.03 || c->outliers != 0))
+	if (c->from_db && c->have_synthetic)
 		DLB_USER_FAIL(DLB_E_USAGE, "--from-db replays recorded landscapes: --candidates, --noise and --outliers "
 					   "describe a synthetic one");
 fail:

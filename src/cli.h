@@ -67,6 +67,7 @@ struct dlb_cli {
 	int trials, from_db, candidates;
 	double noise, outliers;
 	int have_search;        /* some search option was given */
+	int have_sim, have_synthetic; /* some simulate option; some option of a synthetic landscape */
 };
 
 /* Parse argv. 0 ok; DLB_E_USAGE with the reason in dlb_last_error(). Never exits. */

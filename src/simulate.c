@@ -52,6 +52,12 @@ static int config_values(const char *text, char names[][16], int *values, int ma
 	return n;
 }
 
+/* A verified trial timed well enough to stand in a landscape. */
+static int timed_trial(const struct dlb_trial *t)
+{
+	return t->status == DLB_ST_OK && t->median_us > 0 && t->n >= 2 && strcmp(t->stop, "slow_verify");
+}
+
 /* The landscape of one recorded search: every verified, timed trial is a candidate whose true time is its
  * median and whose noise is the spread its confidence interval implies. Returns 0, or 1 when the trials do
  * not make a landscape (fewer than 8 timed candidates, or configurations of different forms). */
@@ -62,7 +68,7 @@ static int recorded_landscape(const struct dlb_result *r, double confidence, str
 	int vals[MAX_DIM];
 	for (int i = 0; i < r->ntrials; i++) {
 		const struct dlb_trial *t = &r->trials[i];
-		if (t->status != DLB_ST_OK || !(t->median_us > 0) || t->n < 2 || !strcmp(t->stop, "slow_verify"))
+		if (!timed_trial(t))
 			continue;
 		int d = config_values(t->config, dim < 0 ? names0 : names, vals, MAX_DIM);
 		if (d < 1 || (dim >= 0 && d != dim))
@@ -91,7 +97,7 @@ static int recorded_landscape(const struct dlb_result *r, double confidence, str
 	int j = 0, nsd = 0;
 	for (int i = 0; i < r->ntrials; i++) {
 		const struct dlb_trial *t = &r->trials[i];
-		if (t->status != DLB_ST_OK || !(t->median_us > 0) || t->n < 2 || !strcmp(t->stop, "slow_verify"))
+		if (!timed_trial(t))
 			continue;
 		config_values(t->config, names, raw[j], MAX_DIM);
 		(*trial_of)[j] = i;
@@ -201,36 +207,14 @@ static int simulate_db(const struct dlb_cli *c, const struct dlb_search_opts *so
 		}
 		/* As tune does: the winners of the nearest other shapes tuned on the same GPU go first (here, the
 		 * winners this database recorded for them). */
-		double dist[16];
-		for (int j = 0; j < nrows && c->seeds > 0; j++) {
-			const struct dlb_row *w = &rows[j];
-			if (j == i || !w->r.found || strcmp(w->k.uuid, rows[i].k.uuid) || strcmp(w->k.op, rows[i].k.op) ||
-			    strcmp(w->k.prec, rows[i].k.prec))
-				continue;
-			double d = dlb_shape_distance(&w->k, rows[i].k.m, rows[i].k.n, rows[i].k.k) +
-				   (strcmp(w->k.layout, rows[i].k.layout) != 0);
-			int idx = -1;
-			for (int q = 0; q < L.n && idx < 0; q++)
-				if (!strcmp(r.trials[trial_of[q]].config, w->r.config))
-					idx = q;
-			int dup = idx < 0;
-			for (int q = 0; q < nfirst && !dup; q++)
-				dup = first[q] == idx;
-			if (dup)
-				continue;
-			int max = c->seeds < 16 ? c->seeds : 16, at = nfirst < max ? nfirst++ : max;
-			while (at > 0 && dist[at - 1] > d) {
-				if (at < max) {
-					dist[at] = dist[at - 1];
-					first[at] = first[at - 1];
+		char near[16][128];
+		int nnear = c->seeds > 0 ? dlb_rows_nearest(rows, nrows, &rows[i].k, c->seeds, near) : 0;
+		for (int j = 0; j < nnear; j++)
+			for (int q = 0; q < L.n; q++)
+				if (!strcmp(r.trials[trial_of[q]].config, near[j])) {
+					first[nfirst++] = q;
+					break;
 				}
-				at--;
-			}
-			if (at < max) {
-				dist[at] = d;
-				first[at] = idx;
-			}
-		}
 		first[nfirst] = -1;
 		struct dlb_search_opts sso = *so;
 		sso.first = first;
