@@ -15,9 +15,10 @@
 #include <string.h>
 #include <strings.h>
 
-uint64_t dlb_op_template_hash(const char *op_name)
+uint64_t dlb_op_template_hash(const char *op_name, const char *prec_name)
 {
-	const struct dlb_op *op = dlb_op_find(op_name);
+	enum dlb_prec prec;
+	const struct dlb_op *op = dlb_prec_parse(prec_name, &prec) ? NULL : dlb_op_find(op_name, prec);
 	const struct dlb_embedded *tpl = op ? dlb_embedded_find(op->template_file) : NULL;
 	return tpl ? dlb_hash64(tpl->text, tpl->size) : 0;
 }
@@ -26,10 +27,11 @@ int dlb_key_matches_build(const struct dlb_key *k, char *why, size_t len)
 {
 	struct dlb_versions v;
 	dlb_versions_get(&v);
-	if (!dlb_op_find(k->op))
-		return snprintf(why, len, "op %s is not in this build", k->op), 1;
-	if (k->tpl_hash != dlb_op_template_hash(k->op))
-		return snprintf(why, len, "another %s template", k->op), 1;
+	enum dlb_prec prec;
+	if (dlb_prec_parse(k->prec, &prec) || !dlb_op_find(k->op, prec))
+		return snprintf(why, len, "op %s %s is not in this build", k->op, k->prec), 1;
+	if (k->tpl_hash != dlb_op_template_hash(k->op, k->prec))
+		return snprintf(why, len, "another %s %s template", k->op, k->prec), 1;
 	if (k->cuda != v.runtime)
 		return snprintf(why, len, "CUDA runtime %d, this build %d", k->cuda, v.runtime), 1;
 	if (k->nvrtc != v.nvrtc_major * 100 + v.nvrtc_minor)
@@ -115,8 +117,10 @@ int dlb_catalog_load(struct dlb_store *s, const struct dlb_filter *f, struct dlb
 			continue;
 		}
 		DLB_CHECK(rc);
-		row.r.p.op = dlb_op_find(a->k.op);
-		if (!row.r.p.op || dlb_prec_parse(a->k.prec, &row.r.p.prec) || dlb_layout_parse(a->k.layout, &row.r.p.ta, &row.r.p.tb))
+		if (dlb_prec_parse(a->k.prec, &row.r.p.prec))
+			continue;
+		row.r.p.op = dlb_op_find(a->k.op, row.r.p.prec);
+		if (!row.r.p.op || dlb_layout_parse(a->k.layout, &row.r.p.ta, &row.r.p.tb))
 			continue;
 		row.r.p.m = a->k.m;
 		row.r.p.n = a->k.n;

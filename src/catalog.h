@@ -33,7 +33,7 @@ void dlb_catalog_free(struct dlb_row *rows, int n);
 /* 0 when key k matches this build (template hash and linked library versions); else why in buf. */
 int dlb_key_matches_build(const struct dlb_key *k, char *why, size_t len);
 /* The FNV-1a hash of an op's template, as in its keys. */
-uint64_t dlb_op_template_hash(const char *op_name);
+uint64_t dlb_op_template_hash(const char *op_name, const char *prec_name);
 /* Distance between a stored shape and M, N, K: Euclidean in log2(M, N, K). */
 double dlb_shape_distance(const struct dlb_key *a, int64_t m, int64_t n, int64_t k);
 /* The best configurations of up to max (<= 16) current results nearest to p (same op and precision, on the GPU

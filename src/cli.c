@@ -256,7 +256,7 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 	while ((ch = getopt_long(ac, av, ":vhV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case O_OP:
-			if (!dlb_op_find(optarg)) {
+			if (!dlb_op_known(optarg)) {
 				char ops[128];
 				dlb_op_names(ops, sizeof ops);
 				DLB_USER_FAIL(DLB_E_USAGE, "unknown op '%s' (known: %s)", optarg, ops);
@@ -448,8 +448,13 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 	int gpu_cmd = c->cmd == DLB_CMD_TUNE || c->cmd == DLB_CMD_COMPILE || c->cmd == DLB_CMD_DEVICES;
 	if (c->device_str && gpu_cmd)
 		DLB_CHECK(parse_int("--device", c->device_str, 0, 1023, &c->device));
-	if ((c->cmd == DLB_CMD_TUNE || c->cmd == DLB_CMD_COMPILE || c->cmd == DLB_CMD_SPACE) && c->prec != DLB_PREC_FP32)
-		DLB_USER_FAIL(DLB_E_USAGE, "precision %s is not built yet: only fp32", dlb_prec_name(c->prec));
+	if ((c->cmd == DLB_CMD_TUNE || c->cmd == DLB_CMD_COMPILE || c->cmd == DLB_CMD_SPACE) &&
+	    !dlb_op_find(c->op, c->prec)) {
+		char precs[64];
+		dlb_op_precs(c->op, precs, sizeof precs);
+		DLB_USER_FAIL(DLB_E_USAGE, "%s has no %s kernels in this build (built: %s)", c->op, dlb_prec_name(c->prec),
+			      precs);
+	}
 	if (c->cmd == DLB_CMD_EXPORT) {
 		if (!c->format)
 			DLB_USER_FAIL(DLB_E_USAGE, "export needs --format csv, json, md or h");

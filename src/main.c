@@ -114,7 +114,7 @@ static int cmd_compile(const struct dlb_cli *c)
 	int rc = 0, n = 0, failed = 0, limited = 0;
 	struct dlb_candidate *cand = NULL;
 	struct dlb_limits lim;
-	const struct dlb_op *op = dlb_op_find(c->op);
+	const struct dlb_op *op = dlb_op_find(c->op, c->prec);
 	dlb_limits_of(NULL, &lim);
 	if (c->emit && mkdir(c->emit, 0755) && errno != EEXIST)
 		DLB_USER_FAIL(errno, "cannot create %s: %s", c->emit, strerror(errno));
@@ -168,7 +168,7 @@ static int cmd_tune(const struct dlb_cli *c)
 	struct dlb_store *db = NULL;
 	struct dlb_result *results = NULL;
 	char path[4096];
-	const struct dlb_op *op = dlb_op_find(c->op);
+	const struct dlb_op *op = dlb_op_find(c->op, c->prec);
 	/* Everything the user typed is checked before the GPU is touched. */
 	if (c->have_shape) {
 		suite.problems = calloc(1, sizeof *suite.problems);

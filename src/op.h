@@ -26,6 +26,7 @@ struct dlb_candidate {
 
 struct dlb_op {
 	const char *name;
+	enum dlb_prec prec;                  /* one entry per (name, precision) */
 	const char *summary;
 	const char *template_file;           /* embedded file name */
 	const char *const *kernel_names;     /* looked up in each candidate's module */
@@ -57,7 +58,12 @@ struct dlb_op {
 };
 
 extern const struct dlb_op *const dlb_ops[];
-const struct dlb_op *dlb_op_find(const char *name);
-/* "gemm" — the registered names, space-separated. */
+/* The entry of op `name` in precision `prec`, or NULL when that precision of the op is not built. */
+const struct dlb_op *dlb_op_find(const char *name, enum dlb_prec prec);
+/* Whether any precision of op `name` is built. */
+int dlb_op_known(const char *name);
+/* "fp32 fp16 int8": the precisions built for op `name`. */
+void dlb_op_precs(const char *name, char *buf, int len);
+/* "gemm" — the registered names, space-separated, each once. */
 void dlb_op_names(char *buf, int len);
 #endif

@@ -64,9 +64,9 @@ int dlb_space_report(FILE *out, const struct dlb_op *op, enum dlb_prec prec, int
 	int *rejected = NULL, *limited = NULL;
 	struct dlb_limits lim;
 	dlb_limits_of(NULL, &lim);
-	if (prec != DLB_PREC_FP32)
-		DLB_USER_FAIL(DLB_E_USAGE, "precision %s is not built yet: %s has an fp32 space only",
-			      dlb_prec_name(prec), op->name);
+	if (prec != op->prec)
+		DLB_USER_FAIL(DLB_E_USAGE, "%s %s: this entry holds the %s space", op->name, dlb_prec_name(prec),
+			      dlb_prec_name(op->prec));
 	for (int k = 0; k < s->nconstraints; k++)
 		DLB_CHECK(dlb_constraint_check(&s->constraints[k], s->nparams));
 	for (int k = 0; k < op->nlimit_checks; k++)
@@ -134,7 +134,7 @@ fail:
 int dlb_cmd_space(const struct dlb_cli *c)
 {
 	int rc = 0;
-	const struct dlb_op *op = dlb_op_find(c->op);
+	const struct dlb_op *op = dlb_op_find(c->op, c->prec);
 	if (!op)
 		DLB_USER_FAIL(DLB_E_USAGE, "unknown op '%s'", c->op);
 	DLB_CHECK(dlb_space_report(stdout, op, c->prec, c->verbose));

@@ -34,7 +34,7 @@ expect 2 "$u.*--k '1e3'" --op gemm --m 3 --n 5 --k 1e3
 expect 2 "$u.*all of --m, --n and --k" --op gemm --m 3 --n 5
 expect 2 "$u.*unknown op 'conv9'" --op conv9
 expect 2 "$u.*unknown precision 'fp64'" --prec fp64
-expect 2 "$u.*not built yet" --prec int8
+expect 2 "$u.*no int8 kernels in this build" --prec int8
 expect 2 "$u.*unknown layout 'XY'" --layout XY
 expect 2 "$u.*--ta '2'" --ta 2
 expect 2 "$u.*unknown option" --frobnicate
@@ -63,7 +63,7 @@ expect 2 "$u.*db: expected a subcommand" db frob
 expect 2 "$u.*unexpected argument 'x'" db list x
 expect 2 "$u.*--device 'H200'" --op gemm --device H200
 expect 2 "$u.*unknown op 'nosuch'" space --op nosuch
-expect 2 "$u.*precision fp16 is not built yet" space --op gemm --prec fp16
+expect 2 "$u.*gemm has no fp16 kernels in this build" space --op gemm --prec fp16
 expect 2 "$u.*--emit goes with the compile" space --emit "$tmp/e"
 expect 1 "$u.*no database at" db list --db "$tmp/none"
 expect 1 "$u.*no database at" lookup --m 5 --n 5 --k 5 --db "$tmp/none"

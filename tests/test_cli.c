@@ -157,7 +157,7 @@ static void test_errors(void)
 	expect_usage("conv2x", "--op conv2x", "--op", "conv2x", NULL);
 	expect_usage("fp64", "--prec fp64", "--prec", "fp64", NULL);
 	expect_usage("fp16", "--prec fp16", "--prec", "fp16", NULL);
-	expect_usage("not built yet", "space --prec int8", "space", "--prec", "int8", NULL);
+	expect_usage("no int8 kernels", "space --prec int8", "space", "--prec", "int8", NULL);
 	expect_usage("nosuch", "space --op nosuch", "space", "--op", "nosuch", NULL);
 	expect_usage("'x'", "space with an operand", "space", "x", NULL);
 	expect_usage("XY", "--layout XY", "--layout", "XY", NULL);

@@ -313,7 +313,7 @@ static void test_report(void)
 
 	text = report_of(&dlb_op_gemm, DLB_PREC_FP16, 0, &rc);
 	CHECK_EQ_INT(rc, DLB_E_USAGE);
-	CHECK_HAS(dlb_last_error(), "not built yet");
+	CHECK_HAS(dlb_last_error(), "holds the fp32 space");
 	free(text);
 
 	struct dlb_op broken = dlb_op_gemm;

@@ -179,7 +179,7 @@ static void test_files(void)
 
 int main(void)
 {
-	gemm = dlb_op_find("gemm");
+	gemm = dlb_op_find("gemm", DLB_PREC_FP32);
 	REQUIRE(gemm, "no gemm op");
 	test_valid();
 	test_errors();

@@ -356,6 +356,7 @@ fail:
 
 const struct dlb_op dlb_op_gemm = {
 	.name = "gemm",
+	.prec = DLB_PREC_FP32,
 	.summary = "dense matrix product C = op(A) op(B), column-major",
 	.template_file = "gemm_fp32.cu",
 	.kernel_names = gemm_kernels,
