@@ -6,6 +6,7 @@
 #include "../store/record.h"
 #include "config.h"
 
+#include <math.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -119,6 +120,28 @@ double dlb_device_fp32_peak_tflops(const struct dlb_device *dev)
 	return 2.0 * lanes * dev->sm_count * (dev->clock_khz * 1e3) / 1e12;
 }
 
+/* Dense tensor-core operations per clock per SM (a multiply-add counts 2): fp16 inputs with fp32
+ * accumulation, and int8. A100 (sm_80): 312 TFLOP/s = 108 SMs x 1.41 GHz x 2048. H100/H200 (sm_90):
+ * 989 TFLOP/s and 1979 TOPS = 132 SMs x 1.83 GHz x 4096 / 8192. Other chips: unknown (NAN), not guessed. */
+static const struct {
+	int major, minor;
+	double fp16, int8;
+} tensor_rates[] = {
+	{8, 0, 2048, 4096},
+	{9, 0, 4096, 8192},
+};
+
+double dlb_device_peak_tflops(const struct dlb_device *dev, int prec)
+{
+	if (prec == DLB_PEAK_FP32)
+		return dlb_device_fp32_peak_tflops(dev);
+	for (size_t i = 0; i < sizeof tensor_rates / sizeof tensor_rates[0]; i++)
+		if (tensor_rates[i].major == dev->cc_major && tensor_rates[i].minor == dev->cc_minor)
+			return (prec == DLB_PEAK_FP16 ? tensor_rates[i].fp16 : tensor_rates[i].int8) * dev->sm_count *
+			       (dev->clock_khz * 1e3) / 1e12;
+	return NAN;
+}
+
 void dlb_device_arch(const struct dlb_device *dev, char *buf, size_t len)
 {
 	snprintf(buf, len, "sm_%d%d", dev->cc_major, dev->cc_minor);
@@ -161,6 +184,15 @@ int dlb_kernel_attrs(cudaKernel_t k, struct cudaFuncAttributes *attrs)
 {
 	int rc = 0;
 	CUDA_CHECK(cudaFuncGetAttributes(attrs, (const void *)k));
+fail:
+	return rc;
+}
+
+int dlb_kernel_allow_smem(cudaKernel_t k, size_t bytes)
+{
+	int rc = 0, dev = 0;
+	CUDA_CHECK(cudaGetDevice(&dev));
+	CUDA_CHECK(cudaKernelSetAttributeForDevice(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes, dev));
 fail:
 	return rc;
 }

@@ -40,6 +40,11 @@ int dlb_device_open(int ordinal, struct dlb_device *dev);
 void dlb_device_close(struct dlb_device *dev);
 /* fp32 FMA peak (TFLOP/s) from SM count and clock: 128 FP32 lanes per SM on sm_80+ (64 on sm_80 itself). */
 double dlb_device_fp32_peak_tflops(const struct dlb_device *dev);
+/* Peak of a precision in TFLOP/s (TOPS for int8) from the SM count and the clock the driver reports (its
+ * maximum: on an H100 SXM 1.98 GHz, so 1070 TFLOP/s fp16 where NVIDIA's 989 assumes 1.83 GHz — the % of
+ * peak shown is the stricter one). prec: DLB_PEAK_* (the values of enum dlb_prec). NAN where unknown. */
+enum { DLB_PEAK_FP32, DLB_PEAK_FP16, DLB_PEAK_INT8 };
+double dlb_device_peak_tflops(const struct dlb_device *dev, int prec);
 /* "sm_90" etc. for this device. */
 void dlb_device_arch(const struct dlb_device *dev, char *buf, size_t len);
 int dlb_device_free_mem(size_t *free_bytes);
@@ -56,6 +61,8 @@ void dlb_module_unload(struct dlb_module *m);
 int dlb_module_kernel(const struct dlb_module *m, const char *name, cudaKernel_t *k);
 /* Registers, static shared memory and max threads of a kernel, as the driver sees them. */
 int dlb_kernel_attrs(cudaKernel_t k, struct cudaFuncAttributes *attrs);
+/* Allow kernel k (on the current device) `bytes` of dynamic shared memory. */
+int dlb_kernel_allow_smem(cudaKernel_t k, size_t bytes);
 
 /* Every kernel dlbtune enqueues (its own and vendor calls) goes through here or dlb_count_launch(),
  * so `--verbose` can prove that a cached run launched nothing. */

@@ -29,15 +29,17 @@ uint64_t dlb_hash64(const void *data, size_t len)
 	return h;
 }
 
-char *dlb_jit_source(const char *const *names, const int *values, int n, const char *template_text)
+char *dlb_jit_source(const char *prefix, const char *const *names, const int *values, int n, const char *template_text)
 {
-	size_t len = strlen(template_text) + 1;
+	if (!prefix)
+		prefix = "";
+	size_t len = strlen(prefix) + strlen(template_text) + 1;
 	for (int i = 0; i < n; i++)
 		len += strlen(names[i]) + 32;
 	char *s = malloc(len);
 	if (!s)
 		return NULL;
-	size_t off = 0;
+	size_t off = (size_t)snprintf(s, len, "%s", prefix);
 	for (int i = 0; i < n; i++)
 		off += (size_t)snprintf(s + off, len - off, "#define %s %d\n", names[i], values[i]);
 	memcpy(s + off, template_text, strlen(template_text) + 1);

@@ -25,8 +25,9 @@ struct dlb_jit_job {
 	double seconds;
 };
 
-/* "#define A 1\n#define B 2\n" + template; caller frees. */
-char *dlb_jit_source(const char *const *names, const int *values, int n, const char *template_text);
+/* prefix (the op's fixed defines, may be NULL) + "#define A 1\n#define B 2\n" + template; caller frees. */
+char *dlb_jit_source(const char *prefix, const char *const *names, const int *values, int n,
+		     const char *template_text);
 int dlb_jit_compile(struct dlb_jit_job *job);
 /* Compile jobs[0..n) on `threads` threads (0: one per core); progress(i_done, n, arg) after each. */
 void dlb_jit_compile_many(struct dlb_jit_job *jobs, int n, int threads, void (*progress)(int, int, void *),

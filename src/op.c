@@ -2,11 +2,12 @@
 #include "op.h"
 
 #include "ops/gemm.h"
+#include "ops/gemm_tc.h"
 
 #include <stdio.h>
 #include <string.h>
 
-const struct dlb_op *const dlb_ops[] = {&dlb_op_gemm, NULL};
+const struct dlb_op *const dlb_ops[] = {&dlb_op_gemm, &dlb_op_gemm_fp16, &dlb_op_gemm_int8, NULL};
 
 const struct dlb_op *dlb_op_find(const char *name, enum dlb_prec prec)
 {

@@ -29,12 +29,17 @@ struct dlb_op {
 	enum dlb_prec prec;                  /* one entry per (name, precision) */
 	const char *summary;
 	const char *template_file;           /* embedded file name */
+	const char *defines;                 /* fixed lines put before the tunables' defines (e.g. the precision) */
 	const char *const *kernel_names;     /* looked up in each candidate's module */
 	int nkernels;
 	const char *variant_name;            /* a launch-time tunable (e.g. SPLITK), or NULL */
 	struct dlb_space space;              /* compile-time tunables and their constraints */
 	const struct dlb_constraint *limit_checks; /* device-limit rows, given a struct dlb_limits (search/space.h) */
 	int nlimit_checks;
+
+	/* Dynamic shared memory (bytes) a configuration's kernels are launched with; NULL: none. Loading a
+	 * candidate raises the kernels' limit to it (the opt-in limit beyond 48 KiB). */
+	size_t (*dyn_smem)(const int *v);
 
 	double (*flops)(const struct dlb_problem *p);
 	/* Device bytes the problem needs (inputs, outputs, reference, workspace). */

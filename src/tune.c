@@ -84,7 +84,7 @@ int dlb_compile_space(const struct dlb_op *op, const char *arch, const struct dl
 		c[i].job.rc = DLB_E_LIMIT; /* until compiled */
 		if (dlb_candidate_within_limits(op, &c[i], lim))
 			continue;
-		c[i].job.source = dlb_jit_source(names, cfgs[i].v, op->space.nparams, tpl->text);
+		c[i].job.source = dlb_jit_source(op->defines, names, cfgs[i].v, op->space.nparams, tpl->text);
 		if (!c[i].job.source)
 			DLB_FAIL(ENOMEM, "out of memory");
 		c[i].job.arch = arch;
@@ -690,7 +690,7 @@ static int tune_problem(struct run *x, int pi, struct dlb_candidate *cand, int n
 			attempt ? "; the row has no vendor time" : "; trying once more");
 	}
 	r->gpu_seconds = now_s() - t0;
-	r->peak_tflops = dlb_device_fp32_peak_tflops(x->wctx.dev);
+	r->peak_tflops = dlb_device_peak_tflops(x->wctx.dev, (int)r->p.prec);
 	snprintf(r->gpu, sizeof r->gpu, "%.127s", x->wctx.dev->name);
 	iso_now(r->timestamp, sizeof r->timestamp);
 fail:

@@ -48,19 +48,66 @@ void dlb_blas_gemm_fp32(struct dlb_blas_gemm *g, int ta, int tb, int64_t m, int6
 	g->scale_type = CUDA_R_32F;
 }
 
+void dlb_blas_gemm_fp16(struct dlb_blas_gemm *g, int ta, int tb, int64_t m, int64_t n, int64_t k, int c_fp32)
+{
+	dlb_blas_gemm_fp32(g, ta, tb, m, n, k);
+	g->a_type = g->b_type = CUDA_R_16F;
+	g->c_type = c_fp32 ? CUDA_R_32F : CUDA_R_16F;
+}
+
+void dlb_blas_gemm_int8(struct dlb_blas_gemm *g, int ta, int tb, int64_t m, int64_t n, int64_t k)
+{
+	dlb_blas_gemm_fp32(g, ta, tb, m, n, k);
+	g->a_type = g->b_type = CUDA_R_8I;
+	g->c_type = CUDA_R_32I;
+	g->compute = CUBLAS_COMPUTE_32I;
+	g->scale_type = CUDA_R_32I;
+}
+
+/* alpha = 1, beta = 0 in the GEMM's scale type. */
+union scale {
+	float f;
+	int32_t i;
+};
+
+static void scales(const struct dlb_blas_gemm *g, union scale *one, union scale *zero)
+{
+	if (g->scale_type == CUDA_R_32I)
+		one->i = 1, zero->i = 0;
+	else
+		one->f = 1.0f, zero->f = 0.0f;
+}
+
+static cublasStatus_t gemm_call(struct dlb_blas *b, const struct dlb_blas_gemm *g, const void *A, const void *B,
+				void *C)
+{
+	union scale one, zero;
+	scales(g, &one, &zero);
+	dlb_count_launch();
+	if (g->a_type == CUDA_R_32F && g->c_type == CUDA_R_32F && g->compute == CUBLAS_COMPUTE_32F)
+		return cublasSgemm_64(b->h, g->ta ? CUBLAS_OP_T : CUBLAS_OP_N, g->tb ? CUBLAS_OP_T : CUBLAS_OP_N, g->m,
+				      g->n, g->k, &one.f, A, g->lda, B, g->ldb, &zero.f, C, g->ldc);
+	return cublasGemmEx_64(b->h, g->ta ? CUBLAS_OP_T : CUBLAS_OP_N, g->tb ? CUBLAS_OP_T : CUBLAS_OP_N, g->m, g->n,
+			       g->k, &one, A, g->a_type, g->lda, B, g->b_type, g->ldb, &zero, C, g->c_type, g->ldc,
+			       g->compute, CUBLAS_GEMM_DEFAULT);
+}
+
 int dlb_blas_gemm_run(struct dlb_blas *b, const struct dlb_blas_gemm *g, const void *A, const void *B, void *C)
 {
 	int rc = 0;
-	const float one = 1.0f, zero = 0.0f;
-	dlb_count_launch();
-	if (g->a_type == CUDA_R_32F && g->c_type == CUDA_R_32F && g->compute == CUBLAS_COMPUTE_32F) {
-		CUBLAS_CHECK(cublasSgemm_64(b->h, g->ta ? CUBLAS_OP_T : CUBLAS_OP_N, g->tb ? CUBLAS_OP_T : CUBLAS_OP_N,
-					    g->m, g->n, g->k, &one, A, g->lda, B, g->ldb, &zero, C, g->ldc));
-		return 0;
-	}
-	CUBLAS_CHECK(cublasGemmEx_64(b->h, g->ta ? CUBLAS_OP_T : CUBLAS_OP_N, g->tb ? CUBLAS_OP_T : CUBLAS_OP_N,
-				     g->m, g->n, g->k, &one, A, g->a_type, g->lda, B, g->b_type, g->ldb, &zero, C,
-				     g->c_type, g->ldc, g->compute, CUBLAS_GEMM_DEFAULT));
+	CUBLAS_CHECK(gemm_call(b, g, A, B, C));
+fail:
+	return rc;
+}
+
+int dlb_blas_gemm_try(struct dlb_blas *b, const struct dlb_blas_gemm *g, const void *A, const void *B, void *C,
+		      int *supported)
+{
+	int rc = 0;
+	cublasStatus_t st = gemm_call(b, g, A, B, C);
+	*supported = !(st == CUBLAS_STATUS_NOT_SUPPORTED || st == CUBLAS_STATUS_INVALID_VALUE);
+	if (*supported)
+		CUBLAS_CHECK(st);
 fail:
 	return rc;
 }
@@ -70,6 +117,7 @@ int dlb_lt_plan_create(struct dlb_blas *b, const struct dlb_blas_gemm *g, struct
 	int rc = 0;
 	cublasLtMatmulPreference_t pref = NULL;
 	memset(p, 0, sizeof *p);
+	p->g = *g;
 	cublasOperation_t opa = g->ta ? CUBLAS_OP_T : CUBLAS_OP_N, opb = g->tb ? CUBLAS_OP_T : CUBLAS_OP_N;
 	CUBLAS_CHECK(cublasLtMatmulDescCreate(&p->op, g->compute, g->scale_type));
 	CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_TRANSA, &opa, sizeof opa));
@@ -99,7 +147,8 @@ fail:
 int dlb_lt_run(struct dlb_blas *b, const struct dlb_lt_plan *p, int algo, const void *A, const void *B, void *C)
 {
 	int rc = 0;
-	const float one = 1.0f, zero = 0.0f;
+	union scale one, zero;
+	scales(&p->g, &one, &zero);
 	dlb_count_launch();
 	CUBLAS_CHECK(cublasLtMatmul(b->lt, p->op, &one, A, p->a, B, p->b, &zero, C, p->c, C, p->c,
 				    &p->algos[algo].algo, b->ws, b->ws_bytes, b->stream));

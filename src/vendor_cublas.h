@@ -26,6 +26,7 @@ struct dlb_blas_gemm {
 };
 
 struct dlb_lt_plan {
+	struct dlb_blas_gemm g;
 	cublasLtMatmulDesc_t op;
 	cublasLtMatrixLayout_t a, b, c;
 	int nalgos;
@@ -35,8 +36,17 @@ struct dlb_lt_plan {
 int dlb_blas_open(cudaStream_t stream, struct dlb_blas *b);
 void dlb_blas_close(struct dlb_blas *b);
 void dlb_blas_gemm_fp32(struct dlb_blas_gemm *g, int ta, int tb, int64_t m, int64_t n, int64_t k);
+/* fp16: half A, B and C, fp32 compute and scale (DeepBench's pseudo-fp16). With c_fp32, C is fp32: the
+ * reference our fp16 kernels are verified against (the same half inputs, accumulated in fp32, not rounded). */
+void dlb_blas_gemm_fp16(struct dlb_blas_gemm *g, int ta, int tb, int64_t m, int64_t n, int64_t k, int c_fp32);
+/* int8: int8 A and B, int32 C, CUBLAS_COMPUTE_32I with int32 scale. */
+void dlb_blas_gemm_int8(struct dlb_blas_gemm *g, int ta, int tb, int64_t m, int64_t n, int64_t k);
 /* cublasSgemm for fp32, else cublasGemmEx with the default algorithm. */
 int dlb_blas_gemm_run(struct dlb_blas *b, const struct dlb_blas_gemm *g, const void *A, const void *B, void *C);
+/* The same, but CUBLAS_STATUS_NOT_SUPPORTED (and INVALID_VALUE, cuBLAS's answer to an int8 layout it lacks)
+ * sets *supported = 0 and returns 0: the vendor has no kernel for this case, which is not an error. */
+int dlb_blas_gemm_try(struct dlb_blas *b, const struct dlb_blas_gemm *g, const void *A, const void *B, void *C,
+		      int *supported);
 /* Heuristic list for this GEMM; nalgos may be 0 (the vendor does not support it). */
 int dlb_lt_plan_create(struct dlb_blas *b, const struct dlb_blas_gemm *g, struct dlb_lt_plan *p);
 int dlb_lt_run(struct dlb_blas *b, const struct dlb_lt_plan *p, int algo, const void *A, const void *B, void *C);

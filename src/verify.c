@@ -36,23 +36,97 @@ static float bits_to_float(unsigned u)
 	return f;
 }
 
+/* Zero the result words, run the comparison kernel, read the words back. */
+static int run_compare(struct dlb_gpu *g, cudaKernel_t k, int64_t M, int64_t N, void **args, unsigned h[4])
+{
+	int rc = 0;
+	dlb_count_launch();
+	CUDA_CHECK(cudaMemsetAsync(g->d_res, 0, 4 * sizeof(unsigned), g->dev->stream));
+	DLB_CHECK(dlb_launch(k, grid_for(M * N, 256, g->dev->sm_count), (dim3){256, 1, 1}, 0, g->dev->stream, args));
+	CUDA_CHECK(cudaMemcpyAsync(h, g->d_res, 4 * sizeof(unsigned), cudaMemcpyDeviceToHost, g->dev->stream));
+	CUDA_CHECK(cudaStreamSynchronize(g->dev->stream));
+fail:
+	return rc;
+}
+
 int dlb_compare_f32(struct dlb_gpu *g, const float *out, int64_t ldo, const float *ref, int64_t ldr, int64_t M,
 		    int64_t N, double tol, struct dlb_check *c)
 {
 	int rc = 0;
 	unsigned h[4];
 	void *args[] = {&out, &ldo, &ref, &ldr, &M, &N, &g->d_res};
-	dlb_count_launch();
-	CUDA_CHECK(cudaMemsetAsync(g->d_res, 0, 4 * sizeof(unsigned), g->dev->stream));
-	DLB_CHECK(dlb_launch(g->compare_f32, grid_for(M * N, 256, g->dev->sm_count), (dim3){256, 1, 1}, 0,
-			     g->dev->stream, args));
-	CUDA_CHECK(cudaMemcpyAsync(h, g->d_res, sizeof h, cudaMemcpyDeviceToHost, g->dev->stream));
-	CUDA_CHECK(cudaStreamSynchronize(g->dev->stream));
+	DLB_CHECK(run_compare(g, g->compare_f32, M, N, args, h));
 	c->max_err = bits_to_float(h[0]);
 	c->nonfinite = h[1];
 	c->max_ref = bits_to_float(h[2]);
 	c->tol = tol;
+	c->bad = c->nonfinite + (c->max_err > tol);
 	c->ok = c->nonfinite == 0 && c->max_err <= tol;
+fail:
+	return rc;
+}
+
+int dlb_fill_f16(struct dlb_gpu *g, void *p, int64_t n, uint64_t seed)
+{
+	int64_t nn = n;
+	void *args[] = {&p, &nn, &seed};
+	return dlb_launch(g->fill_f16, grid_for(n, 256, g->dev->sm_count), (dim3){256, 1, 1}, 0, g->dev->stream,
+			  args);
+}
+
+int dlb_fill_s8(struct dlb_gpu *g, void *p, int64_t n, uint64_t seed)
+{
+	int64_t nn = n;
+	void *args[] = {&p, &nn, &seed};
+	return dlb_launch(g->fill_s8, grid_for(n, 256, g->dev->sm_count), (dim3){256, 1, 1}, 0, g->dev->stream,
+			  args);
+}
+
+int dlb_compare_f16(struct dlb_gpu *g, const void *out, int64_t ldo, const float *ref, int64_t ldr, int64_t M,
+		    int64_t N, double abs_tol, struct dlb_check *c)
+{
+	int rc = 0;
+	unsigned h[4];
+	float rel = (float)DLB_TOL_FP16_REL, at = (float)abs_tol;
+	void *args[] = {&out, &ldo, &ref, &ldr, &M, &N, &rel, &at, &g->d_res};
+	DLB_CHECK(run_compare(g, g->compare_f16, M, N, args, h));
+	c->max_err = bits_to_float(h[0]);
+	c->bad = h[1];
+	c->nonfinite = 0; /* counted in bad */
+	c->max_ref = bits_to_float(h[2]);
+	c->tol = abs_tol;
+	c->ok = c->bad == 0;
+fail:
+	return rc;
+}
+
+int dlb_compare_s32(struct dlb_gpu *g, const int *out, int64_t ldo, const int *ref, int64_t ldr, int64_t M,
+		    int64_t N, struct dlb_check *c)
+{
+	int rc = 0;
+	unsigned h[4];
+	void *args[] = {&out, &ldo, &ref, &ldr, &M, &N, &g->d_res};
+	DLB_CHECK(run_compare(g, g->compare_s32, M, N, args, h));
+	c->max_err = h[0];
+	c->bad = h[1];
+	c->nonfinite = 0;
+	c->max_ref = h[2];
+	c->tol = 0;
+	c->ok = c->bad == 0;
+fail:
+	return rc;
+}
+
+int dlb_gemm_ref_s8(struct dlb_gpu *g, int64_t M, int64_t N, int64_t K, const void *A, int64_t lda, int ta,
+		    const void *B, int64_t ldb, int tb, int *C, int64_t ldc)
+{
+	int rc = 0;
+	int64_t mb = (M + 15) / 16, nb = (N + 15) / 16;
+	if (mb > 0x7fffffff || nb > 65535)
+		DLB_FAIL(DLB_E_LIMIT, "the int8 reference kernel's grid cannot cover %lldx%lld", (long long)M, (long long)N);
+	void *args[] = {&M, &N, &K, &A, &lda, &ta, &B, &ldb, &tb, &C, &ldc};
+	DLB_CHECK(dlb_launch(g->gemm_ref_s8, (dim3){(unsigned)mb, (unsigned)nb, 1}, (dim3){16, 16, 1}, 0, g->dev->stream,
+			     args));
 fail:
 	return rc;
 }

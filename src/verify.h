@@ -9,7 +9,8 @@ struct dlb_check {
 	double max_err;   /* max |out - ref| over finite outputs */
 	double max_ref;   /* max |ref| */
 	uint64_t nonfinite; /* outputs left NaN (unwritten) or inf */
-	double tol;
+	uint64_t bad;       /* outputs that fail the element-wise rule (fp16, int8; non-finite ones included) */
+	double tol;         /* fp32: the absolute bound on max_err; fp16: the absolute part; int8: 0 */
 	int ok;
 };
 
@@ -25,4 +26,23 @@ int dlb_compare_f32(struct dlb_gpu *g, const float *out, int64_t ldo, const floa
  * The expected error of a serial fp32 sum is about eps·k·σ/5 (σ = 1/3), so this is ~6× the typical
  * maximum over a few million outputs; an index error or a dropped k-step is O(1) and fails it. */
 double dlb_tol_fp32(int64_t k);
+
+/* Reduced precisions. Inputs: fp16 uniform in [-1, 1) rounded to half; int8 uniform integers in [-16, 15]
+ * (an int32 sum of k products cannot overflow below k = 2^23). */
+int dlb_fill_f16(struct dlb_gpu *g, void *p, int64_t n, uint64_t seed);
+int dlb_fill_s8(struct dlb_gpu *g, void *p, int64_t n, uint64_t seed);
+/* fp16 outputs against an fp32-accumulated reference of the same half inputs: every element finite and
+ * |out - ref| <= DLB_TOL_FP16_REL·|ref| + dlb_tol_fp32(k). The relative part is two units of half's
+ * rounding (2^-11 each: the output is rounded once); the absolute part covers the different fp32
+ * summation order, as for fp32. A dropped k-step or a wrong index moves an element by O(1) and fails. */
+#define DLB_TOL_FP16_REL (1.0 / 1024.0)
+int dlb_compare_f16(struct dlb_gpu *g, const void *out, int64_t ldo, const float *ref, int64_t ldr, int64_t M,
+		    int64_t N, double abs_tol, struct dlb_check *c);
+/* int32 outputs: exact. max_err is the largest |difference|, bad the number of differing elements. */
+int dlb_compare_s32(struct dlb_gpu *g, const int *out, int64_t ldo, const int *ref, int64_t ldr, int64_t M,
+		    int64_t N, struct dlb_check *c);
+/* C (int32, column-major, ld ldc) = op(A)·op(B) for int8 A and B: our exact reference where cuBLASLt has no
+ * int8 algorithm. */
+int dlb_gemm_ref_s8(struct dlb_gpu *g, int64_t M, int64_t N, int64_t K, const void *A, int64_t lda, int ta,
+		    const void *B, int64_t ldb, int tb, int *C, int64_t ldc);
 #endif

@@ -56,3 +56,113 @@ extern "C" __global__ void compare_f32(const float *out, i64 ldo, const float *r
 		atomicAdd(&res[1], bad);
 	atomicMax(&res[2], __float_as_uint(maxref));
 }
+
+// ---- reduced precisions (no headers: conversions in PTX) ----
+// fill_f16_pm1: uniform in [-1, 1), rounded to half. fill_s8_16: uniform integers in [-16, 15], so an int32
+// sum of K products cannot overflow below K = 2^23.
+
+__device__ __forceinline__ unsigned short f32_to_f16(float f)
+{
+	unsigned short h;
+	asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
+	return h;
+}
+
+__device__ __forceinline__ float f16_to_f32(unsigned short h)
+{
+	float f;
+	asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+	return f;
+}
+
+extern "C" __global__ void fill_f16_pm1(unsigned short *p, i64 n, u64 seed)
+{
+	const i64 t = (i64)blockIdx.x * blockDim.x + threadIdx.x, T = (i64)gridDim.x * blockDim.x;
+	pcg32 g;
+	g.seed(seed, (u64)t);
+	for (i64 i = t; i < n; i += T)
+		p[i] = f32_to_f16(2.0f * ((float)(g.next() >> 8) * (1.0f / 16777216.0f)) - 1.0f);
+}
+
+extern "C" __global__ void fill_s8_16(signed char *p, i64 n, u64 seed)
+{
+	const i64 t = (i64)blockIdx.x * blockDim.x + threadIdx.x, T = (i64)gridDim.x * blockDim.x;
+	pcg32 g;
+	g.seed(seed, (u64)t);
+	for (i64 i = t; i < n; i += T)
+		p[i] = (signed char)((int)(g.next() >> 27) - 16);
+}
+
+// compare_f16: half outputs against an fp32 reference. An element passes when it is finite and
+// |out - ref| <= rel·|ref| + abs. res[0]: max |out - ref| (finite outputs), res[1]: elements that fail,
+// res[2]: max |ref|.
+extern "C" __global__ void compare_f16(const unsigned short *out, i64 ldo, const float *ref, i64 ldr, i64 M, i64 N,
+				       float rel, float abs_tol, unsigned *res)
+{
+	const i64 total = M * N;
+	float maxerr = 0.f, maxref = 0.f;
+	unsigned bad = 0;
+	for (i64 e = (i64)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += (i64)gridDim.x * blockDim.x) {
+		const i64 i = e % M, j = e / M;
+		const float o = f16_to_f32(out[j * ldo + i]), r = ref[j * ldr + i];
+		if (!isfinite(o)) {
+			bad++;
+		} else {
+			const float d = fabsf(o - r);
+			maxerr = fmaxf(maxerr, d);
+			if (!(d <= rel * fabsf(r) + abs_tol))
+				bad++;
+		}
+		maxref = fmaxf(maxref, fabsf(r));
+	}
+	atomicMax(&res[0], __float_as_uint(maxerr));
+	if (bad)
+		atomicAdd(&res[1], bad);
+	atomicMax(&res[2], __float_as_uint(maxref));
+}
+
+// compare_s32: exact. res[0]: max |out - ref| (saturated at 2^32-1), res[1]: elements that differ,
+// res[2]: max |ref|.
+extern "C" __global__ void compare_s32(const int *out, i64 ldo, const int *ref, i64 ldr, i64 M, i64 N, unsigned *res)
+{
+	const i64 total = M * N;
+	unsigned maxerr = 0, maxref = 0, bad = 0;
+	for (i64 e = (i64)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += (i64)gridDim.x * blockDim.x) {
+		const i64 i = e % M, j = e / M;
+		const long long o = out[j * ldo + i], r = ref[j * ldr + i];
+		const long long d = o > r ? o - r : r - o;
+		if (d) {
+			bad++;
+			maxerr = max(maxerr, d > 0xffffffffLL ? 0xffffffffu : (unsigned)d);
+		}
+		maxref = max(maxref, (unsigned)(r < 0 ? -r : r));
+	}
+	atomicMax(&res[0], maxerr);
+	if (bad)
+		atomicAdd(&res[1], bad);
+	atomicMax(&res[2], maxref);
+}
+
+// gemm_ref_s8: the int8 reference where cuBLASLt has no algorithm. C (int32, M×N, ld ldc) = op(A)·op(B),
+// column-major; 16×16 output tiles, k in steps of 16 through shared memory; exact in int32.
+extern "C" __global__ void gemm_ref_s8(i64 M, i64 N, i64 K, const signed char *A, i64 lda, int ta,
+				       const signed char *B, i64 ldb, int tb, int *C, i64 ldc)
+{
+	__shared__ int as[16][17], bs[16][17];
+	const int tx = threadIdx.x, ty = threadIdx.y; // tx along M, ty along N
+	const i64 i = (i64)blockIdx.x * 16 + tx, j = (i64)blockIdx.y * 16 + ty;
+	int sum = 0;
+	for (i64 k0 = 0; k0 < K; k0 += 16) {
+		// as[kk][m]: thread (tx, ty) loads A(blockrow + tx, k0 + ty); bs[kk][n]: B(k0 + tx, blockcol + ty)
+		const i64 ai = (i64)blockIdx.x * 16 + tx, ak = k0 + ty;
+		as[ty][tx] = ai < M && ak < K ? A[ta ? ak + ai * lda : ai + ak * lda] : 0;
+		const i64 bk = k0 + tx, bj = (i64)blockIdx.y * 16 + ty;
+		bs[tx][ty] = bk < K && bj < N ? B[tb ? bj + bk * ldb : bk + bj * ldb] : 0;
+		__syncthreads();
+		for (int kk = 0; kk < 16; kk++)
+			sum += as[kk][tx] * bs[kk][ty];
+		__syncthreads();
+	}
+	if (i < M && j < N)
+		C[j * ldc + i] = sum;
+}

@@ -64,7 +64,7 @@ int main(void)
 		int v[GEMM_NPARAMS + 1] = {64, 64, 8, 8, 4, f};
 		memcpy(c->cfg.v, v, sizeof v);
 		snprintf(c->text, sizeof c->text, "FAULT=%d BM=64 BN=64 BK=8 TM=8 TN=4", f);
-		c->job.source = dlb_jit_source(names, v, GEMM_NPARAMS + 1, tpl);
+		c->job.source = dlb_jit_source(NULL, names, v, GEMM_NPARAMS + 1, tpl);
 		c->job.arch = arch;
 		REQUIRE(c->job.source, "out of memory");
 	}

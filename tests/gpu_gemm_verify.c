@@ -1,26 +1,36 @@
-/* gpu_gemm_verify: every candidate of the fp32 GEMM space (and every split-K variant) verified against
- * cuBLAS on odd shapes in all four layouts. Exit 77 without a GPU (99 if DLB_REQUIRE_GPU is set).
+/* gpu_gemm_verify: every candidate of each GEMM space (fp32, fp16, int8), with every split-K variant,
+ * verified against the reference on odd shapes in all four layouts: fp32 and fp16 within their tolerances
+ * (src/verify.h), int8 exactly, on dimensions padded to multiples of 4. Exit 77 without a GPU (99 if
+ * DLB_REQUIRE_GPU is set). Arguments: the precisions to check (default: all three).
  * DLB_VERIFY_SHAPES=N keeps the first N shapes (for a run under compute-sanitizer). */
 #include "../src/device.h"
 #include "../src/err.h"
 #include "../src/ops/gemm.h"
+#include "../src/ops/gemm_tc.h"
 #include "../src/tune.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-static const int64_t shapes[][3] = {
+static const int64_t shapes_fp32[][3] = {
 	{1, 1, 1},     {7, 7, 7},       {35, 35, 35},  {129, 129, 129}, {1760, 16, 1760},
 	{35, 1760, 129}, {129, 7, 1760}, {33, 17, 4099}, {127, 131, 67},  {1760, 1760, 1760},
 };
 
-int main(void)
+/* The odd sizes 1, 3, 35, 127, 1760, 5124 in every position. */
+static const int64_t shapes_tc[][3] = {
+	{1, 1, 1},      {3, 3, 3},       {35, 35, 35},    {127, 127, 127}, {1760, 3, 35},  {5124, 35, 127},
+	{35, 1760, 1760}, {127, 5124, 3}, {3, 127, 5124}, {1, 1760, 127},  {5124, 1, 1760}, {1760, 127, 5124},
+};
+
+static int check_op(struct dlb_device *dev, struct dlb_gpu *g, const struct dlb_op *op);
+
+int main(int argc, char **argv)
 {
 	struct dlb_device dev;
 	struct dlb_gpu g;
-	struct dlb_candidate *cand = NULL;
-	struct dlb_limits lim;
-	int ncand = 0, rc = dlb_device_open(0, &dev);
+	int rc = dlb_device_open(0, &dev);
 	if (rc == DLB_E_NODRIVER || rc == DLB_E_NODEVICE) {
 		printf("gpu_gemm_verify: skipped: %s\n", dlb_last_error());
 		return getenv("DLB_REQUIRE_GPU") ? 99 : 77;
@@ -29,13 +39,37 @@ int main(void)
 		printf("gpu_gemm_verify: %s\n", dlb_last_error());
 		return 99;
 	}
-	dlb_limits_of(&dev, &lim);
-	if (dlb_compile_space(&dlb_op_gemm, g.arch, &lim, 0, &cand, &ncand)) {
+	int failed = 0;
+	for (int prec = 0; prec < DLB_PREC_COUNT; prec++) {
+		int want = argc < 2;
+		for (int a = 1; a < argc; a++)
+			want |= !strcmp(argv[a], dlb_prec_name(prec));
+		if (want) {
+			int r = check_op(&dev, &g, dlb_op_find("gemm", prec));
+			if (r == 99)
+				return 99;
+			failed |= r;
+		}
+	}
+	dlb_gpu_close(&g);
+	dlb_device_close(&dev);
+	return failed;
+}
+
+static int check_op(struct dlb_device *dev, struct dlb_gpu *g, const struct dlb_op *op)
+{
+	struct dlb_candidate *cand = NULL;
+	struct dlb_limits lim;
+	int ncand = 0;
+	const int64_t(*shapes)[3] = op->prec == DLB_PREC_FP32 ? shapes_fp32 : shapes_tc;
+	size_t nshapes = op->prec == DLB_PREC_FP32 ? sizeof shapes_fp32 / sizeof shapes_fp32[0]
+						    : sizeof shapes_tc / sizeof shapes_tc[0];
+	dlb_limits_of(dev, &lim);
+	if (dlb_compile_space(op, g->arch, &lim, 0, &cand, &ncand)) {
 		printf("gpu_gemm_verify: %s\n", dlb_last_error());
 		return 99;
 	}
 	long runs = 0, wrong = 0, errors = 0, compiled = 0;
-	size_t nshapes = sizeof shapes / sizeof shapes[0];
 	if (getenv("DLB_VERIFY_SHAPES") && atoi(getenv("DLB_VERIFY_SHAPES")) > 0 &&
 	    (size_t)atoi(getenv("DLB_VERIFY_SHAPES")) < nshapes)
 		nshapes = (size_t)atoi(getenv("DLB_VERIFY_SHAPES"));
@@ -46,16 +80,20 @@ int main(void)
 		if (dlb_module_load(cand[i].job.cubin, &cand[i].mod))
 			return printf("load %s: %s\n", cand[i].text, dlb_last_error()), 99;
 		cand[i].loaded = 1;
-		for (int k = 0; k < dlb_op_gemm.nkernels; k++)
-			if (dlb_module_kernel(&cand[i].mod, dlb_op_gemm.kernel_names[k], &cand[i].kernels[k]))
+		size_t dyn = op->dyn_smem ? op->dyn_smem(cand[i].cfg.v) : 0;
+		for (int k = 0; k < op->nkernels; k++) {
+			if (dlb_module_kernel(&cand[i].mod, op->kernel_names[k], &cand[i].kernels[k]))
 				return printf("kernel %s: %s\n", cand[i].text, dlb_last_error()), 99;
+			if (dyn > dev->smem_per_block && dlb_kernel_allow_smem(cand[i].kernels[k], dyn))
+				return printf("shared memory %s: %s\n", cand[i].text, dlb_last_error()), 99;
+		}
 	}
 	for (size_t s = 0; s < nshapes; s++)
 		for (int layout = 0; layout < 4; layout++) {
-			struct dlb_problem p = {&dlb_op_gemm, DLB_PREC_FP32, shapes[s][0], shapes[s][1], shapes[s][2],
-						layout / 2, layout % 2, 0};
+			struct dlb_problem p = {op, op->prec, shapes[s][0], shapes[s][1], shapes[s][2], layout / 2,
+						layout % 2, 0};
 			void *state = NULL;
-			if (dlb_op_gemm.setup(&g, &p, &state)) {
+			if (op->setup(g, &p, &state)) {
 				printf("setup %lldx%lldx%lld: %s\n", (long long)p.m, (long long)p.n, (long long)p.k,
 				       dlb_last_error());
 				return 99;
@@ -64,11 +102,11 @@ int main(void)
 				if (!cand[i].loaded)
 					continue;
 				int splits[8];
-				int nv = dlb_op_gemm.variants(state, &cand[i], splits, 8);
+				int nv = op->variants(state, &cand[i], splits, 8);
 				for (int v = 0; v < nv; v++) {
 					struct dlb_check chk;
 					runs++;
-					int vr = dlb_op_gemm.verify(state, &cand[i], splits[v], &chk);
+					int vr = op->verify(state, &cand[i], splits[v], &chk);
 					if (vr) {
 						errors++;
 						printf("ERROR %s SPLITK=%d on %lldx%lldx%lld %s: %s\n", cand[i].text, splits[v],
@@ -78,20 +116,18 @@ int main(void)
 							return 1;
 					} else if (!chk.ok) {
 						wrong++;
-						printf("WRONG %s SPLITK=%d on %lldx%lldx%lld %s: max err %g (tol %g), %llu "
-						       "non-finite\n",
-						       cand[i].text, splits[v], (long long)p.m, (long long)p.n, (long long)p.k,
-						       dlb_layout_name(p.ta, p.tb), chk.max_err, chk.tol,
-						       (unsigned long long)chk.nonfinite);
+						printf("WRONG %s %s SPLITK=%d on %lldx%lldx%lld %s: max err %g (tol %g), %llu "
+						       "non-finite, %llu failing\n",
+						       dlb_prec_name(op->prec), cand[i].text, splits[v], (long long)p.m,
+						       (long long)p.n, (long long)p.k, dlb_layout_name(p.ta, p.tb), chk.max_err,
+						       chk.tol, (unsigned long long)chk.nonfinite, (unsigned long long)chk.bad);
 					}
 				}
 			}
-			dlb_op_gemm.teardown(state);
+			op->teardown(state);
 		}
-	printf("gpu_gemm_verify: %ld candidates on %s, %ld runs over %zu shapes x 4 layouts: %ld wrong, %ld errors\n",
-	       compiled, dev.name, runs, nshapes, wrong, errors);
+	printf("gpu_gemm_verify: %s: %ld candidates on %s, %ld runs over %zu shapes x 4 layouts: %ld wrong, %ld errors\n",
+	       dlb_prec_name(op->prec), compiled, dev->name, runs, nshapes, wrong, errors);
 	dlb_candidates_free(cand, ncand);
-	dlb_gpu_close(&g);
-	dlb_device_close(&dev);
 	return wrong || errors || compiled < 100 ? 1 : 0;
 }

@@ -1,0 +1,548 @@
+/* ops/gemm_tc: the GEMM op entries for the tensor cores — fp16 (half A, B, C; fp32 accumulation) and int8
+ * (int8 A and B; int32 C and accumulation, dimensions padded to multiples of 4). Spaces and constraints as
+ * data, buffers, launches, verification and the cuBLAS / cuBLASLt baselines. Template: templates/gemm_tc.cu. */
+#include "gemm_tc.h"
+
+#include "gemm.h"
+
+#include "../err.h"
+#include "../../search/pcg32.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Indices: the first three match GEMM_BM, GEMM_BN, GEMM_BK, so dlb_gemm_splits serves both templates. */
+enum { TC_BM, TC_BN, TC_BK, TC_WM, TC_WN, TC_STAGES, TC_NPARAMS };
+_Static_assert((int)TC_BM == (int)GEMM_BM && (int)TC_BN == (int)GEMM_BN && (int)TC_BK == (int)GEMM_BK, "split-K reads BM, BN, BK");
+
+static const struct dlb_param fp16_params[TC_NPARAMS] = {
+	[TC_BM] = {"BM", "rows of C per thread block", 4, {32, 64, 128, 256}},
+	[TC_BN] = {"BN", "columns of C per thread block", 5, {16, 32, 64, 128, 256}},
+	[TC_BK] = {"BK", "k-depth of one pipeline stage (elements)", 2, {32, 64}},
+	[TC_WM] = {"WM", "rows of C per warp", 3, {16, 32, 64}},
+	[TC_WN] = {"WN", "columns of C per warp", 3, {16, 32, 64}},
+	[TC_STAGES] = {"STAGES", "shared-memory stages in flight (cp.async)", 3, {2, 3, 4}},
+};
+
+static const struct dlb_param int8_params[TC_NPARAMS] = {
+	[TC_BM] = {"BM", "rows of C per thread block", 4, {32, 64, 128, 256}},
+	[TC_BN] = {"BN", "columns of C per thread block", 5, {16, 32, 64, 128, 256}},
+	[TC_BK] = {"BK", "k-depth of one pipeline stage (elements)", 2, {64, 128}},
+	[TC_WM] = {"WM", "rows of C per warp", 3, {16, 32, 64}},
+	[TC_WN] = {"WN", "columns of C per warp", 3, {16, 32, 64}},
+	[TC_STAGES] = {"STAGES", "shared-memory stages in flight (cp.async)", 3, {2, 3, 4}},
+};
+
+static int threads_of(const int *v)
+{
+	return 32 * (v[TC_BM] / v[TC_WM]) * (v[TC_BN] / v[TC_WN]);
+}
+
+/* The template's SMEM_BYTES for element size es (see templates/gemm_tc.cu). */
+static size_t tile_bytes(int rows, int bk, int es)
+{
+	size_t kmajor = (size_t)rows * (size_t)(bk * es + 16), mmajor = (size_t)bk * (size_t)(rows * es + 16);
+	return kmajor > mmajor ? kmajor : mmajor;
+}
+
+static size_t smem_es(const int *v, int es)
+{
+	size_t pipe = (size_t)v[TC_STAGES] * (tile_bytes(v[TC_BM], v[TC_BK], es) + tile_bytes(v[TC_BN], v[TC_BK], es));
+	size_t epi = (size_t)v[TC_BN] * (size_t)(v[TC_BM] + 4) * 4;
+	return pipe > epi ? pipe : epi;
+}
+
+static size_t smem_fp16(const int *v)
+{
+	return smem_es(v, 2);
+}
+
+static size_t smem_int8(const int *v)
+{
+	return smem_es(v, 1);
+}
+
+/* 16-byte pieces of a stage's A and B tiles are whole multiples of the thread count. */
+static int c_pieces_es(const int *v, int es)
+{
+	int t = threads_of(v), kb = v[TC_BK] * es;
+	return t > 0 && (v[TC_BM] * kb / 16) % t == 0 && (v[TC_BN] * kb / 16) % t == 0;
+}
+
+static int c_pieces_fp16(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	return c_pieces_es(v, 2);
+}
+
+static int c_pieces_int8(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	return c_pieces_es(v, 1);
+}
+
+/* Accumulators per thread (WM/16)·(WN/8)·4 <= 128: more leave no registers for fragments and addresses. */
+static int c_accumulators(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	return (v[TC_WM] / 16) * (v[TC_WN] / 8) * 4 <= 128;
+}
+
+/* threads = 32·(BM/WM)·(BN/WN): exponents of a PRODUCT row (bounds given in warps: 2..8) */
+#define WARPS_EXP {[TC_BM] = 1, [TC_BN] = 1, [TC_WM] = -1, [TC_WN] = -1}
+
+#define TC_CONSTRAINTS(pieces)                                                                               \
+	{.text = "BM % WM == 0", .kind = DLB_CON_MULTIPLE, .a = TC_BM, .b = TC_WM},                           \
+		{.text = "BN % WN == 0", .kind = DLB_CON_MULTIPLE, .a = TC_BN, .b = TC_WN},                   \
+		{.text = "warps = (BM/WM)*(BN/WN) in [2, 8] (64..256 threads)", .kind = DLB_CON_PRODUCT,       \
+		 .exp = WARPS_EXP, .lo = 2, .hi = 8},                                                           \
+		{.text = "accumulators per thread (WM/16)*(WN/8)*4 <= 128", .kind = DLB_CON_CUSTOM,            \
+		 .ok = c_accumulators},                                                                         \
+		{.text = "16-byte pieces of a stage's tiles a multiple of the threads", .kind = DLB_CON_CUSTOM, \
+		 .ok = pieces }
+
+static const struct dlb_constraint fp16_constraints[] = {TC_CONSTRAINTS(c_pieces_fp16)};
+static const struct dlb_constraint int8_constraints[] = {TC_CONSTRAINTS(c_pieces_int8)};
+
+/* The template also has 128 bytes of static shared memory (alignment of the split-K flag). */
+static int l_smem_fp16(const int *v, const struct dlb_limits *lim)
+{
+	return !lim || smem_fp16(v) + 128 <= lim->smem_optin;
+}
+
+static int l_smem_int8(const int *v, const struct dlb_limits *lim)
+{
+	return !lim || smem_int8(v) + 128 <= lim->smem_optin;
+}
+
+#define TC_LIMITS(smem)                                                                                      \
+	{.text = "shared memory STAGES*(A tile + B tile), or the BN*(BM+4)*4 epilogue, <= opt-in limit per block", \
+	 .kind = DLB_CON_CUSTOM, .ok = smem},                                                                    \
+		{.text = "threads <= max threads per block", .kind = DLB_CON_PRODUCT, .exp = WARPS_EXP, .lo = 1,   \
+		 .hi_limit = DLB_LIMIT_THREADS_PER_BLOCK}
+
+static const struct dlb_constraint fp16_limits[] = {TC_LIMITS(l_smem_fp16)};
+static const struct dlb_constraint int8_limits[] = {TC_LIMITS(l_smem_int8)};
+
+static const char *const tc_kernels[] = {"gemm_nn", "gemm_nt", "gemm_tn", "gemm_tt"};
+
+/* int8 runs on dimensions padded to multiples of 4 (DeepBench's rule); fp16 on the problem as given. */
+static void run_dims(const struct dlb_problem *p, int64_t *m, int64_t *n, int64_t *k)
+{
+	int pad = p->prec == DLB_PREC_INT8;
+	*m = pad ? (p->m + 3) / 4 * 4 : p->m;
+	*n = pad ? (p->n + 3) / 4 * 4 : p->n;
+	*k = pad ? (p->k + 3) / 4 * 4 : p->k;
+}
+
+/* Useful work: the problem as given, not the padding. */
+static double tc_flops(const struct dlb_problem *p)
+{
+	return 2.0 * (double)p->m * (double)p->n * (double)p->k;
+}
+
+static void tc_describe(const struct dlb_problem *p, char *buf, int len)
+{
+	int64_t m, n, k;
+	run_dims(p, &m, &n, &k);
+	if (m != p->m || n != p->n || k != p->k)
+		snprintf(buf, (size_t)len, "%lldx%lldx%lld %s (padded %lldx%lldx%lld)", (long long)p->m, (long long)p->n,
+			 (long long)p->k, dlb_layout_name(p->ta, p->tb), (long long)m, (long long)n, (long long)k);
+	else
+		snprintf(buf, (size_t)len, "%lldx%lldx%lld %s", (long long)p->m, (long long)p->n, (long long)p->k,
+			 dlb_layout_name(p->ta, p->tb));
+}
+
+/* ---- problem state ---- */
+
+#define MAX_SETS 8
+#define SPLIT_WAVES 8
+#define MAX_TILES_SPLIT (SPLIT_WAVES * 256) /* as in gemm.c: more tiles than a split grid has on any GPU */
+
+struct tc_state {
+	struct dlb_gpu *g;
+	struct dlb_problem p;
+	int64_t m, n, k;           /* the dimensions run (int8: padded) */
+	int int8;
+	size_t es_in, es_out;      /* element sizes */
+	struct dlb_blas_gemm blas; /* the vendor's GEMM: same types as ours */
+	int nsets;
+	void *A[MAX_SETS], *B[MAX_SETS], *C[MAX_SETS];
+	void *ref;                 /* fp16: fp32 reference; int8: int32 */
+	const char *ref_by;        /* what computed it */
+	void *ws;                  /* split-K partial products (fp32 or int32) */
+	size_t ws_elems;
+	unsigned *counters;
+	double abs_tol;
+	uint64_t seed;
+};
+
+static size_t set_bytes(const struct tc_state *s)
+{
+	return s->es_in * ((size_t)s->m * (size_t)s->k + (size_t)s->k * (size_t)s->n) +
+	       s->es_out * (size_t)s->m * (size_t)s->n;
+}
+
+static size_t tc_device_bytes(const struct dlb_problem *p, const struct dlb_device *dev)
+{
+	struct tc_state s = {.p = *p, .int8 = p->prec == DLB_PREC_INT8};
+	run_dims(p, &s.m, &s.n, &s.k);
+	s.es_in = s.int8 ? 1 : 2;
+	s.es_out = s.int8 ? 4 : 2;
+	size_t per = set_bytes(&s), want = 2 * dev->l2_bytes / (per ? per : 1);
+	size_t sets = want < 1 ? 1 : want > MAX_SETS ? MAX_SETS : want;
+	size_t mn = (size_t)s.m * (size_t)s.n * 4;
+	size_t ws = (size_t)SPLIT_WAVES * dev->sm_count * 256 * 256 * 4;
+	return sets * per + mn + (ws < 64 * mn ? ws : 64 * mn) + dlb_bench_flush_bytes(dev) + ((size_t)64 << 20);
+}
+
+static void tc_teardown(void *state)
+{
+	struct tc_state *s = state;
+	if (!s)
+		return;
+	for (int i = 0; i < MAX_SETS; i++) {
+		dlb_dev_free(s->A[i]);
+		dlb_dev_free(s->B[i]);
+		dlb_dev_free(s->C[i]);
+	}
+	dlb_dev_free(s->ref);
+	dlb_dev_free(s->ws);
+	dlb_dev_free(s->counters);
+	free(s);
+}
+
+static double half_to_double(uint16_t h)
+{
+	int e = (h >> 10) & 31, f = h & 1023;
+	double v = e == 0 ? ldexp(f, -24) : e == 31 ? (f ? NAN : INFINITY) : ldexp(f + 1024, e - 25);
+	return h & 0x8000 ? -v : v;
+}
+
+/* Row i of op(A) or column j of op(B) as doubles: contiguous when the operand is stored k-contiguous, else a
+ * strided column read by one 2-D copy. */
+static int read_line(const struct tc_state *s, const void *base, int64_t ld, int k_contig, int64_t idx, void *tmp,
+		     double *out)
+{
+	int rc = 0;
+	size_t es = s->es_in;
+	const char *b = base;
+	if (k_contig)
+		CUDA_CHECK(cudaMemcpy(tmp, b + (size_t)(idx * ld) * es, (size_t)s->k * es, cudaMemcpyDeviceToHost));
+	else
+		CUDA_CHECK(cudaMemcpy2D(tmp, es, b + (size_t)idx * es, (size_t)ld * es, es, (size_t)s->k,
+					cudaMemcpyDeviceToHost));
+	for (int64_t kk = 0; kk < s->k; kk++)
+		out[kk] = s->int8 ? (double)((const int8_t *)tmp)[kk] : half_to_double(((const uint16_t *)tmp)[kk]);
+fail:
+	return rc;
+}
+
+/* A few reference elements recomputed on the CPU (exactly for int8, in double for fp16): a wrong layout or
+ * type in the reference call would otherwise make every candidate look wrong (or right). */
+static int spot_check_reference(struct tc_state *s)
+{
+	int rc = 0;
+	struct dlb_pcg32 rng;
+	dlb_pcg32_seed(&rng, s->seed, 99);
+	void *tmp = malloc((size_t)s->k * 2);
+	double *fa = malloc((size_t)s->k * sizeof *fa), *fb = malloc((size_t)s->k * sizeof *fb);
+	if (!tmp || !fa || !fb)
+		DLB_FAIL(ENOMEM, "out of memory for the reference spot check");
+	for (int t = 0; t < 8; t++) {
+		int64_t i = dlb_pcg32_bounded(&rng, (uint32_t)(s->m < UINT32_MAX ? s->m : UINT32_MAX));
+		int64_t j = dlb_pcg32_bounded(&rng, (uint32_t)(s->n < UINT32_MAX ? s->n : UINT32_MAX));
+		/* op(A)(i, :) is contiguous when A is stored transposed; op(B)(:, j) when B is not */
+		DLB_CHECK(read_line(s, s->A[0], s->blas.lda, s->p.ta, i, tmp, fa));
+		DLB_CHECK(read_line(s, s->B[0], s->blas.ldb, !s->p.tb, j, tmp, fb));
+		double want = 0, got;
+		for (int64_t kk = 0; kk < s->k; kk++)
+			want += fa[kk] * fb[kk];
+		if (s->int8) {
+			int32_t v;
+			CUDA_CHECK(cudaMemcpy(&v, (const int32_t *)s->ref + j * s->m + i, 4, cudaMemcpyDeviceToHost));
+			got = v;
+		} else {
+			float v;
+			CUDA_CHECK(cudaMemcpy(&v, (const float *)s->ref + j * s->m + i, 4, cudaMemcpyDeviceToHost));
+			got = v;
+		}
+		if (s->int8 ? got != want : !(fabs(got - want) <= s->abs_tol))
+			DLB_FAIL(DLB_E_WRONG, "%s reference disagrees with the CPU at C(%lld,%lld): %.9g vs %.9g", s->ref_by,
+				 (long long)i, (long long)j, got, want);
+	}
+fail:
+	free(tmp);
+	free(fa);
+	free(fb);
+	return rc;
+}
+
+/* The reference output: fp16 — cublasGemmEx on the same half inputs with fp32 output (fp32 accumulation,
+ * not rounded to half); int8 — cuBLASLt's first heuristic algorithm when it has one for this layout, else
+ * our reference kernel (exact either way). */
+static int compute_reference(struct tc_state *s)
+{
+	int rc = 0;
+	struct dlb_lt_plan plan;
+	memset(&plan, 0, sizeof plan);
+	struct dlb_gpu *g = s->g;
+	if (!s->int8) {
+		struct dlb_blas_gemm rg;
+		dlb_blas_gemm_fp16(&rg, s->p.ta, s->p.tb, s->m, s->n, s->k, 1);
+		DLB_CHECK(dlb_blas_gemm_run(&g->blas, &rg, s->A[0], s->B[0], s->ref));
+		s->ref_by = "cublasGemmEx (fp16 in, fp32 out)";
+	} else {
+		DLB_CHECK(dlb_lt_plan_create(&g->blas, &s->blas, &plan));
+		if (plan.nalgos > 0) {
+			DLB_CHECK(dlb_lt_run(&g->blas, &plan, 0, s->A[0], s->B[0], s->ref));
+			s->ref_by = "cuBLASLt int8";
+		} else {
+			DLB_CHECK(dlb_gemm_ref_s8(g, s->m, s->n, s->k, s->A[0], s->blas.lda, s->p.ta, s->B[0], s->blas.ldb,
+						  s->p.tb, s->ref, s->m));
+			s->ref_by = "dlbtune's int8 reference kernel";
+		}
+	}
+	CUDA_CHECK(cudaStreamSynchronize(g->dev->stream));
+fail:
+	dlb_lt_plan_destroy(&plan);
+	return rc;
+}
+
+static int tc_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state)
+{
+	int rc = 0;
+	struct tc_state *s = calloc(1, sizeof *s);
+	if (!s)
+		DLB_FAIL(ENOMEM, "out of memory");
+	s->g = g;
+	s->p = *p;
+	s->int8 = p->prec == DLB_PREC_INT8;
+	run_dims(p, &s->m, &s->n, &s->k);
+	s->es_in = s->int8 ? 1 : 2;
+	s->es_out = s->int8 ? 4 : 2;
+	if (s->int8)
+		dlb_blas_gemm_int8(&s->blas, p->ta, p->tb, s->m, s->n, s->k);
+	else
+		dlb_blas_gemm_fp16(&s->blas, p->ta, p->tb, s->m, s->n, s->k, 0);
+	s->abs_tol = s->int8 ? 0 : dlb_tol_fp32(s->k);
+	size_t per = set_bytes(s), want = 2 * g->dev->l2_bytes / (per ? per : 1);
+	s->nsets = want < 1 ? 1 : want > MAX_SETS ? MAX_SETS : (int)want;
+	/* Fresh inputs on every run: the seed comes from the clock. Padding (int8) is filled like the rest:
+	 * the padded GEMM is what runs and is timed, padded once here, outside every timed region. */
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	s->seed = (uint64_t)ts.tv_sec * 1000000007ULL ^ (uint64_t)ts.tv_nsec;
+	size_t mk = (size_t)s->m * (size_t)s->k, kn = (size_t)s->k * (size_t)s->n, mn = (size_t)s->m * (size_t)s->n;
+	for (int i = 0; i < s->nsets; i++) {
+		DLB_CHECK(dlb_dev_alloc(&s->A[i], mk * s->es_in));
+		DLB_CHECK(dlb_dev_alloc(&s->B[i], kn * s->es_in));
+		DLB_CHECK(dlb_dev_alloc(&s->C[i], mn * s->es_out));
+		uint64_t sa = s->seed + 2 * (uint64_t)i, sb = sa + 1;
+		DLB_CHECK(s->int8 ? dlb_fill_s8(g, s->A[i], (int64_t)mk, sa) : dlb_fill_f16(g, s->A[i], (int64_t)mk, sa));
+		DLB_CHECK(s->int8 ? dlb_fill_s8(g, s->B[i], (int64_t)kn, sb) : dlb_fill_f16(g, s->B[i], (int64_t)kn, sb));
+	}
+	DLB_CHECK(dlb_dev_alloc((void **)&s->counters, MAX_TILES_SPLIT * sizeof(unsigned)));
+	dlb_count_launch();
+	CUDA_CHECK(cudaMemsetAsync(s->counters, 0, MAX_TILES_SPLIT * sizeof(unsigned), g->dev->stream));
+	DLB_CHECK(dlb_dev_alloc(&s->ref, mn * 4));
+	DLB_CHECK(dlb_poison(g, s->ref, mn * 4));
+	DLB_CHECK(compute_reference(s));
+	DLB_CHECK(spot_check_reference(s));
+	*state = s;
+	return 0;
+fail:
+	tc_teardown(s);
+	*state = NULL;
+	return rc;
+}
+
+static int tc_variants(void *state, const struct dlb_candidate *c, int *values, int max)
+{
+	struct tc_state *s = state;
+	/* Large problems (>= 4 waves of 128x128 tiles): tiles under 64x64 move more bytes per flop than the
+	 * larger ones and cannot win. */
+	if ((double)s->m * (double)s->n >= 4.0 * s->g->dev->sm_count * 128 * 128 &&
+	    c->cfg.v[TC_BM] * c->cfg.v[TC_BN] < 64 * 64)
+		return 0;
+	struct dlb_problem run = s->p;
+	run.m = s->m, run.n = s->n, run.k = s->k;
+	int n = dlb_gemm_splits(&run, c->cfg.v, s->g->dev->sm_count, values, max);
+	size_t need = 0;
+	for (int i = 0; i < n; i++)
+		if (values[i] > 1 && (size_t)values[i] * (size_t)s->m * (size_t)s->n > need)
+			need = (size_t)values[i] * (size_t)s->m * (size_t)s->n;
+	if (need > s->ws_elems) {
+		dlb_dev_free(s->ws);
+		s->ws = NULL;
+		s->ws_elems = 0;
+		if (dlb_dev_alloc(&s->ws, need * 4))
+			return 1; /* no room for split-K here: plain runs only */
+		s->ws_elems = need;
+	}
+	return n;
+}
+
+static int tc_nsets(void *state)
+{
+	return ((struct tc_state *)state)->nsets;
+}
+
+/* The widest copy (16, 8, 4, 2, 1 bytes) that every row of an operand allows: rows start at multiples of
+ * ld·es bytes from a base cudaMalloc aligns to 256. */
+static int vec_of(int64_t ld, size_t es)
+{
+	int64_t row = ld * (int64_t)es;
+	for (int v = 16; v > 1; v /= 2)
+		if (row % v == 0 && (size_t)v >= es)
+			return v;
+	return (int)es;
+}
+
+static int tc_launch(void *state, const struct dlb_candidate *c, int split, int set)
+{
+	int rc = 0;
+	struct tc_state *s = state;
+	const int *v = c->cfg.v;
+	int64_t mt = (s->m + v[TC_BM] - 1) / v[TC_BM], nt = (s->n + v[TC_BN] - 1) / v[TC_BN];
+	if (mt * nt > 0x7fffffff || split > 65535)
+		DLB_FAIL(DLB_E_LIMIT, "grid of %lld blocks exceeds the device's limit", (long long)(mt * nt));
+	if (split > 1 && (mt * nt > MAX_TILES_SPLIT || (size_t)split * (size_t)s->m * (size_t)s->n > s->ws_elems))
+		DLB_FAIL(DLB_E_LIMIT, "split-K %d needs more workspace or counters than were allocated", split);
+	int64_t kc = (s->k + split - 1) / split;
+	kc = (kc + v[TC_BK] - 1) / v[TC_BK] * v[TC_BK];
+	int64_t M = s->m, N = s->n, K = s->k, lda = s->blas.lda, ldb = s->blas.ldb, ldc = s->blas.ldc;
+	const void *A = s->A[set], *B = s->B[set];
+	void *C = s->C[set], *W = s->ws;
+	unsigned *counters = s->counters;
+	int vec_a = vec_of(lda, s->es_in), vec_b = vec_of(ldb, s->es_in), vec_c = ldc % 4 == 0;
+	void *args[] = {&M, &N, &K, &A, &lda, &B, &ldb, &C, &ldc, &W, &counters, &kc, &vec_a, &vec_b, &vec_c};
+	size_t smem = s->int8 ? smem_int8(v) : smem_fp16(v);
+	DLB_CHECK(dlb_launch(c->kernels[s->p.ta * 2 + s->p.tb], (dim3){(unsigned)(mt * nt), 1, (unsigned)split},
+			     (dim3){(unsigned)threads_of(v), 1, 1}, smem, s->g->dev->stream, args));
+fail:
+	return rc;
+}
+
+static int check_output(struct tc_state *s, struct dlb_check *out)
+{
+	if (s->int8)
+		return dlb_compare_s32(s->g, s->C[0], s->m, s->ref, s->m, s->m, s->n, out);
+	return dlb_compare_f16(s->g, s->C[0], s->m, s->ref, s->m, s->m, s->n, s->abs_tol, out);
+}
+
+static int tc_verify(void *state, const struct dlb_candidate *c, int split, struct dlb_check *out)
+{
+	int rc = 0;
+	struct tc_state *s = state;
+	DLB_CHECK(dlb_poison(s->g, s->C[0], (size_t)s->m * (size_t)s->n * s->es_out));
+	if (split > 1)
+		DLB_CHECK(dlb_poison(s->g, s->ws, s->ws_elems * 4));
+	DLB_CHECK(tc_launch(state, c, split, 0));
+	DLB_CHECK(check_output(s, out));
+fail:
+	return rc;
+}
+
+/* ---- vendor baselines, timed by the same harness on the same buffers ---- */
+
+struct vendor_ctx {
+	struct tc_state *s;
+	const struct dlb_lt_plan *plan;
+	int algo; /* -1: cublasGemmEx */
+};
+
+static int vendor_launch(void *ctx, int set)
+{
+	struct vendor_ctx *v = ctx;
+	struct tc_state *s = v->s;
+	if (v->algo < 0)
+		return dlb_blas_gemm_run(&s->g->blas, &s->blas, s->A[set], s->B[set], s->C[set]);
+	return dlb_lt_run(&s->g->blas, v->plan, v->algo, s->A[set], s->B[set], s->C[set]);
+}
+
+/* Verify the vendor's output like ours, then time it. cublasGemmEx may answer that it has no kernel for
+ * this case (int8 in some layouts): then *supported = 0 and nothing is timed. */
+static int time_vendor(struct tc_state *s, struct vendor_ctx *ctx, const struct dlb_bench_opts *o,
+		       struct dlb_vendor_entry *t, int *supported)
+{
+	int rc = 0;
+	struct dlb_check chk;
+	*supported = 1;
+	DLB_CHECK(dlb_poison(s->g, s->C[0], (size_t)s->m * (size_t)s->n * s->es_out));
+	if (ctx->algo < 0)
+		DLB_CHECK(dlb_blas_gemm_try(&s->g->blas, &s->blas, s->A[0], s->B[0], s->C[0], supported));
+	else
+		DLB_CHECK(vendor_launch(ctx, 0));
+	if (!*supported)
+		return 0;
+	DLB_CHECK(check_output(s, &chk));
+	t->ok = chk.ok;
+	if (t->ok)
+		DLB_CHECK(dlb_bench_time(&s->g->bench, vendor_launch, ctx, s->nsets, o, &t->st));
+fail:
+	return rc;
+}
+
+static int tc_vendor(void *state, const struct dlb_bench_opts *o, struct dlb_vendor_entry *out, int max, int *n)
+{
+	int rc = 0, supported;
+	struct tc_state *s = state;
+	struct dlb_lt_plan plan;
+	memset(&plan, 0, sizeof plan);
+	*n = 0;
+	if (max < 1)
+		return 0;
+	struct vendor_ctx ctx = {s, NULL, -1};
+	struct dlb_vendor_entry *t = &out[*n];
+	memset(t, 0, sizeof *t);
+	snprintf(t->name, sizeof t->name, "cublasGemmEx");
+	DLB_CHECK(time_vendor(s, &ctx, o, t, &supported));
+	if (supported)
+		(*n)++;
+	DLB_CHECK(dlb_lt_plan_create(&s->g->blas, &s->blas, &plan));
+	ctx.plan = &plan;
+	for (int a = 0; a < plan.nalgos && *n < max; a++) {
+		t = &out[(*n)++];
+		memset(t, 0, sizeof *t);
+		snprintf(t->name, sizeof t->name, "cublasLt#%d", a);
+		t->is_lt = 1;
+		ctx.algo = a;
+		DLB_CHECK(time_vendor(s, &ctx, o, t, &supported));
+	}
+fail:
+	dlb_lt_plan_destroy(&plan);
+	return rc;
+}
+
+#define TC_OP_COMMON                                                                                          \
+	.name = "gemm", .template_file = "gemm_tc.cu", .kernel_names = tc_kernels, .nkernels = 4,               \
+	.variant_name = "SPLITK", .flops = tc_flops, .device_bytes = tc_device_bytes, .describe = tc_describe,   \
+	.setup = tc_setup, .variants = tc_variants, .nsets = tc_nsets, .launch = tc_launch, .verify = tc_verify,  \
+	.vendor = tc_vendor, .teardown = tc_teardown
+
+const struct dlb_op dlb_op_gemm_fp16 = {
+	TC_OP_COMMON,
+	.prec = DLB_PREC_FP16,
+	.summary = "dense matrix product on the tensor cores, half A, B, C with fp32 accumulation (mma.sync m16n8k16)",
+	.defines = "#define PREC_INT8 0\n",
+	.space = {fp16_params, TC_NPARAMS, fp16_constraints, sizeof fp16_constraints / sizeof fp16_constraints[0]},
+	.limit_checks = fp16_limits,
+	.nlimit_checks = sizeof fp16_limits / sizeof fp16_limits[0],
+	.dyn_smem = smem_fp16,
+};
+
+const struct dlb_op dlb_op_gemm_int8 = {
+	TC_OP_COMMON,
+	.prec = DLB_PREC_INT8,
+	.summary = "dense matrix product on the tensor cores, int8 A and B, int32 C and accumulation (mma.sync "
+		   "m16n8k32), dimensions padded to multiples of 4",
+	.defines = "#define PREC_INT8 1\n",
+	.space = {int8_params, TC_NPARAMS, int8_constraints, sizeof int8_constraints / sizeof int8_constraints[0]},
+	.limit_checks = int8_limits,
+	.nlimit_checks = sizeof int8_limits / sizeof int8_limits[0],
+	.dyn_smem = smem_int8,
+};
