@@ -2,7 +2,7 @@
 // cuBLAS (DeepBench's convention): C (M×N, ldc) = op(A) · op(B), no alpha/beta (C is overwritten).
 //
 // Precision (macro PREC_INT8):
-//   0 (default): A, B, C IEEE half; products accumulate in fp32 (wgmma .f32.f16.f16); C rounded to nearest.
+//   0 (default): A, B, C IEEE half (as unsigned short bit patterns); products accumulate in fp32 (wgmma .f32.f16.f16); C rounded to nearest.
 //                All four layouts (nn, nt, tn, tt): wgmma's transpose bits read M/N-major tiles directly.
 //   1:           A, B signed int8, C int32, accumulate s32 (wgmma .s32.s8.s8). Only gemm_tn (both operands
 //                K-major, as wgmma requires for 8-bit types); gemm_nn, gemm_nt, gemm_tt exist and __trap().
@@ -13,7 +13,8 @@
 // another ("empty") once the consumers' wgmmas that read it have retired. WGS consumer warpgroups each
 // compute BM/WGS rows × BN columns with MI = BM/(64·WGS) m64nBN wgmmas per k-step, keeping one k-tile of
 // wgmmas in flight while the next is issued. setmaxnreg moves registers from the producer to the
-// consumers. The epilogue stages each consumer's tile through shared memory (column-major) and writes C
+// consumers (WGS = 2: 168 registers a thread at launch, producer 56, consumers 224; 56 + 2*224 = 3*168, so
+// the consumers' setmaxnreg.inc never waits on registers the CTA does not own). The epilogue stages each consumer's tile through shared memory (column-major) and writes C
 // with 16-byte stores along M where vec_c allows, element-wise otherwise. Blocks walk the tiles in groups
 // of GM M-tiles that share one N-tile (L2 reuse).
 //
@@ -98,9 +99,10 @@ typedef signed char TA;
 typedef int TC;
 typedef int ACC;
 #else
-#include <cuda_fp16.h>
-typedef __half TA;
-typedef __half TC;
+// IEEE half as its bit pattern (the host may pass __half* or unsigned short*): no cuda_fp16.h, which NVRTC
+// finds only with an include path.
+typedef unsigned short TA;
+typedef unsigned short TC;
 typedef float ACC;
 #endif
 
@@ -489,7 +491,7 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 	if (tid >= 128 * WGS) {
 		// ---- producer warpgroup ----
 #if WGS == 2
-		asm volatile("setmaxnreg.dec.sync.aligned.u32 64;");
+		asm volatile("setmaxnreg.dec.sync.aligned.u32 56;");
 #endif
 		const int pt = tid - 128 * WGS;
 		tile_loader<BM, A_KMAJ> la;
