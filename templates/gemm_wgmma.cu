@@ -2,8 +2,9 @@
 // cuBLAS (DeepBench's convention): C (M×N, ldc) = op(A) · op(B), no alpha/beta (C is overwritten).
 //
 // Precision (macro PREC_INT8):
-//   0 (default): A, B, C IEEE half (as unsigned short bit patterns); products accumulate in fp32 (wgmma .f32.f16.f16); C rounded to nearest.
-//                All four layouts (nn, nt, tn, tt): wgmma's transpose bits read M/N-major tiles directly.
+//   0 (default): A, B, C IEEE half (passed as unsigned short bit patterns); products accumulate in fp32
+//                (wgmma .f32.f16.f16); C rounded to nearest. All four layouts (nn, nt, tn, tt): wgmma's
+//                transpose bits read M/N-major tiles directly.
 //   1:           A, B signed int8, C int32, accumulate s32 (wgmma .s32.s8.s8). Only gemm_tn (both operands
 //                K-major, as wgmma requires for 8-bit types); gemm_nn, gemm_nt, gemm_tt exist and __trap().
 //
@@ -11,12 +12,15 @@
 // STAGES shared-memory stages, laid out in the 128-byte swizzle that the wgmma matrix descriptors name;
 // each stage completes on an mbarrier ("full", cp.async.mbarrier.arrive.noinc) and is handed back on
 // another ("empty") once the consumers' wgmmas that read it have retired. WGS consumer warpgroups each
-// compute BM/WGS rows × BN columns with MI = BM/(64·WGS) m64nBN wgmmas per k-step, keeping one k-tile of
-// wgmmas in flight while the next is issued. setmaxnreg moves registers from the producer to the
-// consumers (WGS = 2: 168 registers a thread at launch, producer 56, consumers 224; 56 + 2*224 = 3*168, so
-// the consumers' setmaxnreg.inc never waits on registers the CTA does not own). The epilogue stages each consumer's tile through shared memory (column-major) and writes C
-// with 16-byte stores along M where vec_c allows, element-wise otherwise. Blocks walk the tiles in groups
-// of GM M-tiles that share one N-tile (L2 reuse).
+// compute BM/WGS rows × BN columns with MI = BM/(64·WGS) m64nBN wgmmas per k-step, and either keep one
+// k-tile of wgmmas in flight while the next is issued (INFLIGHT=1) or wait for them and hand the stage back
+// at once (INFLIGHT=0, the default: the other consumer keeps the tensor cores busy). setmaxnreg moves
+// registers from the producer to the consumers (WGS = 2: 168 registers a thread at launch, producer 56,
+// consumers 224; 56 + 2*224 = 3*168, so the consumers' setmaxnreg.inc never waits on registers the CTA does
+// not own). The epilogue stages each
+// consumer's tile through shared memory (column-major) and writes C with 16-byte stores along M where vec_c
+// allows, element-wise otherwise. Blocks walk the tiles in groups of GM M-tiles that share one N-tile (L2
+// reuse).
 //
 // Tunables (each has a default below, so this file compiles alone):
 //   WGS     consumer warpgroups: 1 or 2
@@ -25,6 +29,11 @@
 //   BK      k-depth of one stage: fixed by the precision to one 128-byte swizzle row, 64 (fp16) or 128 (int8)
 //   STAGES  shared-memory stages in the ring, 2..8
 //   GM      M-tiles per group in the block order (>= 1)
+//   INFLIGHT 1: each consumer keeps its previous k-tile's wgmmas in flight while issuing the next (a stage
+//           is handed back one k-tile later); 0: it waits for its own wgmmas every k-tile (the other
+//           consumer warpgroup keeps the tensor cores busy) and hands the stage back at once; with WGS=1
+//           use INFLIGHT=1
+//   L2PF    L2 prefetch size hint on the cp.async loads: 0 (none), 128 or 256
 // Derived:
 //   THREADS    = 128*(WGS+1)
 //   MI         = BM/(64*WGS)
@@ -37,9 +46,12 @@
 //   BN % 64 == 0, 64 <= BN <= 256
 //   (BM/(64*WGS)) * BN <= 256                      (accumulators: MI*BN/2 registers per consumer thread)
 //   2 <= STAGES <= 8
+//   L2PF in {0, 128, 256}, INFLIGHT in {0, 1}
 //   SMEM_BYTES <= 232448                           (227 KiB)
 //   WGS*BN*(64*(BM/(64*WGS))*ES_C + 16) <= STAGES*(BM+BN)*128   (the epilogue reuses the stage ring)
 //   BK == 128 / sizeof(element of A)  (i.e. leave BK at its default)
+// Measured (H200, 8192^3, see notes/wgmma.md): WGS=2 BM=128 BN=256 STAGES=4 is the best all-round choice
+// (fp16 ~690-700 TFLOP/s, int8 ~1400 TOPS, 0.90-0.94x cublasGemmEx); BM=256 BN=128 is as good for fp16 nn.
 // Launch: grid dim3(ceil(M/BM)*ceil(N/BN), 1, 1), block THREADS, dynamic shared memory SMEM_BYTES.
 // Run-time arguments: M, N, K, leading dimensions (64-bit); W, counters are unused (no split-K: gridDim.z
 // must be 1, k_chunk == K); vec_a, vec_b must be 1 (leading dimension × element size a multiple of 16
@@ -75,6 +87,12 @@
 #ifndef GM
 #define GM 8 // M-tiles per group in the block order
 #endif
+#ifndef INFLIGHT
+#define INFLIGHT 0 // 1: a consumer keeps one k-tile of wgmmas in flight while it issues the next; 0: none
+#endif
+#ifndef L2PF
+#define L2PF 0 // cp.async L2 prefetch hint: 0 none, 128 or 256 bytes
+#endif
 
 #define THREADS (128 * (WGS + 1))
 #define MI (BM / (64 * WGS))
@@ -86,6 +104,8 @@ static_assert(BM % (64 * WGS) == 0 && (MI == 1 || MI == 2), "BM must be 64*WGS*M
 static_assert(BN % 64 == 0 && BN >= 64 && BN <= 256, "BN must be 64, 128, 192 or 256");
 static_assert(MI * BN <= 256, "too many accumulators per consumer thread");
 static_assert(STAGES >= 2 && STAGES <= 8, "STAGES in 2..8");
+static_assert(L2PF == 0 || L2PF == 128 || L2PF == 256, "L2PF in {0, 128, 256}");
+static_assert(INFLIGHT == 0 || INFLIGHT == 1, "INFLIGHT in {0, 1}");
 static_assert(BK * ES_AB == 128, "BK is one 128-byte swizzle row");
 static_assert(SMEM_BYTES <= 232448, "shared memory over 227 KiB");
 static_assert(WGS * BN * (64 * MI * ES_C + 16) <= STAGES * STAGE_BYTES, "epilogue does not fit the ring");
@@ -133,7 +153,15 @@ __device__ __forceinline__ void mbar_arrive_cpasync(u32 bar)
 }
 __device__ __forceinline__ void cp_async16(u32 dst, const void *src, u32 bytes)
 {
+#if L2PF == 256
+	asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(bytes)
+		     : "memory");
+#elif L2PF == 128
+	asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(bytes)
+		     : "memory");
+#else
 	asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(bytes) : "memory");
+#endif
 }
 __device__ __forceinline__ void fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
@@ -545,9 +573,15 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 						   db0 + soff + ((kk * KSTEP_B) >> 4));
 		}
 		wgmma_commit();
+#if INFLIGHT
 		wgmma_wait<1>(); // the previous k-tile's wgmmas have retired: hand its stage back
 		if (t > 0 && lane == 0)
 			mbar_arrive(empty0 + 8 * ((t - 1) % STAGES));
+#else
+		wgmma_wait<0>(); // this k-tile's wgmmas have retired: hand its stage back
+		if (lane == 0)
+			mbar_arrive(empty0 + 8 * s);
+#endif
 	}
 	wgmma_wait<0>();
 #pragma unroll

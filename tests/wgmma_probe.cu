@@ -2,7 +2,8 @@
 // autotools build. Build (one binary per configuration; the template's macros on the command line):
 //   nvcc -gencode=arch=compute_90a,code=sm_90a -std=c++17 -O2 -DPREC_INT8=0 -DBM=128 -DBN=256 -DSTAGES=4 \
 //        -o wgmma_probe tests/wgmma_probe.cu -lcublas -lcublasLt
-// Run: ./wgmma_probe [check] [time]   (both when no argument)
+// Run: ./wgmma_probe [check] [time] [small]   (check and time when no argument; small: a few small odd
+// shapes only, for compute-sanitizer)
 // check: random inputs (fp16 in [-1,1), int8 in [-16,15]), C poisoned (padding included), odd shapes with
 // padded leading dimensions, every supported layout; fp16 against cublasGemmEx (fp16 in, fp32 out,
 // COMPUTE_32F) with |d| <= 2^-10 |ref| + 1e-3 sqrt(K)/8, int8 exact against a naive kernel; padding of C
@@ -293,8 +294,10 @@ static void time_case(int ta, int tb, i64 M, i64 N, i64 K)
 
 int main(int argc, char **argv)
 {
-	bool do_check = argc < 2, do_time = argc < 2;
+	bool do_check = argc < 2, do_time = argc < 2, small = false;
 	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "small")) // a few small odd shapes, for compute-sanitizer
+			do_check = small = true;
 		if (!strcmp(argv[i], "check"))
 			do_check = true;
 		if (!strcmp(argv[i], "time"))
@@ -319,14 +322,21 @@ int main(int argc, char **argv)
 		static const i64 shapes[][3] = {{128, 256, 64},   {1, 1, 1},        {35, 127, 1},     {127, 35, 5124},
 						{1, 1760, 35},    {1760, 1, 127},   {1760, 1760, 127}, {5124, 127, 1760},
 						{1760, 5124, 1760}, {5124, 5124, 35}, {256, 512, 8192}};
+		static const i64 small_shapes[][3] = {{35, 127, 1}, {127, 35, 515}, {1, 300, 35}, {200, 1, 127},
+						      {129, 257, 70}};
 		const int nl = PREC_INT8 ? 1 : 4;
 		for (int l = 0; l < nl; l++) {
 			const int ta = PREC_INT8 ? 1 : l >> 1, tb = PREC_INT8 ? 0 : l & 1;
 			int s = 0;
-			for (const auto &sh : shapes)
-				fails += check_case(ta, tb, sh[0], sh[1], sh[2], (s++) & 1, 1000 + s);
+			if (small)
+				for (const auto &sh : small_shapes)
+					fails += check_case(ta, tb, sh[0], sh[1], sh[2], (s++) & 1, 1000 + s);
+			else
+				for (const auto &sh : shapes)
+					fails += check_case(ta, tb, sh[0], sh[1], sh[2], (s++) & 1, 1000 + s);
 		}
-		fails += check_repeat(PREC_INT8 ? 1 : 0, 0, 4096, 4096, 4096);
+		if (!small)
+			fails += check_repeat(PREC_INT8 ? 1 : 0, 0, 4096, 4096, 4096);
 		printf("CHECK %s (%d failing cases)\n", fails ? "FAILED" : "PASSED", fails);
 	}
 	if (do_time) {
