@@ -1,0 +1,655 @@
+// gemm_wgmma.cu — Hopper (sm_90a) GEMM on the tensor cores through wgmma.mma_async, column-major as in
+// cuBLAS (DeepBench's convention): C (M×N, ldc) = op(A) · op(B), no alpha/beta (C is overwritten).
+//
+// Precision (macro PREC_INT8):
+//   0 (default): A, B, C IEEE half (passed as unsigned short bit patterns); products accumulate in fp32
+//                (wgmma .f32.f16.f16); C rounded to nearest. All four layouts (nn, nt, tn, tt): wgmma's
+//                transpose bits read M/N-major tiles directly.
+//   1:           A, B signed int8, C int32, accumulate s32 (wgmma .s32.s8.s8). Only gemm_tn (both operands
+//                K-major, as wgmma requires for 8-bit types); gemm_nn, gemm_nt, gemm_tt exist and __trap().
+//
+// Structure: one producer warpgroup (the last 128 threads) moves tiles with 16-byte cp.async into a ring of
+// STAGES shared-memory stages, laid out in the 128-byte swizzle that the wgmma matrix descriptors name;
+// each stage completes on an mbarrier ("full", cp.async.mbarrier.arrive.noinc) and is handed back on
+// another ("empty") once the consumers' wgmmas that read it have retired. WGS consumer warpgroups each
+// compute BM/WGS rows × BN columns with MI = BM/(64·WGS) m64nBN wgmmas per k-step, and either keep one
+// k-tile of wgmmas in flight while the next is issued (INFLIGHT=1) or wait for them and hand the stage back
+// at once (INFLIGHT=0, the default: the other consumer keeps the tensor cores busy). setmaxnreg moves
+// registers from the producer to the consumers (WGS = 2: 168 registers a thread at launch, producer 56,
+// consumers 224; 56 + 2*224 = 3*168, so the consumers' setmaxnreg.inc never waits on registers the CTA does
+// not own). The epilogue stages each
+// consumer's tile through shared memory (column-major) and writes C with 16-byte stores along M where vec_c
+// allows, element-wise otherwise. Blocks walk the tiles in groups of GM M-tiles that share one N-tile (L2
+// reuse).
+//
+// Tunables (each has a default below, so this file compiles alone):
+//   WGS     consumer warpgroups: 1 or 2
+//   BM      rows of C per block: 64·WGS·MI with MI (m64 wgmmas per consumer warpgroup) 1 or 2
+//   BN      columns of C per block: 64, 128, 192 or 256
+//   BK      k-depth of one stage: fixed by the precision to one 128-byte swizzle row, 64 (fp16) or 128 (int8)
+//   STAGES  shared-memory stages in the ring, 2..8
+//   GM      M-tiles per group in the block order (>= 1)
+//   INFLIGHT 1: each consumer keeps its previous k-tile's wgmmas in flight while issuing the next (a stage
+//           is handed back one k-tile later); 0: it waits for its own wgmmas every k-tile (the other
+//           consumer warpgroup keeps the tensor cores busy) and hands the stage back at once; with WGS=1
+//           use INFLIGHT=1
+//   L2PF    L2 prefetch size hint on the cp.async loads: 0 (none), 128 or 256
+// Derived:
+//   THREADS    = 128*(WGS+1)
+//   MI         = BM/(64*WGS)
+//   ES_C       = 2 (fp16) or 4 (int8: C is int32)
+//   SMEM_BYTES = STAGES*(BM+BN)*128 + 16*STAGES + 1024   (dynamic shared memory, bytes; the host must give
+//                exactly this: cudaFuncSetAttribute(MaxDynamicSharedMemorySize) and the launch)
+// Constraints (host-side rows):
+//   WGS in {1, 2}
+//   BM % (64*WGS) == 0, BM / (64*WGS) in {1, 2}
+//   BN % 64 == 0, 64 <= BN <= 256
+//   (BM/(64*WGS)) * BN <= 256                      (accumulators: MI*BN/2 registers per consumer thread)
+//   2 <= STAGES <= 8
+//   L2PF in {0, 128, 256}, INFLIGHT in {0, 1}
+//   SMEM_BYTES <= 232448                           (227 KiB)
+//   WGS*BN*(64*(BM/(64*WGS))*ES_C + 16) <= STAGES*(BM+BN)*128   (the epilogue reuses the stage ring)
+//   BK == 128 / sizeof(element of A)  (i.e. leave BK at its default)
+// Measured (H200, 8192^3, see notes/wgmma.md): WGS=2 BM=128 BN=256 STAGES=4 is the best all-round choice
+// (fp16 ~690-700 TFLOP/s, int8 ~1400 TOPS, 0.90-0.94x cublasGemmEx); BM=256 BN=128 is as good for fp16 nn.
+// Launch: grid dim3(ceil(M/BM)*ceil(N/BN), 1, 1), block THREADS, dynamic shared memory SMEM_BYTES.
+// Run-time arguments: M, N, K, leading dimensions (64-bit); W, counters are unused (no split-K: gridDim.z
+// must be 1, k_chunk == K); vec_a, vec_b must be 1 (leading dimension × element size a multiple of 16
+// bytes, base 16-byte aligned: cp.async moves 16-byte chunks); vec_c says C may be written in 16-byte
+// vectors. M, N, K need not be multiples of the tiles: out-of-range input is zero-filled by cp.async's
+// src-size operand (never read), out-of-range C is never written.
+
+#ifndef PREC_INT8
+#define PREC_INT8 0
+#endif
+#ifndef WGS
+#define WGS 2 // consumer warpgroups
+#endif
+#ifndef BM
+#define BM 128 // rows of C per block
+#endif
+#ifndef BN
+#define BN 256 // columns of C per block
+#endif
+#if PREC_INT8
+#define ES_AB 1
+#define ES_C 4
+#else
+#define ES_AB 2
+#define ES_C 2
+#endif
+#ifndef BK
+#define BK (128 / ES_AB) // k-depth per stage: one 128-byte swizzle row
+#endif
+#ifndef STAGES
+#define STAGES 4 // stages in the shared-memory ring
+#endif
+#ifndef GM
+#define GM 8 // M-tiles per group in the block order
+#endif
+#ifndef INFLIGHT
+#define INFLIGHT 0 // 1: a consumer keeps one k-tile of wgmmas in flight while it issues the next; 0: none
+#endif
+#ifndef L2PF
+#define L2PF 0 // cp.async L2 prefetch hint: 0 none, 128 or 256 bytes
+#endif
+
+#define THREADS (128 * (WGS + 1))
+#define MI (BM / (64 * WGS))
+#define STAGE_BYTES ((BM + BN) * 128)
+#define SMEM_BYTES (STAGES * (BM + BN) * 128 + 16 * STAGES + 1024)
+
+static_assert(WGS == 1 || WGS == 2, "WGS must be 1 or 2");
+static_assert(BM % (64 * WGS) == 0 && (MI == 1 || MI == 2), "BM must be 64*WGS*MI, MI in {1,2}");
+static_assert(BN % 64 == 0 && BN >= 64 && BN <= 256, "BN must be 64, 128, 192 or 256");
+static_assert(MI * BN <= 256, "too many accumulators per consumer thread");
+static_assert(STAGES >= 2 && STAGES <= 8, "STAGES in 2..8");
+static_assert(L2PF == 0 || L2PF == 128 || L2PF == 256, "L2PF in {0, 128, 256}");
+static_assert(INFLIGHT == 0 || INFLIGHT == 1, "INFLIGHT in {0, 1}");
+static_assert(BK * ES_AB == 128, "BK is one 128-byte swizzle row");
+static_assert(SMEM_BYTES <= 232448, "shared memory over 227 KiB");
+static_assert(WGS * BN * (64 * MI * ES_C + 16) <= STAGES * STAGE_BYTES, "epilogue does not fit the ring");
+
+typedef long long i64;
+typedef unsigned long long u64;
+typedef unsigned u32;
+
+#if PREC_INT8
+typedef signed char TA;
+typedef int TC;
+typedef int ACC;
+#else
+// IEEE half as its bit pattern (the host may pass __half* or unsigned short*): no cuda_fp16.h, which NVRTC
+// finds only with an include path.
+typedef unsigned short TA;
+typedef unsigned short TC;
+typedef float ACC;
+#endif
+
+// ---- PTX wrappers ---------------------------------------------------------------------------------------
+
+__device__ __forceinline__ u32 smem_u32(const void *p) { return (u32)__cvta_generic_to_shared(p); }
+
+__device__ __forceinline__ void mbar_init(u32 bar, u32 count)
+{
+	asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
+}
+__device__ __forceinline__ void mbar_wait(u32 bar, u32 parity)
+{
+	asm volatile("{\n.reg .pred done;\nWAIT_%=:\n"
+		     "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+		     "@!done bra WAIT_%=;\n}\n" ::"r"(bar),
+		     "r"(parity)
+		     : "memory");
+}
+__device__ __forceinline__ void mbar_arrive(u32 bar)
+{
+	asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
+}
+// Arrives on bar once every cp.async this thread issued so far has landed (count not incremented).
+__device__ __forceinline__ void mbar_arrive_cpasync(u32 bar)
+{
+	asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
+}
+__device__ __forceinline__ void cp_async16(u32 dst, const void *src, u32 bytes)
+{
+#if L2PF == 256
+	asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(bytes)
+		     : "memory");
+#elif L2PF == 128
+	asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(bytes)
+		     : "memory");
+#else
+	asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(bytes) : "memory");
+#endif
+}
+__device__ __forceinline__ void fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
+template <int N>
+__device__ __forceinline__ void wgmma_wait()
+{
+	asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(N) : "memory");
+}
+__device__ __forceinline__ void named_sync(int id, int n)
+{
+	asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(n) : "memory");
+}
+// Pins accumulators in program order relative to the asm around them (wgmma writes them asynchronously).
+template <int N>
+__device__ __forceinline__ void fence_regs(float (&d)[N])
+{
+#pragma unroll
+	for (int i = 0; i < N; i++)
+		asm volatile("" : "+f"(d[i])::"memory");
+}
+template <int N>
+__device__ __forceinline__ void fence_regs(int (&d)[N])
+{
+#pragma unroll
+	for (int i = 0; i < N; i++)
+		asm volatile("" : "+r"(d[i])::"memory");
+}
+
+// Shared-memory matrix descriptor, 128-byte swizzle; lbo/sbo in bytes.
+__device__ __forceinline__ u64 make_desc(u32 addr, u32 lbo, u32 sbo)
+{
+	return (u64)((addr & 0x3FFFF) >> 4) | ((u64)(lbo >> 4) << 16) | ((u64)(sbo >> 4) << 32) | (1ull << 62);
+}
+
+// wgmma m64nNk16 (fp16 → fp32) and m64nNk32 (s8 → s32), A and B from shared memory through descriptors.
+// Generated: one function per N; TRA/TRB are the transpose bits (1: M/N-major), fp16 only.
+#if PREC_INT8
+template <int TRA, int TRB>
+__device__ __forceinline__ void wgmma_n64(int (&d)[32], u64 da, u64 db)
+{
+	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+		     "wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+		     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, %32, %33, p;\n}\n"
+		     : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7]),
+		       "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]), "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15]),
+		       "+r"(d[16]), "+r"(d[17]), "+r"(d[18]), "+r"(d[19]), "+r"(d[20]), "+r"(d[21]), "+r"(d[22]), "+r"(d[23]),
+		       "+r"(d[24]), "+r"(d[25]), "+r"(d[26]), "+r"(d[27]), "+r"(d[28]), "+r"(d[29]), "+r"(d[30]), "+r"(d[31])
+		     : "l"(da), "l"(db), "r"(1));
+}
+template <int TRA, int TRB>
+__device__ __forceinline__ void wgmma_n128(int (&d)[64], u64 da, u64 db)
+{
+	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+		     "wgmma.mma_async.sync.aligned.m64n128k32.s32.s8.s8 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+		     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+		     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+		     "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p;\n}\n"
+		     : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7]),
+		       "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]), "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15]),
+		       "+r"(d[16]), "+r"(d[17]), "+r"(d[18]), "+r"(d[19]), "+r"(d[20]), "+r"(d[21]), "+r"(d[22]), "+r"(d[23]),
+		       "+r"(d[24]), "+r"(d[25]), "+r"(d[26]), "+r"(d[27]), "+r"(d[28]), "+r"(d[29]), "+r"(d[30]), "+r"(d[31]),
+		       "+r"(d[32]), "+r"(d[33]), "+r"(d[34]), "+r"(d[35]), "+r"(d[36]), "+r"(d[37]), "+r"(d[38]), "+r"(d[39]),
+		       "+r"(d[40]), "+r"(d[41]), "+r"(d[42]), "+r"(d[43]), "+r"(d[44]), "+r"(d[45]), "+r"(d[46]), "+r"(d[47]),
+		       "+r"(d[48]), "+r"(d[49]), "+r"(d[50]), "+r"(d[51]), "+r"(d[52]), "+r"(d[53]), "+r"(d[54]), "+r"(d[55]),
+		       "+r"(d[56]), "+r"(d[57]), "+r"(d[58]), "+r"(d[59]), "+r"(d[60]), "+r"(d[61]), "+r"(d[62]), "+r"(d[63])
+		     : "l"(da), "l"(db), "r"(1));
+}
+template <int TRA, int TRB>
+__device__ __forceinline__ void wgmma_n192(int (&d)[96], u64 da, u64 db)
+{
+	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %98, 0;\n"
+		     "wgmma.mma_async.sync.aligned.m64n192k32.s32.s8.s8 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+		     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+		     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+		     "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63,"
+		     "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79,"
+		     "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95}, %96, %97, p;\n}\n"
+		     : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7]),
+		       "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]), "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15]),
+		       "+r"(d[16]), "+r"(d[17]), "+r"(d[18]), "+r"(d[19]), "+r"(d[20]), "+r"(d[21]), "+r"(d[22]), "+r"(d[23]),
+		       "+r"(d[24]), "+r"(d[25]), "+r"(d[26]), "+r"(d[27]), "+r"(d[28]), "+r"(d[29]), "+r"(d[30]), "+r"(d[31]),
+		       "+r"(d[32]), "+r"(d[33]), "+r"(d[34]), "+r"(d[35]), "+r"(d[36]), "+r"(d[37]), "+r"(d[38]), "+r"(d[39]),
+		       "+r"(d[40]), "+r"(d[41]), "+r"(d[42]), "+r"(d[43]), "+r"(d[44]), "+r"(d[45]), "+r"(d[46]), "+r"(d[47]),
+		       "+r"(d[48]), "+r"(d[49]), "+r"(d[50]), "+r"(d[51]), "+r"(d[52]), "+r"(d[53]), "+r"(d[54]), "+r"(d[55]),
+		       "+r"(d[56]), "+r"(d[57]), "+r"(d[58]), "+r"(d[59]), "+r"(d[60]), "+r"(d[61]), "+r"(d[62]), "+r"(d[63]),
+		       "+r"(d[64]), "+r"(d[65]), "+r"(d[66]), "+r"(d[67]), "+r"(d[68]), "+r"(d[69]), "+r"(d[70]), "+r"(d[71]),
+		       "+r"(d[72]), "+r"(d[73]), "+r"(d[74]), "+r"(d[75]), "+r"(d[76]), "+r"(d[77]), "+r"(d[78]), "+r"(d[79]),
+		       "+r"(d[80]), "+r"(d[81]), "+r"(d[82]), "+r"(d[83]), "+r"(d[84]), "+r"(d[85]), "+r"(d[86]), "+r"(d[87]),
+		       "+r"(d[88]), "+r"(d[89]), "+r"(d[90]), "+r"(d[91]), "+r"(d[92]), "+r"(d[93]), "+r"(d[94]), "+r"(d[95])
+		     : "l"(da), "l"(db), "r"(1));
+}
+template <int TRA, int TRB>
+__device__ __forceinline__ void wgmma_n256(int (&d)[128], u64 da, u64 db)
+{
+	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
+		     "wgmma.mma_async.sync.aligned.m64n256k32.s32.s8.s8 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+		     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+		     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+		     "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63,"
+		     "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79,"
+		     "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95,"
+		     "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111,"
+		     "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, %128, %129, p;\n}\n"
+		     : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7]),
+		       "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]), "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15]),
+		       "+r"(d[16]), "+r"(d[17]), "+r"(d[18]), "+r"(d[19]), "+r"(d[20]), "+r"(d[21]), "+r"(d[22]), "+r"(d[23]),
+		       "+r"(d[24]), "+r"(d[25]), "+r"(d[26]), "+r"(d[27]), "+r"(d[28]), "+r"(d[29]), "+r"(d[30]), "+r"(d[31]),
+		       "+r"(d[32]), "+r"(d[33]), "+r"(d[34]), "+r"(d[35]), "+r"(d[36]), "+r"(d[37]), "+r"(d[38]), "+r"(d[39]),
+		       "+r"(d[40]), "+r"(d[41]), "+r"(d[42]), "+r"(d[43]), "+r"(d[44]), "+r"(d[45]), "+r"(d[46]), "+r"(d[47]),
+		       "+r"(d[48]), "+r"(d[49]), "+r"(d[50]), "+r"(d[51]), "+r"(d[52]), "+r"(d[53]), "+r"(d[54]), "+r"(d[55]),
+		       "+r"(d[56]), "+r"(d[57]), "+r"(d[58]), "+r"(d[59]), "+r"(d[60]), "+r"(d[61]), "+r"(d[62]), "+r"(d[63]),
+		       "+r"(d[64]), "+r"(d[65]), "+r"(d[66]), "+r"(d[67]), "+r"(d[68]), "+r"(d[69]), "+r"(d[70]), "+r"(d[71]),
+		       "+r"(d[72]), "+r"(d[73]), "+r"(d[74]), "+r"(d[75]), "+r"(d[76]), "+r"(d[77]), "+r"(d[78]), "+r"(d[79]),
+		       "+r"(d[80]), "+r"(d[81]), "+r"(d[82]), "+r"(d[83]), "+r"(d[84]), "+r"(d[85]), "+r"(d[86]), "+r"(d[87]),
+		       "+r"(d[88]), "+r"(d[89]), "+r"(d[90]), "+r"(d[91]), "+r"(d[92]), "+r"(d[93]), "+r"(d[94]), "+r"(d[95]),
+		       "+r"(d[96]), "+r"(d[97]), "+r"(d[98]), "+r"(d[99]), "+r"(d[100]), "+r"(d[101]), "+r"(d[102]), "+r"(d[103]),
+		       "+r"(d[104]), "+r"(d[105]), "+r"(d[106]), "+r"(d[107]), "+r"(d[108]), "+r"(d[109]), "+r"(d[110]), "+r"(d[111]),
+		       "+r"(d[112]), "+r"(d[113]), "+r"(d[114]), "+r"(d[115]), "+r"(d[116]), "+r"(d[117]), "+r"(d[118]), "+r"(d[119]),
+		       "+r"(d[120]), "+r"(d[121]), "+r"(d[122]), "+r"(d[123]), "+r"(d[124]), "+r"(d[125]), "+r"(d[126]), "+r"(d[127])
+		     : "l"(da), "l"(db), "r"(1));
+}
+#else
+template <int TRA, int TRB>
+__device__ __forceinline__ void wgmma_n64(float (&d)[32], u64 da, u64 db)
+{
+	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+		     "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+		     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, %32, %33, p, 1, 1, %35, %36;\n}\n"
+		     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+		       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+		       "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+		       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+		     : "l"(da), "l"(db), "r"(1), "n"(TRA), "n"(TRB));
+}
+template <int TRA, int TRB>
+__device__ __forceinline__ void wgmma_n128(float (&d)[64], u64 da, u64 db)
+{
+	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+		     "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+		     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+		     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+		     "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p, 1, 1, %67, %68;\n}\n"
+		     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+		       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+		       "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+		       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+		       "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+		       "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+		       "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+		       "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+		     : "l"(da), "l"(db), "r"(1), "n"(TRA), "n"(TRB));
+}
+template <int TRA, int TRB>
+__device__ __forceinline__ void wgmma_n192(float (&d)[96], u64 da, u64 db)
+{
+	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %98, 0;\n"
+		     "wgmma.mma_async.sync.aligned.m64n192k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+		     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+		     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+		     "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63,"
+		     "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79,"
+		     "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95}, %96, %97, p, 1, 1, %99, %100;\n}\n"
+		     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+		       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+		       "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+		       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+		       "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+		       "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+		       "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+		       "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+		       "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+		       "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
+		       "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
+		       "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95])
+		     : "l"(da), "l"(db), "r"(1), "n"(TRA), "n"(TRB));
+}
+template <int TRA, int TRB>
+__device__ __forceinline__ void wgmma_n256(float (&d)[128], u64 da, u64 db)
+{
+	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
+		     "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+		     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+		     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+		     "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63,"
+		     "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79,"
+		     "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95,"
+		     "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111,"
+		     "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, %128, %129, p, 1, 1, %131, %132;\n}\n"
+		     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+		       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+		       "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+		       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+		       "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+		       "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+		       "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+		       "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+		       "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+		       "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
+		       "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
+		       "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+		       "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
+		       "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
+		       "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
+		       "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+		     : "l"(da), "l"(db), "r"(1), "n"(TRA), "n"(TRB));
+}
+#endif
+
+template <int TRA, int TRB>
+__device__ __forceinline__ void wgmma_bn(ACC (&d)[BN / 2], u64 da, u64 db)
+{
+	if constexpr (BN == 64)
+		wgmma_n64<TRA, TRB>(d, da, db);
+	else if constexpr (BN == 128)
+		wgmma_n128<TRA, TRB>(d, da, db);
+	else if constexpr (BN == 192)
+		wgmma_n192<TRA, TRB>(d, da, db);
+	else
+		wgmma_n256<TRA, TRB>(d, da, db);
+}
+
+// ---- producer: one operand's tile per stage -------------------------------------------------------------
+//
+// A stage holds an operand tile as lines of 128 bytes (8 chunks of 16 bytes); chunk c of line l sits at
+// l*128 + ((c ^ (l % 8)) * 16): the 128-byte swizzle, in 1024-byte atoms of 8 lines.
+//   K-major (A 't', B 'n', int8 always): line l = row l of the tile (M or N index), 128 bytes of k.
+//   MN-major (A 'n', B 't', fp16 only): line l = 64*g + k holds elements 64g..64g+63 (M or N) at depth k.
+// The 128 producer threads: thread p takes chunk p%8 of lines p/8 + 16j, j = 0 .. ROWS/16-1, so its
+// swizzled chunk position and its destination (+2048 bytes per j) are fixed.
+template <int ROWS, bool KMAJ>
+struct tile_loader {
+	static constexpr int NJ = ROWS / 16;
+	static constexpr int EPC = 16 / ES_AB; // elements per chunk
+	const char *g;                          // this thread's chunk j = 0 at the current k-tile
+	const char *safe;                       // a valid address for chunks that read nothing
+	i64 jstride;                            // bytes from chunk j to j+1 (K-major) or j to j+1 within a group
+	i64 kstep;                              // bytes from one k-tile to the next
+	int lim;                                // K-major: lines of this thread in range are 16j < lim;
+	                                        // MN-major: elements of group gg in range: lim - 64gg
+	int kpos;                               // K-major: k of this thread's chunk at k-tile 0 / MN-major: line0
+	u32 dst0;                               // stage-relative destination of chunk 0
+	bool full;                              // every line (K-major) / element (MN-major) of the tile in range
+
+	__device__ __forceinline__ void init(const TA *p, i64 ld, i64 rows, i64 row0, int pt)
+	{
+		const int ch = pt & 7, line0 = pt >> 3;
+		safe = reinterpret_cast<const char *>(p);
+		dst0 = line0 * 128 + ((ch ^ (line0 & 7)) << 4);
+		full = rows - row0 >= ROWS;
+		jstride = 16 * ld * ES_AB;
+		if (KMAJ) {
+			g = safe + ((row0 + line0) * ld + ch * EPC) * ES_AB;
+			kstep = BK * ES_AB;
+			const i64 l = rows - row0 - line0;
+			lim = l <= 0 ? 0 : l >= ROWS ? ROWS : (int)l;
+			kpos = ch * EPC;
+		} else {
+			g = safe + ((i64)line0 * ld + row0 + ch * EPC) * ES_AB;
+			kstep = BK * ld * ES_AB;
+			const i64 l = rows - row0 - ch * EPC;
+			lim = l <= 0 ? 0 : l >= ROWS ? ROWS : (int)l;
+			kpos = line0;
+		}
+	}
+	// Issues this thread's chunks of the k-tile starting at k0 into the stage tile at sbase, then advances.
+	__device__ __forceinline__ void load(u32 sbase, i64 k0, i64 K)
+	{
+		const u32 d = sbase + dst0;
+		// An opaque copy of the stride: otherwise the compiler hoists q + j*stride for every j out of the
+		// k loop, more 64-bit registers than the producer has (it spills).
+		i64 js = jstride;
+		asm volatile("" : "+l"(js));
+		if (full && k0 + BK <= K) { // interior: every chunk whole
+			const char *q = g;
+			if (KMAJ) {
+#pragma unroll
+				for (int j = 0; j < NJ; j++, q += js)
+					cp_async16(d + j * 2048, q, 16);
+			} else {
+#pragma unroll
+				for (int jj = 0; jj < 4; jj++, q += js)
+#pragma unroll
+					for (int gg = 0; gg < ROWS / 64; gg++)
+						cp_async16(d + (gg * 4 + jj) * 2048, q + gg * 64 * ES_AB, 16);
+			}
+		} else if (KMAJ) {
+			const i64 left = (K - k0 - kpos) * ES_AB;
+			const u32 kb = left <= 0 ? 0u : left >= 16 ? 16u : (u32)left;
+			const char *q = g;
+#pragma unroll
+			for (int j = 0; j < NJ; j++, q += js) {
+				const u32 b = 16 * j < lim ? kb : 0u;
+				cp_async16(d + j * 2048, b ? q : safe, b);
+			}
+		} else {
+			const char *q = g;
+#pragma unroll
+			for (int jj = 0; jj < 4; jj++, q += js) {
+				const bool kin = k0 + kpos + 16 * jj < K;
+#pragma unroll
+				for (int gg = 0; gg < ROWS / 64; gg++) {
+					const int left = (lim - 64 * gg) * ES_AB;
+					const u32 b = !kin || left <= 0 ? 0u : left >= 16 ? 16u : (u32)left;
+					cp_async16(d + (gg * 4 + jj) * 2048, b ? q + gg * 64 * ES_AB : safe, b);
+				}
+			}
+		}
+		g += kstep;
+	}
+};
+
+// ---- the kernel body -------------------------------------------------------------------------------------
+
+// TA_T / TB_T: 1 when A / B is stored transposed ('t').
+template <int TA_T, int TB_T>
+__device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restrict__ A, i64 lda,
+					  const TA *__restrict__ B, i64 ldb, TC *__restrict__ C, i64 ldc, int vec_c)
+{
+	// A is K-major when stored transposed, B when stored as is. Transpose bits: 1 = M/N-major.
+	constexpr bool A_KMAJ = TA_T == 1, B_KMAJ = TB_T == 0;
+	constexpr int TRA = A_KMAJ ? 0 : 1, TRB = B_KMAJ ? 0 : 1;
+
+	extern __shared__ __align__(1024) unsigned char smem[];
+	{
+		u32 dyn;
+		asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dyn));
+		if (dyn < (u32)SMEM_BYTES)
+			__trap();
+	}
+	// 1024-byte aligned base: the swizzle pattern repeats on 1024-byte boundaries of the address.
+	const u32 raw = smem_u32(smem);
+	const u32 sbase = (raw + 1023u) & ~1023u;
+	unsigned char *const gbase = smem + (sbase - raw);
+	const u32 full0 = sbase + STAGES * STAGE_BYTES, empty0 = full0 + 8 * STAGES;
+
+	const int tid = threadIdx.x;
+	if (tid == 0) {
+		for (int s = 0; s < STAGES; s++) {
+			mbar_init(full0 + 8 * s, 128);      // every producer thread's cp.asyncs
+			mbar_init(empty0 + 8 * s, 4 * WGS); // one arrival per consumer warp
+		}
+	}
+	__syncthreads();
+
+	// Grouped block order: GM consecutive M-tiles share one N-tile.
+	const i64 mt = (M + BM - 1) / BM, nt = (N + BN - 1) / BN;
+	const i64 pid = blockIdx.x, width = (i64)GM * nt;
+	const i64 first_m = (pid / width) * GM;
+	const i64 gsize = mt - first_m < GM ? mt - first_m : GM;
+	const i64 m0 = (first_m + (pid % width) % gsize) * BM;
+	const i64 n0 = ((pid % width) / gsize) * BN;
+	const int ntiles = (int)((K + BK - 1) / BK);
+
+	if (tid >= 128 * WGS) {
+		// ---- producer warpgroup ----
+#if WGS == 2
+		asm volatile("setmaxnreg.dec.sync.aligned.u32 56;");
+#endif
+		const int pt = tid - 128 * WGS;
+		tile_loader<BM, A_KMAJ> la;
+		tile_loader<BN, B_KMAJ> lb;
+		la.init(A, lda, M, m0, pt);
+		lb.init(B, ldb, N, n0, pt);
+#pragma unroll 1
+		for (int t = 0; t < ntiles; t++) {
+			const int s = t % STAGES;
+			mbar_wait(empty0 + 8 * s, ((t / STAGES) & 1) ^ 1);
+			const u32 st = sbase + s * STAGE_BYTES;
+			la.load(st, (i64)t * BK, K);
+			lb.load(st + BM * 128, (i64)t * BK, K);
+			mbar_arrive_cpasync(full0 + 8 * s);
+		}
+		return;
+	}
+
+	// ---- consumer warpgroups ----
+#if WGS == 2
+	asm volatile("setmaxnreg.inc.sync.aligned.u32 224;");
+#endif
+	const int wg = tid >> 7, warp = (tid >> 5) & 3, lane = tid & 31;
+	ACC acc[MI][BN / 2];
+#pragma unroll
+	for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+		for (int r = 0; r < BN / 2; r++)
+			acc[mi][r] = 0;
+
+	// Descriptors at stage 0, k-step 0. K-major: 8-line groups 1024 bytes apart (SBO), next k-step +32 bytes.
+	// MN-major: 8-k groups 1024 bytes apart (SBO), 64-element groups 8192 bytes apart (LBO), next k-step
+	// (16 k = two 8-k groups) +2048 bytes.
+	const u64 da0 = make_desc(sbase + (wg * MI) * 64 * 128, A_KMAJ ? 16 : 8192, 1024);
+	const u64 db0 = make_desc(sbase + BM * 128, B_KMAJ ? 16 : 8192, 1024);
+	constexpr u32 KSTEP_A = A_KMAJ ? 32 : 2048, KSTEP_B = B_KMAJ ? 32 : 2048; // bytes per wgmma k-step
+	constexpr u32 MSTEP_A = 64 * 128;                                      // next m64 block: 8 KiB either way
+
+#pragma unroll 1
+	for (int t = 0; t < ntiles; t++) {
+		const int s = t % STAGES;
+		mbar_wait(full0 + 8 * s, (t / STAGES) & 1);
+		fence_proxy_async(); // cp.async wrote through the generic proxy; wgmma reads through the async one
+		const u64 soff = (u64)((s * STAGE_BYTES) >> 4);
+		wgmma_fence();
+#pragma unroll
+		for (int kk = 0; kk < BK * ES_AB / 32; kk++) {
+#pragma unroll
+			for (int mi = 0; mi < MI; mi++)
+				wgmma_bn<TRA, TRB>(acc[mi], da0 + soff + ((mi * MSTEP_A + kk * KSTEP_A) >> 4),
+						   db0 + soff + ((kk * KSTEP_B) >> 4));
+		}
+		wgmma_commit();
+#if INFLIGHT
+		wgmma_wait<1>(); // the previous k-tile's wgmmas have retired: hand its stage back
+		if (t > 0 && lane == 0)
+			mbar_arrive(empty0 + 8 * ((t - 1) % STAGES));
+#else
+		wgmma_wait<0>(); // this k-tile's wgmmas have retired: hand its stage back
+		if (lane == 0)
+			mbar_arrive(empty0 + 8 * s);
+#endif
+	}
+	wgmma_wait<0>();
+#pragma unroll
+	for (int mi = 0; mi < MI; mi++)
+		fence_regs(acc[mi]);
+
+	// ---- epilogue: through shared memory (the ring is free once every consumer is past its last wgmma) ----
+	named_sync(1, 128 * WGS);
+	constexpr int ROWS = 64 * MI;             // rows of this warpgroup's tile
+	constexpr int CS = ROWS * ES_C + 16;      // bytes per staged column (padded: conflict-free stores)
+	unsigned char *const stg = gbase + wg * BN * CS;
+#pragma unroll
+	for (int mi = 0; mi < MI; mi++) {
+#pragma unroll
+		for (int r = 0; r < BN / 2; r += 2) { // acc[r], acc[r+1]: columns col, col+1 of one row
+			const int col = 8 * (r / 4) + 2 * (lane & 3);
+			const int row = 64 * mi + 16 * warp + (lane >> 2) + 8 * ((r >> 1) & 1);
+#if PREC_INT8
+			*reinterpret_cast<int *>(stg + col * CS + row * 4) = acc[mi][r];
+			*reinterpret_cast<int *>(stg + (col + 1) * CS + row * 4) = acc[mi][r + 1];
+#else
+			// Packed conversion: a single cvt.rn.f16.f32 here makes ptxas serialize the wgmmas (C7514).
+			u32 h;
+			asm("cvt.rn.f16x2.f32 %0, %2, %1;" : "=r"(h) : "f"(acc[mi][r]), "f"(acc[mi][r + 1]));
+			*reinterpret_cast<unsigned short *>(stg + col * CS + row * 2) = (unsigned short)(h & 0xffffu);
+			*reinterpret_cast<unsigned short *>(stg + (col + 1) * CS + row * 2) = (unsigned short)(h >> 16);
+#endif
+		}
+	}
+	named_sync(2 + wg, 128);
+	constexpr int EPV = 16 / ES_C;   // elements per 16-byte vector
+	constexpr int CPC = ROWS / EPV;  // vectors per column
+	const int wt = tid & 127;
+	const i64 r0 = m0 + wg * ROWS;
+#pragma unroll 4
+	for (int q = wt; q < BN * CPC; q += 128) {
+		const int col = q / CPC, part = q % CPC;
+		const i64 gc = n0 + col, gr = r0 + part * EPV;
+		if (gc >= N || gr >= M)
+			continue;
+		const uint4 v = *reinterpret_cast<const uint4 *>(stg + col * CS + part * 16);
+		TC *dst = C + gc * ldc + gr;
+		if (vec_c && gr + EPV <= M) {
+			*reinterpret_cast<uint4 *>(dst) = v;
+		} else {
+			const TC *e = reinterpret_cast<const TC *>(&v);
+#pragma unroll
+			for (int u = 0; u < EPV; u++)
+				if (gr + u < M)
+					dst[u] = e[u];
+		}
+	}
+}
+
+#define GEMM_ARGS                                                                                        \
+	i64 M, i64 N, i64 K, const TA *__restrict__ A, i64 lda, const TA *__restrict__ B, i64 ldb,         \
+		TC *__restrict__ C, i64 ldc, ACC *__restrict__ W, unsigned *__restrict__ counters, i64 k_chunk, \
+		int vec_a, int vec_b, int vec_c
+#define GEMM_PASS M, N, K, A, lda, B, ldb, C, ldc, vec_c
+
+#if PREC_INT8
+extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nn(GEMM_ARGS) { __trap(); }
+extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nt(GEMM_ARGS) { __trap(); }
+extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tn(GEMM_ARGS) { gemm_body<1, 0>(GEMM_PASS); }
+extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tt(GEMM_ARGS) { __trap(); }
+#else
+extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nn(GEMM_ARGS) { gemm_body<0, 0>(GEMM_PASS); }
+extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nt(GEMM_ARGS) { gemm_body<0, 1>(GEMM_PASS); }
+extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tn(GEMM_ARGS) { gemm_body<1, 0>(GEMM_PASS); }
+extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tt(GEMM_ARGS) { gemm_body<1, 1>(GEMM_PASS); }
+#endif
