@@ -23,6 +23,8 @@ struct dlb_limits {
 	size_t smem_static; /* static shared memory per block (48 KiB) */
 	size_t smem_optin;
 	int regs_per_block;
+	int sm;          /* target architecture, e.g. 90 for sm_90 / sm_90a; 0 when unknown (any row passes) */
+	int sm_specific; /* the target has the arch-specific features (sm_90a: wgmma, setmaxnreg) */
 };
 
 /* A field of struct dlb_limits, named in a row whose bound is the device's. */

@@ -19,8 +19,7 @@ uint64_t dlb_op_template_hash(const char *op_name, const char *prec_name)
 {
 	enum dlb_prec prec;
 	const struct dlb_op *op = dlb_prec_parse(prec_name, &prec) ? NULL : dlb_op_find(op_name, prec);
-	const struct dlb_embedded *tpl = op ? dlb_embedded_find(op->template_file) : NULL;
-	return tpl ? dlb_hash64(tpl->text, tpl->size) : 0;
+	return op ? dlb_op_template_hash_of(op) : 0;
 }
 
 int dlb_key_matches_build(const struct dlb_key *k, char *why, size_t len)

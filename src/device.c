@@ -144,7 +144,8 @@ double dlb_device_peak_tflops(const struct dlb_device *dev, int prec)
 
 void dlb_device_arch(const struct dlb_device *dev, char *buf, size_t len)
 {
-	snprintf(buf, len, "sm_%d%d", dev->cc_major, dev->cc_minor);
+	/* Hopper: the arch-specific target, so templates may use wgmma and setmaxnreg */
+	snprintf(buf, len, "sm_%d%d%s", dev->cc_major, dev->cc_minor, dev->cc_major == 9 && dev->cc_minor == 0 ? "a" : "");
 }
 
 int dlb_device_free_mem(size_t *free_bytes)

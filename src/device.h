@@ -45,7 +45,7 @@ double dlb_device_fp32_peak_tflops(const struct dlb_device *dev);
  * peak shown is the stricter one). prec: DLB_PEAK_* (the values of enum dlb_prec). NAN where unknown. */
 enum { DLB_PEAK_FP32, DLB_PEAK_FP16, DLB_PEAK_INT8 };
 double dlb_device_peak_tflops(const struct dlb_device *dev, int prec);
-/* "sm_90" etc. for this device. */
+/* The NVRTC target for this device: "sm_80", "sm_90a" (Hopper's arch-specific features), ... */
 void dlb_device_arch(const struct dlb_device *dev, char *buf, size_t len);
 int dlb_device_free_mem(size_t *free_bytes);
 /* The platform record of dev: GPU facts, driver and library versions, host, kernel, dlbtune version. */

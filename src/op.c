@@ -4,7 +4,11 @@
 #include "ops/gemm.h"
 #include "ops/gemm_tc.h"
 
+#include "embedded.h"
+#include "jit.h"
+
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const struct dlb_op *const dlb_ops[] = {&dlb_op_gemm, &dlb_op_gemm_fp16, &dlb_op_gemm_int8, NULL};
@@ -45,4 +49,29 @@ void dlb_op_names(char *buf, int len)
 		if (!seen)
 			off += snprintf(buf + off, (size_t)(len - off), "%s%s", off ? " " : "", dlb_ops[i]->name);
 	}
+}
+
+char *dlb_op_template(const struct dlb_op *op)
+{
+	const struct dlb_embedded *a = dlb_embedded_find(op->template_file);
+	const struct dlb_embedded *b = op->template_extra ? dlb_embedded_find(op->template_extra) : NULL;
+	if (!a || (op->template_extra && !b))
+		return NULL;
+	size_t la = a->size, lb = b ? b->size : 0;
+	char *t = malloc(la + lb + 1);
+	if (!t)
+		return NULL;
+	memcpy(t, a->text, la);
+	if (b)
+		memcpy(t + la, b->text, lb);
+	t[la + lb] = 0;
+	return t;
+}
+
+uint64_t dlb_op_template_hash_of(const struct dlb_op *op)
+{
+	char *t = dlb_op_template(op);
+	uint64_t h = t ? dlb_hash64(t, strlen(t)) : 0;
+	free(t);
+	return h;
 }

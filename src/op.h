@@ -29,6 +29,7 @@ struct dlb_op {
 	enum dlb_prec prec;                  /* one entry per (name, precision) */
 	const char *summary;
 	const char *template_file;           /* embedded file name */
+	const char *template_extra;          /* a second embedded file appended to the first, or NULL */
 	const char *defines;                 /* fixed lines put before the tunables' defines (e.g. the precision) */
 	const char *const *kernel_names;     /* looked up in each candidate's module */
 	int nkernels;
@@ -65,6 +66,10 @@ struct dlb_op {
 extern const struct dlb_op *const dlb_ops[];
 /* The entry of op `name` in precision `prec`, or NULL when that precision of the op is not built. */
 const struct dlb_op *dlb_op_find(const char *name, enum dlb_prec prec);
+/* The op's template text: template_file, then template_extra; caller frees; NULL if one is not embedded. */
+char *dlb_op_template(const struct dlb_op *op);
+/* FNV-1a hash of that text, as in the op's database keys (0 if missing). */
+uint64_t dlb_op_template_hash_of(const struct dlb_op *op);
 /* Whether any precision of op `name` is built. */
 int dlb_op_known(const char *name);
 /* "fp32 fp16 int8": the precisions built for op `name`. */

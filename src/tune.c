@@ -32,6 +32,21 @@ void dlb_limits_of(const struct dlb_device *dev, struct dlb_limits *lim)
 	lim->smem_static = dev ? dev->smem_per_block : 48 * 1024;
 	lim->smem_optin = dev ? dev->smem_per_block_optin : 99 * 1024;
 	lim->regs_per_block = dev ? dev->regs_per_block : 65536;
+	lim->sm = dev ? dev->cc_major * 10 + dev->cc_minor : 0;
+	lim->sm_specific = dev && dev->cc_major == 9 && dev->cc_minor == 0; /* we compile for sm_90a there */
+}
+
+/* The target of an NVRTC arch name ("sm_90a"); without a device, the opt-in shared memory of that target. */
+static void limits_for_arch(const char *arch, int have_device, struct dlb_limits *lim)
+{
+	int sm = 0;
+	char suffix = 0;
+	if (sscanf(arch, "sm_%d%c", &sm, &suffix) < 1)
+		return;
+	lim->sm = sm;
+	lim->sm_specific = suffix == 'a';
+	if (!have_device) /* the architecture's own limit beats the generic default */
+		lim->smem_optin = sm == 90 ? 227 * 1024 : sm == 80 || sm == 87 ? 163 * 1024 : lim->smem_optin;
 }
 
 int dlb_candidate_within_limits(const struct dlb_op *op, const struct dlb_candidate *c, const struct dlb_limits *lim)
@@ -56,11 +71,15 @@ int dlb_compile_space(const struct dlb_op *op, const char *arch, const struct dl
 	struct dlb_candidate *c = NULL;
 	struct dlb_jit_job *jobs = NULL;
 	int *jidx = NULL;
-	const struct dlb_embedded *tpl = dlb_embedded_find(op->template_file);
+	char *tpl = dlb_op_template(op);
+	struct dlb_limits tl = *lim;
 	*out = NULL;
 	*n = 0;
 	if (!tpl)
-		DLB_FAIL(DLB_E_PARSE, "template %s is not embedded in this binary", op->template_file);
+		DLB_FAIL(DLB_E_PARSE, "the template of %s %s is not embedded in this binary", op->name,
+			 dlb_prec_name(op->prec));
+	limits_for_arch(arch, lim->sm != 0, &tl);
+	lim = &tl;
 	int rejected[16] = {0};
 	int count = dlb_space_enumerate(&op->space, NULL, &cfgs, rejected);
 	if (count < 0)
@@ -84,7 +103,7 @@ int dlb_compile_space(const struct dlb_op *op, const char *arch, const struct dl
 		c[i].job.rc = DLB_E_LIMIT; /* until compiled */
 		if (dlb_candidate_within_limits(op, &c[i], lim))
 			continue;
-		c[i].job.source = dlb_jit_source(op->defines, names, cfgs[i].v, op->space.nparams, tpl->text);
+		c[i].job.source = dlb_jit_source(op->defines, names, cfgs[i].v, op->space.nparams, tpl);
 		if (!c[i].job.source)
 			DLB_FAIL(ENOMEM, "out of memory");
 		c[i].job.arch = arch;
@@ -100,6 +119,7 @@ int dlb_compile_space(const struct dlb_op *op, const char *arch, const struct dl
 	*n = count;
 	c = NULL;
 fail:
+	free(tpl);
 	free(cfgs);
 	free(jobs);
 	free(jidx);
@@ -123,7 +143,6 @@ void dlb_candidates_free(struct dlb_candidate *c, int n)
 
 int dlb_problem_key(const struct dlb_device *dev, const struct dlb_problem *p, char *buf, size_t len)
 {
-	const struct dlb_embedded *tpl = dlb_embedded_find(p->op->template_file);
 	struct dlb_key k = {0};
 	snprintf(k.op, sizeof k.op, "%s", p->op->name);
 	snprintf(k.prec, sizeof k.prec, "%s", dlb_prec_name(p->prec));
@@ -138,7 +157,7 @@ int dlb_problem_key(const struct dlb_device *dev, const struct dlb_problem *p, c
 	k.cuda = dev->ver.runtime;
 	k.nvrtc = dev->ver.nvrtc_major * 100 + dev->ver.nvrtc_minor;
 	k.cublas = dev->ver.cublas;
-	k.tpl_hash = tpl ? dlb_hash64(tpl->text, tpl->size) : 0;
+	k.tpl_hash = dlb_op_template_hash_of(p->op);
 	return dlb_key_encode(&k, buf, len) < 0 ? DLB_E_USAGE : 0;
 }
 

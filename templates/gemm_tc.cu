@@ -33,6 +33,10 @@
 // to the output type, so the sum is deterministic and loses no accuracy to fp16 partials.
 // Index arithmetic is 64-bit.
 
+// KIND selects the kernel family when this file is followed by gemm_wgmma.cu (as the op compiles it):
+// 0 (or undefined) is this file's mma.sync kernel, 1 the Hopper wgmma kernel of gemm_wgmma.cu.
+#if !defined(KIND) || KIND == 0
+
 #ifndef PREC_INT8
 #define PREC_INT8 0
 #endif
@@ -478,3 +482,5 @@ extern "C" __global__ void __launch_bounds__(THREADS) gemm_nn(GEMM_ARGS) { gemm_
 extern "C" __global__ void __launch_bounds__(THREADS) gemm_nt(GEMM_ARGS) { gemm_body<0, 1>(GEMM_PASS); }
 extern "C" __global__ void __launch_bounds__(THREADS) gemm_tn(GEMM_ARGS) { gemm_body<1, 0>(GEMM_PASS); }
 extern "C" __global__ void __launch_bounds__(THREADS) gemm_tt(GEMM_ARGS) { gemm_body<1, 1>(GEMM_PASS); }
+
+#endif // KIND == 0

@@ -59,6 +59,9 @@
 // vectors. M, N, K need not be multiples of the tiles: out-of-range input is zero-filled by cp.async's
 // src-size operand (never read), out-of-range C is never written.
 
+// KIND: when this file follows gemm_tc.cu in one source (the op's template), KIND == 1 selects it.
+#if !defined(KIND) || KIND == 1
+
 #ifndef PREC_INT8
 #define PREC_INT8 0
 #endif
@@ -88,7 +91,7 @@
 #define GM 8 // M-tiles per group in the block order
 #endif
 #ifndef INFLIGHT
-#define INFLIGHT 0 // 1: a consumer keeps one k-tile of wgmmas in flight while it issues the next; 0: none
+#define INFLIGHT (WGS == 1) // 1: a consumer keeps one k-tile of wgmmas in flight while it issues the next; 0: none
 #endif
 #ifndef L2PF
 #define L2PF 0 // cp.async L2 prefetch hint: 0 none, 128 or 256 bytes
@@ -653,3 +656,5 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nt(GEMM_ARGS) { ge
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tn(GEMM_ARGS) { gemm_body<1, 0>(GEMM_PASS); }
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tt(GEMM_ARGS) { gemm_body<1, 1>(GEMM_PASS); }
 #endif
+
+#endif // KIND == 1

@@ -14,34 +14,39 @@
 #include <string.h>
 #include <time.h>
 
-/* Indices: the first three match GEMM_BM, GEMM_BN, GEMM_BK, so dlb_gemm_splits serves both templates. */
-enum { TC_BM, TC_BN, TC_BK, TC_WM, TC_WN, TC_STAGES, TC_NPARAMS };
-_Static_assert((int)TC_BM == (int)GEMM_BM && (int)TC_BN == (int)GEMM_BN && (int)TC_BK == (int)GEMM_BK, "split-K reads BM, BN, BK");
+/* Indices: the first three match GEMM_BM, GEMM_BN, GEMM_BK, so dlb_gemm_splits serves both templates.
+ * KIND picks the kernel family: 0 = mma.sync (templates/gemm_tc.cu; WM, WN, STAGES), 1 = wgmma for Hopper
+ * (templates/gemm_wgmma.cu; WGS consumer warpgroups of BM/WGS rows, STAGES; WM and WN fixed at 64). */
+enum { TC_BM, TC_BN, TC_BK, TC_WM, TC_WN, TC_STAGES, TC_KIND, TC_WGS, TC_NPARAMS };
+_Static_assert((int)TC_BM == (int)GEMM_BM && (int)TC_BN == (int)GEMM_BN && (int)TC_BK == (int)GEMM_BK,
+	       "split-K reads BM, BN, BK");
 
-static const struct dlb_param fp16_params[TC_NPARAMS] = {
-	[TC_BM] = {"BM", "rows of C per thread block", 4, {32, 64, 128, 256}},
-	[TC_BN] = {"BN", "columns of C per thread block", 5, {16, 32, 64, 128, 256}},
-	[TC_BK] = {"BK", "k-depth of one pipeline stage (elements)", 2, {32, 64}},
-	[TC_WM] = {"WM", "rows of C per warp", 3, {16, 32, 64}},
-	[TC_WN] = {"WN", "columns of C per warp", 3, {16, 32, 64}},
-	[TC_STAGES] = {"STAGES", "shared-memory stages in flight (cp.async)", 3, {2, 3, 4}},
-};
+#define TC_PARAMS(bk_lo, bk_hi)                                                                           \
+	{                                                                                                     \
+		[TC_BM] = {"BM", "rows of C per thread block", 4, {32, 64, 128, 256}},                            \
+		[TC_BN] = {"BN", "columns of C per thread block", 5, {16, 32, 64, 128, 256}},                     \
+		[TC_BK] = {"BK", "k-depth of one pipeline stage (elements)", 2, {bk_lo, bk_hi}},                  \
+		[TC_WM] = {"WM", "rows of C per warp (mma.sync)", 3, {16, 32, 64}},                               \
+		[TC_WN] = {"WN", "columns of C per warp (mma.sync)", 3, {16, 32, 64}},                            \
+		[TC_STAGES] = {"STAGES", "shared-memory stages in flight", 4, {2, 3, 4, 6}},                     \
+		[TC_KIND] = {"KIND", "0: mma.sync, 1: wgmma (sm_90a)", 2, {0, 1}},                                \
+		[TC_WGS] = {"WGS", "consumer warpgroups (wgmma)", 2, {1, 2}},                                     \
+	}
 
-static const struct dlb_param int8_params[TC_NPARAMS] = {
-	[TC_BM] = {"BM", "rows of C per thread block", 4, {32, 64, 128, 256}},
-	[TC_BN] = {"BN", "columns of C per thread block", 5, {16, 32, 64, 128, 256}},
-	[TC_BK] = {"BK", "k-depth of one pipeline stage (elements)", 2, {64, 128}},
-	[TC_WM] = {"WM", "rows of C per warp", 3, {16, 32, 64}},
-	[TC_WN] = {"WN", "columns of C per warp", 3, {16, 32, 64}},
-	[TC_STAGES] = {"STAGES", "shared-memory stages in flight (cp.async)", 3, {2, 3, 4}},
-};
+static const struct dlb_param fp16_params[TC_NPARAMS] = TC_PARAMS(32, 64);
+static const struct dlb_param int8_params[TC_NPARAMS] = TC_PARAMS(64, 128);
+
+static int is_wgmma(const int *v)
+{
+	return v[TC_KIND] == 1;
+}
 
 static int threads_of(const int *v)
 {
-	return 32 * (v[TC_BM] / v[TC_WM]) * (v[TC_BN] / v[TC_WN]);
+	return is_wgmma(v) ? 128 * (v[TC_WGS] + 1) : 32 * (v[TC_BM] / v[TC_WM]) * (v[TC_BN] / v[TC_WN]);
 }
 
-/* The template's SMEM_BYTES for element size es (see templates/gemm_tc.cu). */
+/* The templates' SMEM_BYTES for element size es (see templates/gemm_tc.cu and gemm_wgmma.cu). */
 static size_t tile_bytes(int rows, int bk, int es)
 {
 	size_t kmajor = (size_t)rows * (size_t)(bk * es + 16), mmajor = (size_t)bk * (size_t)(rows * es + 16);
@@ -50,6 +55,8 @@ static size_t tile_bytes(int rows, int bk, int es)
 
 static size_t smem_es(const int *v, int es)
 {
+	if (is_wgmma(v))
+		return (size_t)v[TC_STAGES] * (size_t)(v[TC_BM] + v[TC_BN]) * 128 + 16 * (size_t)v[TC_STAGES] + 1024;
 	size_t pipe = (size_t)v[TC_STAGES] * (tile_bytes(v[TC_BM], v[TC_BK], es) + tile_bytes(v[TC_BN], v[TC_BK], es));
 	size_t epi = (size_t)v[TC_BN] * (size_t)(v[TC_BM] + 4) * 4;
 	return pipe > epi ? pipe : epi;
@@ -65,49 +72,94 @@ static size_t smem_int8(const int *v)
 	return smem_es(v, 1);
 }
 
-/* 16-byte pieces of a stage's A and B tiles are whole multiples of the thread count. */
-static int c_pieces_es(const int *v, int es)
+/* ---- mma.sync rows (KIND 0): each passes the wgmma configurations, which have their own rows ---- */
+
+static int k_multiple(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	return is_wgmma(v) || (v[TC_BM] % v[TC_WM] == 0 && v[TC_BN] % v[TC_WN] == 0);
+}
+
+static int k_warps(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	int w = (v[TC_BM] / v[TC_WM]) * (v[TC_BN] / v[TC_WN]);
+	return is_wgmma(v) || (w >= 2 && w <= 8);
+}
+
+/* a warp tile of at least 512 outputs: below it, fragment loads outnumber the mma instructions they feed */
+static int k_warp_tile(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	return is_wgmma(v) || (v[TC_WM] * v[TC_WN] >= 512 && (v[TC_WM] / 16) * (v[TC_WN] / 8) * 4 <= 128);
+}
+
+static int k_pieces_es(const int *v, int es)
 {
 	int t = threads_of(v), kb = v[TC_BK] * es;
-	return t > 0 && (v[TC_BM] * kb / 16) % t == 0 && (v[TC_BN] * kb / 16) % t == 0;
+	return is_wgmma(v) || (t > 0 && (v[TC_BM] * kb / 16) % t == 0 && (v[TC_BN] * kb / 16) % t == 0);
 }
 
-static int c_pieces_fp16(const int *v, const struct dlb_limits *lim)
+static int k_pieces_fp16(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
-	return c_pieces_es(v, 2);
+	return k_pieces_es(v, 2);
 }
 
-static int c_pieces_int8(const int *v, const struct dlb_limits *lim)
+static int k_pieces_int8(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
-	return c_pieces_es(v, 1);
+	return k_pieces_es(v, 1);
 }
 
-/* Accumulators per thread (WM/16)·(WN/8)·4 <= 128: more leave no registers for fragments and addresses. */
-static int c_accumulators(const int *v, const struct dlb_limits *lim)
+static int k_one_family(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
-	return (v[TC_WM] / 16) * (v[TC_WN] / 8) * 4 <= 128;
+	return is_wgmma(v) ? v[TC_WM] == 64 && v[TC_WN] == 64 : v[TC_WGS] == 1 && v[TC_STAGES] <= 4;
 }
 
-/* threads = 32·(BM/WM)·(BN/WN): exponents of a PRODUCT row (bounds given in warps: 2..8) */
-#define WARPS_EXP {[TC_BM] = 1, [TC_BN] = 1, [TC_WM] = -1, [TC_WN] = -1}
+/* ---- wgmma rows (KIND 1) ---- */
 
-#define TC_CONSTRAINTS(pieces)                                                                               \
-	{.text = "BM % WM == 0", .kind = DLB_CON_MULTIPLE, .a = TC_BM, .b = TC_WM},                           \
-		{.text = "BN % WN == 0", .kind = DLB_CON_MULTIPLE, .a = TC_BN, .b = TC_WN},                   \
-		{.text = "warps = (BM/WM)*(BN/WN) in [2, 8] (64..256 threads)", .kind = DLB_CON_PRODUCT,       \
-		 .exp = WARPS_EXP, .lo = 2, .hi = 8},                                                           \
-		{.text = "accumulators per thread (WM/16)*(WN/8)*4 <= 128", .kind = DLB_CON_CUSTOM,            \
-		 .ok = c_accumulators},                                                                         \
-		{.text = "16-byte pieces of a stage's tiles a multiple of the threads", .kind = DLB_CON_CUSTOM, \
-		 .ok = pieces }
+static int w_shape_es(const int *v, int es)
+{
+	if (!is_wgmma(v))
+		return 1;
+	int wgs = v[TC_WGS], mi = v[TC_BM] / (64 * wgs), es_c = es == 1 ? 4 : 2;
+	return v[TC_BK] * es == 128 && v[TC_BM] % (64 * wgs) == 0 && (mi == 1 || mi == 2) && v[TC_BN] % 64 == 0 &&
+	       v[TC_BN] >= 64 && mi * v[TC_BN] <= 256 && v[TC_STAGES] >= 3 &&
+	       (size_t)wgs * (size_t)v[TC_BN] * (size_t)(64 * mi * es_c + 16) <=
+		       (size_t)v[TC_STAGES] * (size_t)(v[TC_BM] + v[TC_BN]) * 128;
+}
 
-static const struct dlb_constraint fp16_constraints[] = {TC_CONSTRAINTS(c_pieces_fp16)};
-static const struct dlb_constraint int8_constraints[] = {TC_CONSTRAINTS(c_pieces_int8)};
+static int w_shape_fp16(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	return w_shape_es(v, 2);
+}
 
-/* The template also has 128 bytes of static shared memory (alignment of the split-K flag). */
+static int w_shape_int8(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	return w_shape_es(v, 1);
+}
+
+#define TC_CONSTRAINTS(pieces, wshape)                                                                       \
+	{.text = "one family: mma.sync has WGS 1 and STAGES <= 4, wgmma has WM = WN = 64", .kind = DLB_CON_CUSTOM, \
+	 .ok = k_one_family},                                                                                  \
+		{.text = "mma.sync: BM % WM == 0, BN % WN == 0", .kind = DLB_CON_CUSTOM, .ok = k_multiple},     \
+		{.text = "mma.sync: warps (BM/WM)*(BN/WN) in [2, 8]", .kind = DLB_CON_CUSTOM, .ok = k_warps},   \
+		{.text = "mma.sync: WM*WN >= 512, accumulators (WM/16)*(WN/8)*4 <= 128", .kind = DLB_CON_CUSTOM, \
+		 .ok = k_warp_tile},                                                                            \
+		{.text = "mma.sync: 16-byte pieces of a stage a multiple of the threads", .kind = DLB_CON_CUSTOM, \
+		 .ok = pieces},                                                                                 \
+		{.text = "wgmma: BK*ES = 128, BM = 64*WGS*(1|2), BN % 64 == 0, (BM/64/WGS)*BN <= 256, STAGES >= 3, " \
+			 "epilogue fits the ring",                                                              \
+		 .kind = DLB_CON_CUSTOM, .ok = wshape }
+
+static const struct dlb_constraint fp16_constraints[] = {TC_CONSTRAINTS(k_pieces_fp16, w_shape_fp16)};
+static const struct dlb_constraint int8_constraints[] = {TC_CONSTRAINTS(k_pieces_int8, w_shape_int8)};
+
+/* The mma.sync template also has 128 bytes of static shared memory (alignment of the split-K flag). */
 static int l_smem_fp16(const int *v, const struct dlb_limits *lim)
 {
 	return !lim || smem_fp16(v) + 128 <= lim->smem_optin;
@@ -118,11 +170,22 @@ static int l_smem_int8(const int *v, const struct dlb_limits *lim)
 	return !lim || smem_int8(v) + 128 <= lim->smem_optin;
 }
 
+static int l_threads(const int *v, const struct dlb_limits *lim)
+{
+	return !lim || threads_of(v) <= lim->max_threads_per_block;
+}
+
+/* wgmma and setmaxnreg exist only on the arch-specific Hopper target */
+static int l_wgmma(const int *v, const struct dlb_limits *lim)
+{
+	return !is_wgmma(v) || !lim || lim->sm == 0 || (lim->sm == 90 && lim->sm_specific);
+}
+
 #define TC_LIMITS(smem)                                                                                      \
-	{.text = "shared memory STAGES*(A tile + B tile), or the BN*(BM+4)*4 epilogue, <= opt-in limit per block", \
+	{.text = "shared memory (mma.sync: STAGES tiles or the epilogue; wgmma: its ring) <= opt-in limit",     \
 	 .kind = DLB_CON_CUSTOM, .ok = smem},                                                                    \
-		{.text = "threads <= max threads per block", .kind = DLB_CON_PRODUCT, .exp = WARPS_EXP, .lo = 1,   \
-		 .hi_limit = DLB_LIMIT_THREADS_PER_BLOCK}
+		{.text = "threads <= max threads per block", .kind = DLB_CON_CUSTOM, .ok = l_threads},            \
+		{.text = "wgmma only on sm_90a", .kind = DLB_CON_CUSTOM, .ok = l_wgmma}
 
 static const struct dlb_constraint fp16_limits[] = {TC_LIMITS(l_smem_fp16)};
 static const struct dlb_constraint int8_limits[] = {TC_LIMITS(l_smem_int8)};
@@ -360,6 +423,17 @@ fail:
 	return rc;
 }
 
+/* The widest copy (16, 8, 4, 2, 1 bytes) that every row of an operand allows: rows start at multiples of
+ * ld·es bytes from a base cudaMalloc aligns to 256. */
+static int vec_of(int64_t ld, size_t es)
+{
+	int64_t row = ld * (int64_t)es;
+	for (int v = 16; v > 1; v /= 2)
+		if (row % v == 0 && (size_t)v >= es)
+			return v;
+	return (int)es;
+}
+
 static int tc_variants(void *state, const struct dlb_candidate *c, int *values, int max)
 {
 	struct tc_state *s = state;
@@ -368,6 +442,14 @@ static int tc_variants(void *state, const struct dlb_candidate *c, int *values, 
 	if ((double)s->m * (double)s->n >= 4.0 * s->g->dev->sm_count * 128 * 128 &&
 	    c->cfg.v[TC_BM] * c->cfg.v[TC_BN] < 64 * 64)
 		return 0;
+	if (is_wgmma(c->cfg.v)) {
+		/* no split-K; 16-byte cp.async rows; int8 wgmma reads K-major operands only (TN) */
+		if (max < 1 || vec_of(s->blas.lda, s->es_in) < 16 || vec_of(s->blas.ldb, s->es_in) < 16 ||
+		    (s->int8 && !(s->p.ta && !s->p.tb)))
+			return 0;
+		values[0] = 1;
+		return 1;
+	}
 	struct dlb_problem run = s->p;
 	run.m = s->m, run.n = s->n, run.k = s->k;
 	int n = dlb_gemm_splits(&run, c->cfg.v, s->g->dev->sm_count, values, max);
@@ -391,17 +473,6 @@ static int tc_nsets(void *state)
 	return ((struct tc_state *)state)->nsets;
 }
 
-/* The widest copy (16, 8, 4, 2, 1 bytes) that every row of an operand allows: rows start at multiples of
- * ld·es bytes from a base cudaMalloc aligns to 256. */
-static int vec_of(int64_t ld, size_t es)
-{
-	int64_t row = ld * (int64_t)es;
-	for (int v = 16; v > 1; v /= 2)
-		if (row % v == 0 && (size_t)v >= es)
-			return v;
-	return (int)es;
-}
-
 static int tc_launch(void *state, const struct dlb_candidate *c, int split, int set)
 {
 	int rc = 0;
@@ -419,6 +490,11 @@ static int tc_launch(void *state, const struct dlb_candidate *c, int split, int 
 	void *C = s->C[set], *W = s->ws;
 	unsigned *counters = s->counters;
 	int vec_a = vec_of(lda, s->es_in), vec_b = vec_of(ldb, s->es_in), vec_c = ldc % 4 == 0;
+	if (is_wgmma(v)) {
+		if (split != 1 || vec_a < 16 || vec_b < 16)
+			DLB_FAIL(DLB_E_LIMIT, "the wgmma kernel needs 16-byte rows and no split-K");
+		vec_c = (size_t)ldc * s->es_out % 16 == 0; /* it writes C in 16-byte vectors */
+	}
 	void *args[] = {&M, &N, &K, &A, &lda, &B, &ldb, &C, &ldc, &W, &counters, &kc, &vec_a, &vec_b, &vec_c};
 	size_t smem = s->int8 ? smem_int8(v) : smem_fp16(v);
 	DLB_CHECK(dlb_launch(c->kernels[s->p.ta * 2 + s->p.tb], (dim3){(unsigned)(mt * nt), 1, (unsigned)split},
@@ -519,7 +595,7 @@ fail:
 }
 
 #define TC_OP_COMMON                                                                                          \
-	.name = "gemm", .template_file = "gemm_tc.cu", .kernel_names = tc_kernels, .nkernels = 4,               \
+	.name = "gemm", .template_file = "gemm_tc.cu", .template_extra = "gemm_wgmma.cu", .kernel_names = tc_kernels, .nkernels = 4,               \
 	.variant_name = "SPLITK", .flops = tc_flops, .device_bytes = tc_device_bytes, .describe = tc_describe,   \
 	.setup = tc_setup, .variants = tc_variants, .nsets = tc_nsets, .launch = tc_launch, .verify = tc_verify,  \
 	.vendor = tc_vendor, .teardown = tc_teardown
@@ -527,7 +603,8 @@ fail:
 const struct dlb_op dlb_op_gemm_fp16 = {
 	TC_OP_COMMON,
 	.prec = DLB_PREC_FP16,
-	.summary = "dense matrix product on the tensor cores, half A, B, C with fp32 accumulation (mma.sync m16n8k16)",
+	.summary = "dense matrix product on the tensor cores, half A, B, C with fp32 accumulation (mma.sync m16n8k16; "
+		   "wgmma on sm_90a)",
 	.defines = "#define PREC_INT8 0\n",
 	.space = {fp16_params, TC_NPARAMS, fp16_constraints, sizeof fp16_constraints / sizeof fp16_constraints[0]},
 	.limit_checks = fp16_limits,
@@ -539,7 +616,7 @@ const struct dlb_op dlb_op_gemm_int8 = {
 	TC_OP_COMMON,
 	.prec = DLB_PREC_INT8,
 	.summary = "dense matrix product on the tensor cores, int8 A and B, int32 C and accumulation (mma.sync "
-		   "m16n8k32), dimensions padded to multiples of 4",
+		   "m16n8k32; wgmma on sm_90a), dimensions padded to multiples of 4",
 	.defines = "#define PREC_INT8 1\n",
 	.space = {int8_params, TC_NPARAMS, int8_constraints, sizeof int8_constraints / sizeof int8_constraints[0]},
 	.limit_checks = int8_limits,
