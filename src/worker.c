@@ -70,7 +70,8 @@ static int need_candidate(struct worker *k, int i, struct dlb_candidate **out)
 		for (int n = 0; n < op->nkernels; n++)
 			DLB_CHECK(dlb_module_kernel(&c->mod, op->kernel_names[n], &c->kernels[n]));
 		DLB_CHECK(dlb_kernel_attrs(c->kernels[0], &c->attrs));
-		for (int n = 0; dyn > k->dev.smem_per_block && dyn <= k->dev.smem_per_block_optin && n < op->nkernels; n++)
+		/* always: the static shared memory counts too, so even a dynamic size under 48 KiB may need it */
+		for (int n = 0; dyn > 0 && dyn <= k->dev.smem_per_block_optin && n < op->nkernels; n++)
 			DLB_CHECK(dlb_kernel_allow_smem(c->kernels[n], dyn));
 	}
 	if (dyn + c->attrs.sharedSizeBytes > k->dev.smem_per_block_optin)

@@ -84,7 +84,7 @@ static int check_op(struct dlb_device *dev, struct dlb_gpu *g, const struct dlb_
 		for (int k = 0; k < op->nkernels; k++) {
 			if (dlb_module_kernel(&cand[i].mod, op->kernel_names[k], &cand[i].kernels[k]))
 				return printf("kernel %s: %s\n", cand[i].text, dlb_last_error()), 99;
-			if (dyn > dev->smem_per_block && dlb_kernel_allow_smem(cand[i].kernels[k], dyn))
+			if (dyn > 0 && dlb_kernel_allow_smem(cand[i].kernels[k], dyn))
 				return printf("shared memory %s: %s\n", cand[i].text, dlb_last_error()), 99;
 		}
 	}
