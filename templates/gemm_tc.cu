@@ -484,3 +484,256 @@ extern "C" __global__ void __launch_bounds__(THREADS) gemm_tn(GEMM_ARGS) { gemm_
 extern "C" __global__ void __launch_bounds__(THREADS) gemm_tt(GEMM_ARGS) { gemm_body<1, 1>(GEMM_PASS); }
 
 #endif // KIND == 0
+
+// ---- KIND 2: skinny products (few columns), A stored M-contiguous (layouts nn, nt) ----
+// A matrix-vector style kernel for the latency-bound DeepBench rows (N <= 16, A streamed once): no tensor
+// cores, since there is nothing to reuse. Each thread owns VEC = 16/ES consecutive rows and reads them with
+// one 16-byte load per k; KS warps-worth of threads split the block's k range in groups of 4 consecutive k
+// and meet in shared memory. B's few values per k are the same for every thread (broadcast loads).
+// fp16: products in fp32 FMA; int8: four k-rows of A are regrouped by byte permutes into 4-k words per row
+// and multiplied with dp4a (exact int32). Columns per block BN (the problem's N is bounded at run time).
+// Grid, split-K and the run-time arguments are those of KIND 0; vec_a == 16 enables the vector loads.
+#if defined(KIND) && KIND == 2
+
+#ifndef PREC_INT8
+#define PREC_INT8 0
+#endif
+#ifndef BM
+#define BM 128
+#endif
+#ifndef BN
+#define BN 16
+#endif
+#ifndef BK
+#define BK 32
+#endif
+#ifndef KS
+#define KS 2
+#endif
+#ifndef GM
+#define GM 8
+#endif
+
+typedef long long i64;
+typedef unsigned int u32;
+
+#if PREC_INT8
+#define ES 1
+typedef signed char tin;
+typedef int tout;
+typedef int tacc;
+#else
+#define ES 2
+typedef unsigned short tin;
+typedef unsigned short tout;
+typedef float tacc;
+#endif
+
+#define VEC (16 / ES)
+#define RT (BM / VEC)        // threads along M
+#define THREADS (RT * KS)
+#define SMEM_BYTES (BN * (BM + 4) * 4)
+
+static_assert(BM % VEC == 0 && RT >= 1, "whole 16-byte row vectors per block");
+static_assert(VEC * BN <= 128, "accumulators per thread");
+
+#if !PREC_INT8
+__device__ __forceinline__ float h2f(unsigned short h)
+{
+	float f;
+	asm("cvt.f32.f16 %0, %1;\n" : "=f"(f) : "h"(h));
+	return f;
+}
+
+__device__ __forceinline__ unsigned short f2h(float f)
+{
+	unsigned short h;
+	asm("cvt.rn.f16.f32 %0, %1;\n" : "=h"(h) : "f"(f));
+	return h;
+}
+#endif
+
+__device__ __forceinline__ void put(tout *p, tacc v)
+{
+#if PREC_INT8
+	*p = v;
+#else
+	*p = f2h(v);
+#endif
+}
+
+// A's rows [m, m+VEC) at column k as one 16-byte vector (zero beyond M), or element by element.
+__device__ __forceinline__ uint4 load_a(const tin *A, i64 lda, i64 M, i64 m, i64 k, bool vec)
+{
+	const tin *p = A + k * lda + m;
+	if (vec && m + VEC <= M)
+		return __ldg(reinterpret_cast<const uint4 *>(p));
+	uint4 r = make_uint4(0, 0, 0, 0);
+	tin *e = reinterpret_cast<tin *>(&r);
+#pragma unroll
+	for (int u = 0; u < VEC; u++)
+		if (m + u < M)
+			e[u] = p[u];
+	return r;
+}
+
+template <int TB>
+__device__ __forceinline__ tin load_b(const tin *B, i64 ldb, i64 k, i64 j)
+{
+	return __ldg(TB ? B + k * ldb + j : B + j * ldb + k);
+}
+
+template <int TB>
+__device__ __forceinline__ void skinny_body(i64 M, i64 N, i64 K, const tin *__restrict__ A, i64 lda,
+					    const tin *__restrict__ B, i64 ldb, tout *__restrict__ C, i64 ldc,
+					    tacc *__restrict__ W, unsigned *__restrict__ counters, i64 k_chunk, int vec_a,
+					    int vec_c)
+{
+	extern __shared__ __align__(16) unsigned char smem[];
+	__shared__ unsigned last_block;
+	{
+		u32 have;
+		asm("mov.u32 %0, %%dynamic_smem_size;\n" : "=r"(have));
+		if (have < SMEM_BYTES)
+			__trap();
+	}
+	tacc *cs = reinterpret_cast<tacc *>(smem); // BN x (BM+4), M contiguous
+	const int tid = threadIdx.x, r = tid % RT, s = tid / RT;
+	const i64 mt = (M + BM - 1) / BM, nt = (N + BN - 1) / BN;
+	const i64 pid = blockIdx.x, width = (i64)GM * nt;
+	const i64 first_m = (pid / width) * GM;
+	const i64 gsize = mt - first_m < GM ? mt - first_m : GM;
+	const i64 m0 = (first_m + (pid % width) % gsize) * BM;
+	const i64 n0 = ((pid % width) / gsize) * BN;
+	const int ncols = N - n0 < BN ? (int)(N - n0) : BN;
+	const i64 kbeg = (i64)blockIdx.z * k_chunk;
+	const i64 kend = kbeg + k_chunk < K ? kbeg + k_chunk : K;
+	const i64 m = m0 + (i64)r * VEC;
+	const bool vec = vec_a == 16;
+
+	for (int e = tid; e < BN * (BM + 4); e += THREADS)
+		cs[e] = 0;
+
+	tacc acc[VEC][BN];
+#pragma unroll
+	for (int i = 0; i < VEC; i++)
+#pragma unroll
+		for (int j = 0; j < BN; j++)
+			acc[i][j] = 0;
+
+	if (m < M) {
+		for (i64 k = kbeg + 4 * s; k < kend; k += 4 * KS) {
+			uint4 a[4];
+#pragma unroll
+			for (int u = 0; u < 4; u++)
+				a[u] = k + u < kend ? load_a(A, lda, M, m, k + u, vec) : make_uint4(0, 0, 0, 0);
+#if PREC_INT8
+			// words w[i]: rows i of the vector, k .. k+3 (byte u from a[u]); dp4a with B's 4 k-values
+			u32 w[VEC];
+			const u32 *a0 = &a[0].x, *a1 = &a[1].x, *a2 = &a[2].x, *a3 = &a[3].x;
+#pragma unroll
+			for (int q = 0; q < 4; q++) { // 4 rows per 32-bit word of each vector
+				const u32 lo01 = __byte_perm(a0[q], a1[q], 0x5140), hi01 = __byte_perm(a0[q], a1[q], 0x7362);
+				const u32 lo23 = __byte_perm(a2[q], a3[q], 0x5140), hi23 = __byte_perm(a2[q], a3[q], 0x7362);
+				w[4 * q + 0] = __byte_perm(lo01, lo23, 0x5410);
+				w[4 * q + 1] = __byte_perm(lo01, lo23, 0x7632);
+				w[4 * q + 2] = __byte_perm(hi01, hi23, 0x5410);
+				w[4 * q + 3] = __byte_perm(hi01, hi23, 0x7632);
+			}
+#pragma unroll
+			for (int j = 0; j < BN; j++) {
+				if (j >= ncols)
+					break;
+				u32 b = 0;
+#pragma unroll
+				for (int u = 0; u < 4; u++)
+					if (k + u < kend)
+						b |= (u32)(unsigned char)load_b<TB>(B, ldb, k + u, n0 + j) << (8 * u);
+#pragma unroll
+				for (int i = 0; i < VEC; i++)
+					acc[i][j] = __dp4a((int)w[i], (int)b, acc[i][j]);
+			}
+#else
+#pragma unroll
+			for (int j = 0; j < BN; j++) {
+				if (j >= ncols)
+					break;
+#pragma unroll
+				for (int u = 0; u < 4; u++) {
+					const float b = k + u < kend ? h2f(load_b<TB>(B, ldb, k + u, n0 + j)) : 0.f;
+					const unsigned short *h = reinterpret_cast<const unsigned short *>(&a[u]);
+#pragma unroll
+					for (int i = 0; i < VEC; i++)
+						acc[i][j] = fmaf(h2f(h[i]), b, acc[i][j]);
+				}
+			}
+#endif
+		}
+	}
+	__syncthreads(); // cs is zero
+	if (m < M) {
+#pragma unroll
+		for (int j = 0; j < BN; j++) {
+			if (j >= ncols)
+				break;
+#pragma unroll
+			for (int i = 0; i < VEC; i++)
+				if (KS == 1)
+					cs[j * (BM + 4) + r * VEC + i] = acc[i][j];
+				else
+					atomicAdd(&cs[j * (BM + 4) + r * VEC + i], acc[i][j]);
+		}
+	}
+	__syncthreads();
+
+	if (gridDim.z == 1) {
+		for (int idx = tid; idx < BN * BM; idx += THREADS) {
+			const int c = idx / BM, rr = idx % BM;
+			const i64 col = n0 + c, row = m0 + rr;
+			if (col < N && row < M)
+				put(C + col * ldc + row, cs[c * (BM + 4) + rr]);
+		}
+		return;
+	}
+	const i64 MN = M * N;
+	for (int idx = tid; idx < BN * BM; idx += THREADS) {
+		const int c = idx / BM, rr = idx % BM;
+		const i64 col = n0 + c, row = m0 + rr;
+		if (col < N && row < M)
+			W[(i64)blockIdx.z * MN + col * M + row] = cs[c * (BM + 4) + rr];
+	}
+	__threadfence();
+	__syncthreads();
+	if (tid == 0)
+		last_block = atomicAdd(&counters[blockIdx.x], 1u) == gridDim.z - 1;
+	__syncthreads();
+	if (!last_block)
+		return;
+	__threadfence();
+	for (int idx = tid; idx < BN * BM; idx += THREADS) {
+		const int c = idx / BM, rr = idx % BM;
+		const i64 col = n0 + c, row = m0 + rr;
+		if (col < N && row < M) {
+			tacc sum = 0;
+			for (unsigned z = 0; z < gridDim.z; z++)
+				sum += __ldcg(W + z * MN + col * M + row);
+			put(C + col * ldc + row, sum);
+		}
+	}
+	if (tid == 0)
+		counters[blockIdx.x] = 0;
+}
+
+#define SK_ARGS                                                                                            \
+	i64 M, i64 N, i64 K, const tin *__restrict__ A, i64 lda, const tin *__restrict__ B, i64 ldb,          \
+		tout *__restrict__ C, i64 ldc, tacc *__restrict__ W, unsigned *__restrict__ counters,          \
+		i64 k_chunk, int vec_a, int vec_b, int vec_c
+#define SK_PASS M, N, K, A, lda, B, ldb, C, ldc, W, counters, k_chunk, vec_a, vec_c
+
+// A transposed (tn, tt) is not this kernel's case: the host never launches those two.
+extern "C" __global__ void __launch_bounds__(THREADS) gemm_nn(SK_ARGS) { skinny_body<0>(SK_PASS); }
+extern "C" __global__ void __launch_bounds__(THREADS) gemm_nt(SK_ARGS) { skinny_body<1>(SK_PASS); }
+extern "C" __global__ void __launch_bounds__(THREADS) gemm_tn(SK_ARGS) { __trap(); }
+extern "C" __global__ void __launch_bounds__(THREADS) gemm_tt(SK_ARGS) { __trap(); }
+
+#endif // KIND == 2

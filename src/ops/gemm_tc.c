@@ -16,21 +16,24 @@
 
 /* Indices: the first three match GEMM_BM, GEMM_BN, GEMM_BK, so dlb_gemm_splits serves both templates.
  * KIND picks the kernel family: 0 = mma.sync (templates/gemm_tc.cu; WM, WN, STAGES), 1 = wgmma for Hopper
- * (templates/gemm_wgmma.cu; WGS consumer warpgroups of BM/WGS rows, STAGES; WM and WN fixed at 64). */
-enum { TC_BM, TC_BN, TC_BK, TC_WM, TC_WN, TC_STAGES, TC_KIND, TC_WGS, TC_NPARAMS };
+ * (templates/gemm_wgmma.cu; WGS consumer warpgroups of BM/WGS rows, STAGES; WM and WN fixed at 64), 2 = skinny
+ * products without tensor cores for the few-column rows with A stored M-contiguous (the end of gemm_tc.cu;
+ * BM rows and BN columns per block, KS k-slices of threads). */
+enum { TC_BM, TC_BN, TC_BK, TC_WM, TC_WN, TC_STAGES, TC_KIND, TC_WGS, TC_KS, TC_NPARAMS };
 _Static_assert((int)TC_BM == (int)GEMM_BM && (int)TC_BN == (int)GEMM_BN && (int)TC_BK == (int)GEMM_BK,
 	       "split-K reads BM, BN, BK");
 
 #define TC_PARAMS(bk_lo, bk_hi)                                                                           \
 	{                                                                                                     \
 		[TC_BM] = {"BM", "rows of C per thread block", 4, {32, 64, 128, 256}},                            \
-		[TC_BN] = {"BN", "columns of C per thread block", 5, {16, 32, 64, 128, 256}},                     \
+		[TC_BN] = {"BN", "columns of C per thread block", 6, {8, 16, 32, 64, 128, 256}},                  \
 		[TC_BK] = {"BK", "k-depth of one pipeline stage (elements)", 2, {bk_lo, bk_hi}},                  \
 		[TC_WM] = {"WM", "rows of C per warp (mma.sync)", 3, {16, 32, 64}},                               \
 		[TC_WN] = {"WN", "columns of C per warp (mma.sync)", 3, {16, 32, 64}},                            \
 		[TC_STAGES] = {"STAGES", "shared-memory stages in flight", 4, {2, 3, 4, 6}},                     \
-		[TC_KIND] = {"KIND", "0: mma.sync, 1: wgmma (sm_90a)", 2, {0, 1}},                                \
+		[TC_KIND] = {"KIND", "0: mma.sync, 1: wgmma (sm_90a), 2: skinny (no tensor cores)", 3, {0, 1, 2}}, \
 		[TC_WGS] = {"WGS", "consumer warpgroups (wgmma)", 2, {1, 2}},                                     \
+		[TC_KS] = {"KS", "k-slices of threads per block (skinny)", 3, {1, 2, 4}},                          \
 	}
 
 static const struct dlb_param fp16_params[TC_NPARAMS] = TC_PARAMS(32, 64);
@@ -41,8 +44,15 @@ static int is_wgmma(const int *v)
 	return v[TC_KIND] == 1;
 }
 
-static int threads_of(const int *v)
+static int is_skinny(const int *v)
 {
+	return v[TC_KIND] == 2;
+}
+
+static int threads_of(const int *v, int es)
+{
+	if (is_skinny(v))
+		return v[TC_BM] / (16 / es) * v[TC_KS];
 	return is_wgmma(v) ? 128 * (v[TC_WGS] + 1) : 32 * (v[TC_BM] / v[TC_WM]) * (v[TC_BN] / v[TC_WN]);
 }
 
@@ -57,6 +67,8 @@ static size_t smem_es(const int *v, int es)
 {
 	if (is_wgmma(v))
 		return (size_t)v[TC_STAGES] * (size_t)(v[TC_BM] + v[TC_BN]) * 128 + 16 * (size_t)v[TC_STAGES] + 1024;
+	if (is_skinny(v))
+		return (size_t)v[TC_BN] * (size_t)(v[TC_BM] + 4) * 4;
 	size_t pipe = (size_t)v[TC_STAGES] * (tile_bytes(v[TC_BM], v[TC_BK], es) + tile_bytes(v[TC_BN], v[TC_BK], es));
 	size_t epi = (size_t)v[TC_BN] * (size_t)(v[TC_BM] + 4) * 4;
 	return pipe > epi ? pipe : epi;
@@ -77,27 +89,27 @@ static size_t smem_int8(const int *v)
 static int k_multiple(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
-	return is_wgmma(v) || (v[TC_BM] % v[TC_WM] == 0 && v[TC_BN] % v[TC_WN] == 0);
+	return v[TC_KIND] != 0 || (v[TC_BM] % v[TC_WM] == 0 && v[TC_BN] % v[TC_WN] == 0);
 }
 
 static int k_warps(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
 	int w = (v[TC_BM] / v[TC_WM]) * (v[TC_BN] / v[TC_WN]);
-	return is_wgmma(v) || (w >= 2 && w <= 8);
+	return v[TC_KIND] != 0 || (w >= 2 && w <= 8);
 }
 
 /* a warp tile of at least 512 outputs: below it, fragment loads outnumber the mma instructions they feed */
 static int k_warp_tile(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
-	return is_wgmma(v) || (v[TC_WM] * v[TC_WN] >= 512 && (v[TC_WM] / 16) * (v[TC_WN] / 8) * 4 <= 128);
+	return v[TC_KIND] != 0 || (v[TC_WM] * v[TC_WN] >= 512 && (v[TC_WM] / 16) * (v[TC_WN] / 8) * 4 <= 128);
 }
 
 static int k_pieces_es(const int *v, int es)
 {
-	int t = threads_of(v), kb = v[TC_BK] * es;
-	return is_wgmma(v) || (t > 0 && (v[TC_BM] * kb / 16) % t == 0 && (v[TC_BN] * kb / 16) % t == 0);
+	int t = threads_of(v, es), kb = v[TC_BK] * es;
+	return v[TC_KIND] != 0 || (t > 0 && (v[TC_BM] * kb / 16) % t == 0 && (v[TC_BN] * kb / 16) % t == 0);
 }
 
 static int k_pieces_fp16(const int *v, const struct dlb_limits *lim)
@@ -115,7 +127,34 @@ static int k_pieces_int8(const int *v, const struct dlb_limits *lim)
 static int k_one_family(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
+	if (is_skinny(v)) /* only BM, BN, BK (the split-K grain) and KS matter */
+		return v[TC_WM] == 64 && v[TC_WN] == 64 && v[TC_STAGES] == 2 && v[TC_WGS] == 1;
+	if (v[TC_KS] != 1)
+		return 0;
 	return is_wgmma(v) ? v[TC_WM] == 64 && v[TC_WN] == 64 : v[TC_WGS] == 1 && v[TC_STAGES] <= 4;
+}
+
+/* ---- skinny rows (KIND 2) ---- */
+
+static int s_shape_es(const int *v, int es)
+{
+	if (!is_skinny(v))
+		return 1;
+	int vec = 16 / es, t = threads_of(v, es);
+	return v[TC_BN] <= 16 && vec * v[TC_BN] <= 128 && v[TC_BK] == (es == 2 ? 32 : 64) && v[TC_BM] >= 64 &&
+	       t >= 32 && t <= 256;
+}
+
+static int s_shape_fp16(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	return s_shape_es(v, 2);
+}
+
+static int s_shape_int8(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	return s_shape_es(v, 1);
 }
 
 /* ---- wgmma rows (KIND 1) ---- */
@@ -143,9 +182,13 @@ static int w_shape_int8(const int *v, const struct dlb_limits *lim)
 	return w_shape_es(v, 1);
 }
 
-#define TC_CONSTRAINTS(pieces, wshape)                                                                       \
-	{.text = "one family: mma.sync has WGS 1 and STAGES <= 4, wgmma has WM = WN = 64", .kind = DLB_CON_CUSTOM, \
-	 .ok = k_one_family},                                                                                  \
+#define TC_CONSTRAINTS(pieces, wshape, sshape)                                                               \
+	{.text = "one family: mma.sync WGS 1, STAGES <= 4; wgmma WM = WN = 64; skinny also STAGES 2, WGS 1; KS 1 "   \
+		 "but skinny",                                                                                  \
+	 .kind = DLB_CON_CUSTOM, .ok = k_one_family},                                                           \
+		{.text = "skinny: BN <= 16, (16/ES)*BN <= 128 accumulators, BK the smallest, BM >= 64, threads "  \
+			 "(BM*ES/16)*KS in [32, 256]",                                                          \
+		 .kind = DLB_CON_CUSTOM, .ok = sshape},                                                         \
 		{.text = "mma.sync: BM % WM == 0, BN % WN == 0", .kind = DLB_CON_CUSTOM, .ok = k_multiple},     \
 		{.text = "mma.sync: warps (BM/WM)*(BN/WN) in [2, 8]", .kind = DLB_CON_CUSTOM, .ok = k_warps},   \
 		{.text = "mma.sync: WM*WN >= 512, accumulators (WM/16)*(WN/8)*4 <= 128", .kind = DLB_CON_CUSTOM, \
@@ -156,8 +199,8 @@ static int w_shape_int8(const int *v, const struct dlb_limits *lim)
 			 "epilogue fits the ring",                                                              \
 		 .kind = DLB_CON_CUSTOM, .ok = wshape }
 
-static const struct dlb_constraint fp16_constraints[] = {TC_CONSTRAINTS(k_pieces_fp16, w_shape_fp16)};
-static const struct dlb_constraint int8_constraints[] = {TC_CONSTRAINTS(k_pieces_int8, w_shape_int8)};
+static const struct dlb_constraint fp16_constraints[] = {TC_CONSTRAINTS(k_pieces_fp16, w_shape_fp16, s_shape_fp16)};
+static const struct dlb_constraint int8_constraints[] = {TC_CONSTRAINTS(k_pieces_int8, w_shape_int8, s_shape_int8)};
 
 /* The mma.sync template also has 128 bytes of static shared memory (alignment of the split-K flag). */
 static int l_smem_fp16(const int *v, const struct dlb_limits *lim)
@@ -172,7 +215,7 @@ static int l_smem_int8(const int *v, const struct dlb_limits *lim)
 
 static int l_threads(const int *v, const struct dlb_limits *lim)
 {
-	return !lim || threads_of(v) <= lim->max_threads_per_block;
+	return !lim || threads_of(v, 2) <= lim->max_threads_per_block; /* fp16 has the most skinny threads */
 }
 
 /* wgmma and setmaxnreg exist only on the arch-specific Hopper target */
@@ -442,6 +485,8 @@ static int tc_variants(void *state, const struct dlb_candidate *c, int *values, 
 	if ((double)s->m * (double)s->n >= 4.0 * s->g->dev->sm_count * 128 * 128 &&
 	    c->cfg.v[TC_BM] * c->cfg.v[TC_BN] < 64 * 64)
 		return 0;
+	if (is_skinny(c->cfg.v) && (s->p.ta || s->n > 64))
+		return 0; /* for A stored M-contiguous and few columns only */
 	if (is_wgmma(c->cfg.v)) {
 		/* no split-K; 16-byte cp.async rows; int8 wgmma reads K-major operands only (TN) */
 		if (max < 1 || vec_of(s->blas.lda, s->es_in) < 16 || vec_of(s->blas.ldb, s->es_in) < 16 ||
@@ -498,7 +543,7 @@ static int tc_launch(void *state, const struct dlb_candidate *c, int split, int 
 	void *args[] = {&M, &N, &K, &A, &lda, &B, &ldb, &C, &ldc, &W, &counters, &kc, &vec_a, &vec_b, &vec_c};
 	size_t smem = s->int8 ? smem_int8(v) : smem_fp16(v);
 	DLB_CHECK(dlb_launch(c->kernels[s->p.ta * 2 + s->p.tb], (dim3){(unsigned)(mt * nt), 1, (unsigned)split},
-			     (dim3){(unsigned)threads_of(v), 1, 1}, smem, s->g->dev->stream, args));
+			     (dim3){(unsigned)threads_of(v, (int)s->es_in), 1, 1}, smem, s->g->dev->stream, args));
 fail:
 	return rc;
 }
