@@ -554,13 +554,15 @@ static int cmd_lookup(const struct dlb_cli *c, struct dlb_store *s)
 				DLB_FAIL(DLB_E_JSON, "cannot encode the answer for %s as JSON", best->k.gpu);
 			continue;
 		}
+		char sp[32];
 		printf("%s (%s), driver %d:\n", best->k.gpu, best->k.uuid, best->k.driver);
 		if (exact)
-			printf("  stored best for %s %s %s %lldx%lldx%lld: %s\n  %.3f us [%.3f, %.3f] (n=%d), %.2fx vendor best, "
+			printf("  stored best for %s %s %s %lldx%lldx%lld: %s\n  %.3f us [%.3f, %.3f] (n=%d), %s vendor best, "
 			       "measured %s%s\n",
 			       c->op, dlb_prec_name(c->prec), layout, (long long)c->m, (long long)c->n, (long long)c->k,
 			       r->config, r->tuned.median, r->tuned.median_lo, r->tuned.median_hi, r->tuned.n,
-			       dlb_result_speedup(r), r->timestamp, best->stale ? " (stale: --any-version)" : "");
+			       dlb_fmt_num(sp, sizeof sp, dlb_result_speedup(r), "%.2fx"), r->timestamp,
+			       best->stale ? " (stale: --any-version)" : "");
 		else
 			printf("  GUESS for %s %s %s %lldx%lldx%lld (not tuned): %s\n  from the nearest tuned shape %lldx%lldx%lld, "
 			       "distance %.2f in log2(M,N,K); %.3f us there. Tune it: dlbtune --op %s --m %lld --n %lld --k %lld "
