@@ -13,16 +13,27 @@
 /* argv stays valid after parse() returns: the parsed struct points into it. */
 static char *args[MAX_ARGS + 2];
 
-/* Parse "dlbtune" followed by the NULL-terminated arguments in ap. */
-static int vparse(struct dlb_cli *c, va_list ap)
+/* Parse "dlbtune" followed by the NULL-terminated arguments in list. */
+static int parse_list(struct dlb_cli *c, char *const *list)
 {
 	int argc = 0;
 	args[argc++] = "dlbtune";
-	for (char *a; argc < MAX_ARGS && (a = va_arg(ap, char *));)
-		args[argc++] = a;
+	for (; argc < MAX_ARGS && *list; list++)
+		args[argc++] = *list;
 	args[argc] = NULL;
 	dlb_clear_error();
 	return dlb_cli_parse(argc, args, c);
+}
+
+/* The same with the arguments in ap. */
+static int vparse(struct dlb_cli *c, va_list ap)
+{
+	char *list[MAX_ARGS + 1];
+	int n = 0;
+	for (char *a; n < MAX_ARGS && (a = va_arg(ap, char *));)
+		list[n++] = a;
+	list[n] = NULL;
+	return parse_list(c, list);
 }
 
 static int parse(struct dlb_cli *c, ...)
@@ -131,6 +142,15 @@ static void test_valid(void)
 	CHECK(c.from_db, "--from-db not set");
 }
 
+/* A parse must have returned DLB_E_USAGE with a message containing want. */
+static void check_usage(int rc, const char *want, const char *what)
+{
+	CHECK(rc == DLB_E_USAGE, "%s: returned %d, expected DLB_E_USAGE", what, rc);
+	CHECK(*dlb_last_error(), "%s: no message", what);
+	CHECK(strstr(dlb_last_error(), want), "%s: message \"%s\" does not contain \"%s\"", what, dlb_last_error(),
+	      want);
+}
+
 /* The arguments must be refused with DLB_E_USAGE and a message containing want. */
 static void expect_usage(const char *want, const char *what, ...)
 {
@@ -139,10 +159,7 @@ static void expect_usage(const char *want, const char *what, ...)
 	va_start(ap, what);
 	int rc = vparse(&c, ap);
 	va_end(ap);
-	CHECK(rc == DLB_E_USAGE, "%s: returned %d, expected DLB_E_USAGE", what, rc);
-	CHECK(*dlb_last_error(), "%s: no message", what);
-	CHECK(strstr(dlb_last_error(), want), "%s: message \"%s\" does not contain \"%s\"", what, dlb_last_error(),
-	      want);
+	check_usage(rc, want, what);
 }
 
 static void test_errors(void)
@@ -264,20 +281,29 @@ static void test_precisions(void)
 	CHECK_EQ_INT(parse(&c, "simulate", "--from-db", "--prec", "fp16", NULL), 0);
 
 	/* refused in any build */
-	expect_usage("fp32 is given twice", "--prec fp32,fp32", "--prec", "fp32,fp32", NULL);
-	expect_usage("fp16 is given twice", "compile --prec fp16,int8,fp16", "compile", "--prec", "fp16,int8,fp16", NULL);
-	expect_usage("unknown precision 'fp64'", "--prec fp32,fp64", "--prec", "fp32,fp64", NULL);
-	expect_usage("unknown precision 'fp32x'", "--prec fp32x", "--prec", "fp32x", NULL);
-	expect_usage("empty precision", "--prec fp32,", "--prec", "fp32,", NULL);
-	expect_usage("empty precision", "--prec ,fp32", "--prec", ",fp32", NULL);
-	expect_usage("empty precision", "--prec ''", "--prec", "", NULL);
-	expect_usage("goes with tune and compile", "export with a list", "export", "--format", "csv", "--prec",
-		     "fp32,fp16", NULL);
-	expect_usage("goes with tune and compile", "space with a list", "space", "--prec", "fp32,fp16", NULL);
-	expect_usage("goes with tune and compile", "lookup with a list", "lookup", "--m", "1", "--n", "1", "--k", "1",
-		     "--prec", "fp32,int8", NULL);
-	expect_usage("goes with tune and compile", "simulate with a list", "simulate", "--prec", "int8,fp32", NULL);
-	expect_usage("goes with tune and compile", "db list with a list", "db", "list", "--prec", "fp16,fp32", NULL);
+	static const struct {
+		const char *want;
+		char *args[12];
+	} refusals[] = {
+		{"fp32 is given twice", {"--prec", "fp32,fp32"}},
+		{"fp16 is given twice", {"compile", "--prec", "fp16,int8,fp16"}},
+		{"unknown precision 'fp64'", {"--prec", "fp32,fp64"}},
+		{"unknown precision 'fp32x'", {"--prec", "fp32x"}},
+		{"empty precision", {"--prec", "fp32,"}},
+		{"empty precision", {"--prec", ",fp32"}},
+		{"empty precision", {"--prec", ""}},
+		{"goes with tune and compile", {"export", "--format", "csv", "--prec", "fp32,fp16"}},
+		{"goes with tune and compile", {"space", "--prec", "fp32,fp16"}},
+		{"goes with tune and compile", {"lookup", "--m", "1", "--n", "1", "--k", "1", "--prec", "fp32,int8"}},
+		{"goes with tune and compile", {"simulate", "--prec", "int8,fp32"}},
+		{"goes with tune and compile", {"db", "list", "--prec", "fp16,fp32"}},
+	};
+	for (size_t i = 0; i < sizeof refusals / sizeof refusals[0]; i++) {
+		char what[160] = "";
+		for (char *const *a = refusals[i].args; *a; a++)
+			snprintf(what + strlen(what), sizeof what - strlen(what), "%s'%s'", a == refusals[i].args ? "" : " ", *a);
+		check_usage(parse_list(&c, refusals[i].args), refusals[i].want, what);
+	}
 
 	/* the registry lookup the commands share */
 	const struct dlb_op *op = NULL;

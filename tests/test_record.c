@@ -101,13 +101,28 @@ static void sample_result(struct dlb_result *r)
 	r->trials = trials;
 }
 
+/* A fresh database in a new directory dir (a mkdtemp template), and its removal. */
+static struct dlb_store *temp_store(char *dir)
+{
+	struct dlb_store *db = NULL;
+	REQUIRE(mkdtemp(dir), "mkdtemp failed");
+	REQUIRE(dlb_store_open(dir, DLB_STORE_CREATE, &db) == 0, "open: %s", dlb_last_error());
+	return db;
+}
+
+static void temp_store_remove(struct dlb_store *db, const char *dir)
+{
+	char cmd[64];
+	dlb_store_close(db);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	CHECK_EQ_INT(system(cmd), 0);
+}
+
 static void test_round_trip(void)
 {
 	struct dlb_result r, d;
-	struct dlb_store *db = NULL;
-	char dir[] = "/tmp/dlb_test_record.XXXXXX", cmd[64];
-	REQUIRE(mkdtemp(dir), "mkdtemp failed");
-	REQUIRE(dlb_store_open(dir, DLB_STORE_CREATE, &db) == 0, "open: %s", dlb_last_error());
+	char dir[] = "/tmp/dlb_test_record.XXXXXX";
+	struct dlb_store *db = temp_store(dir);
 	sample_result(&r);
 	CHECK_EQ_INT(dlb_result_save(db, &r), 0);
 	for (int i = 0; i < 3; i++)
@@ -180,9 +195,7 @@ static void test_round_trip(void)
 	CHECK(!strstr(tj, "nan") && !strstr(tj, "NaN"), "NaN written into the JSON: %s", tj);
 	free(json);
 	free(tj);
-	dlb_store_close(db);
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	CHECK_EQ_INT(system(cmd), 0);
+	temp_store_remove(db, dir);
 }
 
 static void test_not_found(void)
@@ -352,6 +365,14 @@ static void print_fmt(FILE *f, const struct dlb_result *rows, int n, void *arg)
 	dlb_table_print(f, *(enum dlb_format *)arg, rows, n, "Test GPU");
 }
 
+/* The three rows as dlb_table_print writes them in fmt (caller frees). */
+static char *table(const struct dlb_result *rows, enum dlb_format fmt)
+{
+	char *t = printed(print_fmt, rows, 3, &fmt);
+	REQUIRE(t && *t, "nothing printed");
+	return t;
+}
+
 /* The line of text that contains needle, copied into buf ("" when none). */
 static const char *line_with(const char *text, const char *needle, char *buf, size_t len)
 {
@@ -373,6 +394,16 @@ static int count_of(const char *text, const char *needle)
 	return c;
 }
 
+/* "padded" of the int8 35x700x2047 row: the shape run, and that the time leaves the padding out. */
+static void check_padded_json(const char *what, json_t *pad, const char *text)
+{
+	CHECK(json_is_object(pad) && json_integer_value(json_object_get(pad, "m")) == 36 &&
+		      json_integer_value(json_object_get(pad, "n")) == 700 &&
+		      json_integer_value(json_object_get(pad, "k")) == 2048 &&
+		      json_is_false(json_object_get(pad, "time_includes_padding")) && json_object_size(pad) == 4,
+	      "%s: padded of the int8 35x700x2047 row: %s", what, text);
+}
+
 static void no_made_up_numbers(const char *what, const char *text)
 {
 	CHECK(!strstr(text, "nan") && !strstr(text, "inf") && !strstr(text, "NaN"), "%s: a NaN or inf printed:\n%s",
@@ -381,9 +412,7 @@ static void no_made_up_numbers(const char *what, const char *text)
 
 static void test_table_text(const struct dlb_result *rows)
 {
-	enum dlb_format fmt = DLB_FMT_TEXT;
-	char *t = printed(print_fmt, rows, 3, &fmt), line[512];
-	REQUIRE(t, "nothing printed");
+	char *t = table(rows, DLB_FMT_TEXT), line[512];
 	/* one table per precision, each headed by its unit and peak */
 	CHECK_HAS(t, "gemm int8 on Test GPU (int8 A, B; int32 C; int32 accumulation): throughput in TOPS; %peak relative "
 		     "to 1979.0 TOPS, the dense int8 tensor-core peak from SM count x clock");
@@ -417,9 +446,7 @@ static void test_table_text(const struct dlb_result *rows)
 
 static void test_table_csv(const struct dlb_result *rows)
 {
-	enum dlb_format fmt = DLB_FMT_CSV;
-	char *t = printed(print_fmt, rows, 3, &fmt), line[512];
-	REQUIRE(t, "nothing printed");
+	char *t = table(rows, DLB_FMT_CSV), line[512];
 	CHECK_HAS(t, "m,n,k,layout,prec,best_config,tuned_us,tuned_ci_lo,tuned_ci_hi,throughput,unit,pct_peak,peak,"
 		     "cublas_us,cublaslt_best_us,speedup,verified,cached,padded,padded_m,padded_n,padded_k\n");
 	CHECK_HAS(line_with(t, "35,700,2047,NN,int8", line, sizeof line), ",10.030,TOPS,0.51,1979.0,12.000,n/a,1.2000,1,0,1,36,700,2048");
@@ -432,19 +459,12 @@ static void test_table_csv(const struct dlb_result *rows)
 
 static void test_table_json(const struct dlb_result *rows)
 {
-	enum dlb_format fmt = DLB_FMT_JSON;
-	char *t = printed(print_fmt, rows, 3, &fmt);
-	REQUIRE(t, "nothing printed");
+	char *t = table(rows, DLB_FMT_JSON);
 	json_error_t err;
 	json_t *root = json_loads(t, 0, &err), *res = json_object_get(root, "results");
 	REQUIRE(root && json_array_size(res) == 3, "not the JSON of 3 rows: %s", t);
 	json_t *a = json_array_get(res, 0), *b = json_array_get(res, 1), *c = json_array_get(res, 2);
-	json_t *pad = json_object_get(a, "padded");
-	CHECK(json_is_object(pad) && json_integer_value(json_object_get(pad, "m")) == 36 &&
-		      json_integer_value(json_object_get(pad, "n")) == 700 &&
-		      json_integer_value(json_object_get(pad, "k")) == 2048 &&
-		      json_is_false(json_object_get(pad, "time_includes_padding")),
-	      "padded of the int8 35x700x2047 row: %s", t);
+	check_padded_json("json", json_object_get(a, "padded"), t);
 	CHECK(json_integer_value(json_object_get(a, "m")) == 35 && json_integer_value(json_object_get(a, "k")) == 2047,
 	      "the row's own shape is the one given");
 	CHECK_EQ_STR(json_string_value(json_object_get(a, "unit")), "TOPS");
@@ -486,10 +506,8 @@ static void print_export(FILE *f, const struct dlb_result *unused, int n, void *
 
 static void test_export(const struct dlb_row *rows)
 {
-	struct dlb_store *db = NULL;
-	char dir[] = "/tmp/dlb_test_export.XXXXXX", cmd[64], line[1024];
-	REQUIRE(mkdtemp(dir), "mkdtemp failed");
-	REQUIRE(dlb_store_open(dir, DLB_STORE_CREATE, &db) == 0, "open: %s", dlb_last_error());
+	char dir[] = "/tmp/dlb_test_export.XXXXXX", line[1024];
+	struct dlb_store *db = temp_store(dir);
 	struct export_arg e = {DLB_EXPORT_CSV, db, rows};
 	char *t = printed(print_export, NULL, 3, &e);
 	CHECK_HAS(t, ",samples,throughput,unit,vendor_best,vendor_best_us,speedup,verified,current,measured,padded,"
@@ -522,18 +540,12 @@ static void test_export(const struct dlb_row *rows)
 	json_error_t err;
 	json_t *root = json_loads(t, 0, &err), *recs = json_object_get(root, "records");
 	REQUIRE(root && json_array_size(recs) == 3, "not an export of 3 records: %s", t);
-	json_t *pad = json_object_get(json_array_get(recs, 0), "padded");
-	CHECK(json_is_object(pad) && json_integer_value(json_object_get(pad, "m")) == 36 &&
-		      json_integer_value(json_object_get(pad, "k")) == 2048 &&
-		      json_is_false(json_object_get(pad, "time_includes_padding")),
-	      "export json: padded of the int8 35x700x2047 record: %s", t);
+	check_padded_json("export json", json_object_get(json_array_get(recs, 0), "padded"), t);
 	CHECK(json_is_null(json_object_get(json_array_get(recs, 1), "padded")), "64x64x64: padded must be null");
 	CHECK(json_is_null(json_object_get(json_array_get(recs, 2), "padded")), "fp32: padded must be null");
 	json_decref(root);
 	free(t);
-	dlb_store_close(db);
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	CHECK_EQ_INT(system(cmd), 0);
+	temp_store_remove(db, dir);
 }
 
 static void test_reports(void)
