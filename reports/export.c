@@ -4,6 +4,7 @@
 #include "../src/err.h"
 #include "../src/op.h"
 #include "../store/record.h"
+#include "table.h"
 #include "config.h"
 
 #include <errno.h>
@@ -34,14 +35,6 @@ static const struct dlb_vendor_entry *vendor_best(const struct dlb_result *r)
 	return best;
 }
 
-static void fmt(char *buf, size_t len, double x, const char *f)
-{
-	if (isfinite(x))
-		snprintf(buf, len, f, x);
-	else
-		snprintf(buf, len, "n/a");
-}
-
 static void csv_field(FILE *out, const char *s)
 {
 	fputc('"', out);
@@ -55,27 +48,30 @@ static void csv_field(FILE *out, const char *s)
 
 static void export_csv(FILE *out, const struct dlb_row *rows, int n)
 {
-	fprintf(out, "gpu,uuid,driver,cuda,op,prec,layout,m,n,k,config,median_us,ci_lo_us,ci_hi_us,samples,tflops,"
-		     "vendor_best,vendor_best_us,speedup,verified,current,measured\n");
+	fprintf(out, "gpu,uuid,driver,cuda,op,prec,layout,m,n,k,config,median_us,ci_lo_us,ci_hi_us,samples,throughput,"
+		     "unit,vendor_best,vendor_best_us,speedup,verified,current,measured,padded,padded_m,padded_n,padded_k\n");
 	for (int i = 0; i < n; i++) {
 		const struct dlb_row *w = &rows[i];
 		const struct dlb_result *r = &w->r;
 		const struct dlb_vendor_entry *vb = vendor_best(r);
 		char a[32], b[32], c[32], d[32], e[32], f[32];
 		double t = r->found ? r->tuned.median : NAN;
+		int64_t pm, pn, pk;
+		int padded = dlb_problem_padded(&r->p, &pm, &pn, &pk); /* the shape run, also when unpadded */
 		csv_field(out, w->k.gpu);
 		fprintf(out, ",%s,%d,%d,%s,%s,%s,%lld,%lld,%lld,", w->k.uuid, w->k.driver, w->k.cuda, w->k.op, w->k.prec,
 			w->k.layout, (long long)w->k.m, (long long)w->k.n, (long long)w->k.k);
 		csv_field(out, r->found ? r->config : "");
-		fmt(a, sizeof a, t, "%.3f");
-		fmt(b, sizeof b, r->found ? r->tuned.median_lo : NAN, "%.3f");
-		fmt(c, sizeof c, r->found ? r->tuned.median_hi : NAN, "%.3f");
-		fmt(d, sizeof d, dlb_result_tflops(r), "%.3f");
-		fmt(e, sizeof e, vb ? vb->st.median : NAN, "%.3f");
-		fmt(f, sizeof f, dlb_result_speedup(r), "%.4f");
-		fprintf(out, ",%s,%s,%s,%d,%s,", a, b, c, r->found ? r->tuned.n : 0, d);
+		dlb_fmt_num(a, sizeof a, t, "%.3f");
+		dlb_fmt_num(b, sizeof b, r->found ? r->tuned.median_lo : NAN, "%.3f");
+		dlb_fmt_num(c, sizeof c, r->found ? r->tuned.median_hi : NAN, "%.3f");
+		dlb_fmt_num(d, sizeof d, dlb_result_throughput(r), "%.3f");
+		dlb_fmt_num(e, sizeof e, vb ? vb->st.median : NAN, "%.3f");
+		dlb_fmt_num(f, sizeof f, dlb_result_speedup(r), "%.4f");
+		fprintf(out, ",%s,%s,%s,%d,%s,%s,", a, b, c, r->found ? r->tuned.n : 0, d, dlb_prec_info(r->p.prec)->unit);
 		csv_field(out, vb ? vb->name : "");
-		fprintf(out, ",%s,%s,%d,%d,%s\n", e, f, r->found, !w->stale, r->timestamp);
+		fprintf(out, ",%s,%s,%d,%d,%s,%d,%lld,%lld,%lld\n", e, f, r->found, !w->stale, r->timestamp, padded,
+			(long long)pm, (long long)pn, (long long)pk);
 	}
 }
 
@@ -93,9 +89,20 @@ static int md_order(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Under a Markdown table whose rows were padded: what that means. */
+static void md_padding_note(FILE *out, int padded, int nrows, const struct dlb_result *r)
+{
+	const struct dlb_prec_info *in = dlb_prec_info(r->p.prec);
+	if (padded)
+		fprintf(out, "\nPadded: %d of %d rows ran with M, N and K rounded up to multiples of %d (DeepBench's rule); "
+			     "%s; %s count the shape as given.\n",
+			padded, nrows, in->pad_to, DLB_PADDING_NOTE, in->unit);
+}
+
 static void export_md(FILE *out, const struct dlb_row *all, int n)
 {
 	const struct dlb_row **sorted = calloc(n ? (size_t)n : 1, sizeof *sorted);
+	int padded = 0, nrows = 0; /* of the table being written */
 	if (!sorted) {
 		fprintf(out, "(out of memory)\n");
 		return;
@@ -105,32 +112,46 @@ static void export_md(FILE *out, const struct dlb_row *all, int n)
 	qsort(sorted, (size_t)n, sizeof *sorted, md_order);
 	fprintf(out, "# dlbtune best configurations\n\n");
 	fprintf(out, "Tuned and vendor times are medians in microseconds with 95%% confidence intervals, measured by the "
-		     "same harness; speedup = vendor best / tuned.\n");
+		     "same harness; speedup = vendor best / tuned; n/a: no such number (no verified candidate, no "
+		     "verified vendor algorithm).\n");
 	for (int i = 0; i < n; i++) {
 		const struct dlb_row *w = sorted[i], *prev = i ? sorted[i - 1] : NULL;
 		const struct dlb_result *r = &w->r;
 		if (!prev || strcmp(w->k.uuid, prev->k.uuid) || w->k.driver != prev->k.driver || strcmp(w->k.op, prev->k.op) ||
 		    strcmp(w->k.prec, prev->k.prec)) {
+			if (prev)
+				md_padding_note(out, padded, nrows, &prev->r);
+			padded = nrows = 0;
 			fprintf(out, "\n## %s %s on %s (%s), driver %d.%d, CUDA %d.%d\n\n", w->k.op, w->k.prec, w->k.gpu,
 				w->k.uuid, w->k.driver / 1000, (w->k.driver % 1000) / 10, w->k.cuda / 1000,
 				(w->k.cuda % 1000) / 10);
-			fprintf(out, "| layout | M×N×K | config | tuned µs [95%% CI] | TFLOP/s | vendor best | vendor µs | "
-				     "speedup | current |\n");
+			fprintf(out, "| layout | M×N×K | config | tuned µs [95%% CI] | %s | vendor best | vendor µs | "
+				     "speedup | current |\n",
+				dlb_prec_info(r->p.prec)->unit);
 			fprintf(out, "|---|---|---|---|---:|---|---:|---:|---|\n");
 		}
 		const struct dlb_vendor_entry *vb = vendor_best(r);
-		char t[96], tf[32], vu[32], sp[32];
+		char t[96], tf[32], vu[32], sp[32], shape[160];
+		int64_t pm, pn, pk;
+		nrows++;
+		int len = snprintf(shape, sizeof shape, "%lld×%lld×%lld", (long long)w->k.m, (long long)w->k.n, (long long)w->k.k);
+		if (dlb_problem_padded(&r->p, &pm, &pn, &pk)) {
+			snprintf(shape + len, sizeof shape - (size_t)len, " (padded: %lld×%lld×%lld)", (long long)pm, (long long)pn,
+				 (long long)pk);
+			padded++;
+		}
 		if (r->found)
 			snprintf(t, sizeof t, "%.2f [%.2f, %.2f]", r->tuned.median, r->tuned.median_lo, r->tuned.median_hi);
 		else
 			snprintf(t, sizeof t, "none verified");
-		fmt(tf, sizeof tf, dlb_result_tflops(r), "%.2f");
-		fmt(vu, sizeof vu, vb ? vb->st.median : NAN, "%.2f");
-		fmt(sp, sizeof sp, dlb_result_speedup(r), "%.2f×");
-		fprintf(out, "| %s | %lld×%lld×%lld | %s | %s | %s | %s | %s | %s | %s |\n", w->k.layout, (long long)w->k.m,
-			(long long)w->k.n, (long long)w->k.k, r->found ? r->config : "—", t, tf, vb ? vb->name : "n/a", vu,
-			sp, w->stale ? "no" : "yes");
+		dlb_fmt_num(tf, sizeof tf, dlb_result_throughput(r), "%.2f");
+		dlb_fmt_num(vu, sizeof vu, vb ? vb->st.median : NAN, "%.2f");
+		dlb_fmt_num(sp, sizeof sp, dlb_result_speedup(r), "%.2f×");
+		fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", w->k.layout, shape, r->found ? r->config : "—",
+			t, tf, vb ? vb->name : "n/a", vu, sp, w->stale ? "no" : "yes");
 	}
+	if (n)
+		md_padding_note(out, padded, nrows, &sorted[n - 1]->r);
 	free(sorted);
 }
 
@@ -254,10 +275,12 @@ static int export_json(FILE *out, struct dlb_store *s, const struct dlb_row *row
 			json_array_append_new(vendor, dlb_vendor_json(&w->r.vendor[v]));
 		snprintf(prefix, sizeof prefix, "%s|cfg=", w->r.key);
 		rc = dlb_store_each(s, DLB_T_TRIALS, prefix, add_trial, &tc);
-		json_t *rec = json_pack("{s:s,s:s,s:s,s:s,s:I,s:I,s:I,s:s,s:o,s:o,s:o,s:o}", "key", w->r.key, "op",
+		/* "padded" is derived from the key (precision and shape): for readers, import ignores it */
+		json_t *rec = json_pack("{s:s,s:s,s:s,s:s,s:I,s:I,s:I,s:o,s:s,s:o,s:o,s:o,s:o}", "key", w->r.key, "op",
 					w->k.op, "prec", w->k.prec, "layout", w->k.layout, "m", (json_int_t)w->k.m, "n",
-					(json_int_t)w->k.n, "k", (json_int_t)w->k.k, "gpu", w->k.gpu, "platform", plat,
-					"best", dlb_best_json(&w->r), "vendor", vendor, "trials", tc.arr);
+					(json_int_t)w->k.n, "k", (json_int_t)w->k.k, "padded", dlb_padded_json(&w->r.p),
+					"gpu", w->k.gpu, "platform", plat, "best", dlb_best_json(&w->r), "vendor", vendor,
+					"trials", tc.arr);
 		if (rc) {
 			json_decref(rec);
 			DLB_FAIL(rc, "reading the trials of %s: %s", w->r.key, dlb_strerror(rc));

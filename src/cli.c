@@ -10,6 +10,45 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* "gemm: fp32 fp16" for every op: what this binary has kernels for. */
+static void built_list(char *buf, int len)
+{
+	char ops[128];
+	int off = 0;
+	dlb_op_names(ops, sizeof ops);
+	buf[0] = 0;
+	for (char *name = strtok(ops, " "); name && off < len; name = strtok(NULL, " ")) {
+		char precs[64];
+		dlb_op_precs(name, precs, sizeof precs);
+		off += snprintf(buf + off, (size_t)(len - off), "%s%s: %s", off ? "; " : "", name, precs);
+	}
+}
+
+/* One entry per precision, from the table the reports use, so --help and the table headers agree. */
+static void usage_precisions(FILE *out)
+{
+	char built[256];
+	built_list(built, sizeof built);
+	fprintf(out,
+		"  --prec P[,P...]  precision (default fp32). tune and compile take a comma-separated list and run\n"
+		"                   each in the order given, into one database (one table per precision); space,\n"
+		"                   lookup, simulate, export and db take one. Built in this binary: %s\n",
+		built);
+	for (int p = 0; p < DLB_PREC_COUNT; p++) {
+		const struct dlb_prec_info *in = dlb_prec_info((enum dlb_prec)p);
+		fprintf(out, "                   %s  %s\n                         throughput in %s; %%peak relative to %s\n", in->name,
+			in->about, in->unit, in->peak);
+		if (in->pad_to > 1)
+			fprintf(out,
+				"                         M, N and K that are not multiples of %d are padded up to them\n"
+				"                         (DeepBench's rule): the inputs are padded once, the padded GEMM is\n"
+				"                         timed (the time does not include the padding), the row shows both\n"
+				"                         shapes, and %s count the shape as given\n",
+				in->pad_to, in->unit);
+	}
+	fprintf(out, "                   Peaks come from the device's SM count and clock; each table names its own.\n");
+}
+
 void dlb_cli_usage(FILE *out)
 {
 	char ops[128];
@@ -37,6 +76,7 @@ void dlb_cli_usage(FILE *out)
 		"  dlbtune --op gemm                             DeepBench's GEMM training suite, fp32, GPU 0\n"
 		"  dlbtune --op gemm --m 35 --n 700 --k 2048     one problem (layout NN unless --ta/--tb)\n"
 		"  dlbtune --op gemm --suite inference_server    another built-in suite\n"
+		"  dlbtune --op gemm --prec fp32,fp16,int8       the training suite in three precisions, in turn\n"
 		"  dlbtune --op gemm --suite my.csv --csv        your own suite (header m,n,k,a_t,b_t), CSV out\n"
 		"  dlbtune compile --op gemm --arch sm_90a -v    registers and spills of every candidate\n"
 		"  dlbtune space --op gemm -v                    parameters, constraint rows, the candidates left\n"
@@ -44,8 +84,10 @@ void dlb_cli_usage(FILE *out)
 		"  dlbtune lookup --op gemm --m 35 --n 700 --k 2048   what to run for this GEMM\n"
 		"\n"
 		"What is tuned:\n"
-		"  --op OP          operation: %s (default gemm)\n"
-		"  --prec P         precision: fp32 (fp16 and int8 are not built yet; filters accept them)\n"
+		"  --op OP          operation: %s (default gemm)\n",
+		ops);
+	usage_precisions(out);
+	fprintf(out,
 		"  --m M --n N --k K  one GEMM: C(MxN) = op(A)(MxK) op(B)(KxN), column-major as in cuBLAS\n"
 		"  --ta 0|1 --tb 0|1  A / B stored transposed (DeepBench's a_t, b_t); or --layout NN|NT|TN|TT\n"
 		"  --suite NAME|FILE  built-in suite (training, inference_server) or a CSV file;\n"
@@ -59,7 +101,8 @@ void dlb_cli_usage(FILE *out)
 		"  --retune         measure again even if the database has a current result\n"
 		"  --samples N      timed samples of every vendor algorithm (default 15)\n"
 		"  --arch ARCH      compile target for `compile` (default sm_90a; e.g. sm_80, sm_90)\n"
-		"  --emit DIR       with `compile`: write each candidate's source and cubin to DIR\n"
+		"  --emit DIR       with `compile`: write each candidate's source and cubin to DIR/PREC/ (e.g.\n"
+		"                   DIR/fp32/BM-64_BN-64_..._TN-4.cu and .sm_90a.cubin), one folder per precision\n"
 		"\n"
 		"Search (tune and simulate):\n"
 		"  --strategy S     model (default): a least-squares fit of log time on each parameter and its\n"
@@ -90,7 +133,11 @@ void dlb_cli_usage(FILE *out)
 		"\n"
 		"Output:\n"
 		"  (default)        a table on stdout; progress on stderr\n"
-		"  --csv, --json    machine-readable results on stdout\n"
+		"  --csv, --json    machine-readable results on stdout: one row per problem, its precision, its\n"
+		"                   throughput with the unit, and the shape run (padded, padded_m/n/k; JSON: padded)\n"
+		"  n/a              a number that does not exist: no vendor algorithm of that kind (e.g. no cuBLASLt\n"
+		"                   algorithm for a layout), none verified, or no verified candidate; then the speedup\n"
+		"                   is n/a too (CSV: n/a, JSON: null)\n"
 		"  -v, --verbose    constraint counts, per-candidate registers/spills, kernel launch count;\n"
 		"                   -vv: every candidate's trial as it finishes; with space: every configuration left\n"
 		"\n"
@@ -112,11 +159,12 @@ void dlb_cli_usage(FILE *out)
 		"  default 64 MiB; the map doubles when full), DLBTUNE_DB_MAXSIZE (ceiling, default 64 GiB).\n"
 		"\n"
 		"How numbers are made: every candidate is run on fresh PCG32 random inputs with its output\n"
-		"poisoned (NaN) first and compared with cuBLAS (tolerance 8*eps*K/4); only verified candidates are\n"
+		"poisoned first and compared with cuBLAS (fp32: tolerance 8*eps*K/4); only verified candidates are\n"
 		"timed. Timing uses CUDA events, warm-up, an L2 flush before every sample and input sets rotated\n"
-		"within a sample; medians with 95%% confidence intervals. Vendor baselines (cublasSgemm, default\n"
-		"non-TF32 math, and every cuBLASLt heuristic algorithm, up to 8) are timed by the same code on the\n"
-		"same buffers; 'speedup' is vendor best / tuned.\n"
+		"within a sample; medians with 95%% confidence intervals. Vendor baselines, per precision: cuBLAS\n"
+		"(fp32: cublasSgemm, default non-TF32 math; fp16 and int8: cublasGemmEx) and every cuBLASLt\n"
+		"heuristic algorithm (up to 8), each verified, timed by the same code on the same buffers;\n"
+		"'speedup' is the best verified vendor time / tuned, n/a when there is none.\n"
 		"\n"
 		"Faults: every candidate runs in a worker process. One that fails to compile, exceeds a device limit,\n"
 		"computes a wrong answer, faults or hangs (no reply within 10 s plus 20x its expected time) is stored\n"
@@ -124,8 +172,9 @@ void dlb_cli_usage(FILE *out)
 		"interrupted run (Ctrl-C) keeps every finished trial; the same command resumes where it stopped.\n"
 		"\n"
 		"Exit status: 0 ok; 1 runtime error (CUDA, database); 2 bad command line or input; 3 no CUDA driver\n"
-		"or GPU; 4 a problem had no verified candidate; 130 interrupted (finished problems are kept).\n",
-		ops);
+		"or GPU; 4 a problem had no verified candidate; 130 interrupted (finished problems are kept). With a\n"
+		"list of precisions, a precision that fails is named and the next one still runs; the status is\n"
+		"then the first failed precision's (an interrupt stops at once).\n");
 }
 
 static int parse_int(const char *opt, const char *s, long lo, long hi, int *out)
@@ -159,6 +208,54 @@ static int parse_dim(const char *opt, const char *s, int64_t *out)
 	int rc = 0;
 	if (dlb_parse_dim(s, out))
 		DLB_USER_FAIL(DLB_E_USAGE, "%s '%s': expected a size in 1..%lld", opt, s, (long long)(DLB_MAX_DIM));
+fail:
+	return rc;
+}
+
+int dlb_cli_op(const char *name, enum dlb_prec prec, const struct dlb_op **out)
+{
+	int rc = 0;
+	char precs[64];
+	const struct dlb_op *op = dlb_op_find(name, prec);
+	if (!op && !dlb_op_known(name)) {
+		char ops[128];
+		dlb_op_names(ops, sizeof ops);
+		DLB_USER_FAIL(DLB_E_USAGE, "unknown op '%s' (known: %s)", name, ops);
+	}
+	if (!op) {
+		dlb_op_precs(name, precs, sizeof precs);
+		DLB_USER_FAIL(DLB_E_USAGE, "%s has no %s kernels in this build (built: %s)", name, dlb_prec_name(prec), precs);
+	}
+	if (out)
+		*out = op;
+fail:
+	return rc;
+}
+
+/* --prec P[,P...]: known names, each once, in the order given. */
+static int parse_precs(const char *s, struct dlb_cli *c)
+{
+	int rc = 0;
+	const char *p = s;
+	c->nprecs = 0;
+	for (;;) {
+		int len = (int)strcspn(p, ",");
+		char name[16];
+		enum dlb_prec prec;
+		if (len == 0)
+			DLB_USER_FAIL(DLB_E_USAGE, "--prec '%s': an empty precision (a list is comma-separated: fp32,fp16)", s);
+		snprintf(name, sizeof name, "%.*s", len, p);
+		if (len >= (int)sizeof name || dlb_prec_parse(name, &prec))
+			DLB_USER_FAIL(DLB_E_USAGE, "unknown precision '%.*s' (fp32, fp16, int8)", len, p);
+		for (int i = 0; i < c->nprecs; i++)
+			if (c->precs[i] == prec)
+				DLB_USER_FAIL(DLB_E_USAGE, "--prec '%s': %s is given twice", s, name);
+		c->precs[c->nprecs++] = prec; /* fits: each precision at most once */
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	c->prec = c->precs[0];
 fail:
 	return rc;
 }
@@ -213,7 +310,8 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 	memset(c, 0, sizeof *c);
 	c->cmd = DLB_CMD_TUNE;
 	c->op = "gemm";
-	c->prec = DLB_PREC_FP32;
+	c->prec = c->precs[0] = DLB_PREC_FP32;
+	c->nprecs = 1;
 	c->arch = "sm_90a";
 	c->samples = 15;
 	c->strategy = "model";
@@ -265,8 +363,7 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 			c->have_op = 1;
 			break;
 		case O_PREC:
-			if (dlb_prec_parse(optarg, &c->prec))
-				DLB_USER_FAIL(DLB_E_USAGE, "unknown precision '%s' (fp32, fp16, int8)", optarg);
+			DLB_CHECK(parse_precs(optarg, c));
 			c->have_prec = 1;
 			break;
 		case O_M:
@@ -448,13 +545,13 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 	int gpu_cmd = c->cmd == DLB_CMD_TUNE || c->cmd == DLB_CMD_COMPILE || c->cmd == DLB_CMD_DEVICES;
 	if (c->device_str && gpu_cmd)
 		DLB_CHECK(parse_int("--device", c->device_str, 0, 1023, &c->device));
-	if ((c->cmd == DLB_CMD_TUNE || c->cmd == DLB_CMD_COMPILE || c->cmd == DLB_CMD_SPACE) &&
-	    !dlb_op_find(c->op, c->prec)) {
-		char precs[64];
-		dlb_op_precs(c->op, precs, sizeof precs);
-		DLB_USER_FAIL(DLB_E_USAGE, "%s has no %s kernels in this build (built: %s)", c->op, dlb_prec_name(c->prec),
-			      precs);
-	}
+	int list_cmd = c->cmd == DLB_CMD_TUNE || c->cmd == DLB_CMD_COMPILE;
+	if (c->nprecs > 1 && !list_cmd)
+		DLB_USER_FAIL(DLB_E_USAGE, "--prec: a list of precisions goes with tune and compile; this command takes one");
+	/* every precision is refused up front, before any of them runs */
+	if (list_cmd || c->cmd == DLB_CMD_SPACE)
+		for (int i = 0; i < c->nprecs; i++)
+			DLB_CHECK(dlb_cli_op(c->op, c->precs[i], NULL));
 	if (c->cmd == DLB_CMD_EXPORT) {
 		if (!c->format)
 			DLB_USER_FAIL(DLB_E_USAGE, "export needs --format csv, json, md or h");

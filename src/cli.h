@@ -39,7 +39,9 @@ enum {
 struct dlb_cli {
 	enum dlb_command cmd;
 	const char *op;
-	enum dlb_prec prec;
+	enum dlb_prec prec;     /* the first of precs: the precision of every command that takes one */
+	enum dlb_prec precs[DLB_PREC_COUNT]; /* --prec as given: tune and compile run each, in this order */
+	int nprecs;             /* at least 1; more only for tune and compile */
 	int have_op, have_prec, have_layout; /* given explicitly (filters of the database commands) */
 	int have_shape;
 	int64_t m, n, k;
@@ -73,4 +75,7 @@ struct dlb_cli {
 /* Parse argv. 0 ok; DLB_E_USAGE with the reason in dlb_last_error(). Never exits. */
 int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c);
 void dlb_cli_usage(FILE *out);
+/* The registry entry of op `name` in precision prec (out may be NULL: just the check); DLB_E_USAGE naming
+ * the precisions built when that one is not ("gemm has no int8 kernels in this build (built: fp32)"). */
+int dlb_cli_op(const char *name, enum dlb_prec prec, const struct dlb_op **out);
 #endif

@@ -554,20 +554,22 @@ static int cmd_lookup(const struct dlb_cli *c, struct dlb_store *s)
 				DLB_FAIL(DLB_E_JSON, "cannot encode the answer for %s as JSON", best->k.gpu);
 			continue;
 		}
+		char sp[32];
 		printf("%s (%s), driver %d:\n", best->k.gpu, best->k.uuid, best->k.driver);
 		if (exact)
-			printf("  stored best for %s %s %s %lldx%lldx%lld: %s\n  %.3f us [%.3f, %.3f] (n=%d), %.2fx vendor best, "
+			printf("  stored best for %s %s %s %lldx%lldx%lld: %s\n  %.3f us [%.3f, %.3f] (n=%d), %s vendor best, "
 			       "measured %s%s\n",
 			       c->op, dlb_prec_name(c->prec), layout, (long long)c->m, (long long)c->n, (long long)c->k,
 			       r->config, r->tuned.median, r->tuned.median_lo, r->tuned.median_hi, r->tuned.n,
-			       dlb_result_speedup(r), r->timestamp, best->stale ? " (stale: --any-version)" : "");
+			       dlb_fmt_num(sp, sizeof sp, dlb_result_speedup(r), "%.2fx"), r->timestamp,
+			       best->stale ? " (stale: --any-version)" : "");
 		else
 			printf("  GUESS for %s %s %s %lldx%lldx%lld (not tuned): %s\n  from the nearest tuned shape %lldx%lldx%lld, "
-			       "distance %.2f in log2(M,N,K); %.3f us there. Tune it: dlbtune --op %s --m %lld --n %lld --k %lld "
-			       "--layout %s\n",
+			       "distance %.2f in log2(M,N,K); %.3f us there. Tune it: dlbtune --op %s --prec %s --m %lld --n %lld "
+			       "--k %lld --layout %s\n",
 			       c->op, dlb_prec_name(c->prec), layout, (long long)c->m, (long long)c->n, (long long)c->k,
 			       r->config, (long long)best->k.m, (long long)best->k.n, (long long)best->k.k, bd, r->tuned.median,
-			       c->op, (long long)c->m, (long long)c->n, (long long)c->k, layout);
+			       c->op, dlb_prec_name(c->prec), (long long)c->m, (long long)c->n, (long long)c->k, layout);
 	}
 	if (arr) {
 		json_dumpf(arr, stdout, JSON_INDENT(1));
@@ -575,12 +577,12 @@ static int cmd_lookup(const struct dlb_cli *c, struct dlb_store *s)
 	}
 	if (!answered)
 		DLB_USER_FAIL(DLB_E_NOTFOUND,
-			      "no %sverified result for %s %s %s on %s in %s%s; tune it: dlbtune --op %s --m %lld --n %lld --k "
-			      "%lld --layout %s",
+			      "no %sverified result for %s %s %s on %s in %s%s; tune it: dlbtune --op %s --prec %s --m %lld --n "
+			      "%lld --k %lld --layout %s",
 			      c->any_version ? "" : "current ", c->op, dlb_prec_name(c->prec), layout,
 			      c->device_str ? c->device_str : "any GPU", dlb_store_path(s),
-			      c->any_version ? "" : " (--any-version includes stale ones)", c->op, (long long)c->m,
-			      (long long)c->n, (long long)c->k, layout);
+			      c->any_version ? "" : " (--any-version includes stale ones)", c->op, dlb_prec_name(c->prec),
+			      (long long)c->m, (long long)c->n, (long long)c->k, layout);
 fail:
 	json_decref(arr);
 	dlb_catalog_free(rows, n);

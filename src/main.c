@@ -109,15 +109,30 @@ fail:
 	return rc;
 }
 
-static int cmd_compile(const struct dlb_cli *c)
+/* A file name from a candidate's text: "BM=64 BN=64" -> "BM-64_BN-64". */
+static void candidate_file_base(const char *text, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", text);
+	for (char *p = buf; *p; p++)
+		if (*p == ' ' || *p == '=')
+			*p = *p == ' ' ? '_' : '-';
+}
+
+/* One precision's space, compiled for c->arch; with --emit, each candidate written to DIR/<prec>/. */
+static int compile_prec(const struct dlb_cli *c, enum dlb_prec prec)
 {
 	int rc = 0, n = 0, failed = 0, limited = 0;
 	struct dlb_candidate *cand = NULL;
 	struct dlb_limits lim;
-	const struct dlb_op *op = dlb_op_find(c->op, c->prec);
+	const struct dlb_op *op;
+	char dir[4096];
+	DLB_CHECK(dlb_cli_op(c->op, prec, &op));
 	dlb_limits_of(NULL, &lim);
-	if (c->emit && mkdir(c->emit, 0755) && errno != EEXIST)
-		DLB_USER_FAIL(errno, "cannot create %s: %s", c->emit, strerror(errno));
+	if (c->emit) {
+		snprintf(dir, sizeof dir, "%s/%s", c->emit, dlb_prec_name(prec));
+		if (mkdir(dir, 0755) && errno != EEXIST)
+			DLB_USER_FAIL(errno, "cannot create %s: %s", dir, strerror(errno));
+	}
 	DLB_CHECK(dlb_compile_space(op, c->arch, &lim, c->verbose, &cand, &n));
 	for (int i = 0; i < n; i++) {
 		struct dlb_candidate *x = &cand[i];
@@ -143,48 +158,110 @@ static int cmd_compile(const struct dlb_cli *c)
 		}
 		if (c->emit) {
 			char base[160], name[192];
-			snprintf(base, sizeof base, "%s", x->text);
-			for (char *p = base; *p; p++)
-				if (*p == ' ' || *p == '=')
-					*p = *p == ' ' ? '_' : '-';
+			candidate_file_base(x->text, base, sizeof base);
 			snprintf(name, sizeof name, "%s.cu", base);
-			DLB_CHECK(write_file(c->emit, name, x->job.source, strlen(x->job.source)));
+			DLB_CHECK(write_file(dir, name, x->job.source, strlen(x->job.source)));
 			snprintf(name, sizeof name, "%s.%s.cubin", base, c->arch);
-			DLB_CHECK(write_file(c->emit, name, x->job.cubin, x->job.cubin_size));
+			DLB_CHECK(write_file(dir, name, x->job.cubin, x->job.cubin_size));
 		}
 	}
+	/* one precision: the line scripts read (tests/compile_all.sh); a list names each */
+	if (c->nprecs > 1)
+		printf("%s %s: ", op->name, dlb_prec_name(prec));
 	printf("compiled %d candidates for %s, %d failed\n", n - limited, c->arch, failed);
 fail:
 	dlb_candidates_free(cand, n);
 	return rc;
 }
 
-static int cmd_tune(const struct dlb_cli *c)
+static int cmd_compile(const struct dlb_cli *c)
 {
 	int rc = 0;
-	struct dlb_suite suite = {0};
+	if (c->emit && mkdir(c->emit, 0755) && errno != EEXIST)
+		DLB_USER_FAIL(errno, "cannot create %s: %s", c->emit, strerror(errno));
+	for (int i = 0; i < c->nprecs; i++)
+		DLB_CHECK(compile_prec(c, c->precs[i]));
+fail:
+	return rc;
+}
+
+/* One precision of a tune run: its registry entry and its problems. */
+struct prec_run {
+	enum dlb_prec prec;
+	const struct dlb_op *op;
+	struct dlb_suite suite;
+};
+
+/* int8 runs M, N and K padded up to multiples of 4: the padded shape must stay within the sizes accepted. */
+static int check_padding(const struct dlb_suite *s)
+{
+	int rc = 0;
+	for (int i = 0; i < s->n; i++) {
+		const struct dlb_problem *p = &s->problems[i];
+		int64_t m, n, k;
+		char where[300] = "--m/--n/--k";
+		dlb_problem_padded(p, &m, &n, &k);
+		if (p->line)
+			snprintf(where, sizeof where, "%s:%d", s->name, p->line);
+		if (m > DLB_MAX_DIM || n > DLB_MAX_DIM || k > DLB_MAX_DIM)
+			DLB_USER_FAIL(DLB_E_USAGE, "%s: %s pads %lldx%lldx%lld to %lldx%lldx%lld, past the largest size %lld",
+				      where, dlb_prec_name(p->prec), (long long)p->m, (long long)p->n, (long long)p->k,
+				      (long long)m, (long long)n, (long long)k, (long long)DLB_MAX_DIM);
+	}
+fail:
+	return rc;
+}
+
+/* Everything the user typed about one precision, checked before the GPU is touched. */
+static int load_problems(const struct dlb_cli *c, enum dlb_prec prec, struct prec_run *pr)
+{
+	int rc = 0;
+	pr->prec = prec;
+	DLB_CHECK(dlb_cli_op(c->op, prec, &pr->op));
+	if (c->have_shape) {
+		pr->suite.problems = calloc(1, sizeof *pr->suite.problems);
+		if (!pr->suite.problems)
+			DLB_FAIL(ENOMEM, "out of memory");
+		pr->suite.problems[0] = (struct dlb_problem){pr->op, prec, c->m, c->n, c->k, c->ta, c->tb, 0};
+		pr->suite.n = 1;
+		snprintf(pr->suite.name, sizeof pr->suite.name, "command line");
+	} else {
+		DLB_CHECK(dlb_suite_load(c->suite ? c->suite : "training", pr->op, prec, &pr->suite));
+	}
+	DLB_CHECK(check_padding(&pr->suite));
+fail:
+	return rc;
+}
+
+/* Moves the rows worth printing (answered, measured or failed) to the front; their count. */
+static int keep_shown(struct dlb_result *rows, int n)
+{
+	int shown = 0;
+	for (int i = 0; i < n; i++)
+		if (rows[i].cached || rows[i].nvendor || rows[i].failed)
+			rows[shown++] = rows[i];
+	return shown;
+}
+
+static int cmd_tune(const struct dlb_cli *c)
+{
+	int rc = 0, total = 0, shown = 0, first_failure = 0;
+	struct prec_run runs[DLB_PREC_COUNT] = {0};
 	struct dlb_device dev = {0};
 	size_t free_mem = 0;
 	struct dlb_store *db = NULL;
 	struct dlb_result *results = NULL;
-	char path[4096];
-	const struct dlb_op *op = dlb_op_find(c->op, c->prec);
-	/* Everything the user typed is checked before the GPU is touched. */
-	if (c->have_shape) {
-		suite.problems = calloc(1, sizeof *suite.problems);
-		if (!suite.problems)
-			DLB_FAIL(ENOMEM, "out of memory");
-		suite.problems[0] = (struct dlb_problem){op, c->prec, c->m, c->n, c->k, c->ta, c->tb, 0};
-		suite.n = 1;
-		snprintf(suite.name, sizeof suite.name, "command line");
-	} else {
-		DLB_CHECK(dlb_suite_load(c->suite ? c->suite : "training", op, c->prec, &suite));
+	char path[4096], failed[64] = "";
+	for (int i = 0; i < c->nprecs; i++) {
+		DLB_CHECK(load_problems(c, c->precs[i], &runs[i]));
+		total += runs[i].suite.n;
 	}
 	DLB_CHECK(dlb_db_path(c, path, sizeof path));
-	DLB_CHECK(dlb_tune_probe(c->device, op, &dev, &free_mem));
-	DLB_CHECK(dlb_check_memory(&suite, &dev, free_mem));
+	DLB_CHECK(dlb_tune_probe(c->device, runs[0].op, &dev, &free_mem));
+	for (int i = 0; i < c->nprecs; i++)
+		DLB_CHECK(dlb_check_memory(&runs[i].suite, &dev, free_mem));
 	DLB_CHECK(dlb_store_open(path, DLB_STORE_CREATE, &db));
-	results = calloc((size_t)suite.n, sizeof *results);
+	results = calloc((size_t)total, sizeof *results);
 	if (!results)
 		DLB_FAIL(ENOMEM, "out of memory");
 	struct dlb_tune_opts o = {
@@ -195,26 +272,45 @@ static int cmd_tune(const struct dlb_cli *c)
 		.seeds = c->seeds,
 	};
 	dlb_cli_search(c, &o.search, &o.race);
-	if (!c->csv && !c->json)
-		fprintf(stderr, "dlbtune: %s %s, %d problems from %s on GPU %d (%s), database %s\n", op->name,
-			dlb_prec_name(c->prec), suite.n, suite.name, dev.ordinal, dev.name, path);
-	rc = dlb_tune(&o, &suite, &dev, db, results);
-	/* Print what there is, also after an interrupt: finished problems are stored. */
-	int shown = 0;
-	for (int i = 0; i < suite.n; i++)
-		if (results[i].cached || results[i].nvendor || results[i].failed)
-			results[shown++] = results[i];
+	/* One precision after the other, into the same database; a failed one is named and the next one runs. */
+	for (int i = 0; i < c->nprecs; i++) {
+		const struct prec_run *pr = &runs[i];
+		struct dlb_result *rows = results + shown;
+		memset(rows, 0, (size_t)pr->suite.n * sizeof *rows);
+		if (!c->csv && !c->json)
+			fprintf(stderr, "dlbtune: %s %s, %d problems from %s on GPU %d (%s), database %s\n", pr->op->name,
+				dlb_prec_name(pr->prec), pr->suite.n, pr->suite.name, dev.ordinal, dev.name, path);
+		int trc = dlb_tune(&o, &pr->suite, &dev, db, rows);
+		shown += keep_shown(rows, pr->suite.n);
+		if (trc && (c->nprecs == 1 || trc == DLB_E_INTERRUPTED)) {
+			rc = trc; /* its own message stands */
+			break;
+		}
+		if (trc) {
+			fprintf(stderr, "dlbtune: error: %s %s failed: %s%s\n", pr->op->name, dlb_prec_name(pr->prec),
+				dlb_last_error(), i + 1 < c->nprecs ? "; going on with the next precision" : "");
+			first_failure = first_failure ? first_failure : trc;
+			snprintf(failed + strlen(failed), sizeof failed - strlen(failed), "%s%s", *failed ? ", " : "",
+				 dlb_prec_name(pr->prec));
+		}
+	}
+	/* Print what there is, also after an interrupt or a failure: finished problems are stored. */
 	if (shown)
 		dlb_table_print(stdout, c->csv ? DLB_FMT_CSV : c->json ? DLB_FMT_JSON : DLB_FMT_TEXT, results, shown,
 				dev.name);
-	if (!rc)
-		for (int i = 0; i < shown; i++)
-			if (!results[i].found)
-				DLB_USER_FAIL(DLB_E_WRONG, "some problems have no verified candidate (see the table)");
+	if (rc)
+		goto fail;
+	if (first_failure)
+		DLB_FAIL(first_failure, "%s %s failed (the error is above); the other precisions ran and are stored", c->op,
+			 failed);
+	for (int i = 0; i < shown; i++)
+		if (!results[i].found)
+			DLB_USER_FAIL(DLB_E_WRONG, "some problems have no verified candidate (see the table)");
 fail:
 	free(results);
 	dlb_store_close(db);
-	dlb_suite_free(&suite);
+	for (int i = 0; i < c->nprecs; i++)
+		dlb_suite_free(&runs[i].suite);
 	return rc;
 }
 

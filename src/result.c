@@ -33,11 +33,17 @@ int dlb_status_parse(const char *s, enum dlb_status *out)
 	return DLB_E_PARSE;
 }
 
-double dlb_result_tflops(const struct dlb_result *r)
+double dlb_result_throughput(const struct dlb_result *r)
 {
-	if (!r->found || !(r->tuned.median > 0))
+	if (!r->found || !(r->tuned.median > 0) || !r->p.op)
 		return NAN;
 	return r->p.op->flops(&r->p) / (r->tuned.median * 1e-6) / 1e12;
+}
+
+double dlb_result_pct_peak(const struct dlb_result *r)
+{
+	double t = dlb_result_throughput(r);
+	return isfinite(t) && r->peak_tflops > 0 && isfinite(r->peak_tflops) ? t / r->peak_tflops * 100.0 : NAN;
 }
 
 static double best_of(const struct dlb_result *r, int want_lt, int any)
@@ -45,7 +51,7 @@ static double best_of(const struct dlb_result *r, int want_lt, int any)
 	double best = NAN;
 	for (int i = 0; i < r->nvendor; i++) {
 		const struct dlb_vendor_entry *v = &r->vendor[i];
-		if (!v->ok || (!any && v->is_lt != want_lt))
+		if (!v->ok || !(v->st.median > 0) || !isfinite(v->st.median) || (!any && v->is_lt != want_lt))
 			continue;
 		if (isnan(best) || v->st.median < best)
 			best = v->st.median;
@@ -71,7 +77,7 @@ double dlb_result_vendor_best_us(const struct dlb_result *r)
 double dlb_result_speedup(const struct dlb_result *r)
 {
 	double v = dlb_result_vendor_best_us(r);
-	return r->found && v > 0 ? v / r->tuned.median : NAN;
+	return r->found && r->tuned.median > 0 && v > 0 ? v / r->tuned.median : NAN;
 }
 
 void dlb_result_free(struct dlb_result *r)

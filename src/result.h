@@ -78,7 +78,8 @@ struct dlb_result {
 	char config[128];
 	struct dlb_stats tuned; /* microseconds */
 	double max_err, tol;
-	double peak_tflops;     /* fp32 peak of the device it ran on */
+	double peak_tflops;     /* the precision's peak on the device it ran on, in its unit (TFLOP/s or TOPS; the
+	                         * dense tensor-core peak for fp16 and int8); NAN when not recorded */
 	int nvendor;
 	struct dlb_vendor_entry vendor[DLB_RESULT_MAX_VENDOR];
 	int counts[DLB_ST_COUNT];
@@ -90,8 +91,12 @@ struct dlb_result {
 	char timestamp[32];
 };
 
-/* Derived columns; NAN where not available. */
-double dlb_result_tflops(const struct dlb_result *r);
+/* Derived columns; NAN where the number does not exist (never a made-up one): no verified candidate, no vendor
+ * entry of that kind (e.g. cuBLASLt had no algorithm for the layout), none verified, or no peak recorded. A
+ * vendor entry counts when it was verified and timed. */
+/* op->flops of the shape as given (not padded) / tuned median, in the precision's unit (dlb_prec_info). */
+double dlb_result_throughput(const struct dlb_result *r);
+double dlb_result_pct_peak(const struct dlb_result *r);    /* throughput / peak_tflops × 100 */
 double dlb_result_cublas_us(const struct dlb_result *r);   /* the non-Lt entry */
 double dlb_result_lt_best_us(const struct dlb_result *r);  /* best verified cuBLASLt algorithm */
 double dlb_result_vendor_best_us(const struct dlb_result *r);

@@ -134,9 +134,8 @@ fail:
 int dlb_cmd_space(const struct dlb_cli *c)
 {
 	int rc = 0;
-	const struct dlb_op *op = dlb_op_find(c->op, c->prec);
-	if (!op)
-		DLB_USER_FAIL(DLB_E_USAGE, "unknown op '%s'", c->op);
+	const struct dlb_op *op;
+	DLB_CHECK(dlb_cli_op(c->op, c->prec, &op));
 	DLB_CHECK(dlb_space_report(stdout, op, c->prec, c->verbose));
 fail:
 	return rc;

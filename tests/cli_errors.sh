@@ -34,7 +34,12 @@ expect 2 "$u.*--k '1e3'" --op gemm --m 3 --n 5 --k 1e3
 expect 2 "$u.*all of --m, --n and --k" --op gemm --m 3 --n 5
 expect 2 "$u.*unknown op 'conv9'" --op conv9
 expect 2 "$u.*unknown precision 'fp64'" --prec fp64
-expect 2 "$u.*no int8 kernels in this build" --prec int8
+# --prec: a list for tune and compile, each precision once; the others take one
+expect 2 "$u--prec 'fp32,fp32': fp32 is given twice" --prec fp32,fp32
+expect 2 "$u.*unknown precision 'fp64'" --prec fp32,fp64
+expect 2 "$u--prec 'fp32,': an empty precision" compile --prec fp32,
+expect 2 "$u--prec: a list of precisions goes with tune and compile" export --format csv --prec fp32,fp16
+expect 2 "$u--prec: a list of precisions goes with tune and compile" space --prec fp32,int8
 expect 2 "$u.*unknown layout 'XY'" --layout XY
 expect 2 "$u.*--ta '2'" --ta 2
 expect 2 "$u.*unknown option" --frobnicate
@@ -63,7 +68,25 @@ expect 2 "$u.*db: expected a subcommand" db frob
 expect 2 "$u.*unexpected argument 'x'" db list x
 expect 2 "$u.*--device 'H200'" --op gemm --device H200
 expect 2 "$u.*unknown op 'nosuch'" space --op nosuch
-expect 2 "$u.*gemm has no fp16 kernels in this build" space --op gemm --prec fp16
+# A precision this build has no kernels for is refused up front, naming the ones built, whatever else the list
+# holds (GPU or not); one it has shows its space, and int8 refuses a shape its padding would take past the limit.
+built=$("$bin" --help | sed -n 's/.*Built in this binary: gemm: \([a-z0-9 ]*\).*/\1/p')
+[ -n "$built" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: --help does not say what is built"; }
+for p in fp16 int8; do
+	case " $built " in
+	*" $p "*)
+		"$bin" space --op gemm --prec $p >"$tmp/out" 2>"$tmp/err" && grep -q "^space of gemm $p:" "$tmp/out" &&
+			pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: space --prec $p: $(head -c 300 "$tmp/err")"; } ;;
+	*)
+		expect 2 "$u""gemm has no $p kernels in this build \(built: $built\)" space --op gemm --prec $p
+		expect 2 "$u""gemm has no $p kernels in this build" --op gemm --prec fp32,$p --m 64 --n 64 --k 64
+		expect 2 "$u""gemm has no $p kernels in this build" compile --op gemm --prec fp32,$p ;;
+	esac
+done
+case " $built " in
+*" int8 "*) expect 2 "$u--m/--n/--k: int8 pads 2147483647x1x1 to 2147483648x4x4, past the largest size" \
+	--op gemm --prec int8 --m 2147483647 --n 1 --k 1 ;;
+esac
 expect 2 "$u.*--emit goes with the compile" space --emit "$tmp/e"
 expect 1 "$u.*no database at" db list --db "$tmp/none"
 expect 1 "$u.*no database at" lookup --m 5 --n 5 --k 5 --db "$tmp/none"
@@ -98,6 +121,7 @@ if [ $? -eq 3 ]; then
 	grep -qE "no CUDA driver|sees no GPU" "$tmp/err" && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: devices message"; }
 	expect 3 "no CUDA driver|sees no GPU" --op gemm --m 64 --n 64 --k 64
 	expect 3 "no CUDA driver|sees no GPU" --op gemm
+	expect 3 "no CUDA driver|sees no GPU" --op gemm --prec "$(echo $built | tr ' ' ,)" --m 35 --n 700 --k 2047
 	# bad input is still reported as bad input first
 	expect 2 "$u.*--m '0'" --op gemm --m 0 --n 1 --k 1
 fi

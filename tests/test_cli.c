@@ -1,6 +1,7 @@
 /* test_cli: the command line — defaults, commands, a problem on the command line, and every usage error. */
 #include "cli.h"
 #include "err.h"
+#include "op.h"
 #include "testlib.h"
 
 #include <stdarg.h>
@@ -12,16 +13,27 @@
 /* argv stays valid after parse() returns: the parsed struct points into it. */
 static char *args[MAX_ARGS + 2];
 
-/* Parse "dlbtune" followed by the NULL-terminated arguments in ap. */
-static int vparse(struct dlb_cli *c, va_list ap)
+/* Parse "dlbtune" followed by the NULL-terminated arguments in list. */
+static int parse_list(struct dlb_cli *c, char *const *list)
 {
 	int argc = 0;
 	args[argc++] = "dlbtune";
-	for (char *a; argc < MAX_ARGS && (a = va_arg(ap, char *));)
-		args[argc++] = a;
+	for (; argc < MAX_ARGS && *list; list++)
+		args[argc++] = *list;
 	args[argc] = NULL;
 	dlb_clear_error();
 	return dlb_cli_parse(argc, args, c);
+}
+
+/* The same with the arguments in ap. */
+static int vparse(struct dlb_cli *c, va_list ap)
+{
+	char *list[MAX_ARGS + 1];
+	int n = 0;
+	for (char *a; n < MAX_ARGS && (a = va_arg(ap, char *));)
+		list[n++] = a;
+	list[n] = NULL;
+	return parse_list(c, list);
 }
 
 static int parse(struct dlb_cli *c, ...)
@@ -130,6 +142,15 @@ static void test_valid(void)
 	CHECK(c.from_db, "--from-db not set");
 }
 
+/* A parse must have returned DLB_E_USAGE with a message containing want. */
+static void check_usage(int rc, const char *want, const char *what)
+{
+	CHECK(rc == DLB_E_USAGE, "%s: returned %d, expected DLB_E_USAGE", what, rc);
+	CHECK(*dlb_last_error(), "%s: no message", what);
+	CHECK(strstr(dlb_last_error(), want), "%s: message \"%s\" does not contain \"%s\"", what, dlb_last_error(),
+	      want);
+}
+
 /* The arguments must be refused with DLB_E_USAGE and a message containing want. */
 static void expect_usage(const char *want, const char *what, ...)
 {
@@ -138,10 +159,7 @@ static void expect_usage(const char *want, const char *what, ...)
 	va_start(ap, what);
 	int rc = vparse(&c, ap);
 	va_end(ap);
-	CHECK(rc == DLB_E_USAGE, "%s: returned %d, expected DLB_E_USAGE", what, rc);
-	CHECK(*dlb_last_error(), "%s: no message", what);
-	CHECK(strstr(dlb_last_error(), want), "%s: message \"%s\" does not contain \"%s\"", what, dlb_last_error(),
-	      want);
+	check_usage(rc, want, what);
 }
 
 static void test_errors(void)
@@ -156,8 +174,6 @@ static void test_errors(void)
 	expect_usage("--k", "only --m and --n", "--m", "35", "--n", "700", NULL);
 	expect_usage("conv2x", "--op conv2x", "--op", "conv2x", NULL);
 	expect_usage("fp64", "--prec fp64", "--prec", "fp64", NULL);
-	expect_usage("fp16", "--prec fp16", "--prec", "fp16", NULL);
-	expect_usage("no int8 kernels", "space --prec int8", "space", "--prec", "int8", NULL);
 	expect_usage("nosuch", "space --op nosuch", "space", "--op", "nosuch", NULL);
 	expect_usage("'x'", "space with an operand", "space", "x", NULL);
 	expect_usage("XY", "--layout XY", "--layout", "XY", NULL);
@@ -190,6 +206,115 @@ static void test_errors(void)
 	expect_usage("stray", "a stray argument", "--m", "1", "stray", NULL);
 	expect_usage("-x", "an unknown short option", "-x", NULL);
 	expect_usage("--db", "--db ''", "--db", "", NULL);
+}
+
+/* Whether this build has gemm kernels in p: what the command line must agree with, now and once more
+ * precisions are built. */
+static int built(enum dlb_prec p)
+{
+	return dlb_op_find("gemm", p) != NULL;
+}
+
+/* The refusal of an unbuilt precision: its name and the list of those built. */
+static void check_not_built(int rc, enum dlb_prec p, const char *what)
+{
+	char want[160], precs[64];
+	dlb_op_precs("gemm", precs, sizeof precs);
+	snprintf(want, sizeof want, "gemm has no %s kernels in this build (built: %s)", dlb_prec_name(p), precs);
+	CHECK(rc == DLB_E_USAGE, "%s: returned %d, expected DLB_E_USAGE", what, rc);
+	CHECK(strstr(dlb_last_error(), want), "%s: message \"%s\" does not contain \"%s\"", what, dlb_last_error(), want);
+}
+
+static void test_precisions(void)
+{
+	struct dlb_cli c;
+	static const char *const cmds[] = {"tune", "compile", "space"};
+	CHECK_EQ_INT(parse(&c, NULL), 0);
+	CHECK(c.nprecs == 1 && c.precs[0] == DLB_PREC_FP32 && !c.have_prec, "default: %d precisions, first %d",
+	      c.nprecs, (int)c.precs[0]);
+
+	/* each precision alone: taken where it is built, else refused naming what is built */
+	for (int p = 0; p < DLB_PREC_COUNT; p++)
+		for (int i = 0; i < 3; i++) {
+			const char *name = dlb_prec_name((enum dlb_prec)p);
+			char what[64];
+			snprintf(what, sizeof what, "%s --prec %s", cmds[i], name);
+			int rc = parse(&c, cmds[i], "--prec", name, NULL);
+			if (!built((enum dlb_prec)p)) {
+				check_not_built(rc, (enum dlb_prec)p, what);
+				continue;
+			}
+			CHECK(rc == 0, "%s: %s", what, dlb_last_error());
+			CHECK(c.nprecs == 1 && c.prec == (enum dlb_prec)p && c.precs[0] == c.prec && c.have_prec,
+			      "%s: %d precisions, first %d", what, c.nprecs, (int)c.prec);
+		}
+
+	/* a list runs in the order given; the first unbuilt one is refused before anything runs */
+	static const enum dlb_prec order[] = {DLB_PREC_INT8, DLB_PREC_FP32, DLB_PREC_FP16};
+	for (int i = 0; i < 2; i++) {
+		int rc = parse(&c, cmds[i], "--prec", "int8,fp32,fp16", NULL);
+		int all = 1;
+		for (int j = 0; j < 3 && all; j++)
+			if (!built(order[j])) {
+				check_not_built(rc, order[j], "--prec int8,fp32,fp16");
+				all = 0;
+			}
+		if (!all)
+			continue;
+		CHECK(rc == 0, "%s --prec int8,fp32,fp16: %s", cmds[i], dlb_last_error());
+		CHECK(c.nprecs == 3 && c.precs[0] == DLB_PREC_INT8 && c.precs[1] == DLB_PREC_FP32 &&
+			      c.precs[2] == DLB_PREC_FP16 && c.prec == DLB_PREC_INT8,
+		      "%s --prec int8,fp32,fp16: %d precisions %d %d %d, first %d", cmds[i], c.nprecs, (int)c.precs[0],
+		      (int)c.precs[1], (int)c.precs[2], (int)c.prec);
+	}
+	/* a later --prec replaces an earlier one */
+	CHECK_EQ_INT(parse(&c, "--prec", "fp16,int8", "--prec", "fp32", NULL), 0);
+	CHECK(c.nprecs == 1 && c.prec == DLB_PREC_FP32, "--prec fp16,int8 --prec fp32: %d precisions, first %d", c.nprecs,
+	      (int)c.prec);
+
+	/* filters take any one known precision, built or not: results may come from another build */
+	CHECK_EQ_INT(parse(&c, "export", "--format", "csv", "--prec", "int8", NULL), 0);
+	CHECK(c.have_prec && c.prec == DLB_PREC_INT8 && c.nprecs == 1, "export --prec int8: prec %d", (int)c.prec);
+	CHECK_EQ_INT(parse(&c, "lookup", "--m", "35", "--n", "700", "--k", "2048", "--prec", "fp16", NULL), 0);
+	CHECK_EQ_INT(c.prec, DLB_PREC_FP16);
+	CHECK_EQ_INT(parse(&c, "db", "list", "--prec", "int8", NULL), 0);
+	CHECK_EQ_INT(parse(&c, "simulate", "--from-db", "--prec", "fp16", NULL), 0);
+
+	/* refused in any build */
+	static const struct {
+		const char *want;
+		char *args[12];
+	} refusals[] = {
+		{"fp32 is given twice", {"--prec", "fp32,fp32"}},
+		{"fp16 is given twice", {"compile", "--prec", "fp16,int8,fp16"}},
+		{"unknown precision 'fp64'", {"--prec", "fp32,fp64"}},
+		{"unknown precision 'fp32x'", {"--prec", "fp32x"}},
+		{"empty precision", {"--prec", "fp32,"}},
+		{"empty precision", {"--prec", ",fp32"}},
+		{"empty precision", {"--prec", ""}},
+		{"goes with tune and compile", {"export", "--format", "csv", "--prec", "fp32,fp16"}},
+		{"goes with tune and compile", {"space", "--prec", "fp32,fp16"}},
+		{"goes with tune and compile", {"lookup", "--m", "1", "--n", "1", "--k", "1", "--prec", "fp32,int8"}},
+		{"goes with tune and compile", {"simulate", "--prec", "int8,fp32"}},
+		{"goes with tune and compile", {"db", "list", "--prec", "fp16,fp32"}},
+	};
+	for (size_t i = 0; i < sizeof refusals / sizeof refusals[0]; i++) {
+		char what[160] = "";
+		for (char *const *a = refusals[i].args; *a; a++)
+			snprintf(what + strlen(what), sizeof what - strlen(what), "%s'%s'", a == refusals[i].args ? "" : " ", *a);
+		check_usage(parse_list(&c, refusals[i].args), refusals[i].want, what);
+	}
+
+	/* the registry lookup the commands share */
+	const struct dlb_op *op = NULL;
+	dlb_clear_error();
+	CHECK_EQ_INT(dlb_cli_op("gemm", DLB_PREC_FP32, &op), 0);
+	CHECK(op && op == dlb_op_find("gemm", DLB_PREC_FP32) && op->prec == DLB_PREC_FP32, "gemm fp32: wrong entry");
+	CHECK_EQ_INT(dlb_cli_op("nosuch", DLB_PREC_FP32, NULL), DLB_E_USAGE);
+	CHECK_HAS(dlb_last_error(), "unknown op 'nosuch'");
+	for (int p = 0; p < DLB_PREC_COUNT; p++)
+		if (!built((enum dlb_prec)p))
+			check_not_built(dlb_cli_op("gemm", (enum dlb_prec)p, NULL), (enum dlb_prec)p, "dlb_cli_op");
 }
 
 /* An error inside a cluster of short options ("-xv") leaves getopt in the middle of the cluster, so these run in a
@@ -239,6 +364,7 @@ int main(void)
 	test_defaults();
 	test_valid();
 	test_errors();
+	test_precisions();
 	in_child(cluster_message, "refusing \"-xv\"");
 	in_child(reparse_after_cluster_error, "parsing no arguments after refusing \"-xv\"");
 	return TEST_DONE();

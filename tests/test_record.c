@@ -1,5 +1,10 @@
 /* test_record: a result survives the store field by field (best, vendor entries and trials in their own
- * sub-databases; NaN as JSON null), and what is not a record of this version is refused. */
+ * sub-databases; NaN as JSON null), and what is not a record of this version is refused; a result as printed
+ * (reports/table.c) and exported (reports/export.c): per-precision units and peaks, int8's padded shapes, n/a
+ * where a vendor number does not exist. */
+#include "../reports/export.h"
+#include "../reports/table.h"
+#include "../store/key.h"
 #include "../store/record.h"
 #include "../store/store.h"
 #include "err.h"
@@ -96,13 +101,28 @@ static void sample_result(struct dlb_result *r)
 	r->trials = trials;
 }
 
+/* A fresh database in a new directory dir (a mkdtemp template), and its removal. */
+static struct dlb_store *temp_store(char *dir)
+{
+	struct dlb_store *db = NULL;
+	REQUIRE(mkdtemp(dir), "mkdtemp failed");
+	REQUIRE(dlb_store_open(dir, DLB_STORE_CREATE, &db) == 0, "open: %s", dlb_last_error());
+	return db;
+}
+
+static void temp_store_remove(struct dlb_store *db, const char *dir)
+{
+	char cmd[64];
+	dlb_store_close(db);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	CHECK_EQ_INT(system(cmd), 0);
+}
+
 static void test_round_trip(void)
 {
 	struct dlb_result r, d;
-	struct dlb_store *db = NULL;
-	char dir[] = "/tmp/dlb_test_record.XXXXXX", cmd[64];
-	REQUIRE(mkdtemp(dir), "mkdtemp failed");
-	REQUIRE(dlb_store_open(dir, DLB_STORE_CREATE, &db) == 0, "open: %s", dlb_last_error());
+	char dir[] = "/tmp/dlb_test_record.XXXXXX";
+	struct dlb_store *db = temp_store(dir);
 	sample_result(&r);
 	CHECK_EQ_INT(dlb_result_save(db, &r), 0);
 	for (int i = 0; i < 3; i++)
@@ -175,9 +195,7 @@ static void test_round_trip(void)
 	CHECK(!strstr(tj, "nan") && !strstr(tj, "NaN"), "NaN written into the JSON: %s", tj);
 	free(json);
 	free(tj);
-	dlb_store_close(db);
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	CHECK_EQ_INT(system(cmd), 0);
+	temp_store_remove(db, dir);
 }
 
 static void test_not_found(void)
@@ -284,11 +302,283 @@ static void test_status_names(void)
 	CHECK_EQ_INT(dlb_status_parse("OK", &x), DLB_E_PARSE);
 }
 
+/* ---- reports ---- */
+
+/* gemm's entry relabelled int8: the rows need only its name and flops (2·M·N·K of the shape as given). */
+static struct dlb_op gemm_int8;
+
+static void report_row(struct dlb_row *w, enum dlb_prec prec, int64_t m, int64_t n, int64_t k, double tuned_us,
+		       double peak)
+{
+	char key[DLB_KEY_MAX + 1];
+	memset(w, 0, sizeof *w);
+	snprintf(key, sizeof key,
+		 "v1|gemm|%s|NN|%lldx%lldx%lld|gpu=Test GPU|uuid=GPU-1|sm=90|driver=13000|cuda=13000|nvrtc=1300|"
+		 "cublas=130100|tpl=0123456789abcdef",
+		 dlb_prec_name(prec), (long long)m, (long long)n, (long long)k);
+	REQUIRE(dlb_key_decode(key, strlen(key), &w->k) == 0, "cannot decode %s", key);
+	struct dlb_result *r = &w->r;
+	snprintf(r->key, sizeof r->key, "%s", key);
+	r->p = (struct dlb_problem){.op = prec == DLB_PREC_INT8 ? &gemm_int8 : &dlb_op_gemm, .prec = prec, .m = m,
+				    .n = n, .k = k};
+	r->found = 1;
+	snprintf(r->config, sizeof r->config, "BM=64 BN=64 BK=16 TM=4 TN=4 SPLITK=1");
+	r->tuned = stats(15, tuned_us);
+	r->peak_tflops = peak;
+	r->max_err = r->tol = 0;
+	snprintf(r->timestamp, sizeof r->timestamp, "2026-01-02T03:04:05Z");
+}
+
+/* Three rows: int8 35x700x2047 (runs padded to 36x700x2048; cuBLAS but no cuBLASLt algorithm), int8 64x64x64
+ * (every vendor entry failed verification: no vendor number, no speedup), fp32 35x700x2047 (no peak recorded). */
+static void report_rows(struct dlb_row w[3])
+{
+	gemm_int8 = dlb_op_gemm;
+	gemm_int8.prec = DLB_PREC_INT8;
+	report_row(&w[0], DLB_PREC_INT8, 35, 700, 2047, 10.0, 1979.0);
+	w[0].r.nvendor = 1;
+	w[0].r.vendor[0] = (struct dlb_vendor_entry){"cublasGemmEx", 0, 1, stats(15, 12.0)};
+	report_row(&w[1], DLB_PREC_INT8, 64, 64, 64, 5.0, 1979.0);
+	w[1].r.nvendor = 2;
+	w[1].r.vendor[0] = (struct dlb_vendor_entry){"cublasGemmEx", 0, 0, stats(15, 4.0)};
+	w[1].r.vendor[1] = (struct dlb_vendor_entry){"cublasLt#0", 1, 0, {0}};
+	report_row(&w[2], DLB_PREC_FP32, 35, 700, 2047, 20.0, NAN);
+	w[2].r.nvendor = 1;
+	w[2].r.vendor[0] = (struct dlb_vendor_entry){"cublasSgemm", 0, 1, stats(15, 30.0)};
+}
+
+/* What fn printed, as a string (caller frees). */
+static char *printed(void (*fn)(FILE *, const struct dlb_result *, int, void *), const struct dlb_result *rows, int n,
+		     void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	REQUIRE(f, "open_memstream failed");
+	fn(f, rows, n, arg);
+	REQUIRE(fclose(f) == 0, "fclose failed");
+	return buf;
+}
+
+static void print_fmt(FILE *f, const struct dlb_result *rows, int n, void *arg)
+{
+	dlb_table_print(f, *(enum dlb_format *)arg, rows, n, "Test GPU");
+}
+
+/* The three rows as dlb_table_print writes them in fmt (caller frees). */
+static char *table(const struct dlb_result *rows, enum dlb_format fmt)
+{
+	char *t = printed(print_fmt, rows, 3, &fmt);
+	REQUIRE(t && *t, "nothing printed");
+	return t;
+}
+
+/* The line of text that contains needle, copied into buf ("" when none). */
+static const char *line_with(const char *text, const char *needle, char *buf, size_t len)
+{
+	const char *at = strstr(text, needle);
+	buf[0] = 0;
+	if (!at)
+		return buf;
+	while (at > text && at[-1] != '\n')
+		at--;
+	snprintf(buf, len, "%.*s", (int)strcspn(at, "\n"), at);
+	return buf;
+}
+
+static int count_of(const char *text, const char *needle)
+{
+	int c = 0;
+	for (const char *p = text; (p = strstr(p, needle)) != NULL; p += strlen(needle))
+		c++;
+	return c;
+}
+
+/* "padded" of the int8 35x700x2047 row: the shape run, and that the time leaves the padding out. */
+static void check_padded_json(const char *what, json_t *pad, const char *text)
+{
+	CHECK(json_is_object(pad) && json_integer_value(json_object_get(pad, "m")) == 36 &&
+		      json_integer_value(json_object_get(pad, "n")) == 700 &&
+		      json_integer_value(json_object_get(pad, "k")) == 2048 &&
+		      json_is_false(json_object_get(pad, "time_includes_padding")) && json_object_size(pad) == 4,
+	      "%s: padded of the int8 35x700x2047 row: %s", what, text);
+}
+
+static void no_made_up_numbers(const char *what, const char *text)
+{
+	CHECK(!strstr(text, "nan") && !strstr(text, "inf") && !strstr(text, "NaN"), "%s: a NaN or inf printed:\n%s",
+	      what, text);
+}
+
+static void test_table_text(const struct dlb_result *rows)
+{
+	char *t = table(rows, DLB_FMT_TEXT), line[512];
+	/* one table per precision, each headed by its unit and peak */
+	CHECK_HAS(t, "gemm int8 on Test GPU (int8 A, B; int32 C; int32 accumulation): throughput in TOPS; %peak relative "
+		     "to 1979.0 TOPS, the dense int8 tensor-core peak from SM count x clock");
+	CHECK_HAS(t, "gemm fp32 on Test GPU (fp32 A, B, C; fp32 accumulation): throughput in TFLOP/s; %peak n/a (no peak "
+		     "recorded)");
+	CHECK(strstr(t, "gemm int8 on") < strstr(t, "gemm fp32 on"), "tables not in the order of the rows:\n%s", t);
+	CHECK_EQ_INT(count_of(t, "geomean speedup"), 2);
+	CHECK_HAS(line_with(t, "    TOPS ", line, sizeof line), "K layout | best config");
+	CHECK_HAS(line_with(t, " TFLOP/s ", line, sizeof line), "K layout | best config");
+	/* the padded row: its shape as given, the shape run, its time, throughput of the shape as given, no cuBLASLt */
+	line_with(t, "    35    700    2047", line, sizeof line);
+	CHECK_HAS(line, "10.00    10.03    0.5%");
+	CHECK_HAS(line, "12.00       n/a |    1.20x | yes, padded: 36x700x2048");
+	/* every vendor entry failed verification: n/a, never a number */
+	line_with(t, "    64     64      64", line, sizeof line);
+	CHECK_HAS(line, "|       n/a       n/a |      n/a | yes");
+	CHECK(!strstr(line, "padded"), "64x64x64 is not padded: %s", line);
+	/* the footnote, once, under the int8 table only */
+	CHECK_EQ_INT(count_of(t, "padded: 1 of 2 rows ran with M, N and K rounded up to multiples of 4 (DeepBench's rule); "
+				 "the inputs are padded once, the padded GEMM is timed, and the time does not include "
+				 "the padding; TOPS count the shape as given"),
+		     1);
+	CHECK(strstr(t, "padded: 1 of 2 rows") < strstr(t, "gemm fp32 on"), "the footnote is not under the int8 table");
+	CHECK_HAS(t, "geomean speedup vs vendor best (1 rows, Test GPU): 1.200x");
+	line_with(t, "    35    700    2047 NN     | BM=64 BN=64 BK=16 TM=4 TN=4 SPLITK=1     |     20.00", line,
+		  sizeof line);
+	CHECK_HAS(line, "5.02     n/a |     30.00       n/a |    1.50x | yes");
+	no_made_up_numbers("text", t);
+	free(t);
+}
+
+static void test_table_csv(const struct dlb_result *rows)
+{
+	char *t = table(rows, DLB_FMT_CSV), line[512];
+	CHECK_HAS(t, "m,n,k,layout,prec,best_config,tuned_us,tuned_ci_lo,tuned_ci_hi,throughput,unit,pct_peak,peak,"
+		     "cublas_us,cublaslt_best_us,speedup,verified,cached,padded,padded_m,padded_n,padded_k\n");
+	CHECK_HAS(line_with(t, "35,700,2047,NN,int8", line, sizeof line), ",10.030,TOPS,0.51,1979.0,12.000,n/a,1.2000,1,0,1,36,700,2048");
+	CHECK_HAS(line_with(t, "64,64,64,NN,int8", line, sizeof line), ",0.105,TOPS,0.01,1979.0,n/a,n/a,n/a,1,0,0,64,64,64");
+	CHECK_HAS(line_with(t, "35,700,2047,NN,fp32", line, sizeof line), ",5.015,TFLOP/s,n/a,n/a,30.000,n/a,1.5000,1,0,0,35,700,2047");
+	CHECK_EQ_INT(count_of(t, "\n"), 4);
+	no_made_up_numbers("csv", t);
+	free(t);
+}
+
+static void test_table_json(const struct dlb_result *rows)
+{
+	char *t = table(rows, DLB_FMT_JSON);
+	json_error_t err;
+	json_t *root = json_loads(t, 0, &err), *res = json_object_get(root, "results");
+	REQUIRE(root && json_array_size(res) == 3, "not the JSON of 3 rows: %s", t);
+	json_t *a = json_array_get(res, 0), *b = json_array_get(res, 1), *c = json_array_get(res, 2);
+	check_padded_json("json", json_object_get(a, "padded"), t);
+	CHECK(json_integer_value(json_object_get(a, "m")) == 35 && json_integer_value(json_object_get(a, "k")) == 2047,
+	      "the row's own shape is the one given");
+	CHECK_EQ_STR(json_string_value(json_object_get(a, "unit")), "TOPS");
+	CHECK_NEAR(json_number_value(json_object_get(a, "throughput")), 10.0303, 1e-4);
+	CHECK(json_is_null(json_object_get(a, "cublaslt_best_us")), "no cuBLASLt algorithm must be null");
+	CHECK_NEAR(json_number_value(json_object_get(a, "speedup_vs_vendor_best")), 1.2, 1e-12);
+	CHECK(json_is_null(json_object_get(b, "padded")), "64x64x64 int8 is not padded");
+	CHECK(json_is_null(json_object_get(b, "cublas_us")) && json_is_null(json_object_get(b, "cublaslt_best_us")) &&
+		      json_is_null(json_object_get(b, "speedup_vs_vendor_best")),
+	      "unverified vendor entries must give null, not a number");
+	CHECK_EQ_STR(json_string_value(json_object_get(c, "unit")), "TFLOP/s");
+	CHECK(json_is_null(json_object_get(c, "pct_peak")) && json_is_null(json_object_get(c, "peak")),
+	      "no peak recorded: pct_peak and peak null");
+	json_t *groups = json_object_get(root, "precisions"), *g0 = json_array_get(groups, 0);
+	CHECK_EQ_INT(json_array_size(groups), 2);
+	CHECK_EQ_STR(json_string_value(json_object_get(g0, "prec")), "int8");
+	CHECK_EQ_STR(json_string_value(json_object_get(g0, "unit")), "TOPS");
+	CHECK_NEAR(json_number_value(json_object_get(g0, "peak")), 1979.0, 0);
+	CHECK_NEAR(json_number_value(json_object_get(g0, "geomean_speedup")), 1.2, 1e-12);
+	CHECK_EQ_INT(json_integer_value(json_object_get(g0, "rows_with_speedup")), 1);
+	CHECK_EQ_STR(json_string_value(json_object_get(json_array_get(groups, 1), "prec")), "fp32");
+	CHECK_EQ_INT(json_integer_value(json_object_get(root, "rows_with_speedup")), 2);
+	json_decref(root);
+	free(t);
+}
+
+struct export_arg {
+	enum dlb_export_format fmt;
+	struct dlb_store *s;
+	const struct dlb_row *rows;
+};
+
+static void print_export(FILE *f, const struct dlb_result *unused, int n, void *arg)
+{
+	(void)unused;
+	struct export_arg *e = arg;
+	CHECK_EQ_INT(dlb_export(f, e->fmt, e->s, e->rows, n), 0);
+}
+
+static void test_export(const struct dlb_row *rows)
+{
+	char dir[] = "/tmp/dlb_test_export.XXXXXX", line[1024];
+	struct dlb_store *db = temp_store(dir);
+	struct export_arg e = {DLB_EXPORT_CSV, db, rows};
+	char *t = printed(print_export, NULL, 3, &e);
+	CHECK_HAS(t, ",samples,throughput,unit,vendor_best,vendor_best_us,speedup,verified,current,measured,padded,"
+		     "padded_m,padded_n,padded_k\n");
+	CHECK_HAS(line_with(t, "int8,NN,35,700,2047", line, sizeof line),
+		  ",10.030,TOPS,\"cublasGemmEx\",12.000,1.2000,1,1,2026-01-02T03:04:05Z,1,36,700,2048");
+	CHECK_HAS(line_with(t, "int8,NN,64,64,64", line, sizeof line), ",TOPS,\"\",n/a,n/a,1,1,2026-01-02T03:04:05Z,0,64,64,64");
+	CHECK_HAS(line_with(t, "fp32,NN,35,700,2047", line, sizeof line), ",TFLOP/s,\"cublasSgemm\",30.000,1.5000,1,1,");
+	no_made_up_numbers("export csv", t);
+	free(t);
+
+	e.fmt = DLB_EXPORT_MD;
+	t = printed(print_export, NULL, 3, &e);
+	CHECK_HAS(t, "## gemm int8 on Test GPU (GPU-1), driver 13.0, CUDA 13.0\n\n| layout | M×N×K | config | tuned µs [95% CI] "
+		     "| TOPS |");
+	CHECK_HAS(t, "## gemm fp32 on Test GPU (GPU-1), driver 13.0, CUDA 13.0\n\n| layout | M×N×K | config | tuned µs [95% CI] "
+		     "| TFLOP/s |");
+	CHECK_HAS(t, "| NN | 35×700×2047 (padded: 36×700×2048) | BM=64");
+	CHECK_HAS(line_with(t, "| NN | 64×64×64 |", line, sizeof line), "| 0.10 | n/a | n/a | n/a | yes |");
+	CHECK_EQ_INT(count_of(t, "\nPadded: 1 of 2 rows ran with M, N and K rounded up to multiples of 4 (DeepBench's rule); "
+				 "the inputs are padded once, the padded GEMM is timed, and the time does not include "
+				 "the padding; TOPS count the shape as given.\n"),
+		     1);
+	CHECK(strstr(t, "Padded: 1 of 2 rows") > strstr(t, "## gemm int8"), "the padding note is not under the int8 table");
+	no_made_up_numbers("export md", t);
+	free(t);
+
+	e.fmt = DLB_EXPORT_JSON;
+	t = printed(print_export, NULL, 3, &e);
+	json_error_t err;
+	json_t *root = json_loads(t, 0, &err), *recs = json_object_get(root, "records");
+	REQUIRE(root && json_array_size(recs) == 3, "not an export of 3 records: %s", t);
+	check_padded_json("export json", json_object_get(json_array_get(recs, 0), "padded"), t);
+	CHECK(json_is_null(json_object_get(json_array_get(recs, 1), "padded")), "64x64x64: padded must be null");
+	CHECK(json_is_null(json_object_get(json_array_get(recs, 2), "padded")), "fp32: padded must be null");
+	json_decref(root);
+	free(t);
+	temp_store_remove(db, dir);
+}
+
+static void test_reports(void)
+{
+	struct dlb_row w[3];
+	struct dlb_result rows[3];
+	report_rows(w);
+	for (int i = 0; i < 3; i++)
+		rows[i] = w[i].r;
+	/* derived numbers: of the shape as given; NAN (never a made-up number) where one does not exist */
+	CHECK_NEAR(dlb_result_throughput(&rows[0]), 2.0 * 35 * 700 * 2047 / 10e-6 / 1e12, 1e-9);
+	CHECK(isnan(dlb_result_lt_best_us(&rows[0])), "no cuBLASLt entry: %g", dlb_result_lt_best_us(&rows[0]));
+	CHECK(isnan(dlb_result_cublas_us(&rows[1])) && isnan(dlb_result_vendor_best_us(&rows[1])) &&
+		      isnan(dlb_result_speedup(&rows[1])),
+	      "unverified vendor entries gave a number");
+	CHECK(isnan(dlb_result_pct_peak(&rows[2])), "no peak: %%peak %g", dlb_result_pct_peak(&rows[2]));
+	struct dlb_result zero = rows[0];
+	zero.peak_tflops = 0;
+	zero.vendor[0].st.median = 0; /* verified but never timed */
+	CHECK(isnan(dlb_result_pct_peak(&zero)) && isnan(dlb_result_speedup(&zero)), "a zero peak or vendor time gave %g, %g",
+	      dlb_result_pct_peak(&zero), dlb_result_speedup(&zero));
+	test_table_text(rows);
+	test_table_csv(rows);
+	test_table_json(rows);
+	test_export(w);
+}
+
 int main(void)
 {
 	test_round_trip();
 	test_not_found();
 	test_bad();
 	test_status_names();
+	test_reports();
 	return TEST_DONE();
 }

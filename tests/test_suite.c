@@ -1,4 +1,5 @@
-/* test_suite: CSV suites — valid text, every error naming its file and line, the built-in suites, files. */
+/* test_suite: CSV suites — valid text, every error naming its file and line, the built-in suites, files — and
+ * what a problem runs as: the precision facts and int8's padding to multiples of 4. */
 #include "err.h"
 #include "op.h"
 #include "suite.h"
@@ -177,6 +178,49 @@ static void test_files(void)
 	unlink(path);
 }
 
+/* The shape run for prec and m x n x k must be want_*, and the return value whether it changed. */
+static void check_padded(enum dlb_prec prec, int64_t m, int64_t n, int64_t k, int64_t wm, int64_t wn, int64_t wk)
+{
+	struct dlb_problem p = {.op = gemm, .prec = prec, .m = m, .n = n, .k = k};
+	int64_t pm = 0, pn = 0, pk = 0;
+	int changed = dlb_problem_padded(&p, &pm, &pn, &pk);
+	CHECK(pm == wm && pn == wn && pk == wk, "%s %lldx%lldx%lld runs as %lldx%lldx%lld, expected %lldx%lldx%lld",
+	      dlb_prec_name(prec), (long long)m, (long long)n, (long long)k, (long long)pm, (long long)pn, (long long)pk,
+	      (long long)wm, (long long)wn, (long long)wk);
+	CHECK(changed == (wm != m || wn != n || wk != k), "%s %lldx%lldx%lld: returned %d", dlb_prec_name(prec),
+	      (long long)m, (long long)n, (long long)k, changed);
+}
+
+static void test_padding(void)
+{
+	/* DeepBench: int8 dimensions that are not multiples of 4 are padded up to the next one */
+	check_padded(DLB_PREC_INT8, 35, 700, 2047, 36, 700, 2048);
+	check_padded(DLB_PREC_INT8, 1, 2, 3, 4, 4, 4);
+	check_padded(DLB_PREC_INT8, 4, 8, 1760, 4, 8, 1760);
+	check_padded(DLB_PREC_INT8, 5124, 9124, 1761, 5124, 9124, 1764);
+	check_padded(DLB_PREC_INT8, DLB_MAX_DIM, 1, 4, (int64_t)1 << 31, 4, 4); /* past DLB_MAX_DIM: main refuses it */
+	/* other precisions run the shape as given */
+	check_padded(DLB_PREC_FP32, 35, 700, 2047, 35, 700, 2047);
+	check_padded(DLB_PREC_FP16, 1, 2, 3, 1, 2, 3);
+
+	const struct dlb_prec_info *i8 = dlb_prec_info(DLB_PREC_INT8), *f16 = dlb_prec_info(DLB_PREC_FP16),
+				   *f32 = dlb_prec_info(DLB_PREC_FP32);
+	CHECK_EQ_STR(i8->name, "int8");
+	CHECK_EQ_STR(i8->unit, "TOPS");
+	CHECK_EQ_STR(f16->unit, "TFLOP/s");
+	CHECK_EQ_STR(f32->unit, "TFLOP/s");
+	CHECK_HAS(i8->about, "int32 accumulation");
+	CHECK_HAS(f16->about, "fp32 accumulation");
+	CHECK_HAS(i8->peak, "tensor-core");
+	CHECK(i8->pad_to == 4 && f16->pad_to == 1 && f32->pad_to == 1, "pad_to: int8 %d fp16 %d fp32 %d", i8->pad_to,
+	      f16->pad_to, f32->pad_to);
+	for (int p = 0; p < DLB_PREC_COUNT; p++) {
+		enum dlb_prec back;
+		CHECK(dlb_prec_parse(dlb_prec_info((enum dlb_prec)p)->name, &back) == 0 && (int)back == p,
+		      "precision %d does not parse back from its name", p);
+	}
+}
+
 int main(void)
 {
 	gemm = dlb_op_find("gemm", DLB_PREC_FP32);
@@ -185,5 +229,6 @@ int main(void)
 	test_errors();
 	test_builtin();
 	test_files();
+	test_padding();
 	return TEST_DONE();
 }
