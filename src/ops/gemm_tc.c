@@ -235,13 +235,11 @@ static const struct dlb_constraint int8_limits[] = {TC_LIMITS(l_smem_int8)};
 
 static const char *const tc_kernels[] = {"gemm_nn", "gemm_nt", "gemm_tn", "gemm_tt"};
 
-/* int8 runs on dimensions padded to multiples of 4 (DeepBench's rule); fp16 on the problem as given. */
+/* int8 runs on dimensions padded to multiples of 4 (DeepBench's rule, dlb_problem_padded); fp16 on the
+ * problem as given. */
 static void run_dims(const struct dlb_problem *p, int64_t *m, int64_t *n, int64_t *k)
 {
-	int pad = p->prec == DLB_PREC_INT8;
-	*m = pad ? (p->m + 3) / 4 * 4 : p->m;
-	*n = pad ? (p->n + 3) / 4 * 4 : p->n;
-	*k = pad ? (p->k + 3) / 4 * 4 : p->k;
+	(void)dlb_problem_padded(p, m, n, k);
 }
 
 /* Useful work: the problem as given, not the padding. */
