@@ -33,7 +33,7 @@ _Static_assert((int)TC_BM == (int)GEMM_BM && (int)TC_BN == (int)GEMM_BN && (int)
 		[TC_STAGES] = {"STAGES", "shared-memory stages in flight", 4, {2, 3, 4, 6}},                     \
 		[TC_KIND] = {"KIND", "0: mma.sync, 1: wgmma (sm_90a), 2: skinny (no tensor cores)", 3, {0, 1, 2}}, \
 		[TC_WGS] = {"WGS", "consumer warpgroups (wgmma)", 2, {1, 2}},                                     \
-		[TC_KS] = {"KS", "k-slices of threads per block (skinny)", 3, {1, 2, 4}},                          \
+		[TC_KS] = {"KS", "k-slices of threads per block (skinny)", 5, {1, 2, 4, 8, 16}},                   \
 	}
 
 static const struct dlb_param fp16_params[TC_NPARAMS] = TC_PARAMS(32, 64);
