@@ -78,7 +78,7 @@ static void print_group_text(FILE *out, const struct dlb_result *rows, int n, co
 	if (isfinite(peak))
 		fprintf(out, "%%peak relative to %.1f %s, %s from SM count x clock\n", peak, in->unit, in->peak);
 	else
-		fprintf(out, "%%peak n/a (no peak recorded)\n");
+		fprintf(out, "%%peak n/a (no %s peak known for this GPU)\n", in->name);
 	fprintf(out, "%6s %6s %7s %-6s | %-40s | %9s %8s %7s | %9s %9s | %8s | %s\n", "M", "N", "K", "layout",
 		"best config", "tuned us", in->unit, "%peak", "cuBLAS us", "Lt-best", "speedup", "verified");
 	for (int i = 0; i < n; i++) {

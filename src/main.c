@@ -84,11 +84,17 @@ static int cmd_devices(void)
 		char arch[16];
 		DLB_CHECK(dlb_device_open(i, &d));
 		dlb_device_arch(&d, arch, sizeof arch);
-		printf("GPU %d: %s (%s), %s, %d SMs at %d MHz, %.1f GiB, L2 %zu MiB, smem/block %zu KiB (opt-in %zu KiB), "
-		       "fp32 peak %.1f TFLOP/s\n",
+		printf("GPU %d: %s (%s), %s, %d SMs at %d MHz, %.1f GiB, L2 %zu MiB, smem/block %zu KiB (opt-in %zu KiB); "
+		       "peaks:",
 		       i, d.name, d.uuid, arch, d.sm_count, d.clock_khz / 1000, (double)d.total_mem / (1 << 30),
-		       d.l2_bytes >> 20, d.smem_per_block >> 10, d.smem_per_block_optin >> 10,
-		       dlb_device_fp32_peak_tflops(&d));
+		       d.l2_bytes >> 20, d.smem_per_block >> 10, d.smem_per_block_optin >> 10);
+		for (int p = 0; p < DLB_PREC_COUNT; p++) {
+			char peak[32];
+			dlb_fmt_num(peak, sizeof peak, dlb_device_peak_tflops(&d, p), "%.1f");
+			printf("%s %s %s %s", p ? "," : "", dlb_prec_name((enum dlb_prec)p), peak,
+			       dlb_prec_info((enum dlb_prec)p)->unit);
+		}
+		printf("\n");
 		dlb_device_close(&d);
 	}
 fail:

@@ -61,7 +61,7 @@ static void make_key(char *buf, size_t len, int64_t m, int driver, int current)
 	struct dlb_key k = {.op = "gemm", .prec = "fp32", .layout = "NN", .m = m, .n = 16, .k = 1760,
 			    .gpu = "NVIDIA H200", .uuid = "GPU-test", .sm = 90, .driver = driver, .cuda = v.runtime,
 			    .nvrtc = v.nvrtc_major * 100 + v.nvrtc_minor, .cublas = v.cublas,
-			    .tpl_hash = current ? dlb_op_template_hash("gemm") : 0x0123456789abcdefull};
+			    .tpl_hash = current ? dlb_op_template_hash("gemm", "fp32") : 0x0123456789abcdefull};
 	REQUIRE(dlb_key_encode(&k, buf, len) > 0, "key encode");
 }
 
