@@ -131,13 +131,13 @@ static const struct {
 	{9, 0, 4096, 8192},
 };
 
-double dlb_device_peak_tflops(const struct dlb_device *dev, int prec)
+double dlb_device_peak_tflops(const struct dlb_device *dev, enum dlb_prec prec)
 {
-	if (prec == DLB_PEAK_FP32)
+	if (prec == DLB_PREC_FP32)
 		return dlb_device_fp32_peak_tflops(dev);
 	for (size_t i = 0; i < sizeof tensor_rates / sizeof tensor_rates[0]; i++)
 		if (tensor_rates[i].major == dev->cc_major && tensor_rates[i].minor == dev->cc_minor)
-			return (prec == DLB_PEAK_FP16 ? tensor_rates[i].fp16 : tensor_rates[i].int8) * dev->sm_count *
+			return (prec == DLB_PREC_FP16 ? tensor_rates[i].fp16 : tensor_rates[i].int8) * dev->sm_count *
 			       (dev->clock_khz * 1e3) / 1e12;
 	return NAN;
 }

@@ -2,6 +2,8 @@
  * Only the runtime API is used, linked statically, so the binary starts and reports cleanly without a driver. */
 #ifndef DLB_DEVICE_H
 #define DLB_DEVICE_H
+#include "problem.h"
+
 #include <cuda_runtime_api.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -42,9 +44,8 @@ void dlb_device_close(struct dlb_device *dev);
 double dlb_device_fp32_peak_tflops(const struct dlb_device *dev);
 /* Peak of a precision in TFLOP/s (TOPS for int8) from the SM count and the clock the driver reports (its
  * maximum: on an H100 SXM 1.98 GHz, so 1070 TFLOP/s fp16 where NVIDIA's 989 assumes 1.83 GHz — the % of
- * peak shown is the stricter one). prec: DLB_PEAK_* (the values of enum dlb_prec). NAN where unknown. */
-enum { DLB_PEAK_FP32, DLB_PEAK_FP16, DLB_PEAK_INT8 };
-double dlb_device_peak_tflops(const struct dlb_device *dev, int prec);
+ * peak shown is the stricter one). NAN where unknown. */
+double dlb_device_peak_tflops(const struct dlb_device *dev, enum dlb_prec prec);
 /* The NVRTC target for this device: "sm_80", "sm_90a" (Hopper's arch-specific features), ... */
 void dlb_device_arch(const struct dlb_device *dev, char *buf, size_t len);
 int dlb_device_free_mem(size_t *free_bytes);

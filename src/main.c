@@ -90,7 +90,7 @@ static int cmd_devices(void)
 		       d.l2_bytes >> 20, d.smem_per_block >> 10, d.smem_per_block_optin >> 10);
 		for (int p = 0; p < DLB_PREC_COUNT; p++) {
 			char peak[32];
-			dlb_fmt_num(peak, sizeof peak, dlb_device_peak_tflops(&d, p), "%.1f");
+			dlb_fmt_num(peak, sizeof peak, dlb_device_peak_tflops(&d, (enum dlb_prec)p), "%.1f");
 			printf("%s %s %s %s", p ? "," : "", dlb_prec_name((enum dlb_prec)p), peak,
 			       dlb_prec_info((enum dlb_prec)p)->unit);
 		}

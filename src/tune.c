@@ -711,7 +711,7 @@ static int tune_problem(struct run *x, int pi, struct dlb_candidate *cand, int n
 			attempt ? "; the row has no vendor time" : "; trying once more");
 	}
 	r->gpu_seconds = now_s() - t0;
-	r->peak_tflops = dlb_device_peak_tflops(x->wctx.dev, (int)r->p.prec);
+	r->peak_tflops = dlb_device_peak_tflops(x->wctx.dev, r->p.prec);
 	snprintf(r->gpu, sizeof r->gpu, "%.127s", x->wctx.dev->name);
 	iso_now(r->timestamp, sizeof r->timestamp);
 fail:

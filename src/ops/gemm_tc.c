@@ -235,13 +235,6 @@ static const struct dlb_constraint int8_limits[] = {TC_LIMITS(l_smem_int8)};
 
 static const char *const tc_kernels[] = {"gemm_nn", "gemm_nt", "gemm_tn", "gemm_tt"};
 
-/* int8 runs on dimensions padded to multiples of 4 (DeepBench's rule, dlb_problem_padded); fp16 on the
- * problem as given. */
-static void run_dims(const struct dlb_problem *p, int64_t *m, int64_t *n, int64_t *k)
-{
-	(void)dlb_problem_padded(p, m, n, k);
-}
-
 /* Useful work: the problem as given, not the padding. */
 static double tc_flops(const struct dlb_problem *p)
 {
@@ -251,7 +244,7 @@ static double tc_flops(const struct dlb_problem *p)
 static void tc_describe(const struct dlb_problem *p, char *buf, int len)
 {
 	int64_t m, n, k;
-	run_dims(p, &m, &n, &k);
+	(void)dlb_problem_padded(p, &m, &n, &k);
 	if (m != p->m || n != p->n || k != p->k)
 		snprintf(buf, (size_t)len, "%lldx%lldx%lld %s (padded %lldx%lldx%lld)", (long long)p->m, (long long)p->n,
 			 (long long)p->k, dlb_layout_name(p->ta, p->tb), (long long)m, (long long)n, (long long)k);
@@ -293,7 +286,7 @@ static size_t set_bytes(const struct tc_state *s)
 static size_t tc_device_bytes(const struct dlb_problem *p, const struct dlb_device *dev)
 {
 	struct tc_state s = {.p = *p, .int8 = p->prec == DLB_PREC_INT8};
-	run_dims(p, &s.m, &s.n, &s.k);
+	(void)dlb_problem_padded(p, &s.m, &s.n, &s.k);
 	s.es_in = s.int8 ? 1 : 2;
 	s.es_out = s.int8 ? 4 : 2;
 	size_t per = set_bytes(&s), want = 2 * dev->l2_bytes / (per ? per : 1);
@@ -425,7 +418,7 @@ static int tc_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state
 	s->g = g;
 	s->p = *p;
 	s->int8 = p->prec == DLB_PREC_INT8;
-	run_dims(p, &s->m, &s->n, &s->k);
+	(void)dlb_problem_padded(p, &s->m, &s->n, &s->k); /* int8: multiples of 4 (DeepBench) */
 	s->es_in = s->int8 ? 1 : 2;
 	s->es_out = s->int8 ? 4 : 2;
 	if (s->int8)
