@@ -139,7 +139,7 @@ int dlb_simulate(const struct dlb_landscape *L, const struct dlb_search_opts *so
 		o.seed = seed + (uint64_t)t * 7919u;
 		o.clock = sim_clock;
 		dlb_pcg32_seed(&c.rng, seed ^ 0x5eedu, (uint64_t)t);
-		if (dlb_search(&o, &(struct dlb_points){L->n, L->dim, L->coord}, sim_evaluate, &c, &res))
+		if (dlb_search(&o, &(struct dlb_points){L->n, L->dim, L->coord, L->categorical}, sim_evaluate, &c, &res))
 			return -1;
 		int hit = res.best >= 0 && L->truth[res.best] <= best * 1.01;
 		double sh = (double)res.evaluated / L->n;

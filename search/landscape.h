@@ -14,6 +14,7 @@ struct dlb_landscape {
 	double *truth;   /* true time of each candidate */
 	double *sd;      /* standard deviation of its log-time noise */
 	double outlier;  /* probability that a sample is an outlier (1.5-3x slower) */
+	unsigned categorical; /* bit d: parameter d names kinds, not amounts (struct dlb_points) */
 };
 
 /* Room for n candidates of dim coordinates, zeroed (a recorded landscape fills it); -1 out of memory. */

@@ -11,6 +11,8 @@ struct dlb_param {
 	const char *doc;
 	int nvalues;
 	int values[DLB_MAX_VALUES];
+	int categorical; /* the values name kinds (kernel families), not amounts: the search's model gives each
+	                  * value a level of its own, and its random start visits every value in turn */
 };
 
 struct dlb_config {

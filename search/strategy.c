@@ -84,56 +84,127 @@ static int next_anneal(struct state *s, int best)
 	return j;
 }
 
-/* Least squares of log time on (1, x_d, x_d^2) with x_d in [0,1] — on (1, x_d) alone while there are too few
- * points for the squares — and predictions for every candidate. */
+/* The random start: in permutation order, but taking the values of the first categorical parameter in turn
+ * (the value with the fewest evaluations so far, among those with untried points), so that every kind of
+ * kernel is sampled before the model is fit. Without a categorical parameter: the permutation's order. */
+static int pick_start(struct state *s)
+{
+	const struct dlb_points *p = s->p;
+	int d = 0, count[64] = {0}, left[64] = {0}, want = -1;
+	while (d < p->dim && !(p->categorical >> d & 1))
+		d++;
+	if (d == p->dim)
+		return pick_in_order(s);
+	for (int i = 0; i < p->n; i++) {
+		int c = p->coord[i * p->dim + d];
+		if (c < 0 || c >= 64)
+			return pick_in_order(s);
+		if (s->done[i])
+			count[c]++;
+		else
+			left[c]++;
+	}
+	for (int c = 0; c < 64; c++)
+		if (left[c] && (want < 0 || count[c] < count[want]))
+			want = c;
+	for (int k = 0; want >= 0 && k < p->n; k++)
+		if (!s->done[s->order[k]] && p->coord[s->order[k] * p->dim + d] == want)
+			return s->order[k];
+	return -1;
+}
+
+/* The first categorical parameter (its index), or -1. */
+static int first_categorical(const struct dlb_points *p)
+{
+	for (int d = 0; d < p->dim && d < 32; d++)
+		if (p->categorical >> d & 1)
+			return d;
+	return -1;
+}
+
+/* Candidate i's features. Without a categorical parameter: 1, then per parameter x_d in [0,1] (and x_d^2
+ * with quad). With one, a block of those per value of the first categorical parameter — its own level and
+ * its own slopes, zero outside the candidate's block — so that each kind of kernel has a model of its own;
+ * further categorical parameters get one indicator per value but the first. Returns how many (row may be
+ * NULL: just count; i < 0: count only). */
+static int features(const struct dlb_points *p, const int *maxc, int quad, int i, double *row)
+{
+	int cat = first_categorical(p), blocks = cat >= 0 ? maxc[cat] + 1 : 1, f = 0;
+	for (int b = 0; b < blocks; b++) {
+		int on = i >= 0 && (cat < 0 || p->coord[i * p->dim + cat] == b);
+		if (row)
+			row[f] = on;
+		f++;
+		for (int d = 0; d < p->dim; d++) {
+			if (d == cat)
+				continue;
+			int c = i >= 0 ? p->coord[i * p->dim + d] : 0;
+			if (p->categorical >> d & 1) {
+				for (int level = 1; level <= maxc[d]; level++, f++)
+					if (row)
+						row[f] = on && c == level;
+				continue;
+			}
+			double x = on && maxc[d] ? (double)c / maxc[d] : 0;
+			if (row)
+				row[f] = x;
+			f++;
+			if (quad) {
+				if (row)
+					row[f] = x * x;
+				f++;
+			}
+		}
+	}
+	return f;
+}
+
+/* Least squares of log time on the features (the squares only once there are enough points for them), and
+ * predictions for every candidate. */
 static void fit_model(struct state *s)
 {
 	const struct dlb_points *p = s->p;
-	int m = 0, maxc[16] = {0};
+	int m = 0, maxc[32] = {0};
+	if (p->dim > 32)
+		return;
 	for (int i = 0; i < p->n; i++)
 		m += s->done[i] && isfinite(s->logt[i]);
-	int quad = m >= 2 * p->dim + 3, per = quad ? 2 : 1, nf = 1 + per * p->dim;
 	for (int i = 0; i < p->n; i++)
-		for (int d = 0; d < p->dim && d < 16; d++)
+		for (int d = 0; d < p->dim; d++)
 			if (p->coord[i * p->dim + d] > maxc[d])
 				maxc[d] = p->coord[i * p->dim + d];
+	int quad = m >= features(p, maxc, 1, -1, NULL) + 2, nf = features(p, maxc, quad, -1, NULL);
 	if (m < nf + 2) /* too few points for this model: no prediction */
 		return;
 	gsl_matrix *X = gsl_matrix_alloc((size_t)m, (size_t)nf), *cov = gsl_matrix_alloc((size_t)nf, (size_t)nf);
-	gsl_vector *y = gsl_vector_alloc((size_t)m), *c = gsl_vector_alloc((size_t)nf), *row = gsl_vector_alloc((size_t)nf);
+	gsl_vector *y = gsl_vector_alloc((size_t)m), *c = gsl_vector_alloc((size_t)nf);
 	gsl_multifit_linear_workspace *w = gsl_multifit_linear_alloc((size_t)m, (size_t)nf);
-	if (!X || !cov || !y || !c || !row || !w)
+	double *row = malloc((size_t)nf * sizeof *row);
+	if (!X || !cov || !y || !c || !w || !row)
 		goto done;
 	for (int i = 0, r = 0; i < p->n; i++) {
 		if (!s->done[i] || !isfinite(s->logt[i]))
 			continue;
-		gsl_matrix_set(X, (size_t)r, 0, 1.0);
-		for (int d = 0; d < p->dim; d++) {
-			double x = maxc[d] ? (double)p->coord[i * p->dim + d] / maxc[d] : 0;
-			gsl_matrix_set(X, (size_t)r, (size_t)(1 + per * d), x);
-			if (quad)
-				gsl_matrix_set(X, (size_t)r, (size_t)(2 + 2 * d), x * x);
-		}
+		features(p, maxc, quad, i, row);
+		for (int f = 0; f < nf; f++)
+			gsl_matrix_set(X, (size_t)r, (size_t)f, row[f]);
 		gsl_vector_set(y, (size_t)r, s->logt[i]);
 		r++;
 	}
 	double chisq;
 	if (gsl_multifit_linear(X, y, c, cov, &chisq, w) == 0) {
 		for (int i = 0; i < p->n; i++) {
-			double v = gsl_vector_get(c, 0);
-			for (int d = 0; d < p->dim; d++) {
-				double x = maxc[d] ? (double)p->coord[i * p->dim + d] / maxc[d] : 0;
-				v += gsl_vector_get(c, (size_t)(1 + per * d)) * x;
-				if (quad)
-					v += gsl_vector_get(c, (size_t)(2 + 2 * d)) * x * x;
-			}
+			features(p, maxc, quad, i, row);
+			double v = 0;
+			for (int f = 0; f < nf; f++)
+				v += gsl_vector_get(c, (size_t)f) * row[f];
 			s->pred[i] = v;
 		}
 		s->nfit = m;
 	}
 done:
+	free(row);
 	gsl_multifit_linear_free(w);
-	gsl_vector_free(row);
 	gsl_vector_free(c);
 	gsl_vector_free(y);
 	gsl_matrix_free(cov);
@@ -143,10 +214,10 @@ done:
 static int next_model(struct state *s, int evaluated)
 {
 	if (evaluated < s->o->start || s->nfit < 0)
-		return pick_in_order(s);
+		return pick_start(s);
 	fit_model(s);
 	if (s->nfit == 0)
-		return pick_in_order(s);
+		return pick_start(s);
 	int best = -1;
 	for (int i = 0; i < s->p->n; i++)
 		if (!s->done[i] && (best < 0 || s->pred[i] < s->pred[best]))
@@ -245,7 +316,7 @@ int dlb_search(const struct dlb_search_opts *o, const struct dlb_points *p, dlb_
 		if (i < 0) {
 			switch (oo.strategy) {
 			case DLB_STRAT_ANNEAL:
-				i = res->evaluated < oo.start ? pick_in_order(&s) : next_anneal(&s, res->best);
+				i = res->evaluated < oo.start ? pick_start(&s) : next_anneal(&s, res->best);
 				break;
 			case DLB_STRAT_MODEL:
 				i = next_model(&s, res->evaluated);

@@ -2,8 +2,10 @@
  *   exhaustive  every candidate, in order (no search-level stop)
  *   random      a PCG32 permutation
  *   anneal      simulated annealing over neighbours (one parameter moved one step)
- *   model       a least-squares fit (GSL) of log time on each parameter and its square, refit after every
- *               evaluation, proposing the predicted-best untried candidate (after a random start)
+ *   model       a least-squares fit (GSL) of log time on each parameter and its square (on one level per
+ *               value for a categorical parameter), refit after every evaluation, proposing the
+ *               predicted-best untried candidate (after a random start that takes the values of the first
+ *               categorical parameter in turn)
  * Search-level stop (all but exhaustive): after the random start, stop when the last `window` evaluations
  * improved the best by no more than eps (relative), or the budget (candidates or seconds) is spent. A
  * candidate that failed (no samples) counts as an evaluation without improvement and is left out of the
@@ -19,10 +21,12 @@ enum dlb_strategy { DLB_STRAT_EXHAUSTIVE, DLB_STRAT_RANDOM, DLB_STRAT_ANNEAL, DL
 const char *dlb_strategy_name(enum dlb_strategy s);
 int dlb_strategy_parse(const char *s, enum dlb_strategy *out);
 
-/* Candidates as points: coord[i*dim + d] is the index of candidate i's value of parameter d. */
+/* Candidates as points: coord[i*dim + d] is the index of candidate i's value of parameter d. Bit d of
+ * categorical: parameter d names kinds, not amounts (see struct dlb_param). */
 struct dlb_points {
 	int n, dim;
 	const int *coord;
+	unsigned categorical;
 };
 
 struct dlb_search_opts {

@@ -7,6 +7,7 @@
 #include "catalog.h"
 #include "dbcmd.h"
 #include "err.h"
+#include "op.h"
 #include "../search/stats.h"
 
 #include <errno.h>
@@ -61,7 +62,8 @@ static int timed_trial(const struct dlb_trial *t)
 /* The landscape of one recorded search: every verified, timed trial is a candidate whose true time is its
  * median and whose noise is the spread its confidence interval implies. Returns 0, or 1 when the trials do
  * not make a landscape (fewer than 8 timed candidates, or configurations of different forms). */
-static int recorded_landscape(const struct dlb_result *r, double confidence, struct dlb_landscape *L, int **trial_of)
+static int recorded_landscape(const struct dlb_result *r, const struct dlb_op *op, double confidence,
+			      struct dlb_landscape *L, int **trial_of)
 {
 	int n = 0, dim = -1;
 	char names0[MAX_DIM][16], names[MAX_DIM][16];
@@ -127,6 +129,11 @@ static int recorded_landscape(const struct dlb_result *r, double confidence, str
 		if (L->sd[i] < 0.002)
 			L->sd[i] = 0.002;
 	}
+	/* the op's categorical parameters, by name */
+	for (int d = 0; d < dim && d < 32 && op; d++)
+		for (int k = 0; k < op->space.nparams; k++)
+			if (op->space.params[k].categorical && !strcmp(op->space.params[k].name, names0[d]))
+				L->categorical |= 1u << d;
 	/* coordinates: each value's rank among the distinct values of its parameter */
 	int *distinct = calloc((size_t)n, sizeof *distinct);
 	if (!distinct) {
@@ -190,7 +197,7 @@ static int simulate_db(const struct dlb_cli *c, const struct dlb_search_opts *so
 		struct dlb_landscape L;
 		int *trial_of = NULL, first[17], nfirst = 0;
 		DLB_CHECK(dlb_result_load(s, rows[i].r.key, 1, &r));
-		int lr = recorded_landscape(&r, ro->confidence, &L, &trial_of);
+		int lr = recorded_landscape(&r, rows[i].r.p.op, ro->confidence, &L, &trial_of);
 		if (lr == ENOMEM) {
 			dlb_result_free(&r);
 			DLB_FAIL(ENOMEM, "out of memory");

@@ -672,7 +672,11 @@ static int tune_problem(struct run *x, int pi, struct dlb_candidate *cand, int n
 	first[nseed] = -1;
 	so.first = first;
 	struct dlb_search_result res;
-	rc = dlb_search(&so, &(struct dlb_points){q.npt, dim, coord}, evaluate, &q, &res);
+	unsigned categorical = 0;
+	for (int d = 0; d < op->space.nparams && d < 32; d++)
+		if (op->space.params[d].categorical)
+			categorical |= 1u << d;
+	rc = dlb_search(&so, &(struct dlb_points){q.npt, dim, coord, categorical}, evaluate, &q, &res);
 	if (rc == -1)
 		DLB_FAIL(ENOMEM, "out of memory in the search");
 	DLB_CHECK(rc);
