@@ -52,12 +52,15 @@
 //   BK == 128 / sizeof(element of A)  (i.e. leave BK at its default)
 // Measured (H200, 8192^3, see notes/wgmma.md): WGS=2 BM=128 BN=256 STAGES=4 is the best all-round choice
 // (fp16 ~690-700 TFLOP/s, int8 ~1400 TOPS, 0.90-0.94x cublasGemmEx); BM=256 BN=128 is as good for fp16 nn.
-// Launch: grid dim3(ceil(M/BM)*ceil(N/BN), 1, 1), block THREADS, dynamic shared memory SMEM_BYTES.
-// Run-time arguments: M, N, K, leading dimensions (64-bit); W, counters are unused (no split-K: gridDim.z
-// must be 1, k_chunk == K); vec_a, vec_b must be 1 (leading dimension × element size a multiple of 16
-// bytes, base 16-byte aligned: cp.async moves 16-byte chunks); vec_c says C may be written in 16-byte
-// vectors. M, N, K need not be multiples of the tiles: out-of-range input is zero-filled by cp.async's
-// src-size operand (never read), out-of-range C is never written.
+// Launch: grid dim3(ceil(M/BM)*ceil(N/BN), 1, splits), block THREADS, dynamic shared memory SMEM_BYTES.
+// Run-time arguments: M, N, K, leading dimensions (64-bit); split-K (gridDim.z > 1): block z covers k in
+// [z·k_chunk, (z+1)·k_chunk), k_chunk a multiple of BK (>= K without split); W holds
+// splits·tiles·BM·BN fp32 (int32) partial products, counters one zeroed word per tile (each tile's last
+// split sums the partials in z order and resets its word). vec_a, vec_b: the widest copy every row of A / B
+// allows, 16 or 8 bytes (leading dimension × element size a multiple of it, base aligned): 8 moves each
+// 16-byte chunk as two 8-byte cp.async; vec_c says C may be written in 16-byte vectors. M, N, K need not be
+// multiples of the tiles: out-of-range input is zero-filled by cp.async's src-size operand (never read),
+// out-of-range C is never written.
 
 // KIND: when this file follows gemm_tc.cu in one source (the op's template), KIND == 1 selects it.
 #if !defined(KIND) || KIND == 1
@@ -121,12 +124,16 @@ typedef unsigned u32;
 typedef signed char TA;
 typedef int TC;
 typedef int ACC;
+typedef int4 ACC4;
+__device__ __forceinline__ int4 make_acc4(int a, int b, int c, int d) { return make_int4(a, b, c, d); }
 #else
 // IEEE half as its bit pattern (the host may pass __half* or unsigned short*): no cuda_fp16.h, which NVRTC
 // finds only with an include path.
 typedef unsigned short TA;
 typedef unsigned short TC;
 typedef float ACC;
+typedef float4 ACC4;
+__device__ __forceinline__ float4 make_acc4(float a, float b, float c, float d) { return make_float4(a, b, c, d); }
 #endif
 
 // ---- PTX wrappers ---------------------------------------------------------------------------------------
@@ -165,6 +172,25 @@ __device__ __forceinline__ void cp_async16(u32 dst, const void *src, u32 bytes)
 #else
 	asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(bytes) : "memory");
 #endif
+}
+// 8-byte copy (cp.async has no .cg form below 16 bytes): for rows that are only 8-byte aligned.
+__device__ __forceinline__ void cp_async8(u32 dst, const void *src, u32 bytes)
+{
+	asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" ::"r"(dst), "l"(src), "r"(bytes) : "memory");
+}
+// One 16-byte chunk of a tile, bytes (0..16) of it read and the rest zero-filled: one copy, or two of 8 bytes
+// where the operand's rows are only 8-byte aligned (V8). The swizzle moves whole 16-byte chunks, so the two
+// halves land side by side as one chunk would. safe: a valid address for a copy that reads nothing.
+template <bool V8>
+__device__ __forceinline__ void cp_chunk(u32 dst, const char *src, const char *safe, u32 bytes)
+{
+	if (!V8) {
+		cp_async16(dst, bytes ? src : safe, bytes);
+		return;
+	}
+	const u32 b0 = bytes < 8 ? bytes : 8u, b1 = bytes > 8 ? bytes - 8 : 0u;
+	cp_async8(dst, b0 ? src : safe, b0);
+	cp_async8(dst + 8, b1 ? src + 8 : safe, b1);
 }
 __device__ __forceinline__ void fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
@@ -408,9 +434,11 @@ struct tile_loader {
 	int kpos;                               // K-major: k of this thread's chunk at k-tile 0 / MN-major: line0
 	u32 dst0;                               // stage-relative destination of chunk 0
 	bool full;                              // every line (K-major) / element (MN-major) of the tile in range
+	bool v8;                                // rows only 8-byte aligned: two 8-byte copies per chunk
 
-	__device__ __forceinline__ void init(const TA *p, i64 ld, i64 rows, i64 row0, int pt)
+	__device__ __forceinline__ void init(const TA *p, i64 ld, i64 rows, i64 row0, int pt, int vec)
 	{
+		v8 = vec < 16;
 		const int ch = pt & 7, line0 = pt >> 3;
 		safe = reinterpret_cast<const char *>(p);
 		dst0 = line0 * 128 + ((ch ^ (line0 & 7)) << 4);
@@ -430,8 +458,20 @@ struct tile_loader {
 			kpos = line0;
 		}
 	}
+	// Skips t k-tiles (split-K: a block starts at its own k range).
+	__device__ __forceinline__ void skip(i64 t) { g += t * kstep; }
 	// Issues this thread's chunks of the k-tile starting at k0 into the stage tile at sbase, then advances.
+	// K: the end of this block's k range.
 	__device__ __forceinline__ void load(u32 sbase, i64 k0, i64 K)
+	{
+		if (v8)
+			load_v<true>(sbase, k0, K);
+		else
+			load_v<false>(sbase, k0, K);
+		g += kstep;
+	}
+	template <bool V8>
+	__device__ __forceinline__ void load_v(u32 sbase, i64 k0, i64 K)
 	{
 		const u32 d = sbase + dst0;
 		// An opaque copy of the stride: otherwise the compiler hoists q + j*stride for every j out of the
@@ -443,23 +483,21 @@ struct tile_loader {
 			if (KMAJ) {
 #pragma unroll
 				for (int j = 0; j < NJ; j++, q += js)
-					cp_async16(d + j * 2048, q, 16);
+					cp_chunk<V8>(d + j * 2048, q, q, 16);
 			} else {
 #pragma unroll
 				for (int jj = 0; jj < 4; jj++, q += js)
 #pragma unroll
 					for (int gg = 0; gg < ROWS / 64; gg++)
-						cp_async16(d + (gg * 4 + jj) * 2048, q + gg * 64 * ES_AB, 16);
+						cp_chunk<V8>(d + (gg * 4 + jj) * 2048, q + gg * 64 * ES_AB, q, 16);
 			}
 		} else if (KMAJ) {
 			const i64 left = (K - k0 - kpos) * ES_AB;
 			const u32 kb = left <= 0 ? 0u : left >= 16 ? 16u : (u32)left;
 			const char *q = g;
 #pragma unroll
-			for (int j = 0; j < NJ; j++, q += js) {
-				const u32 b = 16 * j < lim ? kb : 0u;
-				cp_async16(d + j * 2048, b ? q : safe, b);
-			}
+			for (int j = 0; j < NJ; j++, q += js)
+				cp_chunk<V8>(d + j * 2048, q, safe, 16 * j < lim ? kb : 0u);
 		} else {
 			const char *q = g;
 #pragma unroll
@@ -469,11 +507,10 @@ struct tile_loader {
 				for (int gg = 0; gg < ROWS / 64; gg++) {
 					const int left = (lim - 64 * gg) * ES_AB;
 					const u32 b = !kin || left <= 0 ? 0u : left >= 16 ? 16u : (u32)left;
-					cp_async16(d + (gg * 4 + jj) * 2048, b ? q + gg * 64 * ES_AB : safe, b);
+					cp_chunk<V8>(d + (gg * 4 + jj) * 2048, q + gg * 64 * ES_AB, safe, b);
 				}
 			}
 		}
-		g += kstep;
 	}
 };
 
@@ -482,7 +519,9 @@ struct tile_loader {
 // TA_T / TB_T: 1 when A / B is stored transposed ('t').
 template <int TA_T, int TB_T>
 __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restrict__ A, i64 lda,
-					  const TA *__restrict__ B, i64 ldb, TC *__restrict__ C, i64 ldc, int vec_c)
+					  const TA *__restrict__ B, i64 ldb, TC *__restrict__ C, i64 ldc,
+					  ACC *__restrict__ W, unsigned *__restrict__ counters, i64 k_chunk, int vec_a,
+					  int vec_b, int vec_c)
 {
 	// A is K-major when stored transposed, B when stored as is. Transpose bits: 1 = M/N-major.
 	constexpr bool A_KMAJ = TA_T == 1, B_KMAJ = TB_T == 0;
@@ -517,7 +556,9 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 	const i64 gsize = mt - first_m < GM ? mt - first_m : GM;
 	const i64 m0 = (first_m + (pid % width) % gsize) * BM;
 	const i64 n0 = ((pid % width) / gsize) * BN;
-	const int ntiles = (int)((K + BK - 1) / BK);
+	// Split-K: this block's k range [kbeg, kend); k_chunk is a multiple of BK (>= K without split).
+	const i64 kbeg = (i64)blockIdx.z * k_chunk, kend = kbeg + k_chunk < K ? kbeg + k_chunk : K;
+	const int ntiles = kend > kbeg ? (int)((kend - kbeg + BK - 1) / BK) : 0;
 
 	if (tid >= 128 * WGS) {
 		// ---- producer warpgroup ----
@@ -527,15 +568,17 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 		const int pt = tid - 128 * WGS;
 		tile_loader<BM, A_KMAJ> la;
 		tile_loader<BN, B_KMAJ> lb;
-		la.init(A, lda, M, m0, pt);
-		lb.init(B, ldb, N, n0, pt);
+		la.init(A, lda, M, m0, pt, vec_a);
+		lb.init(B, ldb, N, n0, pt, vec_b);
+		la.skip(kbeg / BK);
+		lb.skip(kbeg / BK);
 #pragma unroll 1
 		for (int t = 0; t < ntiles; t++) {
 			const int s = t % STAGES;
 			mbar_wait(empty0 + 8 * s, ((t / STAGES) & 1) ^ 1);
 			const u32 st = sbase + s * STAGE_BYTES;
-			la.load(st, (i64)t * BK, K);
-			lb.load(st + BM * 128, (i64)t * BK, K);
+			la.load(st, kbeg + (i64)t * BK, kend);
+			lb.load(st + BM * 128, kbeg + (i64)t * BK, kend);
 			mbar_arrive_cpasync(full0 + 8 * s);
 		}
 		return;
@@ -591,6 +634,55 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 	for (int mi = 0; mi < MI; mi++)
 		fence_regs(acc[mi]);
 
+	// ---- split-K: every split stores its accumulators to W in register order, 16 bytes at a time,
+	// W[z][tile][reg/4][thread][4] (coalesced: a warp's store is 512 contiguous bytes); the last split of the tile to arrive sums all of
+	// them in the order z = 0, 1, ... (deterministic, in fp32 / int32) into its registers and goes on to the
+	// epilogue. W holds splits · tiles · BM · BN elements. ----
+	if (gridDim.z > 1) {
+		constexpr int CT = 128 * WGS, NR = MI * (BN / 2);
+		// The flag lives at the start of the ring (no static shared memory, which would count against the
+		// opt-in limit): written only after the barrier below, when every consumer's wgmmas have retired.
+		volatile unsigned *last_split = reinterpret_cast<volatile unsigned *>(gbase);
+		const i64 tile_elems = (i64)NR * CT;
+		ACC4 *w = reinterpret_cast<ACC4 *>(W + ((i64)blockIdx.z * gridDim.x + blockIdx.x) * tile_elems) + tid;
+#pragma unroll
+		for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+			for (int r = 0; r < BN / 2; r += 4)
+				w[(mi * (BN / 8) + r / 4) * CT] =
+					make_acc4(acc[mi][r], acc[mi][r + 1], acc[mi][r + 2], acc[mi][r + 3]);
+		__threadfence();
+		named_sync(1, CT);
+		if (tid == 0)
+			*last_split = atomicAdd(&counters[blockIdx.x], 1u) == gridDim.z - 1;
+		named_sync(1, CT);
+		if (!*last_split)
+			return;
+		__threadfence();
+#pragma unroll
+		for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+			for (int r = 0; r < BN / 2; r++)
+				acc[mi][r] = 0;
+		const ACC4 *wz = reinterpret_cast<const ACC4 *>(W + (i64)blockIdx.x * tile_elems) + tid;
+		const i64 zstep = (i64)gridDim.x * tile_elems / 4;
+#pragma unroll 1
+		for (unsigned z = 0; z < gridDim.z; z++, wz += zstep) {
+#pragma unroll
+			for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+				for (int r = 0; r < BN / 2; r += 4) {
+					const ACC4 v = __ldcg(wz + (mi * (BN / 8) + r / 4) * CT);
+					acc[mi][r] += v.x;
+					acc[mi][r + 1] += v.y;
+					acc[mi][r + 2] += v.z;
+					acc[mi][r + 3] += v.w;
+				}
+		}
+		if (tid == 0)
+			counters[blockIdx.x] = 0;
+	}
+
 	// ---- epilogue: through shared memory (the ring is free once every consumer is past its last wgmma) ----
 	named_sync(1, 128 * WGS);
 	constexpr int ROWS = 64 * MI;             // rows of this warpgroup's tile
@@ -643,7 +735,7 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 	i64 M, i64 N, i64 K, const TA *__restrict__ A, i64 lda, const TA *__restrict__ B, i64 ldb,         \
 		TC *__restrict__ C, i64 ldc, ACC *__restrict__ W, unsigned *__restrict__ counters, i64 k_chunk, \
 		int vec_a, int vec_b, int vec_c
-#define GEMM_PASS M, N, K, A, lda, B, ldb, C, ldc, vec_c
+#define GEMM_PASS M, N, K, A, lda, B, ldb, C, ldc, W, counters, k_chunk, vec_a, vec_b, vec_c
 
 #if PREC_INT8
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nn(GEMM_ARGS) { __trap(); }

@@ -31,7 +31,7 @@ _Static_assert((int)TC_BM == (int)GEMM_BM && (int)TC_BN == (int)GEMM_BN && (int)
 		[TC_WM] = {"WM", "rows of C per warp (mma.sync)", 3, {16, 32, 64}},                               \
 		[TC_WN] = {"WN", "columns of C per warp (mma.sync)", 3, {16, 32, 64}},                            \
 		[TC_STAGES] = {"STAGES", "shared-memory stages in flight", 4, {2, 3, 4, 6}},                     \
-		[TC_KIND] = {"KIND", "0: mma.sync, 1: wgmma (sm_90a), 2: skinny (no tensor cores)", 3, {0, 1, 2}}, \
+		[TC_KIND] = {"KIND", "0: mma.sync, 1: wgmma (sm_90a), 2: skinny (no tensor cores)", 3, {0, 1, 2}, 1}, \
 		[TC_WGS] = {"WGS", "consumer warpgroups (wgmma)", 2, {1, 2}},                                     \
 		[TC_KS] = {"KS", "k-slices of threads per block (skinny)", 5, {1, 2, 4, 8, 16}},                   \
 	}
@@ -292,8 +292,11 @@ static size_t tc_device_bytes(const struct dlb_problem *p, const struct dlb_devi
 	size_t per = set_bytes(&s), want = 2 * dev->l2_bytes / (per ? per : 1);
 	size_t sets = want < 1 ? 1 : want > MAX_SETS ? MAX_SETS : want;
 	size_t mn = (size_t)s.m * (size_t)s.n * 4;
+	/* split-K: at most SPLIT_WAVES blocks per SM of tiles up to 256 x 256, and at most 64 splits of the
+	 * problem rounded up to whole tiles (wgmma) */
 	size_t ws = (size_t)SPLIT_WAVES * dev->sm_count * 256 * 256 * 4;
-	return sets * per + mn + (ws < 64 * mn ? ws : 64 * mn) + dlb_bench_flush_bytes(dev) + ((size_t)64 << 20);
+	size_t ws_tiles = 64 * (size_t)(s.m + 255) * (size_t)(s.n + 255) * 4;
+	return sets * per + mn + (ws < ws_tiles ? ws : ws_tiles) + dlb_bench_flush_bytes(dev) + ((size_t)64 << 20);
 }
 
 static void tc_teardown(void *state)
@@ -468,6 +471,18 @@ static int vec_of(int64_t ld, size_t es)
 	return (int)es;
 }
 
+/* Split-K workspace, in elements: mma.sync and skinny write M × N partial products per split, wgmma whole
+ * tiles in register order (see the templates). */
+static size_t ws_elems_for(const struct tc_state *s, const int *v, int split)
+{
+	if (split <= 1)
+		return 0;
+	int64_t mt = (s->m + v[TC_BM] - 1) / v[TC_BM], nt = (s->n + v[TC_BN] - 1) / v[TC_BN];
+	if (is_wgmma(v))
+		return (size_t)split * (size_t)(mt * v[TC_BM]) * (size_t)(nt * v[TC_BN]);
+	return (size_t)split * (size_t)s->m * (size_t)s->n;
+}
+
 static int tc_variants(void *state, const struct dlb_candidate *c, int *values, int max)
 {
 	struct tc_state *s = state;
@@ -478,21 +493,17 @@ static int tc_variants(void *state, const struct dlb_candidate *c, int *values, 
 		return 0;
 	if (is_skinny(c->cfg.v) && (s->p.ta || s->n > 64))
 		return 0; /* for A stored M-contiguous and few columns only */
-	if (is_wgmma(c->cfg.v)) {
-		/* no split-K; 16-byte cp.async rows; int8 wgmma reads K-major operands only (TN) */
-		if (max < 1 || vec_of(s->blas.lda, s->es_in) < 16 || vec_of(s->blas.ldb, s->es_in) < 16 ||
-		    (s->int8 && !(s->p.ta && !s->p.tb)))
-			return 0;
-		values[0] = 1;
-		return 1;
-	}
+	/* wgmma: cp.async of 16 or 8 bytes along rows; int8 wgmma reads K-major operands only (TN) */
+	if (is_wgmma(c->cfg.v) && (vec_of(s->blas.lda, s->es_in) < 8 || vec_of(s->blas.ldb, s->es_in) < 8 ||
+				   (s->int8 && !(s->p.ta && !s->p.tb))))
+		return 0;
 	struct dlb_problem run = s->p;
 	run.m = s->m, run.n = s->n, run.k = s->k;
 	int n = dlb_gemm_splits(&run, c->cfg.v, s->g->dev->sm_count, values, max);
 	size_t need = 0;
 	for (int i = 0; i < n; i++)
-		if (values[i] > 1 && (size_t)values[i] * (size_t)s->m * (size_t)s->n > need)
-			need = (size_t)values[i] * (size_t)s->m * (size_t)s->n;
+		if (ws_elems_for(s, c->cfg.v, values[i]) > need)
+			need = ws_elems_for(s, c->cfg.v, values[i]);
 	if (need > s->ws_elems) {
 		dlb_dev_free(s->ws);
 		s->ws = NULL;
@@ -517,7 +528,7 @@ static int tc_launch(void *state, const struct dlb_candidate *c, int split, int 
 	int64_t mt = (s->m + v[TC_BM] - 1) / v[TC_BM], nt = (s->n + v[TC_BN] - 1) / v[TC_BN];
 	if (mt * nt > 0x7fffffff || split > 65535)
 		DLB_FAIL(DLB_E_LIMIT, "grid of %lld blocks exceeds the device's limit", (long long)(mt * nt));
-	if (split > 1 && (mt * nt > MAX_TILES_SPLIT || (size_t)split * (size_t)s->m * (size_t)s->n > s->ws_elems))
+	if (split > 1 && (mt * nt > MAX_TILES_SPLIT || ws_elems_for(s, v, split) > s->ws_elems))
 		DLB_FAIL(DLB_E_LIMIT, "split-K %d needs more workspace or counters than were allocated", split);
 	int64_t kc = (s->k + split - 1) / split;
 	kc = (kc + v[TC_BK] - 1) / v[TC_BK] * v[TC_BK];
@@ -527,8 +538,8 @@ static int tc_launch(void *state, const struct dlb_candidate *c, int split, int 
 	unsigned *counters = s->counters;
 	int vec_a = vec_of(lda, s->es_in), vec_b = vec_of(ldb, s->es_in), vec_c = ldc % 4 == 0;
 	if (is_wgmma(v)) {
-		if (split != 1 || vec_a < 16 || vec_b < 16)
-			DLB_FAIL(DLB_E_LIMIT, "the wgmma kernel needs 16-byte rows and no split-K");
+		if (vec_a < 8 || vec_b < 8)
+			DLB_FAIL(DLB_E_LIMIT, "the wgmma kernel needs rows aligned to 8 bytes");
 		vec_c = (size_t)ldc * s->es_out % 16 == 0; /* it writes C in 16-byte vectors */
 	}
 	void *args[] = {&M, &N, &K, &A, &lda, &B, &ldb, &C, &ldc, &W, &counters, &kc, &vec_a, &vec_b, &vec_c};
