@@ -103,12 +103,14 @@ void dlb_cli_usage(FILE *out)
 		"  --arch ARCH      compile target for `compile` (default sm_90a; e.g. sm_80, sm_90)\n"
 		"  --emit DIR       with `compile`: write each candidate's source and cubin to DIR/PREC/ (e.g.\n"
 		"                   DIR/fp32/BM-64_BN-64_..._TN-4.cu and .sm_90a.cubin), one folder per precision\n"
+		"  --every N        with `compile`: only every Nth candidate of each kernel family (a quick sample)\n"
 		"\n"
 		"Search (tune and simulate):\n"
 		"  --strategy S     model (default): a least-squares fit of log time on each parameter and its\n"
-		"                   square, refit after every candidate, proposes the predicted best untried one\n"
-		"                   after a random start (3 per parameter + 3, at most an eighth of the\n"
-		"                   candidates); anneal: simulated annealing over neighbours; random: a PCG32\n"
+		"                   square (a fit of its own per kernel family, e.g. the fp16/int8 GEMM's KIND),\n"
+		"                   refit after every candidate, proposes the predicted best untried one after a\n"
+		"                   random start (3 per parameter + 3, at most an eighth of the candidates,\n"
+		"                   taking the families in turn); anneal: simulated annealing over neighbours; random: a PCG32\n"
 		"                   permutation; exhaustive: every candidate in order\n"
 		"  --budget N|Ns    at most N candidates, or N seconds, per problem\n"
 		"  --seed N         of the random start, the permutation and annealing (default 1)\n"
@@ -261,7 +263,7 @@ fail:
 }
 
 enum { O_M = 256, O_N, O_K, O_TA, O_TB, O_LAYOUT, O_SUITE, O_DEVICE, O_DB, O_RETUNE, O_CSV, O_JSON, O_ARCH,
-       O_EMIT, O_SAMPLES, O_PREC, O_OP, O_FORMAT, O_STALE, O_ANY, O_DRY, O_STRATEGY, O_BUDGET, O_SEED,
+       O_EMIT, O_EVERY, O_SAMPLES, O_PREC, O_OP, O_FORMAT, O_STALE, O_ANY, O_DRY, O_STRATEGY, O_BUDGET, O_SEED,
        O_CONFIDENCE, O_PRECISION, O_MIN_SAMPLES, O_MAX_SAMPLES, O_FIXED, O_SEEDS, O_TRIALS, O_FROM_DB, O_CANDIDATES,
        O_NOISE, O_OUTLIERS, O_WINDOW };
 
@@ -293,6 +295,7 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 		{"db", required_argument, 0, O_DB},         {"retune", no_argument, 0, O_RETUNE},
 		{"csv", no_argument, 0, O_CSV},             {"json", no_argument, 0, O_JSON},
 		{"arch", required_argument, 0, O_ARCH},     {"emit", required_argument, 0, O_EMIT},
+		{"every", required_argument, 0, O_EVERY},
 		{"samples", required_argument, 0, O_SAMPLES}, {"strategy", required_argument, 0, O_STRATEGY},
 		{"budget", required_argument, 0, O_BUDGET}, {"seed", required_argument, 0, O_SEED},
 		{"confidence", required_argument, 0, O_CONFIDENCE}, {"precision", required_argument, 0, O_PRECISION},
@@ -313,6 +316,7 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 	c->prec = c->precs[0] = DLB_PREC_FP32;
 	c->nprecs = 1;
 	c->arch = "sm_90a";
+	c->every = 1;
 	c->samples = 15;
 	c->strategy = "model";
 	c->seed = 1;
@@ -420,6 +424,9 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 			break;
 		case O_EMIT:
 			c->emit = optarg;
+			break;
+		case O_EVERY:
+			DLB_CHECK(parse_int("--every", optarg, 1, 1000000, &c->every));
 			break;
 		case O_SAMPLES:
 			DLB_CHECK(parse_int("--samples", optarg, 3, 10000, &c->samples));
@@ -583,6 +590,8 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 		DLB_USER_FAIL(DLB_E_USAGE, "choose one of --csv and --json");
 	if (c->emit && c->cmd != DLB_CMD_COMPILE)
 		DLB_USER_FAIL(DLB_E_USAGE, "--emit goes with the compile command");
+	if (c->every != 1 && c->cmd != DLB_CMD_COMPILE)
+		DLB_USER_FAIL(DLB_E_USAGE, "--every goes with the compile command");
 	if (c->have_search && c->cmd != DLB_CMD_TUNE && c->cmd != DLB_CMD_SIMULATE)
 		DLB_USER_FAIL(DLB_E_USAGE, "search options (--strategy, --budget, --seed, --confidence, --precision, "
 					   "--min-samples, --max-samples, --fixed-samples, --seeds) go with tune and simulate");

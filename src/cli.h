@@ -55,6 +55,7 @@ struct dlb_cli {
 	int stale, any_version, dry_run;
 	const char *arch;
 	const char *emit;
+	int every;              /* compile: every Nth candidate */
 	int retune, verbose;
 	int csv, json;
 	int samples;            /* of each vendor algorithm */

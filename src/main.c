@@ -139,7 +139,7 @@ static int compile_prec(const struct dlb_cli *c, enum dlb_prec prec)
 		if (mkdir(dir, 0755) && errno != EEXIST)
 			DLB_USER_FAIL(errno, "cannot create %s: %s", dir, strerror(errno));
 	}
-	DLB_CHECK(dlb_compile_space(op, c->arch, &lim, c->verbose, &cand, &n));
+	DLB_CHECK(dlb_compile_space(op, c->arch, &lim, c->verbose, c->every, &cand, &n));
 	for (int i = 0; i < n; i++) {
 		struct dlb_candidate *x = &cand[i];
 		if (x->job.rc == DLB_E_LIMIT) {
@@ -174,7 +174,10 @@ static int compile_prec(const struct dlb_cli *c, enum dlb_prec prec)
 	/* one precision: the line scripts read (tests/compile_all.sh); a list names each */
 	if (c->nprecs > 1)
 		printf("%s %s: ", op->name, dlb_prec_name(prec));
-	printf("compiled %d candidates for %s, %d failed\n", n - limited, c->arch, failed);
+	if (c->every > 1)
+		printf("compiled %d candidates (every %dth) for %s, %d failed\n", n - limited, c->every, c->arch, failed);
+	else
+		printf("compiled %d candidates for %s, %d failed\n", n - limited, c->arch, failed);
 fail:
 	dlb_candidates_free(cand, n);
 	return rc;

@@ -66,7 +66,7 @@ static void compile_progress(int done, int n, void *arg)
 }
 
 int dlb_compile_space(const struct dlb_op *op, const char *arch, const struct dlb_limits *lim, int verbose,
-		      struct dlb_candidate **out, int *n)
+		      int every, struct dlb_candidate **out, int *n)
 {
 	int rc = 0;
 	struct dlb_config *cfgs = NULL;
@@ -86,6 +86,22 @@ int dlb_compile_space(const struct dlb_op *op, const char *arch, const struct dl
 	int count = dlb_space_enumerate(&op->space, NULL, &cfgs, rejected);
 	if (count < 0)
 		DLB_FAIL(ENOMEM, "out of memory enumerating the space");
+	if (every > 1) { /* every every-th of each value of the first categorical parameter (each family) */
+		int cat = -1, seen[DLB_MAX_VALUES] = {0}, kept = 0;
+		for (int p = 0; p < op->space.nparams && cat < 0; p++)
+			if (op->space.params[p].categorical)
+				cat = p;
+		for (int i = 0; i < count; i++) {
+			int slot = 0;
+			if (cat >= 0)
+				while (slot < op->space.params[cat].nvalues - 1 &&
+				       op->space.params[cat].values[slot] != cfgs[i].v[cat])
+					slot++;
+			if (seen[slot]++ % every == 0)
+				cfgs[kept++] = cfgs[i];
+		}
+		count = kept;
+	}
 	if (verbose)
 		for (int k = 0; k < op->space.nconstraints; k++)
 			fprintf(stderr, "constraint \"%s\" removed %d configurations\n", op->space.constraints[k].text,
@@ -798,7 +814,7 @@ int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, const
 	double tc = now_s();
 	/* Compiled here, in the parent (NVRTC needs no GPU); the worker, forked below, inherits the cubins. */
 	if (!o->only_extra)
-		DLB_CHECK(dlb_compile_space(op, arch, &lim, o->verbose, &cand, &ncompiled));
+		DLB_CHECK(dlb_compile_space(op, arch, &lim, o->verbose, 1, &cand, &ncompiled));
 	ncand = ncompiled;
 	if (o->nextra) { /* test-only candidates (tests/gpu_faults.c) */
 		struct dlb_candidate *all = realloc(cand, (size_t)(ncand + o->nextra) * sizeof *all); /* NULL: malloc */

@@ -65,7 +65,7 @@ static int check_op(struct dlb_device *dev, struct dlb_gpu *g, const struct dlb_
 	size_t nshapes = op->prec == DLB_PREC_FP32 ? sizeof shapes_fp32 / sizeof shapes_fp32[0]
 						    : sizeof shapes_tc / sizeof shapes_tc[0];
 	dlb_limits_of(dev, &lim);
-	if (dlb_compile_space(op, g->arch, &lim, 0, &cand, &ncand)) {
+	if (dlb_compile_space(op, g->arch, &lim, 0, 1, &cand, &ncand)) {
 		printf("gpu_gemm_verify: %s\n", dlb_last_error());
 		return 99;
 	}
