@@ -72,7 +72,7 @@ static void gemm_describe(const struct dlb_problem *p, char *buf, int len)
 
 /* ---- problem state ---- */
 
-#define MAX_SETS 8
+#define MAX_SETS DLB_GEMM_MAX_SETS
 #define SPLIT_WAVES 8
 #define MAX_TILES_SPLIT (SPLIT_WAVES * 256) /* counters: more tiles than a split grid can have on any GPU */
 
@@ -293,53 +293,64 @@ fail:
 	return rc;
 }
 
-/* ---- vendor baselines, timed by the same harness on the same buffers ---- */
+/* ---- vendor baselines, timed by the same harness on the same buffers (shared with ops/gemm_tc) ---- */
 
 struct vendor_ctx {
-	struct gemm_state *s;
+	const struct dlb_gemm_io *io;
 	const struct dlb_lt_plan *plan;
-	int algo; /* -1: cublasSgemm */
+	int algo; /* -1: the classic entry point */
 };
 
 static int vendor_launch(void *ctx, int set)
 {
 	struct vendor_ctx *v = ctx;
-	struct gemm_state *s = v->s;
+	const struct dlb_gemm_io *io = v->io;
 	if (v->algo < 0)
-		return dlb_blas_gemm_run(&s->g->blas, &s->blas, s->A[set], s->B[set], s->C[set]);
-	return dlb_lt_run(&s->g->blas, v->plan, v->algo, s->A[set], s->B[set], s->C[set]);
+		return dlb_blas_gemm_run(&io->g->blas, io->blas, io->A[set], io->B[set], io->C[set]);
+	return dlb_lt_run(&io->g->blas, v->plan, v->algo, io->A[set], io->B[set], io->C[set]);
 }
 
-static int time_vendor(struct gemm_state *s, struct vendor_ctx *ctx, const struct dlb_bench_opts *o,
-		       struct dlb_vendor_entry *t)
+/* Verify the vendor's output like ours, then time it. The classic entry point may answer that it has no
+ * kernel for this case (int8 in some layouts): then *supported = 0 and nothing is timed. */
+static int time_vendor(struct vendor_ctx *ctx, const struct dlb_bench_opts *o, struct dlb_vendor_entry *t,
+		       int *supported)
 {
 	int rc = 0;
+	const struct dlb_gemm_io *io = ctx->io;
 	struct dlb_check chk;
-	DLB_CHECK(dlb_poison(s->g, s->C[0], (size_t)s->p.m * (size_t)s->p.n * 4));
-	DLB_CHECK(vendor_launch(ctx, 0));
-	DLB_CHECK(check_output(s, &chk));
+	*supported = 1;
+	DLB_CHECK(dlb_poison(io->g, io->C[0], io->c_bytes));
+	if (ctx->algo < 0)
+		DLB_CHECK(dlb_blas_gemm_try(&io->g->blas, io->blas, io->A[0], io->B[0], io->C[0], supported));
+	else
+		DLB_CHECK(vendor_launch(ctx, 0));
+	if (!*supported)
+		return 0;
+	DLB_CHECK(io->check(io->state, &chk));
 	t->ok = chk.ok;
 	if (t->ok)
-		DLB_CHECK(dlb_bench_time(&s->g->bench, vendor_launch, ctx, s->nsets, o, &t->st));
+		DLB_CHECK(dlb_bench_time(&io->g->bench, vendor_launch, ctx, io->nsets, o, &t->st));
 fail:
 	return rc;
 }
 
-static int gemm_vendor(void *state, const struct dlb_bench_opts *o, struct dlb_vendor_entry *out, int max, int *n)
+int dlb_gemm_vendor(const struct dlb_gemm_io *io, const char *name, const struct dlb_bench_opts *o,
+		    struct dlb_vendor_entry *out, int max, int *n)
 {
-	int rc = 0;
-	struct gemm_state *s = state;
+	int rc = 0, supported;
 	struct dlb_lt_plan plan;
 	memset(&plan, 0, sizeof plan);
 	*n = 0;
 	if (max < 1)
 		return 0;
-	struct vendor_ctx ctx = {s, NULL, -1};
-	struct dlb_vendor_entry *t = &out[(*n)++];
+	struct vendor_ctx ctx = {io, NULL, -1};
+	struct dlb_vendor_entry *t = &out[*n];
 	memset(t, 0, sizeof *t);
-	snprintf(t->name, sizeof t->name, "cublasSgemm");
-	DLB_CHECK(time_vendor(s, &ctx, o, t));
-	DLB_CHECK(dlb_lt_plan_create(&s->g->blas, &s->blas, &plan));
+	snprintf(t->name, sizeof t->name, "%s", name);
+	DLB_CHECK(time_vendor(&ctx, o, t, &supported));
+	if (supported)
+		(*n)++;
+	DLB_CHECK(dlb_lt_plan_create(&io->g->blas, io->blas, &plan));
 	ctx.plan = &plan;
 	for (int a = 0; a < plan.nalgos && *n < max; a++) {
 		t = &out[(*n)++];
@@ -347,11 +358,27 @@ static int gemm_vendor(void *state, const struct dlb_bench_opts *o, struct dlb_v
 		snprintf(t->name, sizeof t->name, "cublasLt#%d", a);
 		t->is_lt = 1;
 		ctx.algo = a;
-		DLB_CHECK(time_vendor(s, &ctx, o, t));
+		DLB_CHECK(time_vendor(&ctx, o, t, &supported));
 	}
 fail:
 	dlb_lt_plan_destroy(&plan);
 	return rc;
+}
+
+static int check_state(void *state, struct dlb_check *out)
+{
+	return check_output(state, out);
+}
+
+static int gemm_vendor(void *state, const struct dlb_bench_opts *o, struct dlb_vendor_entry *out, int max, int *n)
+{
+	struct gemm_state *s = state;
+	struct dlb_gemm_io io = {.g = s->g, .blas = &s->blas, .nsets = s->nsets,
+				 .c_bytes = (size_t)s->p.m * (size_t)s->p.n * sizeof(float), .check = check_state,
+				 .state = s};
+	for (int i = 0; i < s->nsets; i++)
+		io.A[i] = s->A[i], io.B[i] = s->B[i], io.C[i] = s->C[i];
+	return dlb_gemm_vendor(&io, "cublasSgemm", o, out, max, n);
 }
 
 const struct dlb_op dlb_op_gemm = {

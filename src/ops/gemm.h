@@ -9,4 +9,23 @@ extern const struct dlb_op dlb_op_gemm;
 enum { GEMM_BM, GEMM_BN, GEMM_BK, GEMM_TM, GEMM_TN, GEMM_NPARAMS };
 /* Split-K factors a configuration may run with on problem p (always 1 first); returns the count. */
 int dlb_gemm_splits(const struct dlb_problem *p, const int *v, int sm_count, int *splits, int max);
+
+#define DLB_GEMM_MAX_SETS 8 /* input sets a GEMM op rotates over (see each op's sets_for) */
+
+/* What a GEMM op's cuBLAS baselines run on: the op's own input sets and outputs, and how the op verifies
+ * C[0] against its reference. */
+struct dlb_gemm_io {
+	struct dlb_gpu *g;
+	const struct dlb_blas_gemm *blas; /* the vendor's GEMM, with the op's types */
+	int nsets;
+	void *A[DLB_GEMM_MAX_SETS], *B[DLB_GEMM_MAX_SETS], *C[DLB_GEMM_MAX_SETS];
+	size_t c_bytes; /* of one output: poisoned before each verification */
+	int (*check)(void *state, struct dlb_check *out);
+	void *state;
+};
+/* The baselines, each verified like the op's candidates and then timed by the same harness on the same
+ * buffers: the classic entry point (named name: cublasSgemm, cublasGemmEx; left out where cuBLAS answers
+ * that it has no kernel for the case) and each of cuBLASLt's heuristic algorithms, at most max entries. */
+int dlb_gemm_vendor(const struct dlb_gemm_io *io, const char *name, const struct dlb_bench_opts *o,
+		    struct dlb_vendor_entry *out, int max, int *n);
 #endif

@@ -255,7 +255,7 @@ static void tc_describe(const struct dlb_problem *p, char *buf, int len)
 
 /* ---- problem state ---- */
 
-#define MAX_SETS 8
+#define MAX_SETS DLB_GEMM_MAX_SETS
 #define SPLIT_WAVES 8
 #define MAX_TILES_SPLIT (SPLIT_WAVES * 256) /* as in gemm.c: more tiles than a split grid has on any GPU */
 
@@ -570,75 +570,21 @@ fail:
 	return rc;
 }
 
-/* ---- vendor baselines, timed by the same harness on the same buffers ---- */
+/* ---- vendor baselines: cublasGemmEx and cuBLASLt, by ops/gemm.c's runner on our buffers ---- */
 
-struct vendor_ctx {
-	struct tc_state *s;
-	const struct dlb_lt_plan *plan;
-	int algo; /* -1: cublasGemmEx */
-};
-
-static int vendor_launch(void *ctx, int set)
+static int check_state(void *state, struct dlb_check *out)
 {
-	struct vendor_ctx *v = ctx;
-	struct tc_state *s = v->s;
-	if (v->algo < 0)
-		return dlb_blas_gemm_run(&s->g->blas, &s->blas, s->A[set], s->B[set], s->C[set]);
-	return dlb_lt_run(&s->g->blas, v->plan, v->algo, s->A[set], s->B[set], s->C[set]);
-}
-
-/* Verify the vendor's output like ours, then time it. cublasGemmEx may answer that it has no kernel for
- * this case (int8 in some layouts): then *supported = 0 and nothing is timed. */
-static int time_vendor(struct tc_state *s, struct vendor_ctx *ctx, const struct dlb_bench_opts *o,
-		       struct dlb_vendor_entry *t, int *supported)
-{
-	int rc = 0;
-	struct dlb_check chk;
-	*supported = 1;
-	DLB_CHECK(dlb_poison(s->g, s->C[0], (size_t)s->m * (size_t)s->n * s->es_out));
-	if (ctx->algo < 0)
-		DLB_CHECK(dlb_blas_gemm_try(&s->g->blas, &s->blas, s->A[0], s->B[0], s->C[0], supported));
-	else
-		DLB_CHECK(vendor_launch(ctx, 0));
-	if (!*supported)
-		return 0;
-	DLB_CHECK(check_output(s, &chk));
-	t->ok = chk.ok;
-	if (t->ok)
-		DLB_CHECK(dlb_bench_time(&s->g->bench, vendor_launch, ctx, s->nsets, o, &t->st));
-fail:
-	return rc;
+	return check_output(state, out);
 }
 
 static int tc_vendor(void *state, const struct dlb_bench_opts *o, struct dlb_vendor_entry *out, int max, int *n)
 {
-	int rc = 0, supported;
 	struct tc_state *s = state;
-	struct dlb_lt_plan plan;
-	memset(&plan, 0, sizeof plan);
-	*n = 0;
-	if (max < 1)
-		return 0;
-	struct vendor_ctx ctx = {s, NULL, -1};
-	struct dlb_vendor_entry *t = &out[*n];
-	memset(t, 0, sizeof *t);
-	snprintf(t->name, sizeof t->name, "cublasGemmEx");
-	DLB_CHECK(time_vendor(s, &ctx, o, t, &supported));
-	if (supported)
-		(*n)++;
-	DLB_CHECK(dlb_lt_plan_create(&s->g->blas, &s->blas, &plan));
-	ctx.plan = &plan;
-	for (int a = 0; a < plan.nalgos && *n < max; a++) {
-		t = &out[(*n)++];
-		memset(t, 0, sizeof *t);
-		snprintf(t->name, sizeof t->name, "cublasLt#%d", a);
-		t->is_lt = 1;
-		ctx.algo = a;
-		DLB_CHECK(time_vendor(s, &ctx, o, t, &supported));
-	}
-fail:
-	dlb_lt_plan_destroy(&plan);
-	return rc;
+	struct dlb_gemm_io io = {.g = s->g, .blas = &s->blas, .nsets = s->nsets,
+				 .c_bytes = (size_t)s->m * (size_t)s->n * s->es_out, .check = check_state, .state = s};
+	for (int i = 0; i < s->nsets; i++)
+		io.A[i] = s->A[i], io.B[i] = s->B[i], io.C[i] = s->C[i];
+	return dlb_gemm_vendor(&io, "cublasGemmEx", o, out, max, n);
 }
 
 #define TC_OP_COMMON                                                                                          \
