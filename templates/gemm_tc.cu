@@ -34,7 +34,8 @@
 // Index arithmetic is 64-bit.
 
 // KIND selects the kernel family when this file is followed by gemm_wgmma.cu (as the op compiles it):
-// 0 (or undefined) is this file's mma.sync kernel, 1 the Hopper wgmma kernel of gemm_wgmma.cu.
+// 0 (or undefined) is this file's mma.sync kernel, 1 the Hopper wgmma kernel of gemm_wgmma.cu, 2 the skinny
+// kernel at the end of this file (few columns, no tensor cores).
 #if !defined(KIND) || KIND == 0
 
 #ifndef PREC_INT8
@@ -485,33 +486,64 @@ extern "C" __global__ void __launch_bounds__(THREADS) gemm_tt(GEMM_ARGS) { gemm_
 
 #endif // KIND == 0
 
-// ---- KIND 2: skinny products (few columns), A stored M-contiguous (layouts nn, nt) ----
-// A matrix-vector style kernel for the latency-bound DeepBench rows (N <= 16, A streamed once): no tensor
-// cores, since there is nothing to reuse. Each thread owns VEC = 16/ES consecutive rows and reads them with
-// one 16-byte load per k; KS warps-worth of threads split the block's k range in groups of 4 consecutive k
-// and meet in shared memory. B's few values per k are the same for every thread (broadcast loads).
-// fp16: products in fp32 FMA; int8: four k-rows of A are regrouped by byte permutes into 4-k words per row
-// and multiplied with dp4a (exact int32). Columns per block BN (the problem's N is bounded at run time).
-// Grid, split-K and the run-time arguments are those of KIND 0; vec_a == 16 enables the vector loads.
+// ---- KIND 2: skinny products (few columns: the host launches it for N <= 64), all four layouts ----
+// For the latency- and bandwidth-bound rows where C has a few columns (DeepBench inference N = 1..4,
+// training N = 16): A is read once and nothing of it is reused beyond the BN columns of a block, so there is
+// no tensor-core work; the kernel's job is to keep enough bytes of A in flight (Little's law: ~36 KB per SM
+// on an H200, i.e. a few hundred bytes per thread) and to do the few FMAs per byte on the way.
+//
+// Tile and grid as in KIND 0: BM rows x BN columns of C per block, grid (ceil(M/BM)*ceil(N/BN), 1, splits);
+// the N-tiles of one M-tile are adjacent in blockIdx.x, so blocks that read the same rows of A run together.
+// Threads: RT = BM/VEC row threads x KS k-slices (THREADS = RT*KS), VEC = 16/ES rows (one 16-byte vector:
+// 8 halves or 16 int8). Thread (r, s) = (tid % RT, tid / RT) owns rows m0 + r*VEC .. +VEC-1 and all BN
+// columns: acc[BN*VEC] in registers.
+// k: the block's range [z*k_chunk, min(K, (z+1)*k_chunk)) is cut into chunks of KU = 4*STAGES consecutive
+// k; slice s takes chunks s, s+KS, s+2*KS, ... A chunk is a batch: the thread issues all its loads of A for
+// it (KU loads of 16 bytes: 128 or 256 bytes in flight) before any math on them.
+//   nn, nt (A M-contiguous): load u of a batch is the VEC rows at k0+u, one 16-byte vector.
+//   tn, tt (A K-contiguous): the batch is VEC rows x KU k, in pieces of PW = min(VEC, KU) k along each row
+//   (16 bytes, or 8 for int8 with KU = 8); the slices of a warp read neighbouring chunks of each row.
+// B: the range is walked in windows of KWIN = WIN_R*KS*KU k. Each window of B (its k x BN columns) is staged
+// in shared memory once: fp16 as fp32, one word per (k, column); int8 packed 4 consecutive k per 32-bit
+// word, one word per (4 k, column). A chunk's words are contiguous (CW words, skewed by min(BN, 4) words so
+// the slices of a warp, which read neighbouring chunks, hit distinct banks); the row threads of a slice read
+// the same address (broadcast). The first batch of each window is loaded before the window's B is staged,
+// so the two latencies overlap.
+// Math: fp16 fp32 FMA on the halves (cvt), int8 dp4a (exact) on words of 4 consecutive k: nn, nt regroup
+// four 16-byte row vectors with byte permutes; tn, tt have them in memory order.
+// Reduction, in a fixed order (fp16 results reproducible, int8 exact): the 32/RT slices of a warp by
+// halving shuffles (each step a lane keeps half of its sums and adds its partner's copy of that half), the
+// warps through shared memory summed in warp order, and the splits (gridDim.z > 1) through W and the last
+// block of the tile to arrive, summed in z order, as in KIND 0.
+// Loads: 16-byte vectors where vec_a == 16, 8-byte pairs where vec_a == 8, also in the last batch of a k
+// range (k by k, or piece by piece); element by element for the last rows of M, a tn piece across the end
+// of the range and narrower alignments. Nothing outside A or B is read; rows >= M, columns >= N, k >= K
+// count as zero. B is staged with 16-byte (fp16 nn, tn), 4-byte (int8 nn, tn) or up to 16-byte (fp16 nt,
+// tt: along the columns) loads where vec_b allows, else element by element.
+//
+// Tunables: BM, BN, KS, STAGES (KU = 4*STAGES), BK (only the split-K grain: k_chunk is a multiple of it);
+// WM, WN, WGS are unused. Constraints (rows in src/ops/gemm_tc.c): BN <= 16 and VEC*BN <= 128; RT a power
+// of two <= 32 (a warp holds whole slices), BM*ES >= 64; THREADS in [128, 512]; EST_REGS*THREADS <= 65536;
+// SMEM_BYTES <= 48 KB. THREADS and SMEM_BYTES are derived below; the host computes the same numbers.
 #if defined(KIND) && KIND == 2
 
 #ifndef PREC_INT8
 #define PREC_INT8 0
 #endif
 #ifndef BM
-#define BM 128
+#define BM 64 // rows of C per block
 #endif
 #ifndef BN
-#define BN 16
+#define BN 1 // columns of C per block (<= 16)
 #endif
 #ifndef BK
-#define BK 32
+#define BK 32 // split-K grain: k_chunk is a multiple of BK
 #endif
 #ifndef KS
-#define KS 2
+#define KS 32 // k-slices of threads per block
 #endif
-#ifndef GM
-#define GM 8
+#ifndef STAGES
+#define STAGES 4 // groups of 4 k per batch: KU = 4*STAGES k (and 16-byte loads of A) per thread in flight
 #endif
 
 typedef long long i64;
@@ -529,13 +561,36 @@ typedef unsigned short tout;
 typedef float tacc;
 #endif
 
-#define VEC (16 / ES)
-#define RT (BM / VEC)        // threads along M
+#define VEC (16 / ES)            // rows of a thread
+#define RT (BM / VEC)            // row threads
 #define THREADS (RT * KS)
-#define SMEM_BYTES (BN * (BM + 4) * 4)
+#define NWARPS (THREADS / 32)
+#define KU (4 * STAGES)          // k of one batch
+#define AW (KU * 4)              // 32-bit words of A a thread holds for one batch (KU x 16 bytes)
+#define PW (KU < VEC ? KU : VEC) // tn, tt: elements of one piece along k (one load)
+#define PWW (PW * ES / 4)        // words of one piece
+#define FLAT (BN * VEC)          // accumulators of a thread, index j*VEC + i
+#define HOLD (FLAT * RT / 32)    // sums a lane holds after the warp's halving steps
+// Shared memory: the window of B (WIN_R rounds of KS chunks of CW words), or at the end the warps' sums.
+#define CW_DATA (PREC_INT8 ? KU / 4 * BN : KU * BN)
+#define CW (CW_DATA + (BN < 4 ? BN : 4))
+#define WIN_R (16384 / (KS * CW * 4) > 1 ? 16384 / (KS * CW * 4) : 1)
+#define KWIN (WIN_R * KS * KU)
+#define WIN_BYTES (WIN_R * KS * CW * 4)
+#define RED_BYTES (NWARPS * BM * BN * 4)
+#define SMEM_BYTES (WIN_BYTES > RED_BYTES ? WIN_BYTES : RED_BYTES)
+// Registers a thread needs, roughly: accumulators, one batch of A, the batch's values of B (ptxas loads
+// them early; at most 64 counted) and 32 for addresses and counters. The host keeps EST_REGS*THREADS <=
+// 65536; MIN_BLOCKS such blocks per SM bound ptxas's allocation (__launch_bounds__), so the edge paths,
+// which would take many more registers for loads in flight, do not cost the main loop its occupancy.
+#define B_VALS (PREC_INT8 ? KU / 4 * BN : KU * BN)
+#define EST_REGS (FLAT + AW + (B_VALS < 64 ? B_VALS : 64) + 32)
+#define MIN_BLOCKS (65536 / (EST_REGS * THREADS) > 1 ? 65536 / (EST_REGS * THREADS) : 1)
 
-static_assert(BM % VEC == 0 && RT >= 1, "whole 16-byte row vectors per block");
-static_assert(VEC * BN <= 128, "accumulators per thread");
+static_assert(RT * VEC == BM && RT >= 1 && 32 % RT == 0, "whole 16-byte row vectors; a warp holds whole slices");
+static_assert(THREADS % 32 == 0, "whole warps");
+static_assert(KU % 4 == 0 && KU % PW == 0 && PW * ES >= 8, "batches of whole 4-k groups and pieces");
+static_assert(BN >= 1 && BN <= 16 && FLAT <= 128 && HOLD >= 1, "accumulators per thread");
 
 #if !PREC_INT8
 __device__ __forceinline__ float h2f(unsigned short h)
@@ -562,32 +617,345 @@ __device__ __forceinline__ void put(tout *p, tacc v)
 #endif
 }
 
-// A's rows [m, m+VEC) at column k as one 16-byte vector (zero beyond M), or element by element.
-__device__ __forceinline__ uint4 load_a(const tin *A, i64 lda, i64 M, i64 m, i64 k, bool vec)
+// The bits of one element, zero-extended (a batch of A and a staged unit of B are kept as 32-bit words);
+// elem_of reads element e back out of a group of words.
+__device__ __forceinline__ u32 bits_of(tin x)
 {
-	const tin *p = A + k * lda + m;
-	if (vec && m + VEC <= M)
-		return __ldg(reinterpret_cast<const uint4 *>(p));
-	uint4 r = make_uint4(0, 0, 0, 0);
-	tin *e = reinterpret_cast<tin *>(&r);
+#if PREC_INT8
+	return (u32)(unsigned char)x;
+#else
+	return (u32)x;
+#endif
+}
+
+__device__ __forceinline__ u32 elem_of(const u32 *w, int e)
+{
+#if PREC_INT8
+	return (w[e / 4] >> (8 * (e % 4))) & 0xffu;
+#else
+	return (w[e / 2] >> (16 * (e % 2))) & 0xffffu;
+#endif
+}
+
+__device__ __forceinline__ void ldg16(u32 *w, const tin *p)
+{
+	const uint4 v = __ldg(reinterpret_cast<const uint4 *>(p));
+	w[0] = v.x, w[1] = v.y, w[2] = v.z, w[3] = v.w;
+}
+
+__device__ __forceinline__ void ldg8(u32 *w, const tin *p)
+{
+	const uint2 v = __ldg(reinterpret_cast<const uint2 *>(p));
+	w[0] = v.x, w[1] = v.y;
+}
+
+// One element at p if `in`, else 0: the load is never skipped by a branch (it reads `safe` instead), so the
+// element-by-element paths stay straight-line code and their loads can be in flight together.
+__device__ __forceinline__ u32 elem_or_zero(const tin *p, bool in, const tin *safe)
+{
+	const u32 x = bits_of(__ldg(in ? p : safe));
+	return in ? x : 0u;
+}
+
+// NB bytes (16, 8 or 4; below that one element) at p into words.
+template <int NB>
+__device__ __forceinline__ void ldg_bytes(u32 *w, const tin *p)
+{
+	if (NB == 16)
+		ldg16(w, p);
+	else if (NB == 8)
+		ldg8(w, p);
+	else if (NB == 4)
+		w[0] = __ldg(reinterpret_cast<const u32 *>(p));
+	else
+		w[0] = bits_of(__ldg(p));
+}
+
+// One batch of A: rows [m, m+VEC) x k [k0, k0+KU), zero beyond M and kend. Word layout: nn, nt [u][VEC
+// elements] (16 bytes per k); tn, tt [piece][row][PW elements].
+template <int TA>
+__device__ __forceinline__ void load_batch(u32 (&a)[AW], const tin *__restrict__ A, i64 lda, i64 M, i64 m, i64 k0,
+					   i64 kend, int vec_a)
+{
+	const i64 left = M - m;
+	const int rows = left < 0 ? 0 : left > VEC ? VEC : (int)left;
+	const bool whole = rows == VEC && k0 + KU <= kend;
+	if (TA == 0) {
+		const tin *p = A + k0 * lda + m;
+		if (whole && vec_a == 16) {
 #pragma unroll
-	for (int u = 0; u < VEC; u++)
-		if (m + u < M)
-			e[u] = p[u];
-	return r;
+			for (int u = 0; u < KU; u++)
+				ldg16(a + 4 * u, p + u * lda);
+			return;
+		}
+		if (whole && vec_a == 8) {
+#pragma unroll
+			for (int u = 0; u < KU; u++) {
+				ldg8(a + 4 * u, p + u * lda);
+				ldg8(a + 4 * u + 2, p + u * lda + 8 / ES);
+			}
+			return;
+		}
+	} else {
+		const tin *p = A + m * lda + k0;
+		if (whole && vec_a >= PW * ES) {
+#pragma unroll
+			for (int q = 0; q < KU / PW; q++)
+#pragma unroll
+				for (int i = 0; i < VEC; i++)
+					ldg_bytes<PW * ES>(a + (q * VEC + i) * PWW, p + i * lda + q * PW);
+			return;
+		}
+		if (whole && vec_a == 8 && PW * ES == 16) {
+#pragma unroll
+			for (int q = 0; q < KU / PW; q++)
+#pragma unroll
+				for (int i = 0; i < VEC; i++) {
+					ldg8(a + (q * VEC + i) * PWW, p + i * lda + q * PW);
+					ldg8(a + (q * VEC + i) * PWW + 2, p + i * lda + q * PW + 8 / ES);
+				}
+			return;
+		}
+	}
+	// The edges (the last batch of a k range, the last rows of M) and narrow alignments.
+#pragma unroll
+	for (int w = 0; w < AW; w++)
+		a[w] = 0;
+	if (rows == VEC && (vec_a == 16 || vec_a == 8)) {
+		// whole rows: vectors for the k in range (a tn piece across kend: element by element)
+#pragma unroll
+		for (int u = 0; u < (TA == 0 ? KU : KU / PW); u++)
+#pragma unroll
+			for (int i = 0; i < (TA == 0 ? 1 : VEC); i++) {
+				const i64 k = k0 + u * (TA == 0 ? 1 : PW);
+				const tin *p = TA == 0 ? A + k * lda + m : A + (m + i) * lda + k;
+				u32 *w = TA == 0 ? a + 4 * u : a + (u * VEC + i) * PWW;
+				if (TA == 0 ? k < kend : k + PW <= kend) {
+					if (TA == 1 && PW * ES == 8) {
+						ldg8(w, p);
+					} else if (vec_a == 16) {
+						ldg16(w, p);
+					} else {
+						ldg8(w, p);
+						ldg8(w + 2, p + 8 / ES);
+					}
+				} else if (TA == 1 && k < kend) {
+#pragma unroll
+					for (int e = 0; e < PW; e++)
+						w[e * ES / 4] |= elem_or_zero(p + e, k + e < kend, A) << (8 * ((e * ES) % 4));
+				}
+			}
+		return;
+	}
+	// Element by element (the last rows of M, alignments below 8 bytes): one k (nn) or one piece of a row
+	// (tn) at a time, its loads issued before any is used.
+	constexpr int STEPS = TA == 0 ? KU : KU / PW * VEC, PER = TA == 0 ? VEC : PW;
+#pragma unroll
+	for (int st = 0; st < STEPS; st++) {
+		const int i0 = TA == 0 ? 0 : st % VEC, u0 = TA == 0 ? st : st / VEC * PW;
+		if (k0 + u0 >= kend || i0 >= rows) // (a branch: it also keeps the steps' loads apart, so few registers)
+			continue;
+		const tin *p = A + (TA == 0 ? (k0 + u0) * lda + m : (m + i0) * lda + k0 + u0);
+		u32 x[PER];
+#pragma unroll
+		for (int e = 0; e < PER; e++)
+			x[e] = elem_or_zero(p + e, TA == 0 ? e < rows : k0 + u0 + e < kend, A);
+#pragma unroll
+		for (int e = 0; e < PER; e++)
+			a[(st * PER + e) * ES / 4] |= x[e] << (8 * (((st * PER + e) * ES) % 4));
+	}
 }
 
-template <int TB>
-__device__ __forceinline__ tin load_b(const tin *B, i64 ldb, i64 k, i64 j)
+// BN consecutive staged words (a chunk's row for one k, or one 4-k group) from shared memory.
+__device__ __forceinline__ void lds_cols(u32 (&b)[BN], const u32 *p)
 {
-	return __ldg(TB ? B + k * ldb + j : B + j * ldb + k);
+	if (BN == 1) {
+		b[0] = p[0];
+	} else if (BN == 2) {
+		const uint2 v = *reinterpret_cast<const uint2 *>(p);
+		b[0] = v.x, b[BN - 1] = v.y;
+	} else {
+#pragma unroll
+		for (int t = 0; t < BN / 4; t++) {
+			const uint4 v = *reinterpret_cast<const uint4 *>(p + 4 * t);
+			b[4 * t] = v.x, b[4 * t + 1] = v.y, b[4 * t + 2] = v.z, b[4 * t + 3] = v.w;
+		}
+	}
 }
 
+#if PREC_INT8
+// Words of 4 consecutive k (4q .. 4q+3 of the batch) for each of the thread's rows.
+template <int TA>
+__device__ __forceinline__ void words_of(u32 (&w)[VEC], const u32 (&a)[AW], int q)
+{
+	if (TA == 0) {
+		// a + 4*(4q+t) holds the 16 rows at k 4q+t; byte i%4 of word i/4 is row i
+		const u32 *a0 = a + 16 * q, *a1 = a0 + 4, *a2 = a0 + 8, *a3 = a0 + 12;
+#pragma unroll
+		for (int x = 0; x < 4; x++) { // rows 4x .. 4x+3
+			const u32 lo01 = __byte_perm(a0[x], a1[x], 0x5140), hi01 = __byte_perm(a0[x], a1[x], 0x7362);
+			const u32 lo23 = __byte_perm(a2[x], a3[x], 0x5140), hi23 = __byte_perm(a2[x], a3[x], 0x7362);
+			w[4 * x + 0] = __byte_perm(lo01, lo23, 0x5410);
+			w[4 * x + 1] = __byte_perm(lo01, lo23, 0x7632);
+			w[4 * x + 2] = __byte_perm(hi01, hi23, 0x5410);
+			w[4 * x + 3] = __byte_perm(hi01, hi23, 0x7632);
+		}
+	} else {
+#pragma unroll
+		for (int i = 0; i < VEC; i++)
+			w[i] = a[((4 * q) / PW * VEC + i) * PWW + (4 * q) % PW / 4];
+	}
+}
+#else
+// Element (row i, k0 + u) of a batch as fp32.
+template <int TA>
+__device__ __forceinline__ float a_val(const u32 (&a)[AW], int u, int i)
+{
+	const int e = TA == 0 ? u * VEC + i : ((u / PW) * VEC + i) * PW + u % PW;
+	return h2f((unsigned short)elem_of(a, e));
+}
+#endif
+
+// The products of one batch with the staged chunk bc of B.
+template <int TA>
+__device__ __forceinline__ void batch_math(tacc (&acc)[FLAT], const u32 (&a)[AW], const u32 *bc)
+{
+#if PREC_INT8
+#pragma unroll
+	for (int q = 0; q < KU / 4; q++) {
+		u32 w[VEC], b[BN];
+		words_of<TA>(w, a, q);
+		lds_cols(b, bc + q * BN);
+#pragma unroll
+		for (int j = 0; j < BN; j++)
+#pragma unroll
+			for (int i = 0; i < VEC; i++)
+				acc[j * VEC + i] = __dp4a((int)w[i], (int)b[j], acc[j * VEC + i]);
+	}
+#else
+#pragma unroll
+	for (int u = 0; u < KU; u++) {
+		u32 b[BN];
+		lds_cols(b, bc + u * BN);
+#pragma unroll
+		for (int i = 0; i < VEC; i++) {
+			const float x = a_val<TA>(a, u, i);
+#pragma unroll
+			for (int j = 0; j < BN; j++)
+				acc[j * VEC + i] = fmaf(x, __uint_as_float(b[j]), acc[j * VEC + i]);
+		}
+	}
+#endif
+}
+
+// Word of staged B for k-offset kk (fp16) or 4-k group kk/4 (int8) and column j.
+__device__ __forceinline__ int bs_index(int kk, int j)
+{
+	return kk / KU * CW + (PREC_INT8 ? kk % KU / 4 : kk % KU) * BN + j;
+}
+
+// Stages B's window [w0, wend) (whole chunks: nch*KU k; zero beyond wend and N) into bs. A unit is CU
+// consecutive elements along B's contiguous direction: k of column j when TB == 0 (B(k, j) = B[j*ldb + k]),
+// columns at k when TB == 1 (B[k*ldb + j]); for int8 with TB == 1, the 4 k of one word of column j, gathered
+// byte by byte. A thread has SB units in flight at a time.
 template <int TB>
+__device__ __forceinline__ void stage_b(u32 *bs, const tin *__restrict__ B, i64 ldb, i64 w0, i64 wend, int nch,
+					i64 n0, int ncols, int vec_b)
+{
+	constexpr int CU = TB == 0 ? (PREC_INT8 ? 4 : 8) : (PREC_INT8 ? 1 : (BN < 8 ? BN : 8));
+	constexpr int KSTEP = TB == 1 && PREC_INT8 ? 4 : 1; // k per line when TB == 1
+	constexpr int UWORDS = (CU * ES + 3) / 4;
+	constexpr int SB = 4;
+	const int kspan = nch * KU;
+	const int per_line = TB == 0 ? kspan / CU : BN / CU; // units along a column (TB 0) or a k-line (TB 1)
+	const int units = TB == 0 ? per_line * BN : per_line * (kspan / KSTEP);
+	for (int base = threadIdx.x; base < units; base += THREADS * SB) {
+		u32 val[SB][UWORDS];
+#pragma unroll
+		for (int it = 0; it < SB; it++) {
+			const int e = base + it * THREADS;
+#pragma unroll
+			for (int t = 0; t < UWORDS; t++)
+				val[it][t] = 0;
+			if (e >= units)
+				continue;
+			const int line = e / per_line, x = (e % per_line) * CU;
+			const int j = TB == 0 ? line : x;
+			const i64 k = w0 + (TB == 0 ? x : line * KSTEP);
+			if (PREC_INT8 && TB == 1) {
+#pragma unroll
+				for (int t = 0; t < 4; t++)
+					val[it][0] |= elem_or_zero(B + (k + t) * ldb + n0 + j, j < ncols && k + t < wend, B)
+						      << (8 * t);
+				continue;
+			}
+			const tin *p = TB == 0 ? B + (n0 + j) * ldb + k : B + k * ldb + n0 + j;
+			const bool whole = TB == 0 ? j < ncols && k + CU <= wend : k < wend && j + CU <= ncols;
+			if (whole && (CU == 1 || vec_b >= CU * ES)) {
+				ldg_bytes<CU * ES>(val[it], p);
+				continue;
+			}
+#pragma unroll
+			for (int c = 0; c < CU; c++) {
+				const bool in = TB == 0 ? j < ncols && k + c < wend : k < wend && j + c < ncols;
+				val[it][c * ES / 4] |= elem_or_zero(p + c, in, B) << (8 * ((c * ES) % 4));
+			}
+		}
+#pragma unroll
+		for (int it = 0; it < SB; it++) {
+			const int e = base + it * THREADS;
+			if (e >= units)
+				continue;
+			const int line = e / per_line, x = (e % per_line) * CU;
+			const int j = TB == 0 ? line : x, kk = TB == 0 ? x : line * KSTEP;
+#if PREC_INT8
+			bs[bs_index(kk, j)] = val[it][0]; // 4 k of column j
+#else
+#pragma unroll
+			for (int c = 0; c < CU; c++)
+				bs[TB == 0 ? bs_index(kk + c, j) : bs_index(kk, j + c)] =
+					__float_as_uint(h2f((unsigned short)elem_of(val[it], c)));
+#endif
+		}
+	}
+}
+
+// c ? x : y as one selp on the values: written as `c ? acc[t] : acc[t + h]` it may become a select of the
+// two addresses, which puts acc[] in local memory.
+__device__ __forceinline__ tacc pick(bool c, tacc x, tacc y)
+{
+	u32 r;
+	asm("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %3, 0;\n\tselp.b32 %0, %1, %2, p;\n\t}"
+	    : "=r"(r)
+	    : "r"(*reinterpret_cast<const u32 *>(&x)), "r"(*reinterpret_cast<const u32 *>(&y)), "r"((int)c));
+	return *reinterpret_cast<const tacc *>(&r);
+}
+
+// Step ST of the reduction of a warp's slices (lanes that differ in bit RT << ST, while that is below 32):
+// a lane with the bit set keeps the upper half of the sums it holds, else the lower, and adds the partner's
+// copy of that half; the half it sends is the other one. Afterwards a lane holds HOLD sums, the flat
+// indices [base, base + HOLD). Every sum is formed by one lane in a fixed order: the result is
+// deterministic. (A template step, so that h is a constant and the loop unrolls: acc[] stays in registers.)
+template <int ST>
+__device__ __forceinline__ void halve(tacc (&acc)[FLAT], int lane, int &base)
+{
+	constexpr int d = RT << ST, h = FLAT >> (ST + 1);
+	if (d >= 32)
+		return;
+	const bool up = lane & d;
+#pragma unroll
+	for (int t = 0; t < h; t++) {
+		const tacc send = pick(up, acc[t], acc[t + h]), keep = pick(up, acc[t + h], acc[t]);
+		acc[t] = keep + __shfl_xor_sync(0xffffffffu, send, d);
+	}
+	base += up ? h : 0;
+}
+
+template <int TA, int TB>
 __device__ __forceinline__ void skinny_body(i64 M, i64 N, i64 K, const tin *__restrict__ A, i64 lda,
 					    const tin *__restrict__ B, i64 ldb, tout *__restrict__ C, i64 ldc,
 					    tacc *__restrict__ W, unsigned *__restrict__ counters, i64 k_chunk, int vec_a,
-					    int vec_c)
+					    int vec_b)
 {
 	extern __shared__ __align__(16) unsigned char smem[];
 	__shared__ unsigned last_block;
@@ -595,113 +963,72 @@ __device__ __forceinline__ void skinny_body(i64 M, i64 N, i64 K, const tin *__re
 		u32 have;
 		asm("mov.u32 %0, %%dynamic_smem_size;\n" : "=r"(have));
 		if (have < SMEM_BYTES)
-			__trap();
+			__trap(); // the host must launch with SMEM_BYTES: anything less would corrupt memory
 	}
-	tacc *cs = reinterpret_cast<tacc *>(smem); // BN x (BM+4), M contiguous
-	const int tid = threadIdx.x, r = tid % RT, s = tid / RT;
-	const i64 mt = (M + BM - 1) / BM, nt = (N + BN - 1) / BN;
-	const i64 pid = blockIdx.x, width = (i64)GM * nt;
-	const i64 first_m = (pid / width) * GM;
-	const i64 gsize = mt - first_m < GM ? mt - first_m : GM;
-	const i64 m0 = (first_m + (pid % width) % gsize) * BM;
-	const i64 n0 = ((pid % width) / gsize) * BN;
+	u32 *bs = reinterpret_cast<u32 *>(smem);     // the window of B
+	tacc *part = reinterpret_cast<tacc *>(smem); // at the end: [warp][column][BM] sums
+	const int tid = threadIdx.x, r = tid % RT, s = tid / RT, lane = tid % 32, warp = tid / 32;
+	const i64 nt = (N + BN - 1) / BN;
+	const i64 m0 = (i64)(blockIdx.x / nt) * BM, n0 = (i64)(blockIdx.x % nt) * BN;
 	const int ncols = N - n0 < BN ? (int)(N - n0) : BN;
 	const i64 kbeg = (i64)blockIdx.z * k_chunk;
 	const i64 kend = kbeg + k_chunk < K ? kbeg + k_chunk : K;
 	const i64 m = m0 + (i64)r * VEC;
-	const bool vec = vec_a == 16;
 
-	for (int e = tid; e < BN * (BM + 4); e += THREADS)
-		cs[e] = 0;
+	tacc acc[FLAT];
+#pragma unroll
+	for (int f = 0; f < FLAT; f++)
+		acc[f] = 0;
 
-	tacc acc[VEC][BN];
-#pragma unroll
-	for (int i = 0; i < VEC; i++)
-#pragma unroll
-		for (int j = 0; j < BN; j++)
-			acc[i][j] = 0;
-
-	if (m < M) {
-		for (i64 k = kbeg + 4 * s; k < kend; k += 4 * KS) {
-			uint4 a[4];
-#pragma unroll
-			for (int u = 0; u < 4; u++)
-				a[u] = k + u < kend ? load_a(A, lda, M, m, k + u, vec) : make_uint4(0, 0, 0, 0);
-#if PREC_INT8
-			// words w[i]: rows i of the vector, k .. k+3 (byte u from a[u]); dp4a with B's 4 k-values
-			u32 w[VEC];
-			const u32 *a0 = &a[0].x, *a1 = &a[1].x, *a2 = &a[2].x, *a3 = &a[3].x;
-#pragma unroll
-			for (int q = 0; q < 4; q++) { // 4 rows per 32-bit word of each vector
-				const u32 lo01 = __byte_perm(a0[q], a1[q], 0x5140), hi01 = __byte_perm(a0[q], a1[q], 0x7362);
-				const u32 lo23 = __byte_perm(a2[q], a3[q], 0x5140), hi23 = __byte_perm(a2[q], a3[q], 0x7362);
-				w[4 * q + 0] = __byte_perm(lo01, lo23, 0x5410);
-				w[4 * q + 1] = __byte_perm(lo01, lo23, 0x7632);
-				w[4 * q + 2] = __byte_perm(hi01, hi23, 0x5410);
-				w[4 * q + 3] = __byte_perm(hi01, hi23, 0x7632);
-			}
-#pragma unroll
-			for (int j = 0; j < BN; j++) {
-				if (j >= ncols)
-					break;
-				u32 b = 0;
-#pragma unroll
-				for (int u = 0; u < 4; u++)
-					if (k + u < kend)
-						b |= (u32)(unsigned char)load_b<TB>(B, ldb, k + u, n0 + j) << (8 * u);
-#pragma unroll
-				for (int i = 0; i < VEC; i++)
-					acc[i][j] = __dp4a((int)w[i], (int)b, acc[i][j]);
-			}
-#else
-#pragma unroll
-			for (int j = 0; j < BN; j++) {
-				if (j >= ncols)
-					break;
-#pragma unroll
-				for (int u = 0; u < 4; u++) {
-					const float b = k + u < kend ? h2f(load_b<TB>(B, ldb, k + u, n0 + j)) : 0.f;
-					const unsigned short *h = reinterpret_cast<const unsigned short *>(&a[u]);
-#pragma unroll
-					for (int i = 0; i < VEC; i++)
-						acc[i][j] = fmaf(h2f(h[i]), b, acc[i][j]);
-				}
-			}
-#endif
+	for (i64 w0 = kbeg; w0 < kend; w0 += KWIN) {
+		const i64 wend = w0 + KWIN < kend ? w0 + KWIN : kend;
+		const int nch = (int)((wend - w0 + KU - 1) / KU);
+		u32 a[AW];
+		if (s < nch) // in flight while B is staged
+			load_batch<TA>(a, A, lda, M, m, w0 + (i64)s * KU, wend, vec_a);
+		__syncthreads(); // the previous window of B is no longer read
+		stage_b<TB>(bs, B, ldb, w0, wend, nch, n0, ncols, vec_b);
+		__syncthreads();
+		for (int c = s; c < nch; c += KS) {
+			if (c != s)
+				load_batch<TA>(a, A, lda, M, m, w0 + (i64)c * KU, wend, vec_a);
+			batch_math<TA>(acc, a, bs + c * CW);
 		}
 	}
-	__syncthreads(); // cs is zero
-	if (m < M) {
+
+	// The slices of a warp: halving steps over the lanes xor RT, 2*RT, ... 16 (see halve).
+	int base = 0;
+	halve<0>(acc, lane, base);
+	halve<1>(acc, lane, base);
+	halve<2>(acc, lane, base);
+	halve<3>(acc, lane, base);
+	halve<4>(acc, lane, base);
+	__syncthreads(); // the window of B is no longer read: the space holds the warps' sums
 #pragma unroll
-		for (int j = 0; j < BN; j++) {
-			if (j >= ncols)
-				break;
-#pragma unroll
-			for (int i = 0; i < VEC; i++)
-				if (KS == 1)
-					cs[j * (BM + 4) + r * VEC + i] = acc[i][j];
-				else
-					atomicAdd(&cs[j * (BM + 4) + r * VEC + i], acc[i][j]);
-		}
+	for (int t = 0; t < HOLD; t++) {
+		const int f = base + t, j = f / VEC, i = f % VEC;
+		part[(warp * BN + j) * BM + r * VEC + i] = acc[t];
 	}
 	__syncthreads();
 
-	if (gridDim.z == 1) {
-		for (int idx = tid; idx < BN * BM; idx += THREADS) {
-			const int c = idx / BM, rr = idx % BM;
-			const i64 col = n0 + c, row = m0 + rr;
-			if (col < N && row < M)
-				put(C + col * ldc + row, cs[c * (BM + 4) + rr]);
-		}
-		return;
-	}
 	const i64 MN = M * N;
-	for (int idx = tid; idx < BN * BM; idx += THREADS) {
-		const int c = idx / BM, rr = idx % BM;
-		const i64 col = n0 + c, row = m0 + rr;
-		if (col < N && row < M)
-			W[(i64)blockIdx.z * MN + col * M + row] = cs[c * (BM + 4) + rr];
+	for (int o = tid; o < BM * BN; o += THREADS) {
+		const int j = o / BM, rr = o % BM;
+		const i64 col = n0 + j, row = m0 + rr;
+		if (col >= N || row >= M)
+			continue;
+		tacc v = part[j * BM + rr];
+#pragma unroll
+		for (int w = 1; w < NWARPS; w++)
+			v += part[(w * BN + j) * BM + rr];
+		if (gridDim.z == 1)
+			put(C + col * ldc + row, v);
+		else
+			W[(i64)blockIdx.z * MN + col * M + row] = v;
 	}
+	if (gridDim.z == 1)
+		return;
+	// Split-K: the last split of the tile to arrive sums the partial products in the order z = 0, 1, ...
 	__threadfence();
 	__syncthreads();
 	if (tid == 0)
@@ -710,9 +1037,9 @@ __device__ __forceinline__ void skinny_body(i64 M, i64 N, i64 K, const tin *__re
 	if (!last_block)
 		return;
 	__threadfence();
-	for (int idx = tid; idx < BN * BM; idx += THREADS) {
-		const int c = idx / BM, rr = idx % BM;
-		const i64 col = n0 + c, row = m0 + rr;
+	for (int o = tid; o < BM * BN; o += THREADS) {
+		const int j = o / BM, rr = o % BM;
+		const i64 col = n0 + j, row = m0 + rr;
 		if (col < N && row < M) {
 			tacc sum = 0;
 			for (unsigned z = 0; z < gridDim.z; z++)
@@ -728,12 +1055,11 @@ __device__ __forceinline__ void skinny_body(i64 M, i64 N, i64 K, const tin *__re
 	i64 M, i64 N, i64 K, const tin *__restrict__ A, i64 lda, const tin *__restrict__ B, i64 ldb,          \
 		tout *__restrict__ C, i64 ldc, tacc *__restrict__ W, unsigned *__restrict__ counters,          \
 		i64 k_chunk, int vec_a, int vec_b, int vec_c
-#define SK_PASS M, N, K, A, lda, B, ldb, C, ldc, W, counters, k_chunk, vec_a, vec_c
+#define SK_PASS M, N, K, A, lda, B, ldb, C, ldc, W, counters, k_chunk, vec_a, vec_b
 
-// A transposed (tn, tt) is not this kernel's case: the host never launches those two.
-extern "C" __global__ void __launch_bounds__(THREADS) gemm_nn(SK_ARGS) { skinny_body<0>(SK_PASS); }
-extern "C" __global__ void __launch_bounds__(THREADS) gemm_nt(SK_ARGS) { skinny_body<1>(SK_PASS); }
-extern "C" __global__ void __launch_bounds__(THREADS) gemm_tn(SK_ARGS) { __trap(); }
-extern "C" __global__ void __launch_bounds__(THREADS) gemm_tt(SK_ARGS) { __trap(); }
+extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) gemm_nn(SK_ARGS) { skinny_body<0, 0>(SK_PASS); }
+extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) gemm_nt(SK_ARGS) { skinny_body<0, 1>(SK_PASS); }
+extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) gemm_tn(SK_ARGS) { skinny_body<1, 0>(SK_PASS); }
+extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) gemm_tt(SK_ARGS) { skinny_body<1, 1>(SK_PASS); }
 
 #endif // KIND == 2

@@ -18,10 +18,12 @@ static const int64_t shapes_fp32[][3] = {
 	{35, 1760, 129}, {129, 7, 1760}, {33, 17, 4099}, {127, 131, 67},  {1760, 1760, 1760},
 };
 
-/* The odd sizes 1, 3, 35, 127, 1760, 5124 in every position. */
+/* The issue's odd sizes 1, 3, 35, 127, 1760, 5124 in every position; 1760x3x5124 takes the skinny family
+ * (N <= 64) through several k-windows of B and a k tail on 16-byte rows. */
 static const int64_t shapes_tc[][3] = {
 	{1, 1, 1},      {3, 3, 3},       {35, 35, 35},    {127, 127, 127}, {1760, 3, 35},  {5124, 35, 127},
 	{35, 1760, 1760}, {127, 5124, 3}, {3, 127, 5124}, {1, 1760, 127},  {5124, 1, 1760}, {1760, 127, 5124},
+	{1760, 3, 5124},
 };
 
 static int check_op(struct dlb_device *dev, struct dlb_gpu *g, const struct dlb_op *op);

@@ -17,8 +17,9 @@
 /* Indices: the first three match GEMM_BM, GEMM_BN, GEMM_BK, so dlb_gemm_splits serves both templates.
  * KIND picks the kernel family: 0 = mma.sync (templates/gemm_tc.cu; WM, WN, STAGES), 1 = wgmma for Hopper
  * (templates/gemm_wgmma.cu; WGS consumer warpgroups of BM/WGS rows, STAGES; WM and WN fixed at 64), 2 = skinny
- * products without tensor cores for the few-column rows with A stored M-contiguous (the end of gemm_tc.cu;
- * BM rows and BN columns per block, KS k-slices of threads). */
+ * products without tensor cores for the few-column rows, all four layouts (the end of gemm_tc.cu; BM rows and
+ * BN columns per block, KS k-slices of threads, STAGES groups of 4 k per thread and batch; BK only the split-K
+ * grain). BN 1, 2, 4 exist for the skinny family only. */
 enum { TC_BM, TC_BN, TC_BK, TC_WM, TC_WN, TC_STAGES, TC_KIND, TC_WGS, TC_KS, TC_NPARAMS };
 _Static_assert((int)TC_BM == (int)GEMM_BM && (int)TC_BN == (int)GEMM_BN && (int)TC_BK == (int)GEMM_BK,
 	       "split-K reads BM, BN, BK");
@@ -26,14 +27,15 @@ _Static_assert((int)TC_BM == (int)GEMM_BM && (int)TC_BN == (int)GEMM_BN && (int)
 #define TC_PARAMS(bk_lo, bk_hi)                                                                           \
 	{                                                                                                     \
 		[TC_BM] = {"BM", "rows of C per thread block", 4, {32, 64, 128, 256}},                            \
-		[TC_BN] = {"BN", "columns of C per thread block", 6, {8, 16, 32, 64, 128, 256}},                  \
+		[TC_BN] = {"BN", "columns of C per thread block", 9, {1, 2, 4, 8, 16, 32, 64, 128, 256}},         \
 		[TC_BK] = {"BK", "k-depth of one pipeline stage (elements)", 2, {bk_lo, bk_hi}},                  \
 		[TC_WM] = {"WM", "rows of C per warp (mma.sync)", 3, {16, 32, 64}},                               \
 		[TC_WN] = {"WN", "columns of C per warp (mma.sync)", 3, {16, 32, 64}},                            \
-		[TC_STAGES] = {"STAGES", "shared-memory stages in flight", 4, {2, 3, 4, 6}},                     \
+		[TC_STAGES] = {"STAGES", "shared-memory stages in flight (skinny: 4-k groups per batch)", 4,         \
+			       {2, 3, 4, 6}},                                                                     \
 		[TC_KIND] = {"KIND", "0: mma.sync, 1: wgmma (sm_90a), 2: skinny (no tensor cores)", 3, {0, 1, 2}, 1}, \
 		[TC_WGS] = {"WGS", "consumer warpgroups (wgmma)", 2, {1, 2}},                                     \
-		[TC_KS] = {"KS", "k-slices of threads per block (skinny)", 5, {1, 2, 4, 8, 16}},                   \
+		[TC_KS] = {"KS", "k-slices of threads per block (skinny)", 6, {1, 4, 8, 16, 32, 64}},              \
 	}
 
 static const struct dlb_param fp16_params[TC_NPARAMS] = TC_PARAMS(32, 64);
@@ -49,10 +51,34 @@ static int is_skinny(const int *v)
 	return v[TC_KIND] == 2;
 }
 
+/* The skinny template's derived sizes for element size es (templates/gemm_tc.cu, KIND 2: VEC, RT, THREADS,
+ * KU, CW, WIN_R, WIN_BYTES, RED_BYTES). */
+struct skinny_geo {
+	int vec;          /* rows of a thread: one 16-byte vector */
+	int threads;      /* BM/vec row threads x KS slices */
+	int ku;           /* k of one batch: 4*STAGES */
+	size_t win_bytes; /* the staged window of B: WIN_R rounds of KS chunks of CW words */
+	size_t red_bytes; /* the warps' sums: warps x BM x BN words */
+};
+
+static struct skinny_geo skinny_geo_of(const int *v, int es)
+{
+	struct skinny_geo g;
+	int bn = v[TC_BN];
+	g.vec = 16 / es;
+	g.threads = v[TC_BM] / g.vec * v[TC_KS];
+	g.ku = 4 * v[TC_STAGES];
+	int cw = (es == 1 ? g.ku / 4 * bn : g.ku * bn) + (bn < 4 ? bn : 4);
+	int round = v[TC_KS] * cw * 4, rounds = 16384 / round > 1 ? 16384 / round : 1;
+	g.win_bytes = (size_t)rounds * (size_t)round;
+	g.red_bytes = (size_t)(g.threads / 32) * (size_t)v[TC_BM] * (size_t)bn * 4;
+	return g;
+}
+
 static int threads_of(const int *v, int es)
 {
 	if (is_skinny(v))
-		return v[TC_BM] / (16 / es) * v[TC_KS];
+		return skinny_geo_of(v, es).threads;
 	return is_wgmma(v) ? 128 * (v[TC_WGS] + 1) : 32 * (v[TC_BM] / v[TC_WM]) * (v[TC_BN] / v[TC_WN]);
 }
 
@@ -67,8 +93,10 @@ static size_t smem_es(const int *v, int es)
 {
 	if (is_wgmma(v))
 		return (size_t)v[TC_STAGES] * (size_t)(v[TC_BM] + v[TC_BN]) * 128 + 16 * (size_t)v[TC_STAGES] + 1024;
-	if (is_skinny(v))
-		return (size_t)v[TC_BN] * (size_t)(v[TC_BM] + 4) * 4;
+	if (is_skinny(v)) {
+		struct skinny_geo g = skinny_geo_of(v, es);
+		return g.win_bytes > g.red_bytes ? g.win_bytes : g.red_bytes;
+	}
 	size_t pipe = (size_t)v[TC_STAGES] * (tile_bytes(v[TC_BM], v[TC_BK], es) + tile_bytes(v[TC_BN], v[TC_BK], es));
 	size_t epi = (size_t)v[TC_BN] * (size_t)(v[TC_BM] + 4) * 4;
 	return pipe > epi ? pipe : epi;
@@ -127,8 +155,8 @@ static int k_pieces_int8(const int *v, const struct dlb_limits *lim)
 static int k_one_family(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
-	if (is_skinny(v)) /* only BM, BN, BK (the split-K grain) and KS matter */
-		return v[TC_WM] == 64 && v[TC_WN] == 64 && v[TC_STAGES] == 2 && v[TC_WGS] == 1;
+	if (is_skinny(v)) /* BM, BN, KS and STAGES matter; BK is the split-K grain */
+		return v[TC_WM] == 64 && v[TC_WN] == 64 && v[TC_WGS] == 1 && (v[TC_STAGES] == 2 || v[TC_STAGES] == 4);
 	if (v[TC_KS] != 1)
 		return 0;
 	return is_wgmma(v) ? v[TC_WM] == 64 && v[TC_WN] == 64 : v[TC_WGS] == 1 && v[TC_STAGES] <= 4;
@@ -136,25 +164,76 @@ static int k_one_family(const int *v, const struct dlb_limits *lim)
 
 /* ---- skinny rows (KIND 2) ---- */
 
-static int s_shape_es(const int *v, int es)
+/* Columns and accumulators: acc[BN*VEC] per thread; the split-K grain BK at its smallest (BK does nothing else
+ * here); KU = 16 k per batch (256 bytes of A in flight per thread) where the accumulators are few (BN <= 4),
+ * 8 where they are many (BN >= 8: registers). */
+static int s_columns_es(const int *v, int es)
 {
 	if (!is_skinny(v))
 		return 1;
-	int vec = 16 / es, t = threads_of(v, es);
-	return v[TC_BN] <= 16 && vec * v[TC_BN] <= 128 && v[TC_BK] == (es == 2 ? 32 : 64) && v[TC_BM] >= 64 &&
-	       t >= 32 && t <= 256;
+	int bn = v[TC_BN];
+	return bn <= 16 && (16 / es) * bn <= 128 && v[TC_BK] == (es == 2 ? 32 : 64) &&
+	       v[TC_STAGES] == (bn <= 4 ? 4 : 2);
 }
 
-static int s_shape_fp16(const int *v, const struct dlb_limits *lim)
+/* Threads: each column of A is read in pieces of at least 64 bytes (RT >= 4 row threads), a warp holds whole
+ * k-slices (RT <= 32), 128 to 512 threads. */
+static int s_threads_es(const int *v, int es)
 {
-	(void)lim;
-	return s_shape_es(v, 2);
+	if (!is_skinny(v))
+		return 1;
+	struct skinny_geo g = skinny_geo_of(v, es);
+	int rt = v[TC_BM] / g.vec;
+	return v[TC_BM] * es >= 64 && rt <= 32 && g.threads >= 128 && g.threads <= 512;
 }
 
-static int s_shape_int8(const int *v, const struct dlb_limits *lim)
+/* Registers: the template's EST_REGS (accumulators, a batch of A, the batch's values of B up to 64, 32 for
+ * the rest) of all threads within one SM's 64K, so one block fits without spilling; shared memory within
+ * 48 KB (no opt-in). */
+static int s_resources_es(const int *v, int es)
+{
+	if (!is_skinny(v))
+		return 1;
+	struct skinny_geo g = skinny_geo_of(v, es);
+	int bvals = es == 1 ? g.ku / 4 * v[TC_BN] : g.ku * v[TC_BN];
+	size_t regs = (size_t)(g.vec * v[TC_BN] + 4 * g.ku + (bvals < 64 ? bvals : 64) + 32) * (size_t)g.threads;
+	return regs <= 65536 && smem_es(v, es) <= 48 * 1024;
+}
+
+static int s_columns_fp16(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
-	return s_shape_es(v, 1);
+	return s_columns_es(v, 2);
+}
+
+static int s_columns_int8(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	return s_columns_es(v, 1);
+}
+
+static int s_threads_fp16(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	return s_threads_es(v, 2);
+}
+
+static int s_threads_int8(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	return s_threads_es(v, 1);
+}
+
+static int s_resources_fp16(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	return s_resources_es(v, 2);
+}
+
+static int s_resources_int8(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	return s_resources_es(v, 1);
 }
 
 /* ---- wgmma rows (KIND 1) ---- */
@@ -182,13 +261,18 @@ static int w_shape_int8(const int *v, const struct dlb_limits *lim)
 	return w_shape_es(v, 1);
 }
 
-#define TC_CONSTRAINTS(pieces, wshape, sshape)                                                               \
-	{.text = "one family: mma.sync WGS 1, STAGES <= 4; wgmma WM = WN = 64; skinny also STAGES 2, WGS 1; KS 1 "   \
-		 "but skinny",                                                                                  \
+#define TC_CONSTRAINTS(pieces, wshape, scolumns, sthreads, sresources)                                       \
+	{.text = "one family: mma.sync WGS 1, STAGES <= 4; wgmma WM = WN = 64; skinny also WGS 1, STAGES 2 or 4; " \
+		 "KS 1 but skinny",                                                                             \
 	 .kind = DLB_CON_CUSTOM, .ok = k_one_family},                                                           \
-		{.text = "skinny: BN <= 16, (16/ES)*BN <= 128 accumulators, BK the smallest, BM >= 64, threads "  \
-			 "(BM*ES/16)*KS in [32, 256]",                                                          \
-		 .kind = DLB_CON_CUSTOM, .ok = sshape},                                                         \
+		{.text = "skinny: BN <= 16, VEC*BN <= 128 accumulators (VEC = 16/ES), BK the smallest, KU = "     \
+			 "4*STAGES = 16 for BN <= 4, 8 for BN >= 8",                                            \
+		 .kind = DLB_CON_CUSTOM, .ok = scolumns},                                                       \
+		{.text = "skinny: BM*ES >= 64, RT = BM/VEC <= 32, threads RT*KS in [128, 512]",                  \
+		 .kind = DLB_CON_CUSTOM, .ok = sthreads},                                                       \
+		{.text = "skinny: (VEC*BN + 4*KU + min(B values, 64) + 32) registers x threads <= 65536, shared "  \
+			 "memory <= 48 KB",                                                                     \
+		 .kind = DLB_CON_CUSTOM, .ok = sresources},                                                     \
 		{.text = "mma.sync: BM % WM == 0, BN % WN == 0", .kind = DLB_CON_CUSTOM, .ok = k_multiple},     \
 		{.text = "mma.sync: warps (BM/WM)*(BN/WN) in [2, 8]", .kind = DLB_CON_CUSTOM, .ok = k_warps},   \
 		{.text = "mma.sync: WM*WN >= 512, accumulators (WM/16)*(WN/8)*4 <= 128", .kind = DLB_CON_CUSTOM, \
@@ -199,8 +283,10 @@ static int w_shape_int8(const int *v, const struct dlb_limits *lim)
 			 "epilogue fits the ring",                                                              \
 		 .kind = DLB_CON_CUSTOM, .ok = wshape }
 
-static const struct dlb_constraint fp16_constraints[] = {TC_CONSTRAINTS(k_pieces_fp16, w_shape_fp16, s_shape_fp16)};
-static const struct dlb_constraint int8_constraints[] = {TC_CONSTRAINTS(k_pieces_int8, w_shape_int8, s_shape_int8)};
+static const struct dlb_constraint fp16_constraints[] = {
+	TC_CONSTRAINTS(k_pieces_fp16, w_shape_fp16, s_columns_fp16, s_threads_fp16, s_resources_fp16)};
+static const struct dlb_constraint int8_constraints[] = {
+	TC_CONSTRAINTS(k_pieces_int8, w_shape_int8, s_columns_int8, s_threads_int8, s_resources_int8)};
 
 /* The mma.sync template also has 128 bytes of static shared memory (alignment of the split-K flag). */
 static int l_smem_fp16(const int *v, const struct dlb_limits *lim)
@@ -491,8 +577,8 @@ static int tc_variants(void *state, const struct dlb_candidate *c, int *values, 
 	if ((double)s->m * (double)s->n >= 4.0 * s->g->dev->sm_count * 128 * 128 &&
 	    c->cfg.v[TC_BM] * c->cfg.v[TC_BN] < 64 * 64)
 		return 0;
-	if (is_skinny(c->cfg.v) && (s->p.ta || s->n > 64))
-		return 0; /* for A stored M-contiguous and few columns only */
+	if (is_skinny(c->cfg.v) && s->n > 64)
+		return 0; /* for few columns only (every layout) */
 	/* wgmma: cp.async of 16 or 8 bytes along rows; int8 wgmma reads K-major operands only (TN) */
 	if (is_wgmma(c->cfg.v) && (vec_of(s->blas.lda, s->es_in) < 8 || vec_of(s->blas.ldb, s->es_in) < 8 ||
 				   (s->int8 && !(s->p.ta && !s->p.tb))))
