@@ -140,17 +140,20 @@ static int k_pieces_es(const int *v, int es)
 	return v[TC_KIND] != 0 || (t > 0 && (v[TC_BM] * kb / 16) % t == 0 && (v[TC_BN] * kb / 16) % t == 0);
 }
 
-static int k_pieces_fp16(const int *v, const struct dlb_limits *lim)
-{
-	(void)lim;
-	return k_pieces_es(v, 2);
-}
+/* A constraint row's two entries, one per precision: name_es(v, element size) for fp16 (2) and int8 (1). */
+#define PER_ES(name)                                                                                         \
+	static int name##_fp16(const int *v, const struct dlb_limits *lim)                                   \
+	{                                                                                                     \
+		(void)lim;                                                                                    \
+		return name##_es(v, 2);                                                                       \
+	}                                                                                                     \
+	static int name##_int8(const int *v, const struct dlb_limits *lim)                                   \
+	{                                                                                                     \
+		(void)lim;                                                                                    \
+		return name##_es(v, 1);                                                                       \
+	}
 
-static int k_pieces_int8(const int *v, const struct dlb_limits *lim)
-{
-	(void)lim;
-	return k_pieces_es(v, 1);
-}
+PER_ES(k_pieces)
 
 static int k_one_family(const int *v, const struct dlb_limits *lim)
 {
@@ -200,41 +203,11 @@ static int s_resources_es(const int *v, int es)
 	return regs <= 65536 && smem_es(v, es) <= 48 * 1024;
 }
 
-static int s_columns_fp16(const int *v, const struct dlb_limits *lim)
-{
-	(void)lim;
-	return s_columns_es(v, 2);
-}
+PER_ES(s_columns)
 
-static int s_columns_int8(const int *v, const struct dlb_limits *lim)
-{
-	(void)lim;
-	return s_columns_es(v, 1);
-}
+PER_ES(s_threads)
 
-static int s_threads_fp16(const int *v, const struct dlb_limits *lim)
-{
-	(void)lim;
-	return s_threads_es(v, 2);
-}
-
-static int s_threads_int8(const int *v, const struct dlb_limits *lim)
-{
-	(void)lim;
-	return s_threads_es(v, 1);
-}
-
-static int s_resources_fp16(const int *v, const struct dlb_limits *lim)
-{
-	(void)lim;
-	return s_resources_es(v, 2);
-}
-
-static int s_resources_int8(const int *v, const struct dlb_limits *lim)
-{
-	(void)lim;
-	return s_resources_es(v, 1);
-}
+PER_ES(s_resources)
 
 /* ---- wgmma rows (KIND 1) ---- */
 
@@ -249,17 +222,7 @@ static int w_shape_es(const int *v, int es)
 		       (size_t)v[TC_STAGES] * (size_t)(v[TC_BM] + v[TC_BN]) * 128;
 }
 
-static int w_shape_fp16(const int *v, const struct dlb_limits *lim)
-{
-	(void)lim;
-	return w_shape_es(v, 2);
-}
-
-static int w_shape_int8(const int *v, const struct dlb_limits *lim)
-{
-	(void)lim;
-	return w_shape_es(v, 1);
-}
+PER_ES(w_shape)
 
 #define TC_CONSTRAINTS(pieces, wshape, scolumns, sthreads, sresources)                                       \
 	{.text = "one family: mma.sync WGS 1, STAGES <= 4; wgmma WM = WN = 64; skinny also WGS 1, STAGES 2 or 4; " \
