@@ -33,6 +33,22 @@
 // to the output type, so the sum is deterministic and loses no accuracy to fp16 partials.
 // Index arithmetic is 64-bit.
 
+// pack_cols: copies a column-major matrix (rows × cols elements of es bytes, leading dimension ld) to one
+// with leading dimension ld_out. Every family's module has it: the host runs it, inside the timed launch,
+// before the wgmma kernel when A is small and its columns are not 8-byte aligned (M = 35 fp16: 70 bytes),
+// which cp.async cannot read. Rows ld_out beyond rows are left as they are (the kernels never read them).
+extern "C" __global__ void pack_cols(const unsigned char *__restrict__ src, long long ld,
+				     unsigned char *__restrict__ dst, long long ld_out, long long rows, long long cols,
+				     int es)
+{
+	const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= rows * cols)
+		return;
+	const long long r = i % rows, c = i / rows;
+	for (int b = 0; b < es; b++)
+		dst[(c * ld_out + r) * es + b] = src[(c * ld + r) * es + b];
+}
+
 // KIND selects the kernel family when this file is followed by gemm_wgmma.cu (as the op compiles it):
 // 0 (or undefined) is this file's mma.sync kernel, 1 the Hopper wgmma kernel of gemm_wgmma.cu, 2 the skinny
 // kernel at the end of this file (few columns, no tensor cores).

@@ -282,7 +282,9 @@ static int l_wgmma(const int *v, const struct dlb_limits *lim)
 static const struct dlb_constraint fp16_limits[] = {TC_LIMITS(l_smem_fp16)};
 static const struct dlb_constraint int8_limits[] = {TC_LIMITS(l_smem_int8)};
 
-static const char *const tc_kernels[] = {"gemm_nn", "gemm_nt", "gemm_tn", "gemm_tt"};
+/* the four layouts (index ta*2 + tb), then the packing of a small unaligned A for wgmma */
+static const char *const tc_kernels[] = {"gemm_nn", "gemm_nt", "gemm_tn", "gemm_tt", "pack_cols"};
+enum { TC_PACK_KERNEL = 4 };
 
 /* Useful work: the problem as given, not the padding. */
 static double tc_flops(const struct dlb_problem *p)
@@ -319,6 +321,9 @@ struct tc_state {
 	void *A[MAX_SETS], *B[MAX_SETS], *C[MAX_SETS];
 	void *ref;                 /* fp16: fp32 reference; int8: int32 */
 	const char *ref_by;        /* what computed it */
+	void *Ap[MAX_SETS];        /* A repacked with aligned columns (ldap) for wgmma, when pack_a */
+	int64_t ldap;
+	int pack_a;                /* A stored M-contiguous, M <= 64, columns not 8-byte aligned */
 	void *ws;                  /* split-K partial products (fp32 or int32) */
 	size_t ws_elems;
 	unsigned *counters;
@@ -357,6 +362,7 @@ static void tc_teardown(void *state)
 		dlb_dev_free(s->A[i]);
 		dlb_dev_free(s->B[i]);
 		dlb_dev_free(s->C[i]);
+		dlb_dev_free(s->Ap[i]);
 	}
 	dlb_dev_free(s->ref);
 	dlb_dev_free(s->ws);
@@ -494,6 +500,18 @@ static int tc_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state
 		DLB_CHECK(s->int8 ? dlb_fill_s8(g, s->A[i], (int64_t)mk, sa) : dlb_fill_f16(g, s->A[i], (int64_t)mk, sa));
 		DLB_CHECK(s->int8 ? dlb_fill_s8(g, s->B[i], (int64_t)kn, sb) : dlb_fill_f16(g, s->B[i], (int64_t)kn, sb));
 	}
+	/* wgmma reads A with cp.async, 8 or 16 bytes at a time: a small fp16 A stored M-contiguous whose columns
+	 * are not 8-byte aligned (M = 35: 70 bytes) is repacked into aligned columns by pack_cols inside each
+	 * timed launch of a wgmma candidate (tc_launch) */
+	s->pack_a = !p->ta && !s->int8 && s->m <= 64 && (s->blas.lda * (int64_t)s->es_in) % 8 != 0;
+	if (s->pack_a) {
+		s->ldap = (s->m + 7) / 8 * 8;
+		for (int i = 0; i < s->nsets; i++) {
+			DLB_CHECK(dlb_dev_alloc(&s->Ap[i], (size_t)s->ldap * (size_t)s->k * s->es_in));
+			dlb_count_launch();
+			CUDA_CHECK(cudaMemsetAsync(s->Ap[i], 0, (size_t)s->ldap * (size_t)s->k * s->es_in, g->dev->stream));
+		}
+	}
 	DLB_CHECK(dlb_dev_alloc((void **)&s->counters, MAX_TILES_SPLIT * sizeof(unsigned)));
 	dlb_count_launch();
 	CUDA_CHECK(cudaMemsetAsync(s->counters, 0, MAX_TILES_SPLIT * sizeof(unsigned), g->dev->stream));
@@ -542,9 +560,10 @@ static int tc_variants(void *state, const struct dlb_candidate *c, int *values, 
 		return 0;
 	if (is_skinny(c->cfg.v) && s->n > 64)
 		return 0; /* for few columns only (every layout) */
-	/* wgmma: cp.async of 16 or 8 bytes along rows; int8 wgmma reads K-major operands only (TN) */
-	if (is_wgmma(c->cfg.v) && (vec_of(s->blas.lda, s->es_in) < 8 || vec_of(s->blas.ldb, s->es_in) < 8 ||
-				   (s->int8 && !(s->p.ta && !s->p.tb))))
+	/* wgmma: cp.async of 16 or 8 bytes along rows (a small unaligned A is repacked); int8 wgmma reads
+	 * K-major operands only (TN) */
+	if (is_wgmma(c->cfg.v) && ((vec_of(s->blas.lda, s->es_in) < 8 && !s->pack_a) ||
+				   vec_of(s->blas.ldb, s->es_in) < 8 || (s->int8 && !(s->p.ta && !s->p.tb))))
 		return 0;
 	struct dlb_problem run = s->p;
 	run.m = s->m, run.n = s->n, run.k = s->k;
@@ -586,6 +605,18 @@ static int tc_launch(void *state, const struct dlb_candidate *c, int split, int 
 	void *C = s->C[set], *W = s->ws;
 	unsigned *counters = s->counters;
 	int vec_a = vec_of(lda, s->es_in), vec_b = vec_of(ldb, s->es_in), vec_c = ldc % 4 == 0;
+	if (is_wgmma(v) && vec_a < 8 && s->pack_a) { /* A to aligned columns first, in the same timed launch */
+		const void *src = A;
+		void *dst = s->Ap[set];
+		int64_t rows = s->m, cols = s->k;
+		int es = (int)s->es_in;
+		void *pargs[] = {&src, &lda, &dst, &s->ldap, &rows, &cols, &es};
+		DLB_CHECK(dlb_launch(c->kernels[TC_PACK_KERNEL], (dim3){(unsigned)((rows * cols + 255) / 256), 1, 1},
+				     (dim3){256, 1, 1}, 0, s->g->dev->stream, pargs));
+		A = dst;
+		lda = s->ldap;
+		vec_a = vec_of(lda, s->es_in);
+	}
 	if (is_wgmma(v)) {
 		if (vec_a < 8 || vec_b < 8)
 			DLB_FAIL(DLB_E_LIMIT, "the wgmma kernel needs rows aligned to 8 bytes");
@@ -637,7 +668,7 @@ static int tc_vendor(void *state, const struct dlb_bench_opts *o, struct dlb_ven
 }
 
 #define TC_OP_COMMON                                                                                          \
-	.name = "gemm", .template_file = "gemm_tc.cu", .template_extra = "gemm_wgmma.cu", .kernel_names = tc_kernels, .nkernels = 4,               \
+	.name = "gemm", .template_file = "gemm_tc.cu", .template_extra = "gemm_wgmma.cu", .kernel_names = tc_kernels, .nkernels = 5,               \
 	.variant_name = "SPLITK", .flops = tc_flops, .device_bytes = tc_device_bytes, .describe = tc_describe,   \
 	.setup = tc_setup, .variants = tc_variants, .nsets = tc_nsets, .launch = tc_launch, .verify = tc_verify,  \
 	.vendor = tc_vendor, .teardown = tc_teardown
