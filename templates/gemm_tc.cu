@@ -13,7 +13,7 @@
 //   BM % WM == 0, BN % WN == 0, threads = 32·(BM/WM)·(BN/WN) in [64, 256]
 //   16-byte chunks of a stage (BM·BK·ES/16 and BN·BK·ES/16) a multiple of the thread count
 //   SMEM_BYTES (below) within the device's opt-in shared memory per block
-// Kernels: gemm_nn, gemm_nt, gemm_tn, gemm_tt (n: as stored, t: transposed, for A then B).
+// Kernels: gemm_nn, gemm_nt, gemm_tn, gemm_tt (n: as stored, t: transposed, for A then B); pack_cols (below).
 // Run-time arguments, so one compiled candidate serves every shape: M, N, K, leading dimensions; k_chunk
 // (split-K: block z covers k in [z·k_chunk, (z+1)·k_chunk), a multiple of BK); vec_a, vec_b: the widest
 // copy in bytes (16, 8, 4; 2 or 1: element by element) that every row of A / B allows (leading dimension

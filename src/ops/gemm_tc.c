@@ -350,7 +350,10 @@ static size_t tc_device_bytes(const struct dlb_problem *p, const struct dlb_devi
 	 * problem rounded up to whole tiles (wgmma) */
 	size_t ws = (size_t)SPLIT_WAVES * dev->sm_count * 256 * 256 * 4;
 	size_t ws_tiles = 64 * (size_t)(s.m + 255) * (size_t)(s.n + 255) * 4;
-	return sets * per + mn + (ws < ws_tiles ? ws : ws_tiles) + dlb_bench_flush_bytes(dev) + ((size_t)64 << 20);
+	/* a small unaligned A repacked for wgmma (see tc_setup): one aligned copy per set */
+	size_t packed = s.m <= 64 ? sets * (size_t)((s.m + 7) / 8 * 8) * (size_t)s.k * s.es_in : 0;
+	return sets * per + mn + (ws < ws_tiles ? ws : ws_tiles) + packed + dlb_bench_flush_bytes(dev) +
+	       ((size_t)64 << 20);
 }
 
 static void tc_teardown(void *state)
