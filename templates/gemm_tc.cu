@@ -49,6 +49,41 @@ extern "C" __global__ void pack_cols(const unsigned char *__restrict__ src, long
 		dst[(c * ld_out + r) * es + b] = src[(c * ld + r) * es + b];
 }
 
+// Split-K, at the end of a block whose split has stored its partial products of the bm × bn tile at (m0, n0)
+// to W[z] (M × N, leading dimension M; fp32 or int32): the last split of the tile to arrive (counted in
+// counters[tile]) sums them in the order z = 0, 1, ... in the accumulator type (deterministic, nothing lost
+// to the output type), hands each sum to store(col * ldc + row, sum), and resets the tile's counter for the
+// next launch. Every thread of the block calls it. Used by the mma.sync (KIND 0) and skinny (KIND 2) kernels.
+template <typename T, typename Store>
+__device__ __forceinline__ void splitk_finish(const T *__restrict__ W, unsigned *__restrict__ counters, long long M,
+					      long long N, long long ldc, long long m0, long long n0, int bm, int bn,
+					      Store store)
+{
+	__shared__ unsigned last;
+	const int tid = threadIdx.x;
+	const long long MN = M * N;
+	__threadfence();
+	__syncthreads();
+	if (tid == 0)
+		last = atomicAdd(&counters[blockIdx.x], 1u) == gridDim.z - 1;
+	__syncthreads();
+	if (!last)
+		return;
+	__threadfence();
+	for (int idx = tid; idx < bm * bn; idx += blockDim.x) {
+		const int c = idx / bm, r = idx % bm;
+		const long long col = n0 + c, row = m0 + r;
+		if (col < N && row < M) {
+			T sum = 0;
+			for (unsigned z = 0; z < gridDim.z; z++)
+				sum += __ldcg(W + z * MN + col * M + row);
+			store(col * ldc + row, sum);
+		}
+	}
+	if (tid == 0)
+		counters[blockIdx.x] = 0;
+}
+
 // KIND selects the kernel family when this file is followed by gemm_wgmma.cu (as the op compiles it):
 // 0 (or undefined) is this file's mma.sync kernel, 1 the Hopper wgmma kernel of gemm_wgmma.cu, 2 the skinny
 // kernel at the end of this file (few columns, no tensor cores).
@@ -353,7 +388,6 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const tin *__rest
 					  int vec_b, int vec_c)
 {
 	extern __shared__ __align__(128) unsigned char smem[];
-	__shared__ unsigned last_block;
 	{
 		u32 have;
 		asm("mov.u32 %0, %%dynamic_smem_size;\n" : "=r"(have));
@@ -467,26 +501,7 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const tin *__rest
 		if (col < N && row < M)
 			W[(i64)blockIdx.z * MN + col * M + row] = cs[c * (BM + 4) + r];
 	}
-	__threadfence();
-	__syncthreads();
-	if (tid == 0)
-		last_block = atomicAdd(&counters[blockIdx.x], 1u) == gridDim.z - 1;
-	__syncthreads();
-	if (!last_block)
-		return;
-	__threadfence();
-	for (int idx = tid; idx < BN * BM; idx += THREADS) {
-		const int c = idx / BM, r = idx % BM;
-		const i64 col = n0 + c, row = m0 + r;
-		if (col < N && row < M) {
-			tacc sum = 0;
-			for (unsigned z = 0; z < gridDim.z; z++)
-				sum += __ldcg(W + z * MN + col * M + row);
-			store_out(C + col * ldc + row, sum);
-		}
-	}
-	if (tid == 0)
-		counters[blockIdx.x] = 0;
+	splitk_finish(W, counters, M, N, ldc, m0, n0, BM, BN, [&](i64 off, tacc v) { store_out(C + off, v); });
 }
 
 #define GEMM_ARGS                                                                                          \
@@ -974,7 +989,6 @@ __device__ __forceinline__ void skinny_body(i64 M, i64 N, i64 K, const tin *__re
 					    int vec_b)
 {
 	extern __shared__ __align__(16) unsigned char smem[];
-	__shared__ unsigned last_block;
 	{
 		u32 have;
 		asm("mov.u32 %0, %%dynamic_smem_size;\n" : "=r"(have));
@@ -1045,26 +1059,7 @@ __device__ __forceinline__ void skinny_body(i64 M, i64 N, i64 K, const tin *__re
 	if (gridDim.z == 1)
 		return;
 	// Split-K: the last split of the tile to arrive sums the partial products in the order z = 0, 1, ...
-	__threadfence();
-	__syncthreads();
-	if (tid == 0)
-		last_block = atomicAdd(&counters[blockIdx.x], 1u) == gridDim.z - 1;
-	__syncthreads();
-	if (!last_block)
-		return;
-	__threadfence();
-	for (int o = tid; o < BM * BN; o += THREADS) {
-		const int j = o / BM, rr = o % BM;
-		const i64 col = n0 + j, row = m0 + rr;
-		if (col < N && row < M) {
-			tacc sum = 0;
-			for (unsigned z = 0; z < gridDim.z; z++)
-				sum += __ldcg(W + z * MN + col * M + row);
-			put(C + col * ldc + row, sum);
-		}
-	}
-	if (tid == 0)
-		counters[blockIdx.x] = 0;
+	splitk_finish(W, counters, M, N, ldc, m0, n0, BM, BN, [&](i64 off, tacc v) { put(C + off, v); });
 }
 
 #define SK_ARGS                                                                                            \
