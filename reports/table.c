@@ -79,11 +79,11 @@ static void print_group_text(FILE *out, const struct dlb_result *rows, int n, co
 		fprintf(out, "%%peak relative to %.1f %s, %s from SM count x clock\n", peak, in->unit, in->peak);
 	else
 		fprintf(out, "%%peak n/a (no %s peak known for this GPU)\n", in->name);
-	fprintf(out, "%6s %6s %7s %-6s | %-40s | %9s %8s %7s | %9s %9s | %8s | %s\n", "M", "N", "K", "layout",
-		"best config", "tuned us", in->unit, "%peak", "cuBLAS us", "Lt-best", "speedup", "verified");
+	fprintf(out, "%6s %6s %7s %-6s | %-40s | %9s %8s %7s | %9s %9s | %8s | %9s | %s\n", "M", "N", "K", "layout",
+		"best config", "tuned us", in->unit, "%peak", "cuBLAS us", "Lt-best", "speedup", "floor us", "verified");
 	for (int i = 0; i < n; i++) {
 		const struct dlb_result *r = &rows[i];
-		char a[32], b[32], cc[32], d[32], e[32], f[32], pad[96] = "";
+		char a[32], b[32], cc[32], d[32], e[32], f[32], fl[32], pad[96] = "";
 		int64_t pm, pn, pk;
 		if (!same_group(r, g))
 			continue;
@@ -92,7 +92,7 @@ static void print_group_text(FILE *out, const struct dlb_result *rows, int n, co
 			snprintf(pad, sizeof pad, ", padded: %lldx%lldx%lld", (long long)pm, (long long)pn, (long long)pk);
 			padded++;
 		}
-		fprintf(out, "%6lld %6lld %7lld %-6s | %-40s | %9s %8s %7s | %9s %9s | %8s | %s%s%s\n", (long long)r->p.m,
+		fprintf(out, "%6lld %6lld %7lld %-6s | %-40s | %9s %8s %7s | %9s %9s | %8s | %9s | %s%s%s\n", (long long)r->p.m,
 			(long long)r->p.n, (long long)r->p.k, dlb_layout_name(r->p.ta, r->p.tb),
 			r->found ? r->config : "(no verified candidate)",
 			dlb_fmt_num(a, sizeof a, r->found ? r->tuned.median : NAN, "%.2f"),
@@ -100,7 +100,8 @@ static void print_group_text(FILE *out, const struct dlb_result *rows, int n, co
 			dlb_fmt_num(cc, sizeof cc, dlb_result_pct_peak(r), "%.1f%%"),
 			dlb_fmt_num(d, sizeof d, dlb_result_cublas_us(r), "%.2f"),
 			dlb_fmt_num(e, sizeof e, dlb_result_lt_best_us(r), "%.2f"),
-			dlb_fmt_num(f, sizeof f, dlb_result_speedup(r), "%.2fx"), r->found ? "yes" : "no",
+			dlb_fmt_num(f, sizeof f, dlb_result_speedup(r), "%.2fx"),
+			dlb_fmt_num(fl, sizeof fl, dlb_result_floor_us(r), "%.2f"), r->found ? "yes" : "no",
 			r->cached ? " (cached)" : "", pad);
 	}
 	double gm = geomean(rows, n, g, &c);
@@ -128,13 +129,13 @@ static void print_text(FILE *out, const struct dlb_result *rows, int n, const ch
 static void print_csv(FILE *out, const struct dlb_result *rows, int n)
 {
 	fprintf(out, "m,n,k,layout,prec,best_config,tuned_us,tuned_ci_lo,tuned_ci_hi,throughput,unit,pct_peak,peak,"
-		     "cublas_us,cublaslt_best_us,speedup,verified,cached,padded,padded_m,padded_n,padded_k\n");
+		     "cublas_us,cublaslt_best_us,speedup,verified,cached,padded,padded_m,padded_n,padded_k,floor_us\n");
 	for (int i = 0; i < n; i++) {
 		const struct dlb_result *r = &rows[i];
-		char a[32], b[32], c[32], d[32], e[32], f[32], g[32], h[32], pk[32];
+		char a[32], b[32], c[32], d[32], e[32], f[32], g[32], h[32], pk[32], fl[32];
 		int64_t pm, pn, pkk;
 		int padded = dlb_problem_padded(&r->p, &pm, &pn, &pkk); /* the shape run, also when unpadded */
-		fprintf(out, "%lld,%lld,%lld,%s,%s,\"%s\",%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d,%d,%d,%lld,%lld,%lld\n",
+		fprintf(out, "%lld,%lld,%lld,%s,%s,\"%s\",%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d,%d,%d,%lld,%lld,%lld,%s\n",
 			(long long)r->p.m, (long long)r->p.n, (long long)r->p.k, dlb_layout_name(r->p.ta, r->p.tb),
 			dlb_prec_name(r->p.prec), r->found ? r->config : "",
 			dlb_fmt_num(a, sizeof a, r->found ? r->tuned.median : NAN, "%.3f"),
@@ -145,7 +146,7 @@ static void print_csv(FILE *out, const struct dlb_result *rows, int n)
 			dlb_fmt_num(f, sizeof f, dlb_result_cublas_us(r), "%.3f"),
 			dlb_fmt_num(g, sizeof g, dlb_result_lt_best_us(r), "%.3f"),
 			dlb_fmt_num(h, sizeof h, dlb_result_speedup(r), "%.4f"), r->found, r->cached, padded, (long long)pm,
-			(long long)pn, (long long)pkk);
+			(long long)pn, (long long)pkk, dlb_fmt_num(fl, sizeof fl, dlb_result_floor_us(r), "%.3f"));
 	}
 }
 
@@ -187,6 +188,7 @@ static json_t *row_json(const struct dlb_result *r)
 	json_object_set_new(o, "cublas_us", jnum(dlb_result_cublas_us(r)));
 	json_object_set_new(o, "cublaslt_best_us", jnum(dlb_result_lt_best_us(r)));
 	json_object_set_new(o, "speedup_vs_vendor_best", jnum(dlb_result_speedup(r)));
+	json_object_set_new(o, "stream_floor_us", jnum(dlb_result_floor_us(r)));
 	json_object_set_new(o, "max_err", jnum(r->max_err));
 	json_object_set_new(o, "tolerance", jnum(r->tol));
 	json_t *counts = json_object();

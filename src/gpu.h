@@ -11,7 +11,7 @@ struct dlb_gpu {
 	struct dlb_bench bench;
 	struct dlb_blas blas;
 	struct dlb_module util;
-	cudaKernel_t fill_f32, compare_f32, fill_f16, fill_s8, compare_f16, compare_s32, gemm_ref_s8;
+	cudaKernel_t fill_f32, compare_f32, fill_f16, fill_s8, compare_f16, compare_s32, gemm_ref_s8, stream_floor;
 	unsigned *d_res; /* compare results */
 	char arch[16];
 };

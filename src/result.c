@@ -51,7 +51,8 @@ static double best_of(const struct dlb_result *r, int want_lt, int any)
 	double best = NAN;
 	for (int i = 0; i < r->nvendor; i++) {
 		const struct dlb_vendor_entry *v = &r->vendor[i];
-		if (!v->ok || !(v->st.median > 0) || !isfinite(v->st.median) || (!any && v->is_lt != want_lt))
+		if (v->is_floor || !v->ok || !(v->st.median > 0) || !isfinite(v->st.median) ||
+		    (!any && v->is_lt != want_lt))
 			continue;
 		if (isnan(best) || v->st.median < best)
 			best = v->st.median;
@@ -72,6 +73,14 @@ double dlb_result_lt_best_us(const struct dlb_result *r)
 double dlb_result_vendor_best_us(const struct dlb_result *r)
 {
 	return best_of(r, 0, 1);
+}
+
+double dlb_result_floor_us(const struct dlb_result *r)
+{
+	for (int i = 0; i < r->nvendor; i++)
+		if (r->vendor[i].is_floor && r->vendor[i].ok && r->vendor[i].st.median > 0)
+			return r->vendor[i].st.median;
+	return NAN;
 }
 
 double dlb_result_speedup(const struct dlb_result *r)

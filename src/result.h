@@ -55,6 +55,7 @@ struct dlb_vendor_entry {
 	char name[48];
 	int is_lt, ok;
 	struct dlb_stats st;
+	int is_floor; /* not a vendor kernel: the stream floor (reads the inputs, writes the output once) */
 };
 
 /* How a problem's search went (absent from records made before searches had strategies). */
@@ -100,6 +101,9 @@ double dlb_result_pct_peak(const struct dlb_result *r);    /* throughput / peak_
 double dlb_result_cublas_us(const struct dlb_result *r);   /* the non-Lt entry */
 double dlb_result_lt_best_us(const struct dlb_result *r);  /* best verified cuBLASLt algorithm */
 double dlb_result_vendor_best_us(const struct dlb_result *r);
+/* The stream floor's median: the time to read the inputs and write the output once in the same harness
+ * (a bound no kernel beats by much; vendor best / floor bounds any speedup). */
+double dlb_result_floor_us(const struct dlb_result *r);
 double dlb_result_speedup(const struct dlb_result *r);     /* vendor best / tuned */
 void dlb_result_free(struct dlb_result *r);
 #endif

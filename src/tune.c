@@ -860,14 +860,15 @@ int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, const
 		}
 		snprintf(r->platform, sizeof r->platform, "%s", plat.key);
 		DLB_CHECK(dlb_result_save(db, r));
-		char tu[32], vb[32], sp[32];
+		char tu[32], vb[32], sp[32], fl[32];
 		fprintf(stderr,
-			"%s: %s %s us, vendor best %s us, %sx\n    %s: %d of %d candidates, %ld samples, %.1f s; "
-			"stopped: %s (%d ok, %d wrong, %d faults)\n",
+			"%s: %s %s us, vendor best %s us, %sx, stream floor %s us\n    %s: %d of %d candidates, %ld "
+			"samples, %.1f s; stopped: %s (%d ok, %d wrong, %d faults)\n",
 			progress, r->found ? r->config : "no verified candidate",
 			dlb_fmt_num(tu, sizeof tu, r->found ? r->tuned.median : NAN, "%.2f"),
 			dlb_fmt_num(vb, sizeof vb, dlb_result_vendor_best_us(r), "%.2f"),
-			dlb_fmt_num(sp, sizeof sp, dlb_result_speedup(r), "%.2f"), r->search.strategy, r->search.evaluated, r->search.points,
+			dlb_fmt_num(sp, sizeof sp, dlb_result_speedup(r), "%.2f"),
+			dlb_fmt_num(fl, sizeof fl, dlb_result_floor_us(r), "%.2f"), r->search.strategy, r->search.evaluated, r->search.points,
 			r->search.samples, r->search.seconds, r->search.why, r->counts[DLB_ST_OK],
 			r->counts[DLB_ST_WRONG_ANSWER], r->counts[DLB_ST_RUNTIME_FAULT] + r->counts[DLB_ST_TIMEOUT]);
 		dlb_result_free(r);

@@ -135,3 +135,13 @@ double dlb_tol_fp32(int64_t k)
 {
 	return 8.0 * FLT_EPSILON * (double)k * 0.25;
 }
+
+int dlb_stream_floor(struct dlb_gpu *g, const void *a, size_t na, const void *b, size_t nb, void *c, size_t nc)
+{
+	int64_t la = (int64_t)na, lb = (int64_t)nb, lc = (int64_t)nc;
+	void *args[] = {&a, &la, &b, &lb, &c, &lc};
+	/* four 16-byte loads per thread per step; at most 8 blocks of 256 per SM */
+	int64_t work = (la + lb) / 64 > lc / 16 ? (la + lb) / 64 : lc / 16;
+	return dlb_launch(g->stream_floor, grid_for(work, 256, g->dev->sm_count), (dim3){256, 1, 1}, 0,
+			  g->dev->stream, args);
+}

@@ -45,4 +45,8 @@ int dlb_compare_s32(struct dlb_gpu *g, const int *out, int64_t ldo, const int *r
  * int8 algorithm. */
 int dlb_gemm_ref_s8(struct dlb_gpu *g, int64_t M, int64_t N, int64_t K, const void *A, int64_t lda, int ta,
 		    const void *B, int64_t ldb, int tb, int *C, int64_t ldc);
+/* The memory floor of an op (not a check): one launch that reads na bytes at a and nb at b once and writes
+ * nc bytes at c once, streaming 16-byte vectors over the whole GPU. Timed by the harness like the kernels,
+ * it is what no kernel that must read its inputs and write its output can beat by much. */
+int dlb_stream_floor(struct dlb_gpu *g, const void *a, size_t na, const void *b, size_t nb, void *c, size_t nc);
 #endif

@@ -198,8 +198,11 @@ int dlb_trial_from_json(json_t *j, struct dlb_trial *t)
 
 json_t *dlb_vendor_json(const struct dlb_vendor_entry *v)
 {
-	return json_pack("{s:s,s:b,s:b,s:o}", "name", v->name, "is_lt", v->is_lt, "ok", v->ok, "stats",
-			 stats_json(&v->st));
+	json_t *o = json_pack("{s:s,s:b,s:b,s:o}", "name", v->name, "is_lt", v->is_lt, "ok", v->ok, "stats",
+			      stats_json(&v->st));
+	if (o && v->is_floor) /* absent in entries of vendor kernels and in records made before the floor */
+		json_object_set_new(o, "floor", json_true());
+	return o;
 }
 
 int dlb_vendor_from_json(json_t *j, struct dlb_vendor_entry *v)
@@ -209,6 +212,7 @@ int dlb_vendor_from_json(json_t *j, struct dlb_vendor_entry *v)
 		return DLB_E_JSON;
 	v->is_lt = json_is_true(json_object_get(j, "is_lt"));
 	v->ok = json_is_true(json_object_get(j, "ok"));
+	v->is_floor = json_is_true(json_object_get(j, "floor"));
 	return stats_from(json_object_get(j, "stats"), &v->st);
 }
 

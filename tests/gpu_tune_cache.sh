@@ -1,6 +1,7 @@
 #!/bin/sh
 # gpu_tune_cache: tune a problem into a fresh database, then run again: the rerun answers from the
-# database, launches no kernel, and prints the same row. Exit 77 without a GPU.
+# database, launches no kernel, and prints the same row; every row has a stream floor below its GEMM times.
+# Exit 77 without a GPU.
 top_builddir=${top_builddir:-.}
 bin="$top_builddir/dlbtune"
 tmp=$(mktemp -d)
@@ -28,6 +29,11 @@ awk -F, "$drop_cached" "$tmp/second" >"$tmp/b"
 cmp -s "$tmp/a" "$tmp/b" || { echo "FAIL: rows differ"; diff "$tmp/a" "$tmp/b"; fail=1; }
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "verified") v = i; next } !v || $v != 1 {bad=1} END {exit bad}' \
 	"$tmp/first" || { echo "FAIL: unverified row (or no verified column)"; fail=1; }
+# the stream floor was measured, and it is below the vendor's and our time (it only moves the bytes)
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "floor_us") f = i; if ($i == "tuned_us") t = i
+		if ($i == "cublas_us") v = i }; next }
+	!f || $f == "n/a" || !($f > 0) || !($f < $t) || ($v != "n/a" && !($f < $v)) {bad=1} END {exit bad}' \
+	"$tmp/first" || { echo "FAIL: no stream floor, or one above a GEMM's time"; fail=1; }
 cat "$tmp/first"
 echo "gpu_tune_cache: $([ $fail = 0 ] && echo passed || echo failed)"
 exit $fail

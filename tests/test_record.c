@@ -90,11 +90,12 @@ static void sample_result(struct dlb_result *r)
 	r->gpu_seconds = 12.345678901234567;
 	snprintf(r->gpu, sizeof r->gpu, "NVIDIA H100 80GB HBM3");
 	snprintf(r->timestamp, sizeof r->timestamp, "2025-01-02T03:04:05Z");
-	r->nvendor = 3;
+	r->nvendor = 4;
 	/* in name order, the order a load returns them */
 	r->vendor[0] = (struct dlb_vendor_entry){"cublasLt#0", 1, 1, stats(15, 43.0 + 1.0 / 9)};
 	r->vendor[1] = (struct dlb_vendor_entry){"cublasLt#1", 1, 0, {0}}; /* failed verification: not timed */
 	r->vendor[2] = (struct dlb_vendor_entry){"cublasSgemm", 0, 1, stats(15, 44.5)};
+	r->vendor[3] = (struct dlb_vendor_entry){"stream floor", 0, 1, stats(15, 9.25), 1};
 	for (int s = 0; s < DLB_ST_COUNT; s++)
 		r->counts[s] = 10 * s + 1;
 	r->ntrials = 3;
@@ -146,14 +147,15 @@ static void test_round_trip(void)
 	CHECK(same(d.gpu_seconds, r.gpu_seconds), "gpu_seconds %.17g", d.gpu_seconds);
 	CHECK_EQ_STR(d.gpu, r.gpu);
 	CHECK_EQ_STR(d.timestamp, r.timestamp);
-	CHECK_EQ_INT(d.nvendor, 3);
-	for (int i = 0; i < 3 && i < d.nvendor; i++) { /* vendor entries come back in name order, as stored */
+	CHECK_EQ_INT(d.nvendor, 4);
+	for (int i = 0; i < 4 && i < d.nvendor; i++) { /* vendor entries come back in name order, as stored */
 		char what[32];
 		snprintf(what, sizeof what, "vendor[%d]", i);
 		CHECK_EQ_STR(d.vendor[i].name, r.vendor[i].name);
-		CHECK(d.vendor[i].is_lt == r.vendor[i].is_lt && d.vendor[i].ok == r.vendor[i].ok,
-		      "%s: is_lt %d ok %d, expected %d %d", what, d.vendor[i].is_lt, d.vendor[i].ok, r.vendor[i].is_lt,
-		      r.vendor[i].ok);
+		CHECK(d.vendor[i].is_lt == r.vendor[i].is_lt && d.vendor[i].ok == r.vendor[i].ok &&
+			      d.vendor[i].is_floor == r.vendor[i].is_floor,
+		      "%s: is_lt %d ok %d floor %d, expected %d %d %d", what, d.vendor[i].is_lt, d.vendor[i].ok,
+		      d.vendor[i].is_floor, r.vendor[i].is_lt, r.vendor[i].ok, r.vendor[i].is_floor);
 		check_stats(what, &d.vendor[i].st, &r.vendor[i].st);
 	}
 	for (int s = 0; s < DLB_ST_COUNT; s++)
@@ -183,7 +185,7 @@ static void test_round_trip(void)
 	memset(&d, 0, sizeof d);
 	CHECK_EQ_INT(dlb_result_load(db, KEY, 0, &d), 0);
 	CHECK(d.ntrials == 0 && d.trials == NULL, "with_trials = 0 loaded %d trials", d.ntrials);
-	CHECK_EQ_INT(d.nvendor, 3);
+	CHECK_EQ_INT(d.nvendor, 4);
 	CHECK_EQ_STR(d.config, r.config);
 	dlb_result_free(&d);
 	CHECK_EQ_INT(dlb_result_load(db, "v1|no such key", 0, &d), MDB_NOTFOUND);
@@ -336,8 +338,9 @@ static void report_rows(struct dlb_row w[3])
 	gemm_int8 = dlb_op_gemm;
 	gemm_int8.prec = DLB_PREC_INT8;
 	report_row(&w[0], DLB_PREC_INT8, 35, 700, 2047, 10.0, 1979.0);
-	w[0].r.nvendor = 1;
+	w[0].r.nvendor = 2; /* the floor is faster than anything, and is no vendor: the speedup stays 1.2 */
 	w[0].r.vendor[0] = (struct dlb_vendor_entry){"cublasGemmEx", 0, 1, stats(15, 12.0)};
+	w[0].r.vendor[1] = (struct dlb_vendor_entry){"stream floor", 0, 1, stats(15, 3.0), 1};
 	report_row(&w[1], DLB_PREC_INT8, 64, 64, 64, 5.0, 1979.0);
 	w[1].r.nvendor = 2;
 	w[1].r.vendor[0] = (struct dlb_vendor_entry){"cublasGemmEx", 0, 0, stats(15, 4.0)};
@@ -425,10 +428,10 @@ static void test_table_text(const struct dlb_result *rows)
 	/* the padded row: its shape as given, the shape run, its time, throughput of the shape as given, no cuBLASLt */
 	line_with(t, "    35    700    2047", line, sizeof line);
 	CHECK_HAS(line, "10.00    10.03    0.5%");
-	CHECK_HAS(line, "12.00       n/a |    1.20x | yes, padded: 36x700x2048");
+	CHECK_HAS(line, "12.00       n/a |    1.20x |      3.00 | yes, padded: 36x700x2048");
 	/* every vendor entry failed verification: n/a, never a number */
 	line_with(t, "    64     64      64", line, sizeof line);
-	CHECK_HAS(line, "|       n/a       n/a |      n/a | yes");
+	CHECK_HAS(line, "|       n/a       n/a |      n/a |       n/a | yes");
 	CHECK(!strstr(line, "padded"), "64x64x64 is not padded: %s", line);
 	/* the footnote, once, under the int8 table only */
 	CHECK_EQ_INT(count_of(t, "padded: 1 of 2 rows ran with M, N and K rounded up to multiples of 4 (DeepBench's rule); "
@@ -439,7 +442,7 @@ static void test_table_text(const struct dlb_result *rows)
 	CHECK_HAS(t, "geomean speedup vs vendor best (1 rows, Test GPU): 1.200x");
 	line_with(t, "    35    700    2047 NN     | BM=64 BN=64 BK=16 TM=4 TN=4 SPLITK=1     |     20.00", line,
 		  sizeof line);
-	CHECK_HAS(line, "5.02     n/a |     30.00       n/a |    1.50x | yes");
+	CHECK_HAS(line, "5.02     n/a |     30.00       n/a |    1.50x |       n/a | yes");
 	no_made_up_numbers("text", t);
 	free(t);
 }
@@ -448,10 +451,12 @@ static void test_table_csv(const struct dlb_result *rows)
 {
 	char *t = table(rows, DLB_FMT_CSV), line[512];
 	CHECK_HAS(t, "m,n,k,layout,prec,best_config,tuned_us,tuned_ci_lo,tuned_ci_hi,throughput,unit,pct_peak,peak,"
-		     "cublas_us,cublaslt_best_us,speedup,verified,cached,padded,padded_m,padded_n,padded_k\n");
-	CHECK_HAS(line_with(t, "35,700,2047,NN,int8", line, sizeof line), ",10.030,TOPS,0.51,1979.0,12.000,n/a,1.2000,1,0,1,36,700,2048");
-	CHECK_HAS(line_with(t, "64,64,64,NN,int8", line, sizeof line), ",0.105,TOPS,0.01,1979.0,n/a,n/a,n/a,1,0,0,64,64,64");
-	CHECK_HAS(line_with(t, "35,700,2047,NN,fp32", line, sizeof line), ",5.015,TFLOP/s,n/a,n/a,30.000,n/a,1.5000,1,0,0,35,700,2047");
+		     "cublas_us,cublaslt_best_us,speedup,verified,cached,padded,padded_m,padded_n,padded_k,floor_us\n");
+	CHECK_HAS(line_with(t, "35,700,2047,NN,int8", line, sizeof line),
+		  ",10.030,TOPS,0.51,1979.0,12.000,n/a,1.2000,1,0,1,36,700,2048,3.000");
+	CHECK_HAS(line_with(t, "64,64,64,NN,int8", line, sizeof line), ",0.105,TOPS,0.01,1979.0,n/a,n/a,n/a,1,0,0,64,64,64,n/a");
+	CHECK_HAS(line_with(t, "35,700,2047,NN,fp32", line, sizeof line),
+		  ",5.015,TFLOP/s,n/a,n/a,30.000,n/a,1.5000,1,0,0,35,700,2047,n/a");
 	CHECK_EQ_INT(count_of(t, "\n"), 4);
 	no_made_up_numbers("csv", t);
 	free(t);
@@ -471,6 +476,8 @@ static void test_table_json(const struct dlb_result *rows)
 	CHECK_NEAR(json_number_value(json_object_get(a, "throughput")), 10.0303, 1e-4);
 	CHECK(json_is_null(json_object_get(a, "cublaslt_best_us")), "no cuBLASLt algorithm must be null");
 	CHECK_NEAR(json_number_value(json_object_get(a, "speedup_vs_vendor_best")), 1.2, 1e-12);
+	CHECK_NEAR(json_number_value(json_object_get(a, "stream_floor_us")), 3.0, 1e-12);
+	CHECK(json_is_null(json_object_get(c, "stream_floor_us")), "no floor measured must be null");
 	CHECK(json_is_null(json_object_get(b, "padded")), "64x64x64 int8 is not padded");
 	CHECK(json_is_null(json_object_get(b, "cublas_us")) && json_is_null(json_object_get(b, "cublaslt_best_us")) &&
 		      json_is_null(json_object_get(b, "speedup_vs_vendor_best")),
@@ -511,9 +518,9 @@ static void test_export(const struct dlb_row *rows)
 	struct export_arg e = {DLB_EXPORT_CSV, db, rows};
 	char *t = printed(print_export, NULL, 3, &e);
 	CHECK_HAS(t, ",samples,throughput,unit,vendor_best,vendor_best_us,speedup,verified,current,measured,padded,"
-		     "padded_m,padded_n,padded_k\n");
+		     "padded_m,padded_n,padded_k,floor_us\n");
 	CHECK_HAS(line_with(t, "int8,NN,35,700,2047", line, sizeof line),
-		  ",10.030,TOPS,\"cublasGemmEx\",12.000,1.2000,1,1,2026-01-02T03:04:05Z,1,36,700,2048");
+		  ",10.030,TOPS,\"cublasGemmEx\",12.000,1.2000,1,1,2026-01-02T03:04:05Z,1,36,700,2048,3.000");
 	CHECK_HAS(line_with(t, "int8,NN,64,64,64", line, sizeof line), ",TOPS,\"\",n/a,n/a,1,1,2026-01-02T03:04:05Z,0,64,64,64");
 	CHECK_HAS(line_with(t, "fp32,NN,35,700,2047", line, sizeof line), ",TFLOP/s,\"cublasSgemm\",30.000,1.5000,1,1,");
 	no_made_up_numbers("export csv", t);
@@ -526,7 +533,8 @@ static void test_export(const struct dlb_row *rows)
 	CHECK_HAS(t, "## gemm fp32 on Test GPU (GPU-1), driver 13.0, CUDA 13.0\n\n| layout | M×N×K | config | tuned µs [95% CI] "
 		     "| TFLOP/s |");
 	CHECK_HAS(t, "| NN | 35×700×2047 (padded: 36×700×2048) | BM=64");
-	CHECK_HAS(line_with(t, "| NN | 64×64×64 |", line, sizeof line), "| 0.10 | n/a | n/a | n/a | yes |");
+	CHECK_HAS(line_with(t, "| NN | 64×64×64 |", line, sizeof line), "| 0.10 | n/a | n/a | n/a | n/a | yes |");
+	CHECK_HAS(line_with(t, "| NN | 35×700×2047 (padded", line, sizeof line), "| cublasGemmEx | 12.00 | 1.20× | 3.00 | yes |");
 	CHECK_EQ_INT(count_of(t, "\nPadded: 1 of 2 rows ran with M, N and K rounded up to multiples of 4 (DeepBench's rule); "
 				 "the inputs are padded once, the padded GEMM is timed, and the time does not include "
 				 "the padding; TOPS count the shape as given.\n"),

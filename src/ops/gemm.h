@@ -19,13 +19,15 @@ struct dlb_gemm_io {
 	const struct dlb_blas_gemm *blas; /* the vendor's GEMM, with the op's types */
 	int nsets;
 	void *A[DLB_GEMM_MAX_SETS], *B[DLB_GEMM_MAX_SETS], *C[DLB_GEMM_MAX_SETS];
+	size_t a_bytes, b_bytes; /* of one input set (what the stream floor reads) */
 	size_t c_bytes; /* of one output: poisoned before each verification */
 	int (*check)(void *state, struct dlb_check *out);
 	void *state;
 };
 /* The baselines, each verified like the op's candidates and then timed by the same harness on the same
  * buffers: the classic entry point (named name: cublasSgemm, cublasGemmEx; left out where cuBLAS answers
- * that it has no kernel for the case) and each of cuBLASLt's heuristic algorithms, at most max entries. */
+ * that it has no kernel for the case) and each of cuBLASLt's heuristic algorithms, at most max entries;
+ * the last entry is the stream floor (is_floor: dlb_stream_floor on the same sets, not a GEMM). */
 int dlb_gemm_vendor(const struct dlb_gemm_io *io, const char *name, const struct dlb_bench_opts *o,
 		    struct dlb_vendor_entry *out, int max, int *n);
 #endif

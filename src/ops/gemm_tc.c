@@ -664,6 +664,7 @@ static int tc_vendor(void *state, const struct dlb_bench_opts *o, struct dlb_ven
 {
 	struct tc_state *s = state;
 	struct dlb_gemm_io io = {.g = s->g, .blas = &s->blas, .nsets = s->nsets,
+				 .a_bytes = (size_t)s->m * (size_t)s->k * s->es_in, .b_bytes = (size_t)s->k * (size_t)s->n * s->es_in,
 				 .c_bytes = (size_t)s->m * (size_t)s->n * s->es_out, .check = check_state, .state = s};
 	for (int i = 0; i < s->nsets; i++)
 		io.A[i] = s->A[i], io.B[i] = s->B[i], io.C[i] = s->C[i];
