@@ -25,7 +25,9 @@
 // Tunables (each has a default below, so this file compiles alone):
 //   WGS     consumer warpgroups: 1 or 2
 //   BM      rows of C per block: 64·WGS·MI with MI (m64 wgmmas per consumer warpgroup) 1 or 2
-//   BN      columns of C per block: 64, 128, 192 or 256
+//   BN      columns of C per block: 16, 32, 64, 128, 192 or 256; 16 and 32 (narrow problems: the tile does
+//           not pad N = 16 to 64 columns of MMAs and split-K partials) with B K-major only (nn, tn):
+//           an MN-major B tile is whole 64-element swizzle rows, so gemm_nt and gemm_tt __trap() there
 //   BK      k-depth of one stage: fixed by the precision to one 128-byte swizzle row, 64 (fp16) or 128 (int8)
 //   STAGES  shared-memory stages in the ring, 2..8
 //   GM      M-tiles per group in the block order (>= 1)
@@ -43,7 +45,7 @@
 // Constraints (host-side rows):
 //   WGS in {1, 2}
 //   BM % (64*WGS) == 0, BM / (64*WGS) in {1, 2}
-//   BN % 64 == 0, 64 <= BN <= 256
+//   BN in {16, 32} (B K-major: the host runs nn, tn only) or BN % 64 == 0, 64 <= BN <= 256
 //   (BM/(64*WGS)) * BN <= 256                      (accumulators: MI*BN/2 registers per consumer thread)
 //   2 <= STAGES <= 8
 //   L2PF in {0, 128, 256}, INFLIGHT in {0, 1}
@@ -107,7 +109,7 @@
 
 static_assert(WGS == 1 || WGS == 2, "WGS must be 1 or 2");
 static_assert(BM % (64 * WGS) == 0 && (MI == 1 || MI == 2), "BM must be 64*WGS*MI, MI in {1,2}");
-static_assert(BN % 64 == 0 && BN >= 64 && BN <= 256, "BN must be 64, 128, 192 or 256");
+static_assert(BN == 16 || BN == 32 || (BN % 64 == 0 && BN <= 256), "BN must be 16, 32, 64, 128, 192 or 256");
 static_assert(MI * BN <= 256, "too many accumulators per consumer thread");
 static_assert(STAGES >= 2 && STAGES <= 8, "STAGES in 2..8");
 static_assert(L2PF == 0 || L2PF == 128 || L2PF == 256, "L2PF in {0, 128, 256}");
@@ -230,6 +232,23 @@ __device__ __forceinline__ u64 make_desc(u32 addr, u32 lbo, u32 sbo)
 // Generated: one function per N; TRA/TRB are the transpose bits (1: M/N-major), fp16 only.
 #if PREC_INT8
 template <int TRA, int TRB>
+__device__ __forceinline__ void wgmma_n16(int (&d)[8], u64 da, u64 db)
+{
+	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %10, 0;\n"
+		     "wgmma.mma_async.sync.aligned.m64n16k32.s32.s8.s8 {%0, %1, %2, %3, %4, %5, %6, %7}, %8, %9, p;\n}\n"
+		     : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7])
+		     : "l"(da), "l"(db), "r"(1));
+}
+template <int TRA, int TRB>
+__device__ __forceinline__ void wgmma_n32(int (&d)[16], u64 da, u64 db)
+{
+	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %18, 0;\n"
+		     "wgmma.mma_async.sync.aligned.m64n32k32.s32.s8.s8 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, %16, %17, p;\n}\n"
+		     : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7]),
+		       "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]), "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15])
+		     : "l"(da), "l"(db), "r"(1));
+}
+template <int TRA, int TRB>
 __device__ __forceinline__ void wgmma_n64(int (&d)[32], u64 da, u64 db)
 {
 	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
@@ -314,6 +333,23 @@ __device__ __forceinline__ void wgmma_n256(int (&d)[128], u64 da, u64 db)
 		     : "l"(da), "l"(db), "r"(1));
 }
 #else
+template <int TRA, int TRB>
+__device__ __forceinline__ void wgmma_n16(float (&d)[8], u64 da, u64 db)
+{
+	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %10, 0;\n"
+		     "wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7}, %8, %9, p, 1, 1, %11, %12;\n}\n"
+		     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+		     : "l"(da), "l"(db), "r"(1), "n"(TRA), "n"(TRB));
+}
+template <int TRA, int TRB>
+__device__ __forceinline__ void wgmma_n32(float (&d)[16], u64 da, u64 db)
+{
+	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %18, 0;\n"
+		     "wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, %16, %17, p, 1, 1, %19, %20;\n}\n"
+		     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+		       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+		     : "l"(da), "l"(db), "r"(1), "n"(TRA), "n"(TRB));
+}
 template <int TRA, int TRB>
 __device__ __forceinline__ void wgmma_n64(float (&d)[32], u64 da, u64 db)
 {
@@ -403,7 +439,11 @@ __device__ __forceinline__ void wgmma_n256(float (&d)[128], u64 da, u64 db)
 template <int TRA, int TRB>
 __device__ __forceinline__ void wgmma_bn(ACC (&d)[BN / 2], u64 da, u64 db)
 {
-	if constexpr (BN == 64)
+	if constexpr (BN == 16)
+		wgmma_n16<TRA, TRB>(d, da, db);
+	else if constexpr (BN == 32)
+		wgmma_n32<TRA, TRB>(d, da, db);
+	else if constexpr (BN == 64)
 		wgmma_n64<TRA, TRB>(d, da, db);
 	else if constexpr (BN == 128)
 		wgmma_n128<TRA, TRB>(d, da, db);
@@ -744,9 +784,14 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tn(GEMM_ARGS) { ge
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tt(GEMM_ARGS) { __trap(); }
 #else
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nn(GEMM_ARGS) { gemm_body<0, 0>(GEMM_PASS); }
-extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nt(GEMM_ARGS) { gemm_body<0, 1>(GEMM_PASS); }
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tn(GEMM_ARGS) { gemm_body<1, 0>(GEMM_PASS); }
+#if BN >= 64
+extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nt(GEMM_ARGS) { gemm_body<0, 1>(GEMM_PASS); }
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tt(GEMM_ARGS) { gemm_body<1, 1>(GEMM_PASS); }
+#else // a B tile narrower than one MN-major swizzle row
+extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nt(GEMM_ARGS) { __trap(); }
+extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tt(GEMM_ARGS) { __trap(); }
+#endif
 #endif
 
 #endif // KIND == 1

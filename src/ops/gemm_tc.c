@@ -191,15 +191,16 @@ static int s_threads_es(const int *v, int es)
 }
 
 /* Registers: the template's EST_REGS (accumulators, a batch of A, the batch's values of B up to 64, 32 for
- * the rest) of all threads within one SM's 64K, so one block fits without spilling; shared memory within
- * 48 KB (no opt-in). */
+ * the rest; int8 16 more, EST_REGS_T, which its tn and tt kernels need) of all threads within one SM's 64K,
+ * so one block fits without spilling; shared memory within 48 KB (no opt-in). */
 static int s_resources_es(const int *v, int es)
 {
 	if (!is_skinny(v))
 		return 1;
 	struct skinny_geo g = skinny_geo_of(v, es);
 	int bvals = es == 1 ? g.ku / 4 * v[TC_BN] : g.ku * v[TC_BN];
-	size_t regs = (size_t)(g.vec * v[TC_BN] + 4 * g.ku + (bvals < 64 ? bvals : 64) + 32) * (size_t)g.threads;
+	size_t regs = (size_t)(g.vec * v[TC_BN] + 4 * g.ku + (bvals < 64 ? bvals : 64) + 32 + (es == 1 ? 16 : 0)) *
+		      (size_t)g.threads;
 	return regs <= 65536 && smem_es(v, es) <= 48 * 1024;
 }
 
@@ -216,8 +217,9 @@ static int w_shape_es(const int *v, int es)
 	if (!is_wgmma(v))
 		return 1;
 	int wgs = v[TC_WGS], mi = v[TC_BM] / (64 * wgs), es_c = es == 1 ? 4 : 2;
-	return v[TC_BK] * es == 128 && v[TC_BM] % (64 * wgs) == 0 && (mi == 1 || mi == 2) && v[TC_BN] % 64 == 0 &&
-	       v[TC_BN] >= 64 && mi * v[TC_BN] <= 256 && v[TC_STAGES] >= 3 &&
+	int bn_ok = v[TC_BN] == 16 || v[TC_BN] == 32 || (v[TC_BN] % 64 == 0 && v[TC_BN] >= 64);
+	return v[TC_BK] * es == 128 && v[TC_BM] % (64 * wgs) == 0 && (mi == 1 || mi == 2) && bn_ok &&
+	       mi * v[TC_BN] <= 256 && v[TC_STAGES] >= 3 &&
 	       (size_t)wgs * (size_t)v[TC_BN] * (size_t)(64 * mi * es_c + 16) <=
 		       (size_t)v[TC_STAGES] * (size_t)(v[TC_BM] + v[TC_BN]) * 128;
 }
@@ -233,8 +235,8 @@ PER_ES(w_shape)
 		 .kind = DLB_CON_CUSTOM, .ok = scolumns},                                                       \
 		{.text = "skinny: BM*ES >= 64, RT = BM/VEC <= 32, threads RT*KS in [128, 512]",                  \
 		 .kind = DLB_CON_CUSTOM, .ok = sthreads},                                                       \
-		{.text = "skinny: (VEC*BN + 4*KU + min(B values, 64) + 32) registers x threads <= 65536, shared "  \
-			 "memory <= 48 KB",                                                                     \
+		{.text = "skinny: (VEC*BN + 4*KU + min(B values, 64) + 32, int8 + 16) registers x threads <= 65536, " \
+			 "shared memory <= 48 KB",                                                                     \
 		 .kind = DLB_CON_CUSTOM, .ok = sresources},                                                     \
 		{.text = "mma.sync: BM % WM == 0, BN % WN == 0", .kind = DLB_CON_CUSTOM, .ok = k_multiple},     \
 		{.text = "mma.sync: warps (BM/WM)*(BN/WN) in [2, 8]", .kind = DLB_CON_CUSTOM, .ok = k_warps},   \
@@ -242,8 +244,8 @@ PER_ES(w_shape)
 		 .ok = k_warp_tile},                                                                            \
 		{.text = "mma.sync: 16-byte pieces of a stage a multiple of the threads", .kind = DLB_CON_CUSTOM, \
 		 .ok = pieces},                                                                                 \
-		{.text = "wgmma: BK*ES = 128, BM = 64*WGS*(1|2), BN % 64 == 0, (BM/64/WGS)*BN <= 256, STAGES >= 3, " \
-			 "epilogue fits the ring",                                                              \
+		{.text = "wgmma: BK*ES = 128, BM = 64*WGS*(1|2), BN 16, 32 or a multiple of 64, (BM/64/WGS)*BN <= " \
+			 "256, STAGES >= 3, epilogue fits the ring",                                                              \
 		 .kind = DLB_CON_CUSTOM, .ok = wshape }
 
 static const struct dlb_constraint fp16_constraints[] = {
@@ -567,6 +569,9 @@ static int tc_variants(void *state, const struct dlb_candidate *c, int *values, 
 	 * K-major operands only (TN) */
 	if (is_wgmma(c->cfg.v) && ((vec_of(s->blas.lda, s->es_in) < 8 && !s->pack_a) ||
 				   vec_of(s->blas.ldb, s->es_in) < 8 || (s->int8 && !(s->p.ta && !s->p.tb))))
+		return 0;
+	/* wgmma's narrow tiles (BN 16, 32): for narrow problems, and B stored K-major (nn, tn) only */
+	if (is_wgmma(c->cfg.v) && c->cfg.v[TC_BN] < 64 && (s->n >= 64 || s->p.tb))
 		return 0;
 	struct dlb_problem run = s->p;
 	run.m = s->m, run.n = s->n, run.k = s->k;
