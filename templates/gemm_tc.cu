@@ -617,6 +617,10 @@ typedef float tacc;
 #define B_VALS (PREC_INT8 ? KU / 4 * BN : KU * BN)
 #define EST_REGS (FLAT + AW + (B_VALS < 64 ? B_VALS : 64) + 32)
 #define MIN_BLOCKS (65536 / (EST_REGS * THREADS) > 1 ? 65536 / (EST_REGS * THREADS) : 1)
+// int8 tn, tt (A K-contiguous) hold a batch as pieces of rows and read words of it back in another order: 16
+// more registers than the estimate (at 128, ptxas spilled 8-12 bytes for BN = 1), so their bound is looser.
+#define EST_REGS_T (EST_REGS + (PREC_INT8 ? 16 : 0))
+#define MIN_BLOCKS_T (65536 / (EST_REGS_T * THREADS) > 1 ? 65536 / (EST_REGS_T * THREADS) : 1)
 
 static_assert(RT * VEC == BM && RT >= 1 && 32 % RT == 0, "whole 16-byte row vectors; a warp holds whole slices");
 static_assert(THREADS % 32 == 0, "whole warps");
@@ -1070,7 +1074,7 @@ __device__ __forceinline__ void skinny_body(i64 M, i64 N, i64 K, const tin *__re
 
 extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) gemm_nn(SK_ARGS) { skinny_body<0, 0>(SK_PASS); }
 extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) gemm_nt(SK_ARGS) { skinny_body<0, 1>(SK_PASS); }
-extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) gemm_tn(SK_ARGS) { skinny_body<1, 0>(SK_PASS); }
-extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) gemm_tt(SK_ARGS) { skinny_body<1, 1>(SK_PASS); }
+extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS_T) gemm_tn(SK_ARGS) { skinny_body<1, 0>(SK_PASS); }
+extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS_T) gemm_tt(SK_ARGS) { skinny_body<1, 1>(SK_PASS); }
 
 #endif // KIND == 2
