@@ -2,7 +2,8 @@
  * verified against the reference on odd shapes in all four layouts: fp32 and fp16 within their tolerances
  * (src/verify.h), int8 exactly, on dimensions padded to multiples of 4. Exit 77 without a GPU (99 if
  * DLB_REQUIRE_GPU is set). Arguments: the precisions to check (default: all three).
- * DLB_VERIFY_SHAPES=N keeps the first N shapes (for a run under compute-sanitizer). */
+ * DLB_VERIFY_SHAPES=N keeps the first N shapes and DLB_VERIFY_ONLY=TEXT the candidates whose configuration
+ * contains TEXT (for a run under compute-sanitizer). */
 #include "../src/device.h"
 #include "../src/err.h"
 #include "../src/ops/gemm.h"
