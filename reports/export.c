@@ -26,15 +26,6 @@ int dlb_export_format_parse(const char *s, enum dlb_export_format *out)
 	return DLB_E_PARSE;
 }
 
-static const struct dlb_vendor_entry *vendor_best(const struct dlb_result *r)
-{
-	const struct dlb_vendor_entry *best = NULL;
-	for (int i = 0; i < r->nvendor; i++)
-		if (!r->vendor[i].is_floor && r->vendor[i].ok && (!best || r->vendor[i].st.median < best->st.median))
-			best = &r->vendor[i];
-	return best;
-}
-
 static void csv_field(FILE *out, const char *s)
 {
 	fputc('"', out);
@@ -53,7 +44,7 @@ static void export_csv(FILE *out, const struct dlb_row *rows, int n)
 	for (int i = 0; i < n; i++) {
 		const struct dlb_row *w = &rows[i];
 		const struct dlb_result *r = &w->r;
-		const struct dlb_vendor_entry *vb = vendor_best(r);
+		const struct dlb_vendor_entry *vb = dlb_result_vendor_best(r);
 		char a[32], b[32], c[32], d[32], e[32], f[32], fl[32];
 		double t = r->found ? r->tuned.median : NAN;
 		int64_t pm, pn, pk;
@@ -131,7 +122,7 @@ static void export_md(FILE *out, const struct dlb_row *all, int n)
 				dlb_prec_info(r->p.prec)->unit);
 			fprintf(out, "|---|---|---|---|---:|---|---:|---:|---:|---|\n");
 		}
-		const struct dlb_vendor_entry *vb = vendor_best(r);
+		const struct dlb_vendor_entry *vb = dlb_result_vendor_best(r);
 		char t[96], tf[32], vu[32], sp[32], fl[32], shape[160];
 		int64_t pm, pn, pk;
 		nrows++;

@@ -46,18 +46,30 @@ double dlb_result_pct_peak(const struct dlb_result *r)
 	return isfinite(t) && r->peak_tflops > 0 && isfinite(r->peak_tflops) ? t / r->peak_tflops * 100.0 : NAN;
 }
 
-static double best_of(const struct dlb_result *r, int want_lt, int any)
+/* The fastest vendor entry that was verified and timed (the floor is no vendor), of one kind or any. */
+static const struct dlb_vendor_entry *best_entry(const struct dlb_result *r, int want_lt, int any)
 {
-	double best = NAN;
+	const struct dlb_vendor_entry *best = NULL;
 	for (int i = 0; i < r->nvendor; i++) {
 		const struct dlb_vendor_entry *v = &r->vendor[i];
 		if (v->is_floor || !v->ok || !(v->st.median > 0) || !isfinite(v->st.median) ||
 		    (!any && v->is_lt != want_lt))
 			continue;
-		if (isnan(best) || v->st.median < best)
-			best = v->st.median;
+		if (!best || v->st.median < best->st.median)
+			best = v;
 	}
 	return best;
+}
+
+static double best_of(const struct dlb_result *r, int want_lt, int any)
+{
+	const struct dlb_vendor_entry *v = best_entry(r, want_lt, any);
+	return v ? v->st.median : NAN;
+}
+
+const struct dlb_vendor_entry *dlb_result_vendor_best(const struct dlb_result *r)
+{
+	return best_entry(r, 0, 1);
 }
 
 double dlb_result_cublas_us(const struct dlb_result *r)

@@ -101,6 +101,8 @@ double dlb_result_pct_peak(const struct dlb_result *r);    /* throughput / peak_
 double dlb_result_cublas_us(const struct dlb_result *r);   /* the non-Lt entry */
 double dlb_result_lt_best_us(const struct dlb_result *r);  /* best verified cuBLASLt algorithm */
 double dlb_result_vendor_best_us(const struct dlb_result *r);
+/* The entry behind dlb_result_vendor_best_us (its name for the reports); NULL when there is none. */
+const struct dlb_vendor_entry *dlb_result_vendor_best(const struct dlb_result *r);
 /* The stream floor's median: the time to read the inputs and write the output once in the same harness
  * (a bound no kernel beats by much; vendor best / floor bounds any speedup). */
 double dlb_result_floor_us(const struct dlb_result *r);
