@@ -217,6 +217,21 @@ fail:
 	return rc;
 }
 
+int dlb_launch_dependent(cudaKernel_t k, dim3 grid, dim3 block, size_t smem, cudaStream_t s, void **args)
+{
+	int rc = 0;
+	cudaLaunchAttribute attr;
+	memset(&attr, 0, sizeof attr);
+	attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+	attr.val.programmaticStreamSerializationAllowed = 1;
+	cudaLaunchConfig_t cfg = {.gridDim = grid, .blockDim = block, .dynamicSmemBytes = smem, .stream = s,
+				  .attrs = &attr, .numAttrs = 1};
+	dlb_count_launch();
+	CUDA_CHECK(cudaLaunchKernelExC(&cfg, (const void *)k, args));
+fail:
+	return rc;
+}
+
 int dlb_dev_alloc(void **p, size_t bytes)
 {
 	int rc = 0;

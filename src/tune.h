@@ -40,6 +40,12 @@ void dlb_candidates_free(struct dlb_candidate *c, int n);
 void dlb_limits_of(const struct dlb_device *dev, struct dlb_limits *lim);
 /* 0 when cand passes every limit row of op. */
 int dlb_candidate_within_limits(const struct dlb_op *op, const struct dlb_candidate *c, const struct dlb_limits *lim);
+/* Loads a compiled candidate's module and kernels on the current device (once), gives its kernels the
+ * dynamic shared memory they need, and checks it against the device with the driver's own numbers (the
+ * kernel's register-bound maximum threads, its static shared memory): DLB_E_LIMIT when it does not fit. The
+ * worker runs every candidate through it; so do the GPU tests, so a limit row that wrongly rejects a family
+ * fails there. */
+int dlb_candidate_load(const struct dlb_op *op, const struct dlb_device *dev, struct dlb_candidate *c);
 
 /* The database key of problem p on dev. */
 int dlb_problem_key(const struct dlb_device *dev, const struct dlb_problem *p, char *buf, size_t len);

@@ -63,30 +63,7 @@ static int need_candidate(struct worker *k, int i, struct dlb_candidate **out)
 	struct dlb_candidate *c = &k->w->cand[i];
 	if (c->job.rc || !c->job.cubin)
 		DLB_FAIL(DLB_E_USAGE, "candidate %d was not compiled", i);
-	size_t dyn = op->dyn_smem ? op->dyn_smem(c->cfg.v) : 0;
-	if (!c->loaded) {
-		DLB_CHECK(dlb_module_load(c->job.cubin, &c->mod));
-		c->loaded = 1;
-		for (int n = 0; n < op->nkernels; n++)
-			DLB_CHECK(dlb_module_kernel(&c->mod, op->kernel_names[n], &c->kernels[n]));
-		DLB_CHECK(dlb_kernel_attrs(c->kernels[0], &c->attrs));
-		/* always: the static shared memory counts too, so even a dynamic size under 48 KiB may need it */
-		for (int n = 0; dyn > 0 && dyn <= k->dev.smem_per_block_optin && n < op->nkernels; n++)
-			DLB_CHECK(dlb_kernel_allow_smem(c->kernels[n], dyn));
-	}
-	if (dyn + c->attrs.sharedSizeBytes > k->dev.smem_per_block_optin)
-		DLB_FAIL(DLB_E_LIMIT, "%s: %zu bytes of shared memory, the device allows %zu", c->text,
-			 dyn + (size_t)c->attrs.sharedSizeBytes, k->dev.smem_per_block_optin);
-	struct dlb_limits lim;
-	dlb_limits_of(&k->dev, &lim);
-	if (c->attrs.maxThreadsPerBlock < lim.max_threads_per_block)
-		lim.max_threads_per_block = c->attrs.maxThreadsPerBlock;
-	if (dlb_candidate_within_limits(op, c, &lim))
-		DLB_FAIL(DLB_E_LIMIT, "%s: the driver allows %d threads per block with %d registers a thread", c->text,
-			 c->attrs.maxThreadsPerBlock, c->attrs.numRegs);
-	if (c->attrs.sharedSizeBytes > k->dev.smem_per_block)
-		DLB_FAIL(DLB_E_LIMIT, "%s: %zu bytes of static shared memory, the device allows %zu", c->text,
-			 (size_t)c->attrs.sharedSizeBytes, k->dev.smem_per_block);
+	DLB_CHECK(dlb_candidate_load(op, &k->dev, c));
 	*out = c;
 fail:
 	return rc;

@@ -37,10 +37,17 @@
 // with leading dimension ld_out. Every family's module has it: the host runs it, inside the timed launch,
 // before the wgmma kernel when A is small and its columns are not 8-byte aligned (M = 35 fp16: 70 bytes),
 // which cp.async cannot read. Rows ld_out beyond rows are left as they are (the kernels never read them).
+// On sm_90+ every block first lets the dependent kernel start (griddepcontrol.launch_dependents): the host
+// launches the wgmma kernel after it as a programmatic dependent launch, whose producer waits for this
+// kernel's writes (griddepcontrol.wait) only before its first load of A; its launch, set-up and first
+// loads of B overlap this kernel.
 extern "C" __global__ void pack_cols(const unsigned char *__restrict__ src, long long ld,
 				     unsigned char *__restrict__ dst, long long ld_out, long long rows, long long cols,
 				     int es)
 {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+	asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
 	const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
 	if (i >= rows * cols)
 		return;

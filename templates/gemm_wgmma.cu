@@ -20,7 +20,9 @@
 // not own). The epilogue stages each
 // consumer's tile through shared memory (column-major) and writes C with 16-byte stores along M where vec_c
 // allows, element-wise otherwise. Blocks walk the tiles in groups of GM M-tiles that share one N-tile (L2
-// reuse).
+// reuse). The producer issues its first stage's B, then griddepcontrol.wait, then A: launched as a
+// programmatic dependent of a kernel that writes A (the host's pack_cols), only the loads of A wait for it;
+// launched normally, the wait returns at once.
 //
 // Tunables (each has a default below, so this file compiles alone):
 //   WGS     consumer warpgroups: 1 or 2
@@ -617,8 +619,10 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 			const int s = t % STAGES;
 			mbar_wait(empty0 + 8 * s, ((t / STAGES) & 1) ^ 1);
 			const u32 st = sbase + s * STAGE_BYTES;
-			la.load(st, kbeg + (i64)t * BK, kend);
 			lb.load(st + BM * 128, kbeg + (i64)t * BK, kend);
+			if (t == 0) // a kernel that wrote A (the host's pack_cols) may still run: wait for it
+				asm volatile("griddepcontrol.wait;" ::: "memory");
+			la.load(st, kbeg + (i64)t * BK, kend);
 			mbar_arrive_cpasync(full0 + 8 * s);
 		}
 		return;

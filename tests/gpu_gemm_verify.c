@@ -83,16 +83,10 @@ static int check_op(struct dlb_device *dev, struct dlb_gpu *g, const struct dlb_
 		if (cand[i].job.rc || (only && !strstr(cand[i].text, only)))
 			continue;
 		compiled++;
-		if (dlb_module_load(cand[i].job.cubin, &cand[i].mod))
+		/* as the worker loads it: a candidate the limit rows reject on this device is a test failure (every
+		 * one compiled here fits the device, so a rejection means a limit row and the template disagree) */
+		if (dlb_candidate_load(op, dev, &cand[i]))
 			return printf("load %s: %s\n", cand[i].text, dlb_last_error()), 99;
-		cand[i].loaded = 1;
-		size_t dyn = op->dyn_smem ? op->dyn_smem(cand[i].cfg.v) : 0;
-		for (int k = 0; k < op->nkernels; k++) {
-			if (dlb_module_kernel(&cand[i].mod, op->kernel_names[k], &cand[i].kernels[k]))
-				return printf("kernel %s: %s\n", cand[i].text, dlb_last_error()), 99;
-			if (dyn > 0 && dlb_kernel_allow_smem(cand[i].kernels[k], dyn))
-				return printf("shared memory %s: %s\n", cand[i].text, dlb_last_error()), 99;
-		}
 	}
 	for (size_t s = 0; s < nshapes; s++)
 		for (int layout = 0; layout < 4; layout++) {

@@ -264,9 +264,17 @@ static int l_smem_int8(const int *v, const struct dlb_limits *lim)
 	return !lim || smem_int8(v) + 128 <= lim->smem_optin;
 }
 
-static int l_threads(const int *v, const struct dlb_limits *lim)
+/* The threads a candidate of this precision launches (a skinny int8 block has half the row threads of an
+ * fp16 one): the worker lowers the limit to what the driver allows the compiled kernel, which is exactly
+ * that many when __launch_bounds__ names them. */
+static int l_threads_fp16(const int *v, const struct dlb_limits *lim)
 {
-	return !lim || threads_of(v, 2) <= lim->max_threads_per_block; /* fp16 has the most skinny threads */
+	return !lim || threads_of(v, 2) <= lim->max_threads_per_block;
+}
+
+static int l_threads_int8(const int *v, const struct dlb_limits *lim)
+{
+	return !lim || threads_of(v, 1) <= lim->max_threads_per_block;
 }
 
 /* wgmma and setmaxnreg exist only on the arch-specific Hopper target */
@@ -275,14 +283,14 @@ static int l_wgmma(const int *v, const struct dlb_limits *lim)
 	return !is_wgmma(v) || !lim || lim->sm == 0 || (lim->sm == 90 && lim->sm_specific);
 }
 
-#define TC_LIMITS(smem)                                                                                      \
+#define TC_LIMITS(smem, threads)                                                                                      \
 	{.text = "shared memory (mma.sync: STAGES tiles or the epilogue; wgmma: its ring) <= opt-in limit",     \
 	 .kind = DLB_CON_CUSTOM, .ok = smem},                                                                    \
-		{.text = "threads <= max threads per block", .kind = DLB_CON_CUSTOM, .ok = l_threads},            \
+		{.text = "threads <= max threads per block", .kind = DLB_CON_CUSTOM, .ok = threads},            \
 		{.text = "wgmma only on sm_90a", .kind = DLB_CON_CUSTOM, .ok = l_wgmma}
 
-static const struct dlb_constraint fp16_limits[] = {TC_LIMITS(l_smem_fp16)};
-static const struct dlb_constraint int8_limits[] = {TC_LIMITS(l_smem_int8)};
+static const struct dlb_constraint fp16_limits[] = {TC_LIMITS(l_smem_fp16, l_threads_fp16)};
+static const struct dlb_constraint int8_limits[] = {TC_LIMITS(l_smem_int8, l_threads_int8)};
 
 /* the four layouts (index ta*2 + tb), then the packing of a small unaligned A for wgmma */
 static const char *const tc_kernels[] = {"gemm_nn", "gemm_nt", "gemm_tn", "gemm_tt", "pack_cols"};
@@ -570,8 +578,9 @@ static int tc_variants(void *state, const struct dlb_candidate *c, int *values, 
 	if (is_wgmma(c->cfg.v) && ((vec_of(s->blas.lda, s->es_in) < 8 && !s->pack_a) ||
 				   vec_of(s->blas.ldb, s->es_in) < 8 || (s->int8 && !(s->p.ta && !s->p.tb))))
 		return 0;
-	/* wgmma's narrow tiles (BN 16, 32): for narrow problems, and B stored K-major (nn, tn) only */
-	if (is_wgmma(c->cfg.v) && c->cfg.v[TC_BN] < 64 && (s->n >= 64 || s->p.tb))
+	/* wgmma's narrow tiles (BN 16, 32): for narrow problems, or short ones (M <= 64: one M-tile, so the
+	 * N-tiles are the grid), and B stored K-major (nn, tn) only */
+	if (is_wgmma(c->cfg.v) && c->cfg.v[TC_BN] < 64 && ((s->n >= 64 && s->m > 64) || s->p.tb))
 		return 0;
 	struct dlb_problem run = s->p;
 	run.m = s->m, run.n = s->n, run.k = s->k;
@@ -612,7 +621,7 @@ static int tc_launch(void *state, const struct dlb_candidate *c, int split, int 
 	const void *A = s->A[set], *B = s->B[set];
 	void *C = s->C[set], *W = s->ws;
 	unsigned *counters = s->counters;
-	int vec_a = vec_of(lda, s->es_in), vec_b = vec_of(ldb, s->es_in), vec_c = ldc % 4 == 0;
+	int vec_a = vec_of(lda, s->es_in), vec_b = vec_of(ldb, s->es_in), vec_c = ldc % 4 == 0, packed = 0;
 	if (is_wgmma(v) && vec_a < 8 && s->pack_a) { /* A to aligned columns first, in the same timed launch */
 		const void *src = A;
 		void *dst = s->Ap[set];
@@ -623,6 +632,7 @@ static int tc_launch(void *state, const struct dlb_candidate *c, int split, int 
 				     (dim3){256, 1, 1}, 0, s->g->dev->stream, pargs));
 		A = dst;
 		lda = s->ldap;
+		packed = 1;
 		vec_a = vec_of(lda, s->es_in);
 	}
 	if (is_wgmma(v)) {
@@ -632,8 +642,13 @@ static int tc_launch(void *state, const struct dlb_candidate *c, int split, int 
 	}
 	void *args[] = {&M, &N, &K, &A, &lda, &B, &ldb, &C, &ldc, &W, &counters, &kc, &vec_a, &vec_b, &vec_c};
 	size_t smem = s->int8 ? smem_int8(v) : smem_fp16(v);
-	DLB_CHECK(dlb_launch(c->kernels[s->p.ta * 2 + s->p.tb], (dim3){(unsigned)(mt * nt), 1, (unsigned)split},
-			     (dim3){(unsigned)threads_of(v, (int)s->es_in), 1, 1}, smem, s->g->dev->stream, args));
+	dim3 grid = {(unsigned)(mt * nt), 1, (unsigned)split}, block = {(unsigned)threads_of(v, (int)s->es_in), 1, 1};
+	cudaKernel_t k = c->kernels[s->p.ta * 2 + s->p.tb];
+	/* after the pack: a programmatic dependent launch (its producer waits for the packed A, see gemm_wgmma.cu) */
+	if (packed)
+		DLB_CHECK(dlb_launch_dependent(k, grid, block, smem, s->g->dev->stream, args));
+	else
+		DLB_CHECK(dlb_launch(k, grid, block, smem, s->g->dev->stream, args));
 fail:
 	return rc;
 }
