@@ -38,25 +38,32 @@
 //           consumer warpgroup keeps the tensor cores busy) and hands the stage back at once; with WGS=1
 //           use INFLIGHT=1
 //   L2PF    L2 prefetch size hint on the cp.async loads: 0 (none), 128 or 256
+//   PERSIST 1: persistent blocks (the host launches min(tiles, SMs)); block b computes tiles b, b + gridDim.x,
+//           ...; the ring's stages and phases run on from tile to tile, and the epilogue stages C in an
+//           area of its own (EPI_BYTES), so the producer fills the ring with the next tile's k-tiles while
+//           the consumers store this one. No split-K (gridDim.z must be 1). 0: one tile per block.
 // Derived:
 //   THREADS    = 128*(WGS+1)
 //   MI         = BM/(64*WGS)
 //   ES_C       = 2 (fp16) or 4 (int8: C is int32)
-//   SMEM_BYTES = STAGES*(BM+BN)*128 + 16*STAGES + 1024   (dynamic shared memory, bytes; the host must give
-//                exactly this: cudaFuncSetAttribute(MaxDynamicSharedMemorySize) and the launch)
+//   EPI_BYTES  = WGS*BN*(64*MI*ES_C + 16)     (the epilogue's staging)
+//   SMEM_BYTES = STAGES*(BM+BN)*128 + 16*STAGES + 1024 (+ EPI_BYTES with PERSIST)   (dynamic shared memory,
+//                bytes; the host must give exactly this: cudaFuncSetAttribute(MaxDynamicSharedMemorySize) and
+//                the launch)
 // Constraints (host-side rows):
 //   WGS in {1, 2}
 //   BM % (64*WGS) == 0, BM / (64*WGS) in {1, 2}
 //   BN in {16, 32} (B K-major: the host runs nn, tn only) or BN % 64 == 0, 64 <= BN <= 256
 //   (BM/(64*WGS)) * BN <= 256                      (accumulators: MI*BN/2 registers per consumer thread)
 //   2 <= STAGES <= 8
-//   L2PF in {0, 128, 256}, INFLIGHT in {0, 1}
+//   L2PF in {0, 128, 256}, INFLIGHT in {0, 1}, PERSIST in {0, 1}
 //   SMEM_BYTES <= 232448                           (227 KiB)
-//   WGS*BN*(64*(BM/(64*WGS))*ES_C + 16) <= STAGES*(BM+BN)*128   (the epilogue reuses the stage ring)
+//   EPI_BYTES <= STAGES*(BM+BN)*128 unless PERSIST          (the epilogue reuses the stage ring)
 //   BK == 128 / sizeof(element of A)  (i.e. leave BK at its default)
 // Measured (H200, 8192^3, see notes/wgmma.md): WGS=2 BM=128 BN=256 STAGES=4 is the best all-round choice
 // (fp16 ~690-700 TFLOP/s, int8 ~1400 TOPS, 0.90-0.94x cublasGemmEx); BM=256 BN=128 is as good for fp16 nn.
-// Launch: grid dim3(ceil(M/BM)*ceil(N/BN), 1, splits), block THREADS, dynamic shared memory SMEM_BYTES.
+// Launch: grid dim3(ceil(M/BM)*ceil(N/BN), 1, splits) (PERSIST: dim3(min(tiles, SMs), 1, 1)), block THREADS,
+// dynamic shared memory SMEM_BYTES.
 // Run-time arguments: M, N, K, leading dimensions (64-bit); split-K (gridDim.z > 1): block z covers k in
 // [z·k_chunk, (z+1)·k_chunk), k_chunk a multiple of BK (>= K without split); W holds
 // splits·tiles·BM·BN fp32 (int32) partial products, counters one zeroed word per tile (each tile's last
@@ -103,11 +110,16 @@
 #ifndef L2PF
 #define L2PF 0 // cp.async L2 prefetch hint: 0 none, 128 or 256 bytes
 #endif
+#ifndef PERSIST
+#define PERSIST 0 // 1: persistent blocks walk the tiles, the epilogue in its own shared memory
+#endif
 
 #define THREADS (128 * (WGS + 1))
 #define MI (BM / (64 * WGS))
 #define STAGE_BYTES ((BM + BN) * 128)
-#define SMEM_BYTES (STAGES * (BM + BN) * 128 + 16 * STAGES + 1024)
+#define EPI_CS (64 * MI * ES_C + 16)        // bytes per staged column of a consumer's tile in the epilogue
+#define EPI_BYTES (WGS * BN * EPI_CS)       // the epilogue's staging area (the ring's start unless PERSIST)
+#define SMEM_BYTES (STAGES * (BM + BN) * 128 + 16 * STAGES + 1024 + (PERSIST ? EPI_BYTES : 0))
 
 static_assert(WGS == 1 || WGS == 2, "WGS must be 1 or 2");
 static_assert(BM % (64 * WGS) == 0 && (MI == 1 || MI == 2), "BM must be 64*WGS*MI, MI in {1,2}");
@@ -118,7 +130,8 @@ static_assert(L2PF == 0 || L2PF == 128 || L2PF == 256, "L2PF in {0, 128, 256}");
 static_assert(INFLIGHT == 0 || INFLIGHT == 1, "INFLIGHT in {0, 1}");
 static_assert(BK * ES_AB == 128, "BK is one 128-byte swizzle row");
 static_assert(SMEM_BYTES <= 232448, "shared memory over 227 KiB");
-static_assert(WGS * BN * (64 * MI * ES_C + 16) <= STAGES * STAGE_BYTES, "epilogue does not fit the ring");
+static_assert(PERSIST || EPI_BYTES <= STAGES * STAGE_BYTES, "epilogue does not fit the ring");
+static_assert(PERSIST == 0 || PERSIST == 1, "PERSIST in {0, 1}");
 
 typedef long long i64;
 typedef unsigned long long u64;
@@ -558,6 +571,16 @@ struct tile_loader {
 
 // ---- the kernel body -------------------------------------------------------------------------------------
 
+// The origin (m0, n0) of tile pid in the grouped order: GM consecutive M-tiles share one N-tile (L2 reuse).
+__device__ __forceinline__ void tile_origin(i64 pid, i64 mt, i64 nt, i64 &m0, i64 &n0)
+{
+	const i64 width = (i64)GM * nt;
+	const i64 first_m = (pid / width) * GM;
+	const i64 gsize = mt - first_m < GM ? mt - first_m : GM;
+	m0 = (first_m + (pid % width) % gsize) * BM;
+	n0 = ((pid % width) / gsize) * BN;
+}
+
 // TA_T / TB_T: 1 when A / B is stored transposed ('t').
 template <int TA_T, int TB_T>
 __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restrict__ A, i64 lda,
@@ -591,13 +614,10 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 	}
 	__syncthreads();
 
-	// Grouped block order: GM consecutive M-tiles share one N-tile.
-	const i64 mt = (M + BM - 1) / BM, nt = (N + BN - 1) / BN;
-	const i64 pid = blockIdx.x, width = (i64)GM * nt;
-	const i64 first_m = (pid / width) * GM;
-	const i64 gsize = mt - first_m < GM ? mt - first_m : GM;
-	const i64 m0 = (first_m + (pid % width) % gsize) * BM;
-	const i64 n0 = ((pid % width) / gsize) * BN;
+	// Tiles: block b takes tile b, and with PERSIST also b + gridDim.x, b + 2·gridDim.x, ... (no split-K).
+	// The ring's stage and phase run on across a block's tiles (it counts its k-tiles).
+	const i64 mt = (M + BM - 1) / BM, nt = (N + BN - 1) / BN, ntile_all = mt * nt;
+	const i64 tstep = PERSIST ? (i64)gridDim.x : ntile_all;
 	// Split-K: this block's k range [kbeg, kend); k_chunk is a multiple of BK (>= K without split).
 	const i64 kbeg = (i64)blockIdx.z * k_chunk, kend = kbeg + k_chunk < K ? kbeg + k_chunk : K;
 	const int ntiles = kend > kbeg ? (int)((kend - kbeg + BK - 1) / BK) : 0;
@@ -608,22 +628,28 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 		asm volatile("setmaxnreg.dec.sync.aligned.u32 56;");
 #endif
 		const int pt = tid - 128 * WGS;
-		tile_loader<BM, A_KMAJ> la;
-		tile_loader<BN, B_KMAJ> lb;
-		la.init(A, lda, M, m0, pt, vec_a);
-		lb.init(B, ldb, N, n0, pt, vec_b);
-		la.skip(kbeg / BK);
-		lb.skip(kbeg / BK);
+		u32 it = 0;
 #pragma unroll 1
-		for (int t = 0; t < ntiles; t++) {
-			const int s = t % STAGES;
-			mbar_wait(empty0 + 8 * s, ((t / STAGES) & 1) ^ 1);
-			const u32 st = sbase + s * STAGE_BYTES;
-			lb.load(st + BM * 128, kbeg + (i64)t * BK, kend);
-			if (t == 0) // a kernel that wrote A (the host's pack_cols) may still run: wait for it
-				asm volatile("griddepcontrol.wait;" ::: "memory");
-			la.load(st, kbeg + (i64)t * BK, kend);
-			mbar_arrive_cpasync(full0 + 8 * s);
+		for (i64 tile = blockIdx.x; tile < ntile_all; tile += tstep) {
+			i64 m0, n0;
+			tile_origin(tile, mt, nt, m0, n0);
+			tile_loader<BM, A_KMAJ> la;
+			tile_loader<BN, B_KMAJ> lb;
+			la.init(A, lda, M, m0, pt, vec_a);
+			lb.init(B, ldb, N, n0, pt, vec_b);
+			la.skip(kbeg / BK);
+			lb.skip(kbeg / BK);
+#pragma unroll 1
+			for (int t = 0; t < ntiles; t++, it++) {
+				const u32 s = it % STAGES;
+				mbar_wait(empty0 + 8 * s, ((it / STAGES) & 1) ^ 1);
+				const u32 st = sbase + s * STAGE_BYTES;
+				lb.load(st + BM * 128, kbeg + (i64)t * BK, kend);
+				if (it == 0) // a kernel that wrote A (the host's pack_cols) may still run: wait for it
+					asm volatile("griddepcontrol.wait;" ::: "memory");
+				la.load(st, kbeg + (i64)t * BK, kend);
+				mbar_arrive_cpasync(full0 + 8 * s);
+			}
 		}
 		return;
 	}
@@ -633,13 +659,6 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 	asm volatile("setmaxnreg.inc.sync.aligned.u32 224;");
 #endif
 	const int wg = tid >> 7, warp = (tid >> 5) & 3, lane = tid & 31;
-	ACC acc[MI][BN / 2];
-#pragma unroll
-	for (int mi = 0; mi < MI; mi++)
-#pragma unroll
-		for (int r = 0; r < BN / 2; r++)
-			acc[mi][r] = 0;
-
 	// Descriptors at stage 0, k-step 0. K-major: 8-line groups 1024 bytes apart (SBO), next k-step +32 bytes.
 	// MN-major: 8-k groups 1024 bytes apart (SBO), 64-element groups 8192 bytes apart (LBO), next k-step
 	// (16 k = two 8-k groups) +2048 bytes.
@@ -648,131 +667,155 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 	constexpr u32 KSTEP_A = A_KMAJ ? 32 : 2048, KSTEP_B = B_KMAJ ? 32 : 2048; // bytes per wgmma k-step
 	constexpr u32 MSTEP_A = 64 * 128;                                      // next m64 block: 8 KiB either way
 
+	u32 it = 0;
 #pragma unroll 1
-	for (int t = 0; t < ntiles; t++) {
-		const int s = t % STAGES;
-		mbar_wait(full0 + 8 * s, (t / STAGES) & 1);
-		fence_proxy_async(); // cp.async wrote through the generic proxy; wgmma reads through the async one
-		const u64 soff = (u64)((s * STAGE_BYTES) >> 4);
-		wgmma_fence();
-#pragma unroll
-		for (int kk = 0; kk < BK * ES_AB / 32; kk++) {
-#pragma unroll
-			for (int mi = 0; mi < MI; mi++)
-				wgmma_bn<TRA, TRB>(acc[mi], da0 + soff + ((mi * MSTEP_A + kk * KSTEP_A) >> 4),
-						   db0 + soff + ((kk * KSTEP_B) >> 4));
-		}
-		wgmma_commit();
-#if INFLIGHT
-		wgmma_wait<1>(); // the previous k-tile's wgmmas have retired: hand its stage back
-		if (t > 0 && lane == 0)
-			mbar_arrive(empty0 + 8 * ((t - 1) % STAGES));
-#else
-		wgmma_wait<0>(); // this k-tile's wgmmas have retired: hand its stage back
-		if (lane == 0)
-			mbar_arrive(empty0 + 8 * s);
-#endif
-	}
-	wgmma_wait<0>();
-#pragma unroll
-	for (int mi = 0; mi < MI; mi++)
-		fence_regs(acc[mi]);
-
-	// ---- split-K: every split stores its accumulators to W in register order, 16 bytes at a time,
-	// W[z][tile][reg/4][thread][4] (coalesced: a warp's store is 512 contiguous bytes); the last split of the tile to arrive sums all of
-	// them in the order z = 0, 1, ... (deterministic, in fp32 / int32) into its registers and goes on to the
-	// epilogue. W holds splits · tiles · BM · BN elements. ----
-	if (gridDim.z > 1) {
-		constexpr int CT = 128 * WGS, NR = MI * (BN / 2);
-		// The flag lives at the start of the ring (no static shared memory, which would count against the
-		// opt-in limit): written only after the barrier below, when every consumer's wgmmas have retired.
-		volatile unsigned *last_split = reinterpret_cast<volatile unsigned *>(gbase);
-		const i64 tile_elems = (i64)NR * CT;
-		ACC4 *w = reinterpret_cast<ACC4 *>(W + ((i64)blockIdx.z * gridDim.x + blockIdx.x) * tile_elems) + tid;
-#pragma unroll
-		for (int mi = 0; mi < MI; mi++)
-#pragma unroll
-			for (int r = 0; r < BN / 2; r += 4)
-				w[(mi * (BN / 8) + r / 4) * CT] =
-					make_acc4(acc[mi][r], acc[mi][r + 1], acc[mi][r + 2], acc[mi][r + 3]);
-		__threadfence();
-		named_sync(1, CT);
-		if (tid == 0)
-			*last_split = atomicAdd(&counters[blockIdx.x], 1u) == gridDim.z - 1;
-		named_sync(1, CT);
-		if (!*last_split)
-			return;
-		__threadfence();
+	for (i64 tile = blockIdx.x; tile < ntile_all; tile += tstep) {
+		i64 m0, n0;
+		tile_origin(tile, mt, nt, m0, n0);
+		ACC acc[MI][BN / 2];
 #pragma unroll
 		for (int mi = 0; mi < MI; mi++)
 #pragma unroll
 			for (int r = 0; r < BN / 2; r++)
 				acc[mi][r] = 0;
-		const ACC4 *wz = reinterpret_cast<const ACC4 *>(W + (i64)blockIdx.x * tile_elems) + tid;
-		const i64 zstep = (i64)gridDim.x * tile_elems / 4;
 #pragma unroll 1
-		for (unsigned z = 0; z < gridDim.z; z++, wz += zstep) {
+		for (int t = 0; t < ntiles; t++, it++) {
+			const u32 s = it % STAGES;
+			mbar_wait(full0 + 8 * s, (it / STAGES) & 1);
+			fence_proxy_async(); // cp.async wrote through the generic proxy; wgmma reads through the async one
+			const u64 soff = (u64)((s * STAGE_BYTES) >> 4);
+			wgmma_fence();
+#pragma unroll
+			for (int kk = 0; kk < BK * ES_AB / 32; kk++) {
+#pragma unroll
+				for (int mi = 0; mi < MI; mi++)
+					wgmma_bn<TRA, TRB>(acc[mi], da0 + soff + ((mi * MSTEP_A + kk * KSTEP_A) >> 4),
+							   db0 + soff + ((kk * KSTEP_B) >> 4));
+			}
+			wgmma_commit();
+#if INFLIGHT
+			wgmma_wait<1>(); // the previous k-tile's wgmmas have retired: hand its stage back
+			if (t > 0 && lane == 0)
+				mbar_arrive(empty0 + 8 * ((it - 1) % STAGES));
+#else
+			wgmma_wait<0>(); // this k-tile's wgmmas have retired: hand its stage back
+			if (lane == 0)
+				mbar_arrive(empty0 + 8 * s);
+#endif
+		}
+		wgmma_wait<0>();
+#if INFLIGHT && PERSIST
+		if (ntiles > 0 && lane == 0) // the tile's last stage: the next tile's k-tiles need it
+			mbar_arrive(empty0 + 8 * ((it - 1) % STAGES));
+#endif
+#pragma unroll
+		for (int mi = 0; mi < MI; mi++)
+			fence_regs(acc[mi]);
+
+		// ---- split-K (never with PERSIST): every split stores its accumulators to W in register order, 16 bytes at a time,
+		// W[z][tile][reg/4][thread][4] (coalesced: a warp's store is 512 contiguous bytes); the last split of the tile to arrive sums all of
+		// them in the order z = 0, 1, ... (deterministic, in fp32 / int32) into its registers and goes on to the
+		// epilogue. W holds splits · tiles · BM · BN elements. ----
+		if (gridDim.z > 1) {
+			constexpr int CT = 128 * WGS, NR = MI * (BN / 2);
+			// The flag lives at the start of the ring (no static shared memory, which would count against the
+			// opt-in limit): written only after the barrier below, when every consumer's wgmmas have retired.
+			volatile unsigned *last_split = reinterpret_cast<volatile unsigned *>(gbase);
+			const i64 tile_elems = (i64)NR * CT;
+			ACC4 *w = reinterpret_cast<ACC4 *>(W + ((i64)blockIdx.z * gridDim.x + blockIdx.x) * tile_elems) + tid;
 #pragma unroll
 			for (int mi = 0; mi < MI; mi++)
 #pragma unroll
-				for (int r = 0; r < BN / 2; r += 4) {
-					const ACC4 v = __ldcg(wz + (mi * (BN / 8) + r / 4) * CT);
-					acc[mi][r] += v.x;
-					acc[mi][r + 1] += v.y;
-					acc[mi][r + 2] += v.z;
-					acc[mi][r + 3] += v.w;
-				}
+				for (int r = 0; r < BN / 2; r += 4)
+					w[(mi * (BN / 8) + r / 4) * CT] =
+						make_acc4(acc[mi][r], acc[mi][r + 1], acc[mi][r + 2], acc[mi][r + 3]);
+			__threadfence();
+			named_sync(1, CT);
+			if (tid == 0)
+				*last_split = atomicAdd(&counters[blockIdx.x], 1u) == gridDim.z - 1;
+			named_sync(1, CT);
+			if (!*last_split)
+				return;
+			__threadfence();
+#pragma unroll
+			for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+				for (int r = 0; r < BN / 2; r++)
+					acc[mi][r] = 0;
+			const ACC4 *wz = reinterpret_cast<const ACC4 *>(W + (i64)blockIdx.x * tile_elems) + tid;
+			const i64 zstep = (i64)gridDim.x * tile_elems / 4;
+#pragma unroll 1
+			for (unsigned z = 0; z < gridDim.z; z++, wz += zstep) {
+#pragma unroll
+				for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+					for (int r = 0; r < BN / 2; r += 4) {
+						const ACC4 v = __ldcg(wz + (mi * (BN / 8) + r / 4) * CT);
+						acc[mi][r] += v.x;
+						acc[mi][r + 1] += v.y;
+						acc[mi][r + 2] += v.z;
+						acc[mi][r + 3] += v.w;
+					}
+			}
+			if (tid == 0)
+				counters[blockIdx.x] = 0;
 		}
-		if (tid == 0)
-			counters[blockIdx.x] = 0;
-	}
 
-	// ---- epilogue: through shared memory (the ring is free once every consumer is past its last wgmma) ----
-	named_sync(1, 128 * WGS);
-	constexpr int ROWS = 64 * MI;             // rows of this warpgroup's tile
-	constexpr int CS = ROWS * ES_C + 16;      // bytes per staged column (padded: conflict-free stores)
-	unsigned char *const stg = gbase + wg * BN * CS;
-#pragma unroll
-	for (int mi = 0; mi < MI; mi++) {
-#pragma unroll
-		for (int r = 0; r < BN / 2; r += 2) { // acc[r], acc[r+1]: columns col, col+1 of one row
-			const int col = 8 * (r / 4) + 2 * (lane & 3);
-			const int row = 64 * mi + 16 * warp + (lane >> 2) + 8 * ((r >> 1) & 1);
-#if PREC_INT8
-			*reinterpret_cast<int *>(stg + col * CS + row * 4) = acc[mi][r];
-			*reinterpret_cast<int *>(stg + (col + 1) * CS + row * 4) = acc[mi][r + 1];
+		// ---- epilogue: through shared memory, the ring (free once every consumer is past its last wgmma) or,
+		// with PERSIST, an area of its own (the producer is already filling the ring with the next tile) ----
+		constexpr int ROWS = 64 * MI;             // rows of this warpgroup's tile
+		constexpr int CS = EPI_CS;                // bytes per staged column (padded: conflict-free stores)
+#if PERSIST
+		unsigned char *const stg = gbase + STAGES * STAGE_BYTES + 16 * STAGES + wg * BN * CS;
 #else
-			// Packed conversion: a single cvt.rn.f16.f32 here makes ptxas serialize the wgmmas (C7514).
-			u32 h;
-			asm("cvt.rn.f16x2.f32 %0, %2, %1;" : "=r"(h) : "f"(acc[mi][r]), "f"(acc[mi][r + 1]));
-			*reinterpret_cast<unsigned short *>(stg + col * CS + row * 2) = (unsigned short)(h & 0xffffu);
-			*reinterpret_cast<unsigned short *>(stg + (col + 1) * CS + row * 2) = (unsigned short)(h >> 16);
+		named_sync(1, 128 * WGS);
+		unsigned char *const stg = gbase + wg * BN * CS;
 #endif
-		}
-	}
-	named_sync(2 + wg, 128);
-	constexpr int EPV = 16 / ES_C;   // elements per 16-byte vector
-	constexpr int CPC = ROWS / EPV;  // vectors per column
-	const int wt = tid & 127;
-	const i64 r0 = m0 + wg * ROWS;
-#pragma unroll 4
-	for (int q = wt; q < BN * CPC; q += 128) {
-		const int col = q / CPC, part = q % CPC;
-		const i64 gc = n0 + col, gr = r0 + part * EPV;
-		if (gc >= N || gr >= M)
-			continue;
-		const uint4 v = *reinterpret_cast<const uint4 *>(stg + col * CS + part * 16);
-		TC *dst = C + gc * ldc + gr;
-		if (vec_c && gr + EPV <= M) {
-			*reinterpret_cast<uint4 *>(dst) = v;
-		} else {
-			const TC *e = reinterpret_cast<const TC *>(&v);
 #pragma unroll
-			for (int u = 0; u < EPV; u++)
-				if (gr + u < M)
-					dst[u] = e[u];
+		for (int mi = 0; mi < MI; mi++) {
+#pragma unroll
+			for (int r = 0; r < BN / 2; r += 2) { // acc[r], acc[r+1]: columns col, col+1 of one row
+				const int col = 8 * (r / 4) + 2 * (lane & 3);
+				const int row = 64 * mi + 16 * warp + (lane >> 2) + 8 * ((r >> 1) & 1);
+#if PREC_INT8
+				*reinterpret_cast<int *>(stg + col * CS + row * 4) = acc[mi][r];
+				*reinterpret_cast<int *>(stg + (col + 1) * CS + row * 4) = acc[mi][r + 1];
+#else
+				// Packed conversion: a single cvt.rn.f16.f32 here makes ptxas serialize the wgmmas (C7514).
+				u32 h;
+				asm("cvt.rn.f16x2.f32 %0, %2, %1;" : "=r"(h) : "f"(acc[mi][r]), "f"(acc[mi][r + 1]));
+				*reinterpret_cast<unsigned short *>(stg + col * CS + row * 2) = (unsigned short)(h & 0xffffu);
+				*reinterpret_cast<unsigned short *>(stg + (col + 1) * CS + row * 2) = (unsigned short)(h >> 16);
+#endif
+			}
 		}
-	}
+		named_sync(2 + wg, 128);
+		constexpr int EPV = 16 / ES_C;   // elements per 16-byte vector
+		constexpr int CPC = ROWS / EPV;  // vectors per column
+		const int wt = tid & 127;
+		const i64 r0 = m0 + wg * ROWS;
+#pragma unroll 4
+		for (int q = wt; q < BN * CPC; q += 128) {
+			const int col = q / CPC, part = q % CPC;
+			const i64 gc = n0 + col, gr = r0 + part * EPV;
+			if (gc >= N || gr >= M)
+				continue;
+			const uint4 v = *reinterpret_cast<const uint4 *>(stg + col * CS + part * 16);
+			TC *dst = C + gc * ldc + gr;
+			if (vec_c && gr + EPV <= M) {
+				*reinterpret_cast<uint4 *>(dst) = v;
+			} else {
+				const TC *e = reinterpret_cast<const TC *>(&v);
+#pragma unroll
+				for (int u = 0; u < EPV; u++)
+					if (gr + u < M)
+						dst[u] = e[u];
+			}
+		}
+#if PERSIST
+		named_sync(2 + wg, 128); // the staging area is read out before the next tile writes it
+#endif
+	} // tiles
 }
 
 #define GEMM_ARGS                                                                                        \

@@ -19,8 +19,10 @@
  * (templates/gemm_wgmma.cu; WGS consumer warpgroups of BM/WGS rows, STAGES; WM and WN fixed at 64), 2 = skinny
  * products without tensor cores for the few-column rows, all four layouts (the end of gemm_tc.cu; BM rows and
  * BN columns per block, KS k-slices of threads, STAGES groups of 4 k per thread and batch; BK only the split-K
- * grain). BN 1, 2, 4 exist for the skinny family only. */
-enum { TC_BM, TC_BN, TC_BK, TC_WM, TC_WN, TC_STAGES, TC_KIND, TC_WGS, TC_KS, TC_NPARAMS };
+ * grain). BN 1, 2, 4 exist for the skinny family only. PERSIST (wgmma only): persistent blocks, one per SM, each
+ * walking tiles b, b + SMs, ... with the epilogue staged in shared memory of its own, so the producer loads
+ * the next tile while the consumers store this one; no split-K then. */
+enum { TC_BM, TC_BN, TC_BK, TC_WM, TC_WN, TC_STAGES, TC_KIND, TC_WGS, TC_KS, TC_PERSIST, TC_NPARAMS };
 _Static_assert((int)TC_BM == (int)GEMM_BM && (int)TC_BN == (int)GEMM_BN && (int)TC_BK == (int)GEMM_BK,
 	       "split-K reads BM, BN, BK");
 
@@ -36,6 +38,8 @@ _Static_assert((int)TC_BM == (int)GEMM_BM && (int)TC_BN == (int)GEMM_BN && (int)
 		[TC_KIND] = {"KIND", "0: mma.sync, 1: wgmma (sm_90a), 2: skinny (no tensor cores)", 3, {0, 1, 2}, 1}, \
 		[TC_WGS] = {"WGS", "consumer warpgroups (wgmma)", 2, {1, 2}},                                     \
 		[TC_KS] = {"KS", "k-slices of threads per block (skinny)", 6, {1, 4, 8, 16, 32, 64}},              \
+		[TC_PERSIST] = {"PERSIST", "wgmma: 1 = one block per SM walks the tiles, its epilogue overlapping " \
+				"the next tile's loads", 2, {0, 1}},                                               \
 	}
 
 static const struct dlb_param fp16_params[TC_NPARAMS] = TC_PARAMS(32, 64);
@@ -82,6 +86,13 @@ static int threads_of(const int *v, int es)
 	return is_wgmma(v) ? 128 * (v[TC_WGS] + 1) : 32 * (v[TC_BM] / v[TC_WM]) * (v[TC_BN] / v[TC_WN]);
 }
 
+/* The wgmma epilogue's staging: WGS consumers x BN columns of 64*MI outputs, padded by 16 bytes (EPI_BYTES). */
+static size_t wgmma_epi_bytes(const int *v, int es)
+{
+	int wgs = v[TC_WGS], mi = v[TC_BM] / (64 * wgs), es_c = es == 1 ? 4 : 2;
+	return (size_t)wgs * (size_t)v[TC_BN] * (size_t)(64 * mi * es_c + 16);
+}
+
 /* The templates' SMEM_BYTES for element size es (see templates/gemm_tc.cu and gemm_wgmma.cu). */
 static size_t tile_bytes(int rows, int bk, int es)
 {
@@ -92,7 +103,8 @@ static size_t tile_bytes(int rows, int bk, int es)
 static size_t smem_es(const int *v, int es)
 {
 	if (is_wgmma(v))
-		return (size_t)v[TC_STAGES] * (size_t)(v[TC_BM] + v[TC_BN]) * 128 + 16 * (size_t)v[TC_STAGES] + 1024;
+		return (size_t)v[TC_STAGES] * (size_t)(v[TC_BM] + v[TC_BN]) * 128 + 16 * (size_t)v[TC_STAGES] + 1024 +
+		       (v[TC_PERSIST] ? wgmma_epi_bytes(v, es) : 0);
 	if (is_skinny(v)) {
 		struct skinny_geo g = skinny_geo_of(v, es);
 		return g.win_bytes > g.red_bytes ? g.win_bytes : g.red_bytes;
@@ -159,8 +171,8 @@ static int k_one_family(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
 	if (is_skinny(v)) /* BM, BN, KS and STAGES matter; BK is the split-K grain */
-		return v[TC_WM] == 64 && v[TC_WN] == 64 && v[TC_WGS] == 1 && (v[TC_STAGES] == 2 || v[TC_STAGES] == 4);
-	if (v[TC_KS] != 1)
+		return !v[TC_PERSIST] && v[TC_WM] == 64 && v[TC_WN] == 64 && v[TC_WGS] == 1 && (v[TC_STAGES] == 2 || v[TC_STAGES] == 4);
+	if (v[TC_KS] != 1 || (v[TC_PERSIST] && !is_wgmma(v)))
 		return 0;
 	return is_wgmma(v) ? v[TC_WM] == 64 && v[TC_WN] == 64 : v[TC_WGS] == 1 && v[TC_STAGES] <= 4;
 }
@@ -216,19 +228,18 @@ static int w_shape_es(const int *v, int es)
 {
 	if (!is_wgmma(v))
 		return 1;
-	int wgs = v[TC_WGS], mi = v[TC_BM] / (64 * wgs), es_c = es == 1 ? 4 : 2;
+	int wgs = v[TC_WGS], mi = v[TC_BM] / (64 * wgs);
 	int bn_ok = v[TC_BN] == 16 || v[TC_BN] == 32 || (v[TC_BN] % 64 == 0 && v[TC_BN] >= 64);
 	return v[TC_BK] * es == 128 && v[TC_BM] % (64 * wgs) == 0 && (mi == 1 || mi == 2) && bn_ok &&
 	       mi * v[TC_BN] <= 256 && v[TC_STAGES] >= 3 &&
-	       (size_t)wgs * (size_t)v[TC_BN] * (size_t)(64 * mi * es_c + 16) <=
-		       (size_t)v[TC_STAGES] * (size_t)(v[TC_BM] + v[TC_BN]) * 128;
+	       (v[TC_PERSIST] || wgmma_epi_bytes(v, es) <= (size_t)v[TC_STAGES] * (size_t)(v[TC_BM] + v[TC_BN]) * 128);
 }
 
 PER_ES(w_shape)
 
 #define TC_CONSTRAINTS(pieces, wshape, scolumns, sthreads, sresources)                                       \
 	{.text = "one family: mma.sync WGS 1, STAGES <= 4; wgmma WM = WN = 64; skinny also WGS 1, STAGES 2 or 4; " \
-		 "KS 1 but skinny",                                                                             \
+		 "KS 1 but skinny; PERSIST 0 but wgmma",                                                                             \
 	 .kind = DLB_CON_CUSTOM, .ok = k_one_family},                                                           \
 		{.text = "skinny: BN <= 16, VEC*BN <= 128 accumulators (VEC = 16/ES), BK the smallest, KU = "     \
 			 "4*STAGES = 16 for BN <= 4, 8 for BN >= 8",                                            \
@@ -245,7 +256,7 @@ PER_ES(w_shape)
 		{.text = "mma.sync: 16-byte pieces of a stage a multiple of the threads", .kind = DLB_CON_CUSTOM, \
 		 .ok = pieces},                                                                                 \
 		{.text = "wgmma: BK*ES = 128, BM = 64*WGS*(1|2), BN 16, 32 or a multiple of 64, (BM/64/WGS)*BN <= " \
-			 "256, STAGES >= 3, epilogue fits the ring",                                                              \
+			 "256, STAGES >= 3, epilogue fits the ring (PERSIST: its own area)",                                                              \
 		 .kind = DLB_CON_CUSTOM, .ok = wshape }
 
 static const struct dlb_constraint fp16_constraints[] = {
@@ -582,6 +593,15 @@ static int tc_variants(void *state, const struct dlb_candidate *c, int *values, 
 	 * N-tiles are the grid), and B stored K-major (nn, tn) only */
 	if (is_wgmma(c->cfg.v) && c->cfg.v[TC_BN] < 64 && ((s->n >= 64 && s->m > 64) || s->p.tb))
 		return 0;
+	/* persistent blocks: only where there are more tiles than SMs (else it is the plain kernel with less
+	 * shared memory), and without split-K */
+	if (c->cfg.v[TC_PERSIST]) {
+		int64_t tiles = ((s->m + c->cfg.v[TC_BM] - 1) / c->cfg.v[TC_BM]) * ((s->n + c->cfg.v[TC_BN] - 1) / c->cfg.v[TC_BN]);
+		if (tiles <= s->g->dev->sm_count || max < 1)
+			return 0;
+		values[0] = 1;
+		return 1;
+	}
 	struct dlb_problem run = s->p;
 	run.m = s->m, run.n = s->n, run.k = s->k;
 	int n = dlb_gemm_splits(&run, c->cfg.v, s->g->dev->sm_count, values, max);
@@ -642,7 +662,10 @@ static int tc_launch(void *state, const struct dlb_candidate *c, int split, int 
 	}
 	void *args[] = {&M, &N, &K, &A, &lda, &B, &ldb, &C, &ldc, &W, &counters, &kc, &vec_a, &vec_b, &vec_c};
 	size_t smem = s->int8 ? smem_int8(v) : smem_fp16(v);
-	dim3 grid = {(unsigned)(mt * nt), 1, (unsigned)split}, block = {(unsigned)threads_of(v, (int)s->es_in), 1, 1};
+	if (v[TC_PERSIST] && split > 1)
+		DLB_FAIL(DLB_E_LIMIT, "persistent blocks do not split K");
+	int64_t blocks = v[TC_PERSIST] && mt * nt > s->g->dev->sm_count ? s->g->dev->sm_count : mt * nt;
+	dim3 grid = {(unsigned)blocks, 1, (unsigned)split}, block = {(unsigned)threads_of(v, (int)s->es_in), 1, 1};
 	cudaKernel_t k = c->kernels[s->p.ta * 2 + s->p.tb];
 	/* after the pack: a programmatic dependent launch (its producer waits for the packed A, see gemm_wgmma.cu) */
 	if (packed)
