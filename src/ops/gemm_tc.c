@@ -171,7 +171,8 @@ static int k_one_family(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
 	if (is_skinny(v)) /* BM, BN, KS and STAGES matter; BK is the split-K grain */
-		return !v[TC_PERSIST] && v[TC_WM] == 64 && v[TC_WN] == 64 && v[TC_WGS] == 1 && (v[TC_STAGES] == 2 || v[TC_STAGES] == 4);
+		return !v[TC_PERSIST] && v[TC_WM] == 64 && v[TC_WN] == 64 && v[TC_WGS] == 1 &&
+		       (v[TC_STAGES] == 2 || v[TC_STAGES] == 4);
 	if (v[TC_KS] != 1 || (v[TC_PERSIST] && !is_wgmma(v)))
 		return 0;
 	return is_wgmma(v) ? v[TC_WM] == 64 && v[TC_WN] == 64 : v[TC_WGS] == 1 && v[TC_STAGES] <= 4;
@@ -239,7 +240,7 @@ PER_ES(w_shape)
 
 #define TC_CONSTRAINTS(pieces, wshape, scolumns, sthreads, sresources)                                       \
 	{.text = "one family: mma.sync WGS 1, STAGES <= 4; wgmma WM = WN = 64; skinny also WGS 1, STAGES 2 or 4; " \
-		 "KS 1 but skinny; PERSIST 0 but wgmma",                                                                             \
+		 "KS 1 but skinny; PERSIST 0 but wgmma",                                                               \
 	 .kind = DLB_CON_CUSTOM, .ok = k_one_family},                                                           \
 		{.text = "skinny: BN <= 16, VEC*BN <= 128 accumulators (VEC = 16/ES), BK the smallest, KU = "     \
 			 "4*STAGES = 16 for BN <= 4, 8 for BN >= 8",                                            \
@@ -256,7 +257,7 @@ PER_ES(w_shape)
 		{.text = "mma.sync: 16-byte pieces of a stage a multiple of the threads", .kind = DLB_CON_CUSTOM, \
 		 .ok = pieces},                                                                                 \
 		{.text = "wgmma: BK*ES = 128, BM = 64*WGS*(1|2), BN 16, 32 or a multiple of 64, (BM/64/WGS)*BN <= " \
-			 "256, STAGES >= 3, epilogue fits the ring (PERSIST: its own area)",                                                              \
+			 "256, STAGES >= 3, epilogue fits the ring (PERSIST: its own area)",                           \
 		 .kind = DLB_CON_CUSTOM, .ok = wshape }
 
 static const struct dlb_constraint fp16_constraints[] = {
@@ -596,7 +597,8 @@ static int tc_variants(void *state, const struct dlb_candidate *c, int *values, 
 	/* persistent blocks: only where there are more tiles than SMs (else it is the plain kernel with less
 	 * shared memory), and without split-K */
 	if (c->cfg.v[TC_PERSIST]) {
-		int64_t tiles = ((s->m + c->cfg.v[TC_BM] - 1) / c->cfg.v[TC_BM]) * ((s->n + c->cfg.v[TC_BN] - 1) / c->cfg.v[TC_BN]);
+		int64_t tiles = ((s->m + c->cfg.v[TC_BM] - 1) / c->cfg.v[TC_BM]) *
+				((s->n + c->cfg.v[TC_BN] - 1) / c->cfg.v[TC_BN]);
 		if (tiles <= s->g->dev->sm_count || max < 1)
 			return 0;
 		values[0] = 1;
@@ -715,7 +717,7 @@ static int tc_vendor(void *state, const struct dlb_bench_opts *o, struct dlb_ven
 }
 
 #define TC_OP_COMMON                                                                                          \
-	.name = "gemm", .template_file = "gemm_tc.cu", .template_extra = "gemm_wgmma.cu", .kernel_names = tc_kernels, .nkernels = 5,               \
+	.name = "gemm", .template_file = "gemm_tc.cu", .template_extra = "gemm_wgmma.cu", .kernel_names = tc_kernels, .nkernels = 5, \
 	.variant_name = "SPLITK", .flops = tc_flops, .device_bytes = tc_device_bytes, .describe = tc_describe,   \
 	.setup = tc_setup, .variants = tc_variants, .nsets = tc_nsets, .launch = tc_launch, .verify = tc_verify,  \
 	.vendor = tc_vendor, .teardown = tc_teardown
