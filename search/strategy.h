@@ -41,7 +41,7 @@ struct dlb_search_opts {
 	                 * eighth of the candidates, at least parameters + 3) */
 	const int *first; /* candidates to evaluate first (seeds from nearby shapes), -1 terminated; may be NULL */
 	int polish;     /* after a stop for want of improvement, try the best's untried neighbours (default 1) */
-	int final;      /* the best few (within 3% of the best) raced again, tighter, to settle near-ties (default 3) */
+	int final;      /* the best few estimates raced again, tighter, to settle near-ties and drift (default 3) */
 };
 void dlb_search_defaults(struct dlb_search_opts *o);
 
@@ -53,8 +53,9 @@ struct dlb_search_result {
 	char why[160];                 /* why the search stopped */
 };
 
-/* Race candidate i against the incumbent (NULL: none); with final, to half the target precision, no
- * incumbent (the showdown of the best few). 0, or an error that ends the search. */
+/* Race candidate i against the incumbent (NULL: none); with final, to half the target precision (the showdown
+ * of the best few: the first with no incumbent, the others against the showdown's leader). 0, or an error
+ * that ends the search. */
 typedef int (*dlb_evaluate_fn)(void *arg, int i, const struct dlb_race_summary *incumbent, int final,
 			       struct dlb_race_summary *out);
 int dlb_search(const struct dlb_search_opts *o, const struct dlb_points *pts, dlb_evaluate_fn evaluate, void *arg,

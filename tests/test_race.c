@@ -107,6 +107,54 @@ static void test_racer_modes(const struct dlb_landscape *L)
 	CHECK(res.evaluated < L->n / 2, "with failures: %d evaluated", res.evaluated);
 }
 
+/* A GPU that slows while it works: every evaluation is 3% slower than the one before (a clock that drifts
+ * as the chip heats). Candidates 0..5 in order (exhaustive): the true best, 5, is measured last, at +15%,
+ * so its estimate sits 10% above candidate 0's early one; the showdown must still race it against 0 (at
+ * about the same drift) and pick it. Candidates 1..4 are far slower and stop early against the leader. */
+struct drifting {
+	double truth[6];
+	int evals, cur, raced[6];
+	long samples;
+};
+
+static int drifting_sample(void *arg, int k, double *t)
+{
+	struct drifting *d = arg;
+	for (int j = 0; j < k; j++, d->samples++) /* +-0.5% spread, deterministic */
+		t[j] = d->truth[d->cur] * (1 + 0.03 * d->evals) * (1 + 0.005 * (double)(d->samples % 3 - 1));
+	return 0;
+}
+
+static int drifting_evaluate(void *arg, int i, const struct dlb_race_summary *inc, int final,
+			     struct dlb_race_summary *out)
+{
+	struct drifting *d = arg;
+	struct dlb_race_opts ro;
+	dlb_race_defaults(&ro);
+	if (final) {
+		dlb_race_final_opts(&ro, &ro);
+		d->raced[i]++;
+	}
+	d->cur = i;
+	dlb_race(&ro, drifting_sample, d, inc, out);
+	d->evals++;
+	return 0;
+}
+
+static void test_showdown_drift(void)
+{
+	struct drifting d = {.truth = {1.05, 1.5, 1.5, 1.5, 1.5, 1.0}};
+	int coord[6] = {0, 1, 2, 3, 4, 5};
+	struct dlb_search_opts so;
+	struct dlb_search_result res;
+	dlb_search_defaults(&so);
+	so.strategy = DLB_STRAT_EXHAUSTIVE;
+	REQUIRE(dlb_search(&so, &(struct dlb_points){6, 1, coord}, drifting_evaluate, &d, &res) == 0, "search");
+	CHECK(d.raced[0] == 1 && d.raced[5] == 1, "showdown raced 0: %d, 5: %d times", d.raced[0], d.raced[5]);
+	CHECK_EQ_INT(res.best, 5);
+	CHECK(res.best_s.n >= 8, "the winner's showdown race kept %d samples", res.best_s.n);
+}
+
 /* Three kernel families (parameter 0, categorical) on a 6 x 6 grid of two other parameters, each family with
  * its optimum elsewhere: the best family (0.8x) has its best where the other two are slow. With the
  * parameter marked categorical, the model fits each family on its own and finds the best in >= 95% of runs;
@@ -187,5 +235,6 @@ int main(void)
 	test_racer_modes(&L);
 	dlb_landscape_free(&L);
 	test_categorical();
+	test_showdown_drift();
 	return TEST_DONE();
 }
