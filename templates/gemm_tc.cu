@@ -34,16 +34,19 @@
 // Index arithmetic is 64-bit.
 
 // pack_cols: copies a column-major matrix (rows × cols elements of es bytes, leading dimension ld) to one
-// with leading dimension ld_out. Every family's module has it: the host runs it, inside the timed launch,
-// before the wgmma kernel when A is small and its columns are not 8-byte aligned (M = 35 fp16: 70 bytes),
-// which cp.async cannot read. Rows ld_out beyond rows are left as they are (the kernels never read them).
+// with leading dimension ld_out; with trans, to its transpose (cols × rows, column-major: element (r, c)
+// at c + r·ld_out). Every family's module has it: the host runs it, inside the timed launch, before the
+// wgmma kernel when A is small (M <= 64) and stored M-contiguous, which the wgmma kernel cannot read as is:
+// fp16 whose columns are not 8-byte aligned (M = 35: 70 bytes), which cp.async cannot read, gets aligned
+// columns; int8, which wgmma reads K-major only, gets its transpose (and runs as gemm_tn). Elements of the
+// destination outside the copy are left as they are (the kernels never read them).
 // On sm_90+ every block first lets the dependent kernel start (griddepcontrol.launch_dependents): the host
 // launches the wgmma kernel after it as a programmatic dependent launch, whose producer waits for this
 // kernel's writes (griddepcontrol.wait) only before its first load of A; its launch, set-up and first
 // loads of B overlap this kernel.
 extern "C" __global__ void pack_cols(const unsigned char *__restrict__ src, long long ld,
 				     unsigned char *__restrict__ dst, long long ld_out, long long rows, long long cols,
-				     int es)
+				     int es, int trans)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 	asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
@@ -51,9 +54,11 @@ extern "C" __global__ void pack_cols(const unsigned char *__restrict__ src, long
 	const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
 	if (i >= rows * cols)
 		return;
-	const long long r = i % rows, c = i / rows;
+	// consecutive threads write consecutive destination elements
+	const long long r = trans ? i / cols : i % rows, c = trans ? i % cols : i / rows;
+	const long long to = trans ? r * ld_out + c : c * ld_out + r;
 	for (int b = 0; b < es; b++)
-		dst[(c * ld_out + r) * es + b] = src[(c * ld + r) * es + b];
+		dst[to * es + b] = src[(c * ld + r) * es + b];
 }
 
 // Split-K, at the end of a block whose split has stored its partial products of the bm × bn tile at (m0, n0)

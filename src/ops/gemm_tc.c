@@ -343,9 +343,10 @@ struct tc_state {
 	void *A[MAX_SETS], *B[MAX_SETS], *C[MAX_SETS];
 	void *ref;                 /* fp16: fp32 reference; int8: int32 */
 	const char *ref_by;        /* what computed it */
-	void *Ap[MAX_SETS];        /* A repacked with aligned columns (ldap) for wgmma, when pack_a */
+	void *Ap[MAX_SETS];        /* A repacked for wgmma (leading dimension ldap), when pack_a */
 	int64_t ldap;
-	int pack_a;                /* A stored M-contiguous, M <= 64, columns not 8-byte aligned */
+	int pack_a;                /* A stored M-contiguous, M <= 64: fp16 with columns not 8-byte aligned, int8 nn */
+	int pack_t;                /* the repack transposes A (int8: wgmma reads K-major A only; runs gemm_tn) */
 	void *ws;                  /* split-K partial products (fp32 or int32) */
 	size_t ws_elems;
 	unsigned *counters;
@@ -372,8 +373,8 @@ static size_t tc_device_bytes(const struct dlb_problem *p, const struct dlb_devi
 	 * problem rounded up to whole tiles (wgmma) */
 	size_t ws = (size_t)SPLIT_WAVES * dev->sm_count * 256 * 256 * 4;
 	size_t ws_tiles = 64 * (size_t)(s.m + 255) * (size_t)(s.n + 255) * 4;
-	/* a small unaligned A repacked for wgmma (see tc_setup): one aligned copy per set */
-	size_t packed = s.m <= 64 ? sets * (size_t)((s.m + 7) / 8 * 8) * (size_t)s.k * s.es_in : 0;
+	/* a small A repacked for wgmma (see tc_setup): one aligned copy per set, or its transpose (int8) */
+	size_t packed = s.m <= 64 ? sets * (size_t)((s.m + 15) / 16 * 16) * (size_t)((s.k + 15) / 16 * 16) * s.es_in : 0;
 	return sets * per + mn + (ws < ws_tiles ? ws : ws_tiles) + packed + dlb_bench_flush_bytes(dev) +
 	       ((size_t)64 << 20);
 }
@@ -525,16 +526,19 @@ static int tc_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state
 		DLB_CHECK(s->int8 ? dlb_fill_s8(g, s->A[i], (int64_t)mk, sa) : dlb_fill_f16(g, s->A[i], (int64_t)mk, sa));
 		DLB_CHECK(s->int8 ? dlb_fill_s8(g, s->B[i], (int64_t)kn, sb) : dlb_fill_f16(g, s->B[i], (int64_t)kn, sb));
 	}
-	/* wgmma reads A with cp.async, 8 or 16 bytes at a time: a small fp16 A stored M-contiguous whose columns
-	 * are not 8-byte aligned (M = 35: 70 bytes) is repacked into aligned columns by pack_cols inside each
-	 * timed launch of a wgmma candidate (tc_launch) */
-	s->pack_a = !p->ta && !s->int8 && s->m <= 64 && (s->blas.lda * (int64_t)s->es_in) % 8 != 0;
+	/* wgmma reads A with cp.async, 8 or 16 bytes at a time, and int8 A only K-major: a small A (M <= 64)
+	 * stored M-contiguous is repacked by pack_cols inside each timed launch of a wgmma candidate (tc_launch):
+	 * fp16 whose columns are not 8-byte aligned (M = 35: 70 bytes) into aligned columns; int8 nn into its
+	 * transpose (K-major rows of 16-byte multiples), run by gemm_tn. */
+	s->pack_t = s->int8 && !p->ta && !p->tb && s->m <= 64;
+	s->pack_a = s->pack_t || (!p->ta && !s->int8 && s->m <= 64 && (s->blas.lda * (int64_t)s->es_in) % 8 != 0);
 	if (s->pack_a) {
-		s->ldap = (s->m + 7) / 8 * 8;
+		s->ldap = s->pack_t ? (s->k + 15) / 16 * 16 : (s->m + 7) / 8 * 8;
+		size_t bytes = (size_t)s->ldap * (size_t)(s->pack_t ? s->m : s->k) * s->es_in;
 		for (int i = 0; i < s->nsets; i++) {
-			DLB_CHECK(dlb_dev_alloc(&s->Ap[i], (size_t)s->ldap * (size_t)s->k * s->es_in));
+			DLB_CHECK(dlb_dev_alloc(&s->Ap[i], bytes));
 			dlb_count_launch();
-			CUDA_CHECK(cudaMemsetAsync(s->Ap[i], 0, (size_t)s->ldap * (size_t)s->k * s->es_in, g->dev->stream));
+			CUDA_CHECK(cudaMemsetAsync(s->Ap[i], 0, bytes, g->dev->stream));
 		}
 	}
 	DLB_CHECK(dlb_dev_alloc((void **)&s->counters, MAX_TILES_SPLIT * sizeof(unsigned)));
@@ -586,9 +590,9 @@ static int tc_variants(void *state, const struct dlb_candidate *c, int *values, 
 	if (is_skinny(c->cfg.v) && s->n > 64)
 		return 0; /* for few columns only (every layout) */
 	/* wgmma: cp.async of 16 or 8 bytes along rows (a small unaligned A is repacked); int8 wgmma reads
-	 * K-major operands only (TN) */
+	 * K-major operands only (TN; a small nn A is repacked to its transpose) */
 	if (is_wgmma(c->cfg.v) && ((vec_of(s->blas.lda, s->es_in) < 8 && !s->pack_a) ||
-				   vec_of(s->blas.ldb, s->es_in) < 8 || (s->int8 && !(s->p.ta && !s->p.tb))))
+				   vec_of(s->blas.ldb, s->es_in) < 8 || (s->int8 && !(s->p.ta && !s->p.tb) && !s->pack_t)))
 		return 0;
 	/* wgmma's narrow tiles (BN 16, 32): for narrow problems, or short ones (M <= 64: one M-tile, so the
 	 * N-tiles are the grid), and B stored K-major (nn, tn) only */
@@ -644,17 +648,19 @@ static int tc_launch(void *state, const struct dlb_candidate *c, int split, int 
 	void *C = s->C[set], *W = s->ws;
 	unsigned *counters = s->counters;
 	int vec_a = vec_of(lda, s->es_in), vec_b = vec_of(ldb, s->es_in), vec_c = ldc % 4 == 0, packed = 0;
-	if (is_wgmma(v) && vec_a < 8 && s->pack_a) { /* A to aligned columns first, in the same timed launch */
+	int ta = s->p.ta;
+	if (is_wgmma(v) && s->pack_a && (vec_a < 8 || s->pack_t)) { /* A repacked first, in the same timed launch */
 		const void *src = A;
 		void *dst = s->Ap[set];
 		int64_t rows = s->m, cols = s->k;
-		int es = (int)s->es_in;
-		void *pargs[] = {&src, &lda, &dst, &s->ldap, &rows, &cols, &es};
+		int es = (int)s->es_in, trans = s->pack_t;
+		void *pargs[] = {&src, &lda, &dst, &s->ldap, &rows, &cols, &es, &trans};
 		DLB_CHECK(dlb_launch(c->kernels[TC_PACK_KERNEL], (dim3){(unsigned)((rows * cols + 255) / 256), 1, 1},
 				     (dim3){256, 1, 1}, 0, s->g->dev->stream, pargs));
 		A = dst;
 		lda = s->ldap;
 		packed = 1;
+		ta = ta || trans; /* the transpose is A stored transposed */
 		vec_a = vec_of(lda, s->es_in);
 	}
 	if (is_wgmma(v)) {
@@ -668,7 +674,7 @@ static int tc_launch(void *state, const struct dlb_candidate *c, int split, int 
 		DLB_FAIL(DLB_E_LIMIT, "persistent blocks do not split K");
 	int64_t blocks = v[TC_PERSIST] && mt * nt > s->g->dev->sm_count ? s->g->dev->sm_count : mt * nt;
 	dim3 grid = {(unsigned)blocks, 1, (unsigned)split}, block = {(unsigned)threads_of(v, (int)s->es_in), 1, 1};
-	cudaKernel_t k = c->kernels[s->p.ta * 2 + s->p.tb];
+	cudaKernel_t k = c->kernels[ta * 2 + s->p.tb];
 	/* after the pack: a programmatic dependent launch (its producer waits for the packed A, see gemm_wgmma.cu) */
 	if (packed)
 		DLB_CHECK(dlb_launch_dependent(k, grid, block, smem, s->g->dev->stream, args));
