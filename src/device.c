@@ -217,15 +217,25 @@ fail:
 	return rc;
 }
 
-int dlb_launch_dependent(cudaKernel_t k, dim3 grid, dim3 block, size_t smem, cudaStream_t s, void **args)
+int dlb_launch_ex(cudaKernel_t k, dim3 grid, dim3 block, size_t smem, cudaStream_t s, void **args, int dependent,
+		  unsigned cluster_z)
 {
 	int rc = 0;
-	cudaLaunchAttribute attr;
-	memset(&attr, 0, sizeof attr);
-	attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-	attr.val.programmaticStreamSerializationAllowed = 1;
+	cudaLaunchAttribute attr[2];
+	unsigned n = 0;
+	memset(attr, 0, sizeof attr);
+	if (dependent) {
+		attr[n].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+		attr[n++].val.programmaticStreamSerializationAllowed = 1;
+	}
+	if (cluster_z > 1) {
+		attr[n].id = cudaLaunchAttributeClusterDimension;
+		attr[n].val.clusterDim.x = 1;
+		attr[n].val.clusterDim.y = 1;
+		attr[n++].val.clusterDim.z = cluster_z;
+	}
 	cudaLaunchConfig_t cfg = {.gridDim = grid, .blockDim = block, .dynamicSmemBytes = smem, .stream = s,
-				  .attrs = &attr, .numAttrs = 1};
+				  .attrs = attr, .numAttrs = n};
 	dlb_count_launch();
 	CUDA_CHECK(cudaLaunchKernelExC(&cfg, (const void *)k, args));
 fail:

@@ -68,10 +68,12 @@ int dlb_kernel_allow_smem(cudaKernel_t k, size_t bytes);
 /* Every kernel dlbtune enqueues (its own and vendor calls) goes through here or dlb_count_launch(),
  * so `--verbose` can prove that a cached run launched nothing. */
 int dlb_launch(cudaKernel_t k, dim3 grid, dim3 block, size_t smem, cudaStream_t s, void **args);
-/* The same, as a programmatic dependent launch: the kernel may start while the previous kernel on the stream
- * is still running, once every block of that one has run griddepcontrol.launch_dependents; the kernel's own
- * griddepcontrol.wait then waits for it to finish and for its memory (sm_90+). */
-int dlb_launch_dependent(cudaKernel_t k, dim3 grid, dim3 block, size_t smem, cudaStream_t s, void **args);
+/* The same with launch attributes (sm_90+). dependent: a programmatic dependent launch: the kernel may start
+ * while the previous kernel on the stream is still running, once every block of that one has run
+ * griddepcontrol.launch_dependents; the kernel's own griddepcontrol.wait then waits for it to finish and for
+ * its memory. cluster_z > 1: thread-block clusters of (1, 1, cluster_z) blocks, co-scheduled on one GPC. */
+int dlb_launch_ex(cudaKernel_t k, dim3 grid, dim3 block, size_t smem, cudaStream_t s, void **args, int dependent,
+		  unsigned cluster_z);
 void dlb_count_launch(void);
 uint64_t dlb_launch_count(void);
 

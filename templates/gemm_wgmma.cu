@@ -42,6 +42,11 @@
 //           ...; the ring's stages and phases run on from tile to tile, and the epilogue stages C in an
 //           area of its own (EPI_BYTES), so the producer fills the ring with the next tile's k-tiles while
 //           the consumers store this one. No split-K (gridDim.z must be 1). 0: one tile per block.
+//   CLK     split-K's sum (gridDim.z > 1): 1: the host launches the splits of a tile as one thread-block
+//           cluster (1, 1, gridDim.z), at most 8; every split but the first leaves its partial sums in its
+//           own shared memory (the ring, free by then), and the first reads them over distributed shared
+//           memory (mapa, ld.shared::cluster) between two cluster barriers. No W, no counters, no second trip
+//           through L2. 0: through W and the counters in global memory (below). No PERSIST.
 // Derived:
 //   THREADS    = 128*(WGS+1)
 //   MI         = BM/(64*WGS)
@@ -56,7 +61,8 @@
 //   BN in {16, 32} (B K-major: the host runs nn, tn only) or BN % 64 == 0, 64 <= BN <= 256
 //   (BM/(64*WGS)) * BN <= 256                      (accumulators: MI*BN/2 registers per consumer thread)
 //   2 <= STAGES <= 8
-//   L2PF in {0, 128, 256}, INFLIGHT in {0, 1}, PERSIST in {0, 1}
+//   L2PF in {0, 128, 256}, INFLIGHT in {0, 1}, PERSIST in {0, 1}, CLK in {0, 1}, not both 1
+//   CLK: BM*BN*4 <= STAGES*(BM+BN)*128                 (a split's fp32 / int32 partial sums fit the ring)
 //   SMEM_BYTES <= 232448                           (227 KiB)
 //   EPI_BYTES <= STAGES*(BM+BN)*128 unless PERSIST          (the epilogue reuses the stage ring)
 //   BK == 128 / sizeof(element of A)  (i.e. leave BK at its default)
@@ -113,6 +119,9 @@
 #ifndef PERSIST
 #define PERSIST 0 // 1: persistent blocks walk the tiles, the epilogue in its own shared memory
 #endif
+#ifndef CLK
+#define CLK 0 // split-K: 1 = the splits form a cluster and sum through distributed shared memory
+#endif
 
 #define THREADS (128 * (WGS + 1))
 #define MI (BM / (64 * WGS))
@@ -132,6 +141,8 @@ static_assert(BK * ES_AB == 128, "BK is one 128-byte swizzle row");
 static_assert(SMEM_BYTES <= 232448, "shared memory over 227 KiB");
 static_assert(PERSIST || EPI_BYTES <= STAGES * STAGE_BYTES, "epilogue does not fit the ring");
 static_assert(PERSIST == 0 || PERSIST == 1, "PERSIST in {0, 1}");
+static_assert(CLK == 0 || (CLK == 1 && !PERSIST), "CLK in {0, 1}, not with PERSIST");
+static_assert(!CLK || BM * BN * 4 <= STAGES * STAGE_BYTES, "CLK: the partial sums do not fit the ring");
 
 typedef long long i64;
 typedef unsigned long long u64;
@@ -220,6 +231,29 @@ __device__ __forceinline__ void wgmma_wait()
 __device__ __forceinline__ void named_sync(int id, int n)
 {
 	asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(n) : "memory");
+}
+// Both halves of a cluster barrier: every thread of the cluster's CTAs (whole warps) arrives, and its
+// shared-memory writes before it are visible to the cluster's reads after it.
+__device__ __forceinline__ void cluster_sync()
+{
+	asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+// 16 bytes of another CTA's shared memory (a shared::cluster address from mapa).
+__device__ __forceinline__ ACC4 ld_cluster4(u32 addr)
+{
+	ACC4 v;
+#if PREC_INT8
+	asm volatile("ld.shared::cluster.v4.s32 {%0, %1, %2, %3}, [%4];"
+		     : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+		     : "r"(addr)
+		     : "memory");
+#else
+	asm volatile("ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [%4];"
+		     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+		     : "r"(addr)
+		     : "memory");
+#endif
+	return v;
 }
 // Pins accumulators in program order relative to the asm around them (wgmma writes them asynchronously).
 template <int N>
@@ -598,6 +632,12 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 		asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dyn));
 		if (dyn < (u32)SMEM_BYTES)
 			__trap();
+#if CLK
+		u32 ncta;
+		asm("mov.u32 %0, %%cluster_nctarank;" : "=r"(ncta));
+		if (gridDim.z > 1 && ncta != gridDim.z) // the splits of a tile must be one cluster
+			__trap();
+#endif
 	}
 	// 1024-byte aligned base: the swizzle pattern repeats on 1024-byte boundaries of the address.
 	const u32 raw = smem_u32(smem);
@@ -651,6 +691,12 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 				mbar_arrive_cpasync(full0 + 8 * s);
 			}
 		}
+#if CLK
+		if (gridDim.z > 1) { // the consumers' two cluster barriers count every thread of the cluster
+			cluster_sync();
+			cluster_sync();
+		}
+#endif
 		return;
 	}
 
@@ -716,6 +762,46 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 		// W[z][tile][reg/4][thread][4] (coalesced: a warp's store is 512 contiguous bytes); the last split of the tile to arrive sums all of
 		// them in the order z = 0, 1, ... (deterministic, in fp32 / int32) into its registers and goes on to the
 		// epilogue. W holds splits · tiles · BM · BN elements. ----
+#if CLK
+		// ---- split-K across a cluster (CLK): the splits of this tile are the cluster's CTAs, rank z = blockIdx.z.
+		// Splits 1.. store their accumulators to their own ring in register order ([reg/4][thread], 16 bytes);
+		// after a cluster barrier, split 0 adds them to its registers in the order z = 1, 2, ... (the same sums
+		// as through W: deterministic) and, after a second one that lets the others exit, runs the epilogue. ----
+		if (gridDim.z > 1) {
+			constexpr int CT = 128 * WGS;
+			named_sync(1, CT); // every consumer is past its last wgmma: the ring is free
+			const u32 mine = sbase + (u32)tid * 16u;
+			if (blockIdx.z != 0) {
+#pragma unroll
+				for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+					for (int r = 0; r < BN / 2; r += 4)
+						*reinterpret_cast<ACC4 *>(gbase + ((mi * (BN / 8) + r / 4) * CT + tid) * 16) =
+							make_acc4(acc[mi][r], acc[mi][r + 1], acc[mi][r + 2], acc[mi][r + 3]);
+			}
+			cluster_sync();
+			if (blockIdx.z == 0) {
+#pragma unroll 1
+				for (u32 z = 1; z < gridDim.z; z++) {
+					u32 remote;
+					asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(mine), "r"(z));
+#pragma unroll
+					for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+						for (int r = 0; r < BN / 2; r += 4) {
+							const ACC4 v = ld_cluster4(remote + (u32)((mi * (BN / 8) + r / 4) * CT) * 16u);
+							acc[mi][r] += v.x;
+							acc[mi][r + 1] += v.y;
+							acc[mi][r + 2] += v.z;
+							acc[mi][r + 3] += v.w;
+						}
+				}
+			}
+			cluster_sync(); // split 0 has read every partial sum: the others' shared memory may go
+			if (blockIdx.z != 0)
+				return;
+		}
+#else
 		if (gridDim.z > 1) {
 			constexpr int CT = 128 * WGS, NR = MI * (BN / 2);
 			// The flag lives at the start of the ring (no static shared memory, which would count against the
@@ -760,6 +846,7 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 			if (tid == 0)
 				counters[blockIdx.x] = 0;
 		}
+#endif
 
 		// ---- epilogue: through shared memory, the ring (free once every consumer is past its last wgmma) or,
 		// with PERSIST, an area of its own (the producer is already filling the ring with the next tile) ----

@@ -21,8 +21,9 @@
  * BN columns per block, KS k-slices of threads, STAGES groups of 4 k per thread and batch; BK only the split-K
  * grain). BN 1, 2, 4 exist for the skinny family only. PERSIST (wgmma only): persistent blocks, one per SM, each
  * walking tiles b, b + SMs, ... with the epilogue staged in shared memory of its own, so the producer loads
- * the next tile while the consumers store this one; no split-K then. */
-enum { TC_BM, TC_BN, TC_BK, TC_WM, TC_WN, TC_STAGES, TC_KIND, TC_WGS, TC_KS, TC_PERSIST, TC_NPARAMS };
+ * the next tile while the consumers store this one; no split-K then. CLK (wgmma only): split-K's splits of a
+ * tile run as one thread-block cluster and are summed through distributed shared memory (splits 2..8). */
+enum { TC_BM, TC_BN, TC_BK, TC_WM, TC_WN, TC_STAGES, TC_KIND, TC_WGS, TC_KS, TC_PERSIST, TC_CLK, TC_NPARAMS };
 _Static_assert((int)TC_BM == (int)GEMM_BM && (int)TC_BN == (int)GEMM_BN && (int)TC_BK == (int)GEMM_BK,
 	       "split-K reads BM, BN, BK");
 
@@ -40,6 +41,8 @@ _Static_assert((int)TC_BM == (int)GEMM_BM && (int)TC_BN == (int)GEMM_BN && (int)
 		[TC_KS] = {"KS", "k-slices of threads per block (skinny)", 6, {1, 4, 8, 16, 32, 64}},              \
 		[TC_PERSIST] = {"PERSIST", "wgmma: 1 = one block per SM walks the tiles, its epilogue overlapping " \
 				"the next tile's loads", 2, {0, 1}},                                               \
+		[TC_CLK] = {"CLK", "wgmma split-K: 1 = a tile's splits are one thread-block cluster, summed "     \
+			    "through distributed shared memory", 2, {0, 1}},                                       \
 	}
 
 static const struct dlb_param fp16_params[TC_NPARAMS] = TC_PARAMS(32, 64);
@@ -171,9 +174,9 @@ static int k_one_family(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
 	if (is_skinny(v)) /* BM, BN, KS and STAGES matter; BK is the split-K grain */
-		return !v[TC_PERSIST] && v[TC_WM] == 64 && v[TC_WN] == 64 && v[TC_WGS] == 1 &&
+		return !v[TC_PERSIST] && !v[TC_CLK] && v[TC_WM] == 64 && v[TC_WN] == 64 && v[TC_WGS] == 1 &&
 		       (v[TC_STAGES] == 2 || v[TC_STAGES] == 4);
-	if (v[TC_KS] != 1 || (v[TC_PERSIST] && !is_wgmma(v)))
+	if (v[TC_KS] != 1 || ((v[TC_PERSIST] || v[TC_CLK]) && !is_wgmma(v)) || (v[TC_PERSIST] && v[TC_CLK]))
 		return 0;
 	return is_wgmma(v) ? v[TC_WM] == 64 && v[TC_WN] == 64 : v[TC_WGS] == 1 && v[TC_STAGES] <= 4;
 }
@@ -233,14 +236,15 @@ static int w_shape_es(const int *v, int es)
 	int bn_ok = v[TC_BN] == 16 || v[TC_BN] == 32 || (v[TC_BN] % 64 == 0 && v[TC_BN] >= 64);
 	return v[TC_BK] * es == 128 && v[TC_BM] % (64 * wgs) == 0 && (mi == 1 || mi == 2) && bn_ok &&
 	       mi * v[TC_BN] <= 256 && v[TC_STAGES] >= 3 &&
-	       (v[TC_PERSIST] || wgmma_epi_bytes(v, es) <= (size_t)v[TC_STAGES] * (size_t)(v[TC_BM] + v[TC_BN]) * 128);
+	       (v[TC_PERSIST] || wgmma_epi_bytes(v, es) <= (size_t)v[TC_STAGES] * (size_t)(v[TC_BM] + v[TC_BN]) * 128) &&
+	       (!v[TC_CLK] || (size_t)v[TC_BM] * (size_t)v[TC_BN] * 4 <= (size_t)v[TC_STAGES] * (size_t)(v[TC_BM] + v[TC_BN]) * 128);
 }
 
 PER_ES(w_shape)
 
 #define TC_CONSTRAINTS(pieces, wshape, scolumns, sthreads, sresources)                                       \
 	{.text = "one family: mma.sync WGS 1, STAGES <= 4; wgmma WM = WN = 64; skinny also WGS 1, STAGES 2 or 4; " \
-		 "KS 1 but skinny; PERSIST 0 but wgmma",                                                               \
+		 "KS 1 but skinny; PERSIST and CLK 0 but wgmma, not both 1",                                                               \
 	 .kind = DLB_CON_CUSTOM, .ok = k_one_family},                                                           \
 		{.text = "skinny: BN <= 16, VEC*BN <= 128 accumulators (VEC = 16/ES), BK the smallest, KU = "     \
 			 "4*STAGES = 16 for BN <= 4, 8 for BN >= 8",                                            \
@@ -257,7 +261,7 @@ PER_ES(w_shape)
 		{.text = "mma.sync: 16-byte pieces of a stage a multiple of the threads", .kind = DLB_CON_CUSTOM, \
 		 .ok = pieces},                                                                                 \
 		{.text = "wgmma: BK*ES = 128, BM = 64*WGS*(1|2), BN 16, 32 or a multiple of 64, (BM/64/WGS)*BN <= " \
-			 "256, STAGES >= 3, epilogue fits the ring (PERSIST: its own area)",                           \
+			 "256, STAGES >= 3, epilogue fits the ring (PERSIST: its own area), CLK: partial sums BM*BN*4 fit it",                           \
 		 .kind = DLB_CON_CUSTOM, .ok = wshape }
 
 static const struct dlb_constraint fp16_constraints[] = {
@@ -611,6 +615,13 @@ static int tc_variants(void *state, const struct dlb_candidate *c, int *values, 
 	struct dlb_problem run = s->p;
 	run.m = s->m, run.n = s->n, run.k = s->k;
 	int n = dlb_gemm_splits(&run, c->cfg.v, s->g->dev->sm_count, values, max);
+	if (c->cfg.v[TC_CLK]) { /* cluster split-K: splits 2..8 (a portable cluster), no workspace */
+		int kept = 0;
+		for (int i = 0; i < n; i++)
+			if (values[i] >= 2 && values[i] <= 8)
+				values[kept++] = values[i];
+		return kept;
+	}
 	size_t need = 0;
 	for (int i = 0; i < n; i++)
 		if (ws_elems_for(s, c->cfg.v, values[i]) > need)
@@ -639,7 +650,10 @@ static int tc_launch(void *state, const struct dlb_candidate *c, int split, int 
 	int64_t mt = (s->m + v[TC_BM] - 1) / v[TC_BM], nt = (s->n + v[TC_BN] - 1) / v[TC_BN];
 	if (mt * nt > 0x7fffffff || split > 65535)
 		DLB_FAIL(DLB_E_LIMIT, "grid of %lld blocks exceeds the device's limit", (long long)(mt * nt));
-	if (split > 1 && (mt * nt > MAX_TILES_SPLIT || ws_elems_for(s, v, split) > s->ws_elems))
+	int cluster = v[TC_CLK] && split > 1;
+	if (cluster && split > 8)
+		DLB_FAIL(DLB_E_LIMIT, "a cluster of %d splits is over the portable 8", split);
+	if (split > 1 && !cluster && (mt * nt > MAX_TILES_SPLIT || ws_elems_for(s, v, split) > s->ws_elems))
 		DLB_FAIL(DLB_E_LIMIT, "split-K %d needs more workspace or counters than were allocated", split);
 	int64_t kc = (s->k + split - 1) / split;
 	kc = (kc + v[TC_BK] - 1) / v[TC_BK] * v[TC_BK];
@@ -675,9 +689,10 @@ static int tc_launch(void *state, const struct dlb_candidate *c, int split, int 
 	int64_t blocks = v[TC_PERSIST] && mt * nt > s->g->dev->sm_count ? s->g->dev->sm_count : mt * nt;
 	dim3 grid = {(unsigned)blocks, 1, (unsigned)split}, block = {(unsigned)threads_of(v, (int)s->es_in), 1, 1};
 	cudaKernel_t k = c->kernels[ta * 2 + s->p.tb];
-	/* after the pack: a programmatic dependent launch (its producer waits for the packed A, see gemm_wgmma.cu) */
-	if (packed)
-		DLB_CHECK(dlb_launch_dependent(k, grid, block, smem, s->g->dev->stream, args));
+	/* after the pack: a programmatic dependent launch (its producer waits for the packed A, see gemm_wgmma.cu);
+	 * CLK: each tile's splits one cluster */
+	if (packed || cluster)
+		DLB_CHECK(dlb_launch_ex(k, grid, block, smem, s->g->dev->stream, args, packed, cluster ? (unsigned)split : 1));
 	else
 		DLB_CHECK(dlb_launch(k, grid, block, smem, s->g->dev->stream, args));
 fail:
