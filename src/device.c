@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <cublasLt.h>
+#include <cuda.h>
 #include <cublas_v2.h>
 #include <cudnn.h>
 #include <cusparse.h>
@@ -238,6 +239,38 @@ int dlb_launch_ex(cudaKernel_t k, dim3 grid, dim3 block, size_t smem, cudaStream
 				  .attrs = attr, .numAttrs = n};
 	dlb_count_launch();
 	CUDA_CHECK(cudaLaunchKernelExC(&cfg, (const void *)k, args));
+fail:
+	return rc;
+}
+
+typedef CUresult (*encode_tiled_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,
+				    const cuuint64_t *, const cuuint32_t *, const cuuint32_t *, CUtensorMapInterleave,
+				    CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+
+int dlb_tmap_2d(struct dlb_tmap *m, int es, const void *base, uint64_t inner, uint64_t outer, uint64_t stride,
+		uint32_t box_inner, uint32_t box_outer)
+{
+	_Static_assert(sizeof(struct dlb_tmap) == sizeof(CUtensorMap), "a tensor map is 128 bytes");
+	static encode_tiled_fn encode;
+	int rc = 0;
+	if (!encode) {
+		void *fn = NULL;
+		enum cudaDriverEntryPointQueryResult q;
+		CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q));
+		if (q != cudaDriverEntryPointSuccess || !fn)
+			DLB_FAIL(DLB_E_CUDA, "the driver has no cuTensorMapEncodeTiled (query result %d)", (int)q);
+		encode = (encode_tiled_fn)fn;
+	}
+	memset(m, 0, sizeof *m);
+	cuuint64_t dim[2] = {inner, outer}, str[1] = {stride};
+	cuuint32_t box[2] = {box_inner, box_outer}, one[2] = {1, 1};
+	CUresult r = encode((CUtensorMap *)m, es == 1 ? CU_TENSOR_MAP_DATA_TYPE_UINT8 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2,
+			    (void *)base, dim, str, box, one, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+			    CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+	if (r != CUDA_SUCCESS)
+		DLB_FAIL(DLB_E_LIMIT, "cuTensorMapEncodeTiled: error %d (%llu x %llu elements of %d bytes, stride %llu, box %u x %u)",
+			 (int)r, (unsigned long long)inner, (unsigned long long)outer, es, (unsigned long long)stride,
+			 box_inner, box_outer);
 fail:
 	return rc;
 }

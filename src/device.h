@@ -74,6 +74,17 @@ int dlb_launch(cudaKernel_t k, dim3 grid, dim3 block, size_t smem, cudaStream_t 
  * its memory. cluster_z > 1: thread-block clusters of (1, 1, cluster_z) blocks, co-scheduled on one GPC. */
 int dlb_launch_ex(cudaKernel_t k, dim3 grid, dim3 block, size_t smem, cudaStream_t s, void **args, int dependent,
 		  unsigned cluster_z);
+/* A 2-D tensor map for the bulk tensor copy engine (a CUtensorMap: 128 opaque bytes, 64-byte aligned, passed
+ * to a kernel by value as a __grid_constant__ parameter). */
+struct dlb_tmap {
+	_Alignas(64) unsigned char bytes[128];
+};
+/* Tiles of box_inner x box_outer elements (es bytes: 1 or 2) of a matrix with `inner` contiguous elements per
+ * line, `outer` lines, `stride` bytes from line to line (a multiple of 16; base 16-byte aligned), written to
+ * shared memory in the 128-byte swizzle (box_inner * es must be 128); outside the matrix, zeros. Through the
+ * driver's cuTensorMapEncodeTiled (found at run time: no link to libcuda). */
+int dlb_tmap_2d(struct dlb_tmap *m, int es, const void *base, uint64_t inner, uint64_t outer, uint64_t stride,
+		uint32_t box_inner, uint32_t box_outer);
 void dlb_count_launch(void);
 uint64_t dlb_launch_count(void);
 

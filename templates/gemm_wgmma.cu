@@ -47,6 +47,10 @@
 //           own shared memory (the ring, free by then), and the first reads them over distributed shared
 //           memory (mapa, ld.shared::cluster) between two cluster barriers. No W, no counters, no second trip
 //           through L2. 0: through W and the counters in global memory (below). No PERSIST.
+//   TMA     1: the producer's first thread fills each stage with the bulk tensor copy engine
+//           (cp.async.bulk.tensor.2d, the tensor maps tma / tmb from the host, 128-byte swizzle, zeros
+//           outside the matrix) and one mbarrier.arrive.expect_tx of the stage's bytes; the host runs it
+//           only where both operands' rows are 16-byte aligned. 0: 128 producer threads with cp.async.
 // Derived:
 //   THREADS    = 128*(WGS+1)
 //   MI         = BM/(64*WGS)
@@ -61,7 +65,7 @@
 //   BN in {16, 32} (B K-major: the host runs nn, tn only) or BN % 64 == 0, 64 <= BN <= 256
 //   (BM/(64*WGS)) * BN <= 256                      (accumulators: MI*BN/2 registers per consumer thread)
 //   2 <= STAGES <= 8
-//   L2PF in {0, 128, 256}, INFLIGHT in {0, 1}, PERSIST in {0, 1}, CLK in {0, 1}, not both 1
+//   L2PF in {0, 128, 256}, INFLIGHT in {0, 1}, PERSIST in {0, 1}, CLK in {0, 1}, not both 1, TMA in {0, 1}
 //   CLK: BM*BN*4 <= STAGES*(BM+BN)*128                 (a split's fp32 / int32 partial sums fit the ring)
 //   SMEM_BYTES <= 232448                           (227 KiB)
 //   EPI_BYTES <= STAGES*(BM+BN)*128 unless PERSIST          (the epilogue reuses the stage ring)
@@ -122,6 +126,9 @@
 #ifndef CLK
 #define CLK 0 // split-K: 1 = the splits form a cluster and sum through distributed shared memory
 #endif
+#ifndef TMA
+#define TMA 0 // 1: stages filled by the bulk tensor copy engine; 0: by cp.async
+#endif
 
 #define THREADS (128 * (WGS + 1))
 #define MI (BM / (64 * WGS))
@@ -142,6 +149,7 @@ static_assert(SMEM_BYTES <= 232448, "shared memory over 227 KiB");
 static_assert(PERSIST || EPI_BYTES <= STAGES * STAGE_BYTES, "epilogue does not fit the ring");
 static_assert(PERSIST == 0 || PERSIST == 1, "PERSIST in {0, 1}");
 static_assert(CLK == 0 || (CLK == 1 && !PERSIST), "CLK in {0, 1}, not with PERSIST");
+static_assert(TMA == 0 || TMA == 1, "TMA in {0, 1}");
 static_assert(!CLK || BM * BN * 4 <= STAGES * STAGE_BYTES, "CLK: the partial sums do not fit the ring");
 
 typedef long long i64;
@@ -231,6 +239,23 @@ __device__ __forceinline__ void wgmma_wait()
 __device__ __forceinline__ void named_sync(int id, int n)
 {
 	asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(n) : "memory");
+}
+// The tensor copy engine (TMA): a 2-D tensor map (CUtensorMap, 128 opaque bytes) and one box of it into
+// shared memory at dst, completing on the mbarrier bar (complete_tx: its transaction count falls by the
+// box's bytes, zeros outside the matrix included).
+struct __align__(64) tmap_t {
+	unsigned long long v[16];
+};
+__device__ __forceinline__ void tma_load(u32 dst, const tmap_t *map, int x, int y, u32 bar)
+{
+	asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
+		     ::"r"(dst), "l"(reinterpret_cast<u64>(map)), "r"(x), "r"(y), "r"(bar)
+		     : "memory");
+}
+// Arrives on bar (the one arrival it expects) and raises its transaction count by bytes.
+__device__ __forceinline__ void mbar_expect_tx(u32 bar, u32 bytes)
+{
+	asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
 }
 // Both halves of a cluster barrier: every thread of the cluster's CTAs (whole warps) arrives, and its
 // shared-memory writes before it are visible to the cluster's reads after it.
@@ -620,7 +645,7 @@ template <int TA_T, int TB_T>
 __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restrict__ A, i64 lda,
 					  const TA *__restrict__ B, i64 ldb, TC *__restrict__ C, i64 ldc,
 					  ACC *__restrict__ W, unsigned *__restrict__ counters, i64 k_chunk, int vec_a,
-					  int vec_b, int vec_c)
+					  int vec_b, int vec_c, const tmap_t *tma, const tmap_t *tmb)
 {
 	// A is K-major when stored transposed, B when stored as is. Transpose bits: 1 = M/N-major.
 	constexpr bool A_KMAJ = TA_T == 1, B_KMAJ = TB_T == 0;
@@ -648,7 +673,7 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 	const int tid = threadIdx.x;
 	if (tid == 0) {
 		for (int s = 0; s < STAGES; s++) {
-			mbar_init(full0 + 8 * s, 128);      // every producer thread's cp.asyncs
+			mbar_init(full0 + 8 * s, TMA ? 1 : 128); // TMA: one expect_tx; else every producer thread's cp.asyncs
 			mbar_init(empty0 + 8 * s, 4 * WGS); // one arrival per consumer warp
 		}
 	}
@@ -669,6 +694,44 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 #endif
 		const int pt = tid - 128 * WGS;
 		u32 it = 0;
+#if TMA
+		// One thread issues every stage: the stage's bytes expected on its full barrier, then B's box(es),
+		// then (after griddepcontrol.wait at the first) A's. K-major: one box of BK x rows; MN-major: boxes
+		// of 64 elements x BK, 8 KiB apart (the LBO of the descriptors).
+		if (pt == 0) {
+			asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<u64>(tma)) : "memory");
+			asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<u64>(tmb)) : "memory");
+		}
+#pragma unroll 1
+		for (i64 tile = blockIdx.x; pt == 0 && tile < ntile_all; tile += tstep) {
+			i64 m0, n0;
+			tile_origin(tile, mt, nt, m0, n0);
+#pragma unroll 1
+			for (int t = 0; t < ntiles; t++, it++) {
+				const u32 s = it % STAGES, full = full0 + 8 * s;
+				mbar_wait(empty0 + 8 * s, ((it / STAGES) & 1) ^ 1);
+				const u32 st = sbase + s * STAGE_BYTES;
+				const int k0 = (int)(kbeg + (i64)t * BK);
+				mbar_expect_tx(full, STAGE_BYTES);
+				if (B_KMAJ)
+					tma_load(st + BM * 128, tmb, k0, (int)n0, full);
+				else
+#pragma unroll
+					for (int g = 0; g < BN / 64; g++)
+						tma_load(st + BM * 128 + g * 8192, tmb, (int)n0 + 64 * g, k0, full);
+				if (it == 0) // a kernel that wrote A (the host's pack_cols) may still run: wait for it
+					asm volatile("griddepcontrol.wait;" ::: "memory");
+				if (A_KMAJ)
+					tma_load(st, tma, k0, (int)m0, full);
+				else
+#pragma unroll
+					for (int g = 0; g < BM / 64; g++)
+						tma_load(st + g * 8192, tma, (int)m0 + 64 * g, k0, full);
+			}
+		}
+#else
+		(void)tma;
+		(void)tmb;
 #pragma unroll 1
 		for (i64 tile = blockIdx.x; tile < ntile_all; tile += tstep) {
 			i64 m0, n0;
@@ -691,6 +754,7 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 				mbar_arrive_cpasync(full0 + 8 * s);
 			}
 		}
+#endif
 #if CLK
 		if (gridDim.z > 1) { // the consumers' two cluster barriers count every thread of the cluster
 			cluster_sync();
@@ -905,11 +969,13 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 	} // tiles
 }
 
+// tma, tmb: the tensor maps of A and B (read only with TMA; the host passes zeros otherwise).
 #define GEMM_ARGS                                                                                        \
 	i64 M, i64 N, i64 K, const TA *__restrict__ A, i64 lda, const TA *__restrict__ B, i64 ldb,         \
 		TC *__restrict__ C, i64 ldc, ACC *__restrict__ W, unsigned *__restrict__ counters, i64 k_chunk, \
-		int vec_a, int vec_b, int vec_c
-#define GEMM_PASS M, N, K, A, lda, B, ldb, C, ldc, W, counters, k_chunk, vec_a, vec_b, vec_c
+		int vec_a, int vec_b, int vec_c, const __grid_constant__ tmap_t tma,                    \
+		const __grid_constant__ tmap_t tmb
+#define GEMM_PASS M, N, K, A, lda, B, ldb, C, ldc, W, counters, k_chunk, vec_a, vec_b, vec_c, &tma, &tmb
 
 #if PREC_INT8
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nn(GEMM_ARGS) { __trap(); }

@@ -22,8 +22,10 @@
  * grain). BN 1, 2, 4 exist for the skinny family only. PERSIST (wgmma only): persistent blocks, one per SM, each
  * walking tiles b, b + SMs, ... with the epilogue staged in shared memory of its own, so the producer loads
  * the next tile while the consumers store this one; no split-K then. CLK (wgmma only): split-K's splits of a
- * tile run as one thread-block cluster and are summed through distributed shared memory (splits 2..8). */
-enum { TC_BM, TC_BN, TC_BK, TC_WM, TC_WN, TC_STAGES, TC_KIND, TC_WGS, TC_KS, TC_PERSIST, TC_CLK, TC_NPARAMS };
+ * tile run as one thread-block cluster and are summed through distributed shared memory (splits 2..8). TMA
+ * (wgmma only): the stages are filled by the bulk tensor copy engine from tensor maps the host encodes (rows
+ * 16-byte aligned only). */
+enum { TC_BM, TC_BN, TC_BK, TC_WM, TC_WN, TC_STAGES, TC_KIND, TC_WGS, TC_KS, TC_PERSIST, TC_CLK, TC_TMA, TC_NPARAMS };
 _Static_assert((int)TC_BM == (int)GEMM_BM && (int)TC_BN == (int)GEMM_BN && (int)TC_BK == (int)GEMM_BK,
 	       "split-K reads BM, BN, BK");
 
@@ -43,6 +45,8 @@ _Static_assert((int)TC_BM == (int)GEMM_BM && (int)TC_BN == (int)GEMM_BN && (int)
 				"the next tile's loads", 2, {0, 1}},                                               \
 		[TC_CLK] = {"CLK", "wgmma split-K: 1 = a tile's splits are one thread-block cluster, summed "     \
 			    "through distributed shared memory", 2, {0, 1}},                                       \
+		[TC_TMA] = {"TMA", "wgmma: 1 = stages filled by the bulk tensor copy engine, 0 = by cp.async", 2,   \
+			    {0, 1}},                                                                               \
 	}
 
 static const struct dlb_param fp16_params[TC_NPARAMS] = TC_PARAMS(32, 64);
@@ -174,9 +178,9 @@ static int k_one_family(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
 	if (is_skinny(v)) /* BM, BN, KS and STAGES matter; BK is the split-K grain */
-		return !v[TC_PERSIST] && !v[TC_CLK] && v[TC_WM] == 64 && v[TC_WN] == 64 && v[TC_WGS] == 1 &&
+		return !v[TC_PERSIST] && !v[TC_CLK] && !v[TC_TMA] && v[TC_WM] == 64 && v[TC_WN] == 64 && v[TC_WGS] == 1 &&
 		       (v[TC_STAGES] == 2 || v[TC_STAGES] == 4);
-	if (v[TC_KS] != 1 || ((v[TC_PERSIST] || v[TC_CLK]) && !is_wgmma(v)) || (v[TC_PERSIST] && v[TC_CLK]))
+	if (v[TC_KS] != 1 || ((v[TC_PERSIST] || v[TC_CLK] || v[TC_TMA]) && !is_wgmma(v)) || (v[TC_PERSIST] && v[TC_CLK]))
 		return 0;
 	return is_wgmma(v) ? v[TC_WM] == 64 && v[TC_WN] == 64 : v[TC_WGS] == 1 && v[TC_STAGES] <= 4;
 }
@@ -244,7 +248,7 @@ PER_ES(w_shape)
 
 #define TC_CONSTRAINTS(pieces, wshape, scolumns, sthreads, sresources)                                       \
 	{.text = "one family: mma.sync WGS 1, STAGES <= 4; wgmma WM = WN = 64; skinny also WGS 1, STAGES 2 or 4; " \
-		 "KS 1 but skinny; PERSIST and CLK 0 but wgmma, not both 1",                                                               \
+		 "KS 1 but skinny; PERSIST, CLK and TMA 0 but wgmma; not both PERSIST and CLK",                                                               \
 	 .kind = DLB_CON_CUSTOM, .ok = k_one_family},                                                           \
 		{.text = "skinny: BN <= 16, VEC*BN <= 128 accumulators (VEC = 16/ES), BK the smallest, KU = "     \
 			 "4*STAGES = 16 for BN <= 4, 8 for BN >= 8",                                            \
@@ -351,6 +355,12 @@ struct tc_state {
 	int64_t ldap;
 	int pack_a;                /* A stored M-contiguous, M <= 64: fp16 with columns not 8-byte aligned, int8 nn */
 	int pack_t;                /* the repack transposes A (int8: wgmma reads K-major A only; runs gemm_tn) */
+	struct tc_tmap {           /* TMA: the last tensor map encoded per set and operand (A, B) */
+		const void *base;
+		int64_t ld, inner, outer;
+		unsigned box_inner, box_outer;
+		struct dlb_tmap m;
+	} tm[MAX_SETS][2];
 	void *ws;                  /* split-K partial products (fp32 or int32) */
 	size_t ws_elems;
 	unsigned *counters;
@@ -598,6 +608,9 @@ static int tc_variants(void *state, const struct dlb_candidate *c, int *values, 
 	if (is_wgmma(c->cfg.v) && ((vec_of(s->blas.lda, s->es_in) < 8 && !s->pack_a) ||
 				   vec_of(s->blas.ldb, s->es_in) < 8 || (s->int8 && !(s->p.ta && !s->p.tb) && !s->pack_t)))
 		return 0;
+	/* TMA: both operands' rows (A's after the repack) 16-byte aligned, as the tensor maps need */
+	if (c->cfg.v[TC_TMA] && (vec_of(s->pack_a ? s->ldap : s->blas.lda, s->es_in) < 16 || vec_of(s->blas.ldb, s->es_in) < 16))
+		return 0;
 	/* wgmma's narrow tiles (BN 16, 32): for narrow problems, or short ones (M <= 64: one M-tile, so the
 	 * N-tiles are the grid), and B stored K-major (nn, tn) only */
 	if (is_wgmma(c->cfg.v) && c->cfg.v[TC_BN] < 64 && ((s->n >= 64 && s->m > 64) || s->p.tb))
@@ -642,6 +655,29 @@ static int tc_nsets(void *state)
 	return ((struct tc_state *)state)->nsets;
 }
 
+/* The tensor map of one operand of set `set` (op 0: A, 1: B) for a wgmma tile of `rows` lines: K-major
+ * (k contiguous: lines of BK elements, one per row) or M/N-major (boxes of 64 elements by BK, as the
+ * template's MN-major tiles); encoded once per operand, buffer and box, and copied out (64-byte aligned). */
+static int tc_tmap(struct tc_state *s, int set, int op, const void *base, int64_t ld, int kmajor, int64_t rows_total,
+		   int rows, int bk, struct dlb_tmap *out)
+{
+	int rc = 0;
+	struct tc_tmap *t = &s->tm[set][op];
+	int64_t inner = kmajor ? s->k : rows_total, outer = kmajor ? rows_total : s->k;
+	unsigned bi = kmajor ? (unsigned)bk : 64u, bo = kmajor ? (unsigned)rows : (unsigned)bk;
+	if (t->base != base || t->ld != ld || t->inner != inner || t->outer != outer || t->box_inner != bi ||
+	    t->box_outer != bo) {
+		struct dlb_tmap m;
+		t->base = NULL;
+		DLB_CHECK(dlb_tmap_2d(&m, (int)s->es_in, base, (uint64_t)inner, (uint64_t)outer, (uint64_t)ld * s->es_in, bi, bo));
+		t->m = m;
+		t->base = base, t->ld = ld, t->inner = inner, t->outer = outer, t->box_inner = bi, t->box_outer = bo;
+	}
+	*out = t->m;
+fail:
+	return rc;
+}
+
 static int tc_launch(void *state, const struct dlb_candidate *c, int split, int set)
 {
 	int rc = 0;
@@ -682,7 +718,16 @@ static int tc_launch(void *state, const struct dlb_candidate *c, int split, int 
 			DLB_FAIL(DLB_E_LIMIT, "the wgmma kernel needs rows aligned to 8 bytes");
 		vec_c = (size_t)ldc * s->es_out % 16 == 0; /* it writes C in 16-byte vectors */
 	}
-	void *args[] = {&M, &N, &K, &A, &lda, &B, &ldb, &C, &ldc, &W, &counters, &kc, &vec_a, &vec_b, &vec_c};
+	struct dlb_tmap tma, tmb; /* wgmma's tensor maps: zeros unless TMA */
+	memset(&tma, 0, sizeof tma);
+	memset(&tmb, 0, sizeof tmb);
+	if (is_wgmma(v) && v[TC_TMA]) {
+		if (vec_a < 16 || vec_b < 16)
+			DLB_FAIL(DLB_E_LIMIT, "TMA needs rows aligned to 16 bytes");
+		DLB_CHECK(tc_tmap(s, set, 0, A, lda, ta, s->m, v[TC_BM], v[TC_BK], &tma));
+		DLB_CHECK(tc_tmap(s, set, 1, B, ldb, !s->p.tb, s->n, v[TC_BN], v[TC_BK], &tmb));
+	}
+	void *args[] = {&M, &N, &K, &A, &lda, &B, &ldb, &C, &ldc, &W, &counters, &kc, &vec_a, &vec_b, &vec_c, &tma, &tmb};
 	size_t smem = s->int8 ? smem_int8(v) : smem_fp16(v);
 	if (v[TC_PERSIST] && split > 1)
 		DLB_FAIL(DLB_E_LIMIT, "persistent blocks do not split K");
