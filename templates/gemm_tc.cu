@@ -33,20 +33,21 @@
 // to the output type, so the sum is deterministic and loses no accuracy to fp16 partials.
 // Index arithmetic is 64-bit.
 
-// pack_cols: copies a column-major matrix (rows × cols elements of es bytes, leading dimension ld) to one
-// with leading dimension ld_out; with trans, to its transpose (cols × rows, column-major: element (r, c)
-// at c + r·ld_out). Every family's module has it: the host runs it, inside the timed launch, before the
-// wgmma kernel when A is small (M <= 64) and stored M-contiguous, which the wgmma kernel cannot read as is:
-// fp16 whose columns are not 8-byte aligned (M = 35: 70 bytes), which cp.async cannot read, gets aligned
-// columns; int8, which wgmma reads K-major only, gets its transpose (and runs as gemm_tn). Elements of the
+// pack_cols, pack_t: the repacks the host runs, inside the timed launch, before a wgmma kernel whose operand
+// it cannot read as stored (every family's module has them). pack_cols copies a column-major matrix (rows ×
+// cols elements of es = 1 or 2 bytes, leading dimension ld) to one with leading dimension ld_out: fp16 rows
+// that are not 8-byte aligned (M = 35: 70 bytes; N = 7133 't'), which cp.async cannot read. pack_t writes its
+// transpose (element (r, c) to c + r·ld_out), through 32 × 32 tiles in shared memory so that reads and writes
+// are both along contiguous memory: int8, which wgmma reads K-major only (A 'n', B 't'). Elements of the
 // destination outside the copy are left as they are (the kernels never read them).
-// On sm_90+ every block first lets the dependent kernel start (griddepcontrol.launch_dependents): the host
-// launches the wgmma kernel after it as a programmatic dependent launch, whose producer waits for this
-// kernel's writes (griddepcontrol.wait) only before its first load of A; its launch, set-up and first
-// loads of B overlap this kernel.
+// On sm_90+ every block first lets the dependent kernel start (griddepcontrol.launch_dependents): after a
+// repack of A only, the host launches the wgmma kernel as a programmatic dependent launch, whose producer
+// waits for this kernel's writes (griddepcontrol.wait) before its first load of A; its launch, set-up and first
+// loads of B overlap this kernel. Grids: pack_cols ceil(rows·cols / 256) × 256 threads; pack_t
+// (ceil(rows / 32), ceil(cols / 32)) × (32, 8).
 extern "C" __global__ void pack_cols(const unsigned char *__restrict__ src, long long ld,
 				     unsigned char *__restrict__ dst, long long ld_out, long long rows, long long cols,
-				     int es, int trans)
+				     int es)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 	asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
@@ -54,11 +55,38 @@ extern "C" __global__ void pack_cols(const unsigned char *__restrict__ src, long
 	const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
 	if (i >= rows * cols)
 		return;
-	// consecutive threads write consecutive destination elements
-	const long long r = trans ? i / cols : i % rows, c = trans ? i % cols : i / rows;
-	const long long to = trans ? r * ld_out + c : c * ld_out + r;
-	for (int b = 0; b < es; b++)
-		dst[to * es + b] = src[(c * ld + r) * es + b];
+	const long long r = i % rows, c = i / rows;
+	if (es == 2)
+		reinterpret_cast<unsigned short *>(dst)[c * ld_out + r] =
+			reinterpret_cast<const unsigned short *>(src)[c * ld + r];
+	else
+		dst[c * ld_out + r] = src[c * ld + r];
+}
+
+extern "C" __global__ void pack_t(const unsigned char *__restrict__ src, long long ld, unsigned char *__restrict__ dst,
+				  long long ld_out, long long rows, long long cols, int es)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+	asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+	__shared__ unsigned short tile[32][33];
+	const long long r0 = (long long)blockIdx.x * 32, c0 = (long long)blockIdx.y * 32;
+	const int tx = threadIdx.x, ty = threadIdx.y;
+	for (int j = ty; j < 32; j += 8) { // read: 32 consecutive r of column c0 + j
+		const long long r = r0 + tx, c = c0 + j;
+		if (r < rows && c < cols)
+			tile[j][tx] = es == 2 ? reinterpret_cast<const unsigned short *>(src)[c * ld + r] : src[c * ld + r];
+	}
+	__syncthreads();
+	for (int j = ty; j < 32; j += 8) { // write: 32 consecutive c of row r0 + j
+		const long long r = r0 + j, c = c0 + tx;
+		if (r < rows && c < cols) {
+			if (es == 2)
+				reinterpret_cast<unsigned short *>(dst)[r * ld_out + c] = tile[tx][j];
+			else
+				dst[r * ld_out + c] = (unsigned char)tile[tx][j];
+		}
+	}
 }
 
 // Split-K, at the end of a block whose split has stored its partial products of the bm × bn tile at (m0, n0)

@@ -312,9 +312,9 @@ static int l_wgmma(const int *v, const struct dlb_limits *lim)
 static const struct dlb_constraint fp16_limits[] = {TC_LIMITS(l_smem_fp16, l_threads_fp16)};
 static const struct dlb_constraint int8_limits[] = {TC_LIMITS(l_smem_int8, l_threads_int8)};
 
-/* the four layouts (index ta*2 + tb), then the packing of a small unaligned A for wgmma */
-static const char *const tc_kernels[] = {"gemm_nn", "gemm_nt", "gemm_tn", "gemm_tt", "pack_cols"};
-enum { TC_PACK_KERNEL = 4 };
+/* the four layouts (index ta*2 + tb), then wgmma's repacks of an operand: aligned copy, transpose */
+static const char *const tc_kernels[] = {"gemm_nn", "gemm_nt", "gemm_tn", "gemm_tt", "pack_cols", "pack_t"};
+enum { TC_PACK_KERNEL = 4, TC_PACKT_KERNEL = 5 };
 
 /* Useful work: the problem as given, not the padding. */
 static double tc_flops(const struct dlb_problem *p)
@@ -340,6 +340,53 @@ static void tc_describe(const struct dlb_problem *p, char *buf, int len)
 #define SPLIT_WAVES 8
 #define MAX_TILES_SPLIT (SPLIT_WAVES * 256) /* as in gemm.c: more tiles than a split grid has on any GPU */
 
+/* wgmma's repack of an operand (A: 0, B: 1) that it cannot read as stored, run by tc_launch inside each timed
+ * launch of a wgmma candidate (pack_cols / pack_t in templates/gemm_tc.cu). The operand as stored is a
+ * column-major matrix of `rows` contiguous elements (leading dimension ld) by `cols`. */
+struct tc_pack {
+	int how;            /* 0: read as stored; PACK_COPY: lines not 8-byte aligned (fp16 M = 35, N = 7133 't'),
+	                     * copied to lines of ld_out; PACK_T: int8 stored M/N-major (A 'n', B 't'), which wgmma
+	                     * reads K-major only, transposed to K-major lines of ld_out */
+	int64_t rows, cols, ld_out;
+	void *P[DLB_GEMM_MAX_SETS];
+};
+enum { PACK_COPY = 1, PACK_T = 2 };
+
+/* The widest copy (16, 8, 4, 2, 1 bytes) that every row of an operand allows: rows start at multiples of
+ * ld·es bytes from a base cudaMalloc aligns to 256. */
+static int vec_of(int64_t ld, size_t es)
+{
+	int64_t row = ld * (int64_t)es;
+	for (int v = 16; v > 1; v /= 2)
+		if (row % v == 0 && (size_t)v >= es)
+			return v;
+	return (int)es;
+}
+
+/* Operand op of an m x n x k problem with leading dimension ld, stored transposed (t) or not: its repack.
+ * Copies get lines of 16-byte multiples, so TMA can read them. */
+static void pack_plan(int op, int t, int64_t m, int64_t n, int64_t k, int64_t ld, int int8, struct tc_pack *q)
+{
+	size_t es = int8 ? 1 : 2;
+	int kmajor = op ? !t : t;
+	memset(q, 0, sizeof *q);
+	q->rows = op ? (t ? n : k) : (t ? k : m);
+	q->cols = op ? (t ? k : n) : (t ? m : k);
+	if (int8 && !kmajor) {
+		q->how = PACK_T;
+		q->ld_out = (q->cols + 15) / 16 * 16;
+	} else if (vec_of(ld, es) < 8) {
+		q->how = PACK_COPY;
+		q->ld_out = (q->rows + (int64_t)(16 / es) - 1) / (int64_t)(16 / es) * (int64_t)(16 / es);
+	}
+}
+
+static size_t pack_bytes(const struct tc_pack *q, size_t es)
+{
+	return q->how == PACK_T ? (size_t)q->rows * (size_t)q->ld_out * es
+				: q->how ? (size_t)q->cols * (size_t)q->ld_out * es : 0;
+}
+
 struct tc_state {
 	struct dlb_gpu *g;
 	struct dlb_problem p;
@@ -351,10 +398,7 @@ struct tc_state {
 	void *A[MAX_SETS], *B[MAX_SETS], *C[MAX_SETS];
 	void *ref;                 /* fp16: fp32 reference; int8: int32 */
 	const char *ref_by;        /* what computed it */
-	void *Ap[MAX_SETS];        /* A repacked for wgmma (leading dimension ldap), when pack_a */
-	int64_t ldap;
-	int pack_a;                /* A stored M-contiguous, M <= 64: fp16 with columns not 8-byte aligned, int8 nn */
-	int pack_t;                /* the repack transposes A (int8: wgmma reads K-major A only; runs gemm_tn) */
+	struct tc_pack pk[2];      /* wgmma's repacks of A and B (pack_plan) */
 	struct tc_tmap {           /* TMA: the last tensor map encoded per set and operand (A, B) */
 		const void *base;
 		int64_t ld, inner, outer;
@@ -387,8 +431,12 @@ static size_t tc_device_bytes(const struct dlb_problem *p, const struct dlb_devi
 	 * problem rounded up to whole tiles (wgmma) */
 	size_t ws = (size_t)SPLIT_WAVES * dev->sm_count * 256 * 256 * 4;
 	size_t ws_tiles = 64 * (size_t)(s.m + 255) * (size_t)(s.n + 255) * 4;
-	/* a small A repacked for wgmma (see tc_setup): one aligned copy per set, or its transpose (int8) */
-	size_t packed = s.m <= 64 ? sets * (size_t)((s.m + 15) / 16 * 16) * (size_t)((s.k + 15) / 16 * 16) * s.es_in : 0;
+	/* wgmma's repacks of A and B (pack_plan), one per set; the operands are stored with tight leading
+	 * dimensions (dlb_blas_gemm_*) */
+	struct tc_pack qa, qb;
+	pack_plan(0, p->ta, s.m, s.n, s.k, p->ta ? s.k : s.m, s.int8, &qa);
+	pack_plan(1, p->tb, s.m, s.n, s.k, p->tb ? s.n : s.k, s.int8, &qb);
+	size_t packed = sets * (pack_bytes(&qa, s.es_in) + pack_bytes(&qb, s.es_in));
 	return sets * per + mn + (ws < ws_tiles ? ws : ws_tiles) + packed + dlb_bench_flush_bytes(dev) +
 	       ((size_t)64 << 20);
 }
@@ -402,7 +450,8 @@ static void tc_teardown(void *state)
 		dlb_dev_free(s->A[i]);
 		dlb_dev_free(s->B[i]);
 		dlb_dev_free(s->C[i]);
-		dlb_dev_free(s->Ap[i]);
+		dlb_dev_free(s->pk[0].P[i]);
+		dlb_dev_free(s->pk[1].P[i]);
 	}
 	dlb_dev_free(s->ref);
 	dlb_dev_free(s->ws);
@@ -540,19 +589,17 @@ static int tc_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state
 		DLB_CHECK(s->int8 ? dlb_fill_s8(g, s->A[i], (int64_t)mk, sa) : dlb_fill_f16(g, s->A[i], (int64_t)mk, sa));
 		DLB_CHECK(s->int8 ? dlb_fill_s8(g, s->B[i], (int64_t)kn, sb) : dlb_fill_f16(g, s->B[i], (int64_t)kn, sb));
 	}
-	/* wgmma reads A with cp.async, 8 or 16 bytes at a time, and int8 A only K-major: a small A (M <= 64)
-	 * stored M-contiguous is repacked by pack_cols inside each timed launch of a wgmma candidate (tc_launch):
-	 * fp16 whose columns are not 8-byte aligned (M = 35: 70 bytes) into aligned columns; int8 nn into its
-	 * transpose (K-major rows of 16-byte multiples), run by gemm_tn. */
-	s->pack_t = s->int8 && !p->ta && !p->tb && s->m <= 64;
-	s->pack_a = s->pack_t || (!p->ta && !s->int8 && s->m <= 64 && (s->blas.lda * (int64_t)s->es_in) % 8 != 0);
-	if (s->pack_a) {
-		s->ldap = s->pack_t ? (s->k + 15) / 16 * 16 : (s->m + 7) / 8 * 8;
-		size_t bytes = (size_t)s->ldap * (size_t)(s->pack_t ? s->m : s->k) * s->es_in;
-		for (int i = 0; i < s->nsets; i++) {
-			DLB_CHECK(dlb_dev_alloc(&s->Ap[i], bytes));
+	/* wgmma reads its operands with cp.async (8 or 16 bytes) or TMA (16-byte aligned lines), and int8 ones
+	 * K-major only: an operand it cannot read as stored is repacked inside each timed launch of a wgmma
+	 * candidate (tc_launch; the search weighs the repack's time with the kernel's) */
+	pack_plan(0, p->ta, s->m, s->n, s->k, s->blas.lda, s->int8, &s->pk[0]);
+	pack_plan(1, p->tb, s->m, s->n, s->k, s->blas.ldb, s->int8, &s->pk[1]);
+	for (int op = 0; op < 2; op++) {
+		size_t bytes = pack_bytes(&s->pk[op], s->es_in);
+		for (int i = 0; bytes && i < s->nsets; i++) {
+			DLB_CHECK(dlb_dev_alloc(&s->pk[op].P[i], bytes));
 			dlb_count_launch();
-			CUDA_CHECK(cudaMemsetAsync(s->Ap[i], 0, bytes, g->dev->stream));
+			CUDA_CHECK(cudaMemsetAsync(s->pk[op].P[i], 0, bytes, g->dev->stream));
 		}
 	}
 	DLB_CHECK(dlb_dev_alloc((void **)&s->counters, MAX_TILES_SPLIT * sizeof(unsigned)));
@@ -570,16 +617,6 @@ fail:
 	return rc;
 }
 
-/* The widest copy (16, 8, 4, 2, 1 bytes) that every row of an operand allows: rows start at multiples of
- * ld·es bytes from a base cudaMalloc aligns to 256. */
-static int vec_of(int64_t ld, size_t es)
-{
-	int64_t row = ld * (int64_t)es;
-	for (int v = 16; v > 1; v /= 2)
-		if (row % v == 0 && (size_t)v >= es)
-			return v;
-	return (int)es;
-}
 
 /* Split-K workspace, in elements: mma.sync and skinny write M × N partial products per split, wgmma whole
  * tiles in register order (see the templates). */
@@ -603,17 +640,14 @@ static int tc_variants(void *state, const struct dlb_candidate *c, int *values, 
 		return 0;
 	if (is_skinny(c->cfg.v) && s->n > 64)
 		return 0; /* for few columns only (every layout) */
-	/* wgmma: cp.async of 16 or 8 bytes along rows (a small unaligned A is repacked); int8 wgmma reads
-	 * K-major operands only (TN; a small nn A is repacked to its transpose) */
-	if (is_wgmma(c->cfg.v) && ((vec_of(s->blas.lda, s->es_in) < 8 && !s->pack_a) ||
-				   vec_of(s->blas.ldb, s->es_in) < 8 || (s->int8 && !(s->p.ta && !s->p.tb) && !s->pack_t)))
-		return 0;
-	/* TMA: both operands' rows (A's after the repack) 16-byte aligned, as the tensor maps need */
-	if (c->cfg.v[TC_TMA] && (vec_of(s->pack_a ? s->ldap : s->blas.lda, s->es_in) < 16 || vec_of(s->blas.ldb, s->es_in) < 16))
+	/* wgmma reads every operand, repacked where it cannot be read as stored (pack_plan); TMA: both lines
+	 * 16-byte aligned as read */
+	if (c->cfg.v[TC_TMA] && (vec_of(s->pk[0].how ? s->pk[0].ld_out : s->blas.lda, s->es_in) < 16 ||
+				 vec_of(s->pk[1].how ? s->pk[1].ld_out : s->blas.ldb, s->es_in) < 16))
 		return 0;
 	/* wgmma's narrow tiles (BN 16, 32): for narrow problems, or short ones (M <= 64: one M-tile, so the
 	 * N-tiles are the grid), and B stored K-major (nn, tn) only */
-	if (is_wgmma(c->cfg.v) && c->cfg.v[TC_BN] < 64 && ((s->n >= 64 && s->m > 64) || s->p.tb))
+	if (is_wgmma(c->cfg.v) && c->cfg.v[TC_BN] < 64 && ((s->n >= 64 && s->m > 64) || (s->p.tb && s->pk[1].how != PACK_T)))
 		return 0;
 	/* persistent blocks: only where there are more tiles than SMs (else it is the plain kernel with less
 	 * shared memory), and without split-K */
@@ -697,21 +731,34 @@ static int tc_launch(void *state, const struct dlb_candidate *c, int split, int 
 	const void *A = s->A[set], *B = s->B[set];
 	void *C = s->C[set], *W = s->ws;
 	unsigned *counters = s->counters;
-	int vec_a = vec_of(lda, s->es_in), vec_b = vec_of(ldb, s->es_in), vec_c = ldc % 4 == 0, packed = 0;
-	int ta = s->p.ta;
-	if (is_wgmma(v) && s->pack_a && (vec_a < 8 || s->pack_t)) { /* A repacked first, in the same timed launch */
-		const void *src = A;
-		void *dst = s->Ap[set];
-		int64_t rows = s->m, cols = s->k;
-		int es = (int)s->es_in, trans = s->pack_t;
-		void *pargs[] = {&src, &lda, &dst, &s->ldap, &rows, &cols, &es, &trans};
-		DLB_CHECK(dlb_launch(c->kernels[TC_PACK_KERNEL], (dim3){(unsigned)((rows * cols + 255) / 256), 1, 1},
-				     (dim3){256, 1, 1}, 0, s->g->dev->stream, pargs));
-		A = dst;
-		lda = s->ldap;
-		packed = 1;
-		ta = ta || trans; /* the transpose is A stored transposed */
-		vec_a = vec_of(lda, s->es_in);
+	int vec_a = vec_of(lda, s->es_in), vec_b = vec_of(ldb, s->es_in), vec_c = ldc % 4 == 0;
+	int ta = s->p.ta, tb = s->p.tb, packed_a = 0, packed_b = 0;
+	for (int op = 0; is_wgmma(v) && op < 2; op++) { /* repacks first, in the same timed launch */
+		const struct tc_pack *q = &s->pk[op];
+		if (!q->how)
+			continue;
+		const void *src = op ? B : A;
+		void *dst = q->P[set];
+		int64_t ld_in = op ? ldb : lda, rows = q->rows, cols = q->cols, ld_out = q->ld_out;
+		int es = (int)s->es_in;
+		void *pargs[] = {&src, &ld_in, &dst, &ld_out, &rows, &cols, &es};
+		if (q->how == PACK_T) {
+			if ((cols + 31) / 32 > 65535)
+				DLB_FAIL(DLB_E_LIMIT, "a transpose of %lld lines is over the grid's limit", (long long)cols);
+			DLB_CHECK(dlb_launch(c->kernels[TC_PACKT_KERNEL],
+					     (dim3){(unsigned)((rows + 31) / 32), (unsigned)((cols + 31) / 32), 1}, (dim3){32, 8, 1}, 0,
+					     s->g->dev->stream, pargs));
+		} else {
+			DLB_CHECK(dlb_launch(c->kernels[TC_PACK_KERNEL], (dim3){(unsigned)((rows * cols + 255) / 256), 1, 1},
+					     (dim3){256, 1, 1}, 0, s->g->dev->stream, pargs));
+		}
+		if (op) {
+			B = dst, ldb = ld_out, vec_b = vec_of(ldb, s->es_in), packed_b = 1;
+			tb = q->how == PACK_T ? 0 : tb; /* B^T stored transposed: B as stored 'n' */
+		} else {
+			A = dst, lda = ld_out, vec_a = vec_of(lda, s->es_in), packed_a = 1;
+			ta = q->how == PACK_T ? 1 : ta; /* A transposed: A stored 't' */
+		}
 	}
 	if (is_wgmma(v)) {
 		if (vec_a < 8 || vec_b < 8)
@@ -725,7 +772,7 @@ static int tc_launch(void *state, const struct dlb_candidate *c, int split, int 
 		if (vec_a < 16 || vec_b < 16)
 			DLB_FAIL(DLB_E_LIMIT, "TMA needs rows aligned to 16 bytes");
 		DLB_CHECK(tc_tmap(s, set, 0, A, lda, ta, s->m, v[TC_BM], v[TC_BK], &tma));
-		DLB_CHECK(tc_tmap(s, set, 1, B, ldb, !s->p.tb, s->n, v[TC_BN], v[TC_BK], &tmb));
+		DLB_CHECK(tc_tmap(s, set, 1, B, ldb, !tb, s->n, v[TC_BN], v[TC_BK], &tmb));
 	}
 	void *args[] = {&M, &N, &K, &A, &lda, &B, &ldb, &C, &ldc, &W, &counters, &kc, &vec_a, &vec_b, &vec_c, &tma, &tmb};
 	size_t smem = s->int8 ? smem_int8(v) : smem_fp16(v);
@@ -733,11 +780,15 @@ static int tc_launch(void *state, const struct dlb_candidate *c, int split, int 
 		DLB_FAIL(DLB_E_LIMIT, "persistent blocks do not split K");
 	int64_t blocks = v[TC_PERSIST] && mt * nt > s->g->dev->sm_count ? s->g->dev->sm_count : mt * nt;
 	dim3 grid = {(unsigned)blocks, 1, (unsigned)split}, block = {(unsigned)threads_of(v, (int)s->es_in), 1, 1};
-	cudaKernel_t k = c->kernels[ta * 2 + s->p.tb];
-	/* after the pack: a programmatic dependent launch (its producer waits for the packed A, see gemm_wgmma.cu);
-	 * CLK: each tile's splits one cluster */
-	if (packed || cluster)
-		DLB_CHECK(dlb_launch_ex(k, grid, block, smem, s->g->dev->stream, args, packed, cluster ? (unsigned)split : 1));
+	cudaKernel_t k = c->kernels[ta * 2 + tb];
+	if (is_wgmma(v) && s->int8 && !(ta && !tb))
+		DLB_FAIL(DLB_E_LIMIT, "int8 wgmma reads K-major operands only");
+	/* after a repack of A alone: a programmatic dependent launch (its producer waits for the repacked A before
+	 * loading it, see gemm_wgmma.cu; B's loads do not wait, so a repacked B is a plain launch after its
+	 * repack); CLK: each tile's splits one cluster */
+	int dependent = packed_a && !packed_b;
+	if (dependent || cluster)
+		DLB_CHECK(dlb_launch_ex(k, grid, block, smem, s->g->dev->stream, args, dependent, cluster ? (unsigned)split : 1));
 	else
 		DLB_CHECK(dlb_launch(k, grid, block, smem, s->g->dev->stream, args));
 fail:
@@ -783,7 +834,7 @@ static int tc_vendor(void *state, const struct dlb_bench_opts *o, struct dlb_ven
 }
 
 #define TC_OP_COMMON                                                                                          \
-	.name = "gemm", .template_file = "gemm_tc.cu", .template_extra = "gemm_wgmma.cu", .kernel_names = tc_kernels, .nkernels = 5, \
+	.name = "gemm", .template_file = "gemm_tc.cu", .template_extra = "gemm_wgmma.cu", .kernel_names = tc_kernels, .nkernels = 6, \
 	.variant_name = "SPLITK", .flops = tc_flops, .device_bytes = tc_device_bytes, .describe = tc_describe,   \
 	.setup = tc_setup, .variants = tc_variants, .nsets = tc_nsets, .launch = tc_launch, .verify = tc_verify,  \
 	.vendor = tc_vendor, .teardown = tc_teardown
