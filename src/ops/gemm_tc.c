@@ -403,7 +403,7 @@ struct tc_state {
 		const void *base;
 		int64_t ld, inner, outer;
 		unsigned box_inner, box_outer;
-		struct dlb_tmap m;
+		unsigned char m[sizeof(struct dlb_tmap)]; /* bytes: the state is not 64-byte aligned */
 	} tm[MAX_SETS][2];
 	void *ws;                  /* split-K partial products (fp32 or int32) */
 	size_t ws_elems;
@@ -691,7 +691,8 @@ static int tc_nsets(void *state)
 
 /* The tensor map of one operand of set `set` (op 0: A, 1: B) for a wgmma tile of `rows` lines: K-major
  * (k contiguous: lines of BK elements, one per row) or M/N-major (boxes of 64 elements by BK, as the
- * template's MN-major tiles); encoded once per operand, buffer and box, and copied out (64-byte aligned). */
+ * template's MN-major tiles); encoded once per operand, buffer and box, and copied to out (64-byte aligned,
+ * as the encoder and the launch want it). */
 static int tc_tmap(struct tc_state *s, int set, int op, const void *base, int64_t ld, int kmajor, int64_t rows_total,
 		   int rows, int bk, struct dlb_tmap *out)
 {
@@ -704,10 +705,10 @@ static int tc_tmap(struct tc_state *s, int set, int op, const void *base, int64_
 		struct dlb_tmap m;
 		t->base = NULL;
 		DLB_CHECK(dlb_tmap_2d(&m, (int)s->es_in, base, (uint64_t)inner, (uint64_t)outer, (uint64_t)ld * s->es_in, bi, bo));
-		t->m = m;
+		memcpy(t->m, &m, sizeof t->m);
 		t->base = base, t->ld = ld, t->inner = inner, t->outer = outer, t->box_inner = bi, t->box_outer = bo;
 	}
-	*out = t->m;
+	memcpy(out, t->m, sizeof t->m);
 fail:
 	return rc;
 }
