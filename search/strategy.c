@@ -377,7 +377,8 @@ int dlb_search(const struct dlb_search_opts *o, const struct dlb_points *p, dlb_
 				int taken = 0;
 				for (int q = 0; q < nt; q++)
 					taken |= top[q] == i;
-				if (s.done[i] && !taken && isfinite(s.logt[i]) && (pick < 0 || s.logt[i] < s.logt[pick]))
+				if (s.done[i] && !taken && isfinite(s.logt[i]) &&
+				    (pick < 0 || s.logt[i] < s.logt[pick]))
 					pick = i;
 			}
 			if (pick < 0)

@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include <cublasLt.h>
-#include <cuda.h>
 #include <cublas_v2.h>
+#include <cuda.h>
 #include <cudnn.h>
 #include <cusparse.h>
 #include <nvrtc.h>
@@ -235,8 +235,8 @@ int dlb_launch_ex(cudaKernel_t k, dim3 grid, dim3 block, size_t smem, cudaStream
 		attr[n].val.clusterDim.y = 1;
 		attr[n++].val.clusterDim.z = cluster_z;
 	}
-	cudaLaunchConfig_t cfg = {.gridDim = grid, .blockDim = block, .dynamicSmemBytes = smem, .stream = s,
-				  .attrs = attr, .numAttrs = n};
+	cudaLaunchConfig_t cfg = {
+	    .gridDim = grid, .blockDim = block, .dynamicSmemBytes = smem, .stream = s, .attrs = attr, .numAttrs = n};
 	dlb_count_launch();
 	CUDA_CHECK(cudaLaunchKernelExC(&cfg, (const void *)k, args));
 fail:
@@ -256,7 +256,8 @@ int dlb_tmap_2d(struct dlb_tmap *m, int es, const void *base, uint64_t inner, ui
 	if (!encode) {
 		void *fn = NULL;
 		enum cudaDriverEntryPointQueryResult q;
-		CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q));
+		CUDA_CHECK(
+		    cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q));
 		if (q != cudaDriverEntryPointSuccess || !fn)
 			DLB_FAIL(DLB_E_CUDA, "the driver has no cuTensorMapEncodeTiled (query result %d)", (int)q);
 		encode = (encode_tiled_fn)fn;
@@ -264,13 +265,16 @@ int dlb_tmap_2d(struct dlb_tmap *m, int es, const void *base, uint64_t inner, ui
 	memset(m, 0, sizeof *m);
 	cuuint64_t dim[2] = {inner, outer}, str[1] = {stride};
 	cuuint32_t box[2] = {box_inner, box_outer}, one[2] = {1, 1};
-	CUresult r = encode((CUtensorMap *)m, es == 1 ? CU_TENSOR_MAP_DATA_TYPE_UINT8 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2,
-			    (void *)base, dim, str, box, one, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-			    CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+	CUresult r =
+	    encode((CUtensorMap *)m, es == 1 ? CU_TENSOR_MAP_DATA_TYPE_UINT8 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2,
+		   (void *)base, dim, str, box, one, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+		   CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
 	if (r != CUDA_SUCCESS)
-		DLB_FAIL(DLB_E_LIMIT, "cuTensorMapEncodeTiled: error %d (%llu x %llu elements of %d bytes, stride %llu, box %u x %u)",
-			 (int)r, (unsigned long long)inner, (unsigned long long)outer, es, (unsigned long long)stride,
-			 box_inner, box_outer);
+		DLB_FAIL(
+		    DLB_E_LIMIT,
+		    "cuTensorMapEncodeTiled: error %d (%llu x %llu elements of %d bytes, stride %llu, box %u x %u)",
+		    (int)r, (unsigned long long)inner, (unsigned long long)outer, es, (unsigned long long)stride,
+		    box_inner, box_outer);
 fail:
 	return rc;
 }

@@ -75,7 +75,8 @@ extern "C" __global__ void pack_t(const unsigned char *__restrict__ src, long lo
 	for (int j = ty; j < 32; j += 8) { // read: 32 consecutive r of column c0 + j
 		const long long r = r0 + tx, c = c0 + j;
 		if (r < rows && c < cols)
-			tile[j][tx] = es == 2 ? reinterpret_cast<const unsigned short *>(src)[c * ld + r] : src[c * ld + r];
+			tile[j][tx] = es == 2 ? reinterpret_cast<const unsigned short *>(src)[c * ld + r]
+					      : src[c * ld + r];
 	}
 	__syncthreads();
 	for (int j = ty; j < 32; j += 8) { // write: 32 consecutive c of row r0 + j

@@ -248,8 +248,8 @@ struct __align__(64) tmap_t {
 };
 __device__ __forceinline__ void tma_load(u32 dst, const tmap_t *map, int x, int y, u32 bar)
 {
-	asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
-		     ::"r"(dst), "l"(reinterpret_cast<u64>(map)), "r"(x), "r"(y), "r"(bar)
+	asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+		     " [%0], [%1, {%2, %3}], [%4];" ::"r"(dst), "l"(reinterpret_cast<u64>(map)), "r"(x), "r"(y), "r"(bar)
 		     : "memory");
 }
 // Arrives on bar (the one arrival it expects) and raises its transaction count by bytes.
@@ -673,7 +673,7 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 	const int tid = threadIdx.x;
 	if (tid == 0) {
 		for (int s = 0; s < STAGES; s++) {
-			mbar_init(full0 + 8 * s, TMA ? 1 : 128); // TMA: one expect_tx; else every producer thread's cp.asyncs
+			mbar_init(full0 + 8 * s, TMA ? 1 : 128); // TMA: one expect_tx; else each producer thread's copies
 			mbar_init(empty0 + 8 * s, 4 * WGS); // one arrival per consumer warp
 		}
 	}

@@ -178,9 +178,10 @@ static int k_one_family(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
 	if (is_skinny(v)) /* BM, BN, KS and STAGES matter; BK is the split-K grain */
-		return !v[TC_PERSIST] && !v[TC_CLK] && !v[TC_TMA] && v[TC_WM] == 64 && v[TC_WN] == 64 && v[TC_WGS] == 1 &&
-		       (v[TC_STAGES] == 2 || v[TC_STAGES] == 4);
-	if (v[TC_KS] != 1 || ((v[TC_PERSIST] || v[TC_CLK] || v[TC_TMA]) && !is_wgmma(v)) || (v[TC_PERSIST] && v[TC_CLK]))
+		return !v[TC_PERSIST] && !v[TC_CLK] && !v[TC_TMA] && v[TC_WM] == 64 && v[TC_WN] == 64 &&
+		       v[TC_WGS] == 1 && (v[TC_STAGES] == 2 || v[TC_STAGES] == 4);
+	if (v[TC_KS] != 1 || ((v[TC_PERSIST] || v[TC_CLK] || v[TC_TMA]) && !is_wgmma(v)) ||
+	    (v[TC_PERSIST] && v[TC_CLK]))
 		return 0;
 	return is_wgmma(v) ? v[TC_WM] == 64 && v[TC_WN] == 64 : v[TC_WGS] == 1 && v[TC_STAGES] <= 4;
 }
@@ -238,17 +239,18 @@ static int w_shape_es(const int *v, int es)
 		return 1;
 	int wgs = v[TC_WGS], mi = v[TC_BM] / (64 * wgs);
 	int bn_ok = v[TC_BN] == 16 || v[TC_BN] == 32 || (v[TC_BN] % 64 == 0 && v[TC_BN] >= 64);
+	size_t ring = (size_t)v[TC_STAGES] * (size_t)(v[TC_BM] + v[TC_BN]) * 128;
 	return v[TC_BK] * es == 128 && v[TC_BM] % (64 * wgs) == 0 && (mi == 1 || mi == 2) && bn_ok &&
 	       mi * v[TC_BN] <= 256 && v[TC_STAGES] >= 3 &&
-	       (v[TC_PERSIST] || wgmma_epi_bytes(v, es) <= (size_t)v[TC_STAGES] * (size_t)(v[TC_BM] + v[TC_BN]) * 128) &&
-	       (!v[TC_CLK] || (size_t)v[TC_BM] * (size_t)v[TC_BN] * 4 <= (size_t)v[TC_STAGES] * (size_t)(v[TC_BM] + v[TC_BN]) * 128);
+	       (v[TC_PERSIST] || wgmma_epi_bytes(v, es) <= ring) &&
+	       (!v[TC_CLK] || (size_t)v[TC_BM] * (size_t)v[TC_BN] * 4 <= ring);
 }
 
 PER_ES(w_shape)
 
 #define TC_CONSTRAINTS(pieces, wshape, scolumns, sthreads, sresources)                                       \
 	{.text = "one family: mma.sync WGS 1, STAGES <= 4; wgmma WM = WN = 64; skinny also WGS 1, STAGES 2 or 4; " \
-		 "KS 1 but skinny; PERSIST, CLK and TMA 0 but wgmma; not both PERSIST and CLK",                                                               \
+		 "KS 1 but skinny; PERSIST, CLK and TMA 0 but wgmma; not both PERSIST and CLK",               \
 	 .kind = DLB_CON_CUSTOM, .ok = k_one_family},                                                           \
 		{.text = "skinny: BN <= 16, VEC*BN <= 128 accumulators (VEC = 16/ES), BK the smallest, KU = "     \
 			 "4*STAGES = 16 for BN <= 4, 8 for BN >= 8",                                            \
@@ -265,7 +267,8 @@ PER_ES(w_shape)
 		{.text = "mma.sync: 16-byte pieces of a stage a multiple of the threads", .kind = DLB_CON_CUSTOM, \
 		 .ok = pieces},                                                                                 \
 		{.text = "wgmma: BK*ES = 128, BM = 64*WGS*(1|2), BN 16, 32 or a multiple of 64, (BM/64/WGS)*BN <= " \
-			 "256, STAGES >= 3, epilogue fits the ring (PERSIST: its own area), CLK: partial sums BM*BN*4 fit it",                           \
+			 "256, STAGES >= 3, epilogue fits the ring (PERSIST: its own area), CLK: partial sums "      \
+			 "BM*BN*4 fit it",                                                                            \
 		 .kind = DLB_CON_CUSTOM, .ok = wshape }
 
 static const struct dlb_constraint fp16_constraints[] = {
@@ -647,7 +650,8 @@ static int tc_variants(void *state, const struct dlb_candidate *c, int *values, 
 		return 0;
 	/* wgmma's narrow tiles (BN 16, 32): for narrow problems, or short ones (M <= 64: one M-tile, so the
 	 * N-tiles are the grid), and B stored K-major (nn, tn) only */
-	if (is_wgmma(c->cfg.v) && c->cfg.v[TC_BN] < 64 && ((s->n >= 64 && s->m > 64) || (s->p.tb && s->pk[1].how != PACK_T)))
+	if (is_wgmma(c->cfg.v) && c->cfg.v[TC_BN] < 64 &&
+	    ((s->n >= 64 && s->m > 64) || (s->p.tb && s->pk[1].how != PACK_T)))
 		return 0;
 	/* persistent blocks: only where there are more tiles than SMs (else it is the plain kernel with less
 	 * shared memory), and without split-K */
@@ -704,7 +708,8 @@ static int tc_tmap(struct tc_state *s, int set, int op, const void *base, int64_
 	    t->box_outer != bo) {
 		struct dlb_tmap m;
 		t->base = NULL;
-		DLB_CHECK(dlb_tmap_2d(&m, (int)s->es_in, base, (uint64_t)inner, (uint64_t)outer, (uint64_t)ld * s->es_in, bi, bo));
+		DLB_CHECK(dlb_tmap_2d(&m, (int)s->es_in, base, (uint64_t)inner, (uint64_t)outer,
+				      (uint64_t)ld * s->es_in, bi, bo));
 		memcpy(t->m, &m, sizeof t->m);
 		t->base = base, t->ld = ld, t->inner = inner, t->outer = outer, t->box_inner = bi, t->box_outer = bo;
 	}
@@ -745,13 +750,15 @@ static int tc_launch(void *state, const struct dlb_candidate *c, int split, int 
 		void *pargs[] = {&src, &ld_in, &dst, &ld_out, &rows, &cols, &es};
 		if (q->how == PACK_T) {
 			if ((cols + 31) / 32 > 65535)
-				DLB_FAIL(DLB_E_LIMIT, "a transpose of %lld lines is over the grid's limit", (long long)cols);
+				DLB_FAIL(DLB_E_LIMIT, "a transpose of %lld lines is over the grid's limit",
+					 (long long)cols);
 			DLB_CHECK(dlb_launch(c->kernels[TC_PACKT_KERNEL],
-					     (dim3){(unsigned)((rows + 31) / 32), (unsigned)((cols + 31) / 32), 1}, (dim3){32, 8, 1}, 0,
-					     s->g->dev->stream, pargs));
+					     (dim3){(unsigned)((rows + 31) / 32), (unsigned)((cols + 31) / 32), 1},
+					     (dim3){32, 8, 1}, 0, s->g->dev->stream, pargs));
 		} else {
-			DLB_CHECK(dlb_launch(c->kernels[TC_PACK_KERNEL], (dim3){(unsigned)((rows * cols + 255) / 256), 1, 1},
-					     (dim3){256, 1, 1}, 0, s->g->dev->stream, pargs));
+			DLB_CHECK(dlb_launch(c->kernels[TC_PACK_KERNEL],
+					     (dim3){(unsigned)((rows * cols + 255) / 256), 1, 1}, (dim3){256, 1, 1}, 0,
+					     s->g->dev->stream, pargs));
 		}
 		if (op) {
 			B = dst, ldb = ld_out, vec_b = vec_of(ldb, s->es_in), packed_b = 1;
@@ -775,7 +782,8 @@ static int tc_launch(void *state, const struct dlb_candidate *c, int split, int 
 		DLB_CHECK(tc_tmap(s, set, 0, A, lda, ta, s->m, v[TC_BM], v[TC_BK], &tma));
 		DLB_CHECK(tc_tmap(s, set, 1, B, ldb, !tb, s->n, v[TC_BN], v[TC_BK], &tmb));
 	}
-	void *args[] = {&M, &N, &K, &A, &lda, &B, &ldb, &C, &ldc, &W, &counters, &kc, &vec_a, &vec_b, &vec_c, &tma, &tmb};
+	void *args[] = {&M, &N, &K, &A, &lda, &B, &ldb, &C, &ldc,
+			&W, &counters, &kc, &vec_a, &vec_b, &vec_c, &tma, &tmb};
 	size_t smem = s->int8 ? smem_int8(v) : smem_fp16(v);
 	if (v[TC_PERSIST] && split > 1)
 		DLB_FAIL(DLB_E_LIMIT, "persistent blocks do not split K");
@@ -789,7 +797,8 @@ static int tc_launch(void *state, const struct dlb_candidate *c, int split, int 
 	 * repack); CLK: each tile's splits one cluster */
 	int dependent = packed_a && !packed_b;
 	if (dependent || cluster)
-		DLB_CHECK(dlb_launch_ex(k, grid, block, smem, s->g->dev->stream, args, dependent, cluster ? (unsigned)split : 1));
+		DLB_CHECK(dlb_launch_ex(k, grid, block, smem, s->g->dev->stream, args, dependent,
+					cluster ? (unsigned)split : 1));
 	else
 		DLB_CHECK(dlb_launch(k, grid, block, smem, s->g->dev->stream, args));
 fail:
@@ -835,7 +844,8 @@ static int tc_vendor(void *state, const struct dlb_bench_opts *o, struct dlb_ven
 }
 
 #define TC_OP_COMMON                                                                                          \
-	.name = "gemm", .template_file = "gemm_tc.cu", .template_extra = "gemm_wgmma.cu", .kernel_names = tc_kernels, .nkernels = 6, \
+	.name = "gemm", .template_file = "gemm_tc.cu", .template_extra = "gemm_wgmma.cu",            \
+	.kernel_names = tc_kernels, .nkernels = 6,                                                                    \
 	.variant_name = "SPLITK", .flops = tc_flops, .device_bytes = tc_device_bytes, .describe = tc_describe,   \
 	.setup = tc_setup, .variants = tc_variants, .nsets = tc_nsets, .launch = tc_launch, .verify = tc_verify,  \
 	.vendor = tc_vendor, .teardown = tc_teardown
