@@ -628,6 +628,33 @@ struct tile_loader {
 	}
 };
 
+// ---- split-K's partial sums, in register order: 16-byte vector q = mi * (BN/8) + r/4 of a thread at
+// w[q * CT] (CT = the consumer threads; a warp's vector is 512 contiguous bytes) -------------------------
+template <int CT>
+__device__ __forceinline__ void store_partials(ACC4 *w, const ACC (&acc)[MI][BN / 2])
+{
+#pragma unroll
+	for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+		for (int r = 0; r < BN / 2; r += 4)
+			w[(mi * (BN / 8) + r / 4) * CT] = make_acc4(acc[mi][r], acc[mi][r + 1], acc[mi][r + 2], acc[mi][r + 3]);
+}
+// Adds one split's partial sums to acc; load(q) returns the thread's vector q of that split.
+template <typename Load>
+__device__ __forceinline__ void add_partials(ACC (&acc)[MI][BN / 2], Load load)
+{
+#pragma unroll
+	for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+		for (int r = 0; r < BN / 2; r += 4) {
+			const ACC4 v = load(mi * (BN / 8) + r / 4);
+			acc[mi][r] += v.x;
+			acc[mi][r + 1] += v.y;
+			acc[mi][r + 2] += v.z;
+			acc[mi][r + 3] += v.w;
+		}
+}
+
 // ---- the kernel body -------------------------------------------------------------------------------------
 
 // The origin (m0, n0) of tile pid in the grouped order: GM consecutive M-tiles share one N-tile (L2 reuse).
@@ -835,30 +862,15 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 			constexpr int CT = 128 * WGS;
 			named_sync(1, CT); // every consumer is past its last wgmma: the ring is free
 			const u32 mine = sbase + (u32)tid * 16u;
-			if (blockIdx.z != 0) {
-#pragma unroll
-				for (int mi = 0; mi < MI; mi++)
-#pragma unroll
-					for (int r = 0; r < BN / 2; r += 4)
-						*reinterpret_cast<ACC4 *>(gbase + ((mi * (BN / 8) + r / 4) * CT + tid) * 16) =
-							make_acc4(acc[mi][r], acc[mi][r + 1], acc[mi][r + 2], acc[mi][r + 3]);
-			}
+			if (blockIdx.z != 0)
+				store_partials<CT>(reinterpret_cast<ACC4 *>(gbase) + tid, acc);
 			cluster_sync();
 			if (blockIdx.z == 0) {
 #pragma unroll 1
 				for (u32 z = 1; z < gridDim.z; z++) {
 					u32 remote;
 					asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(mine), "r"(z));
-#pragma unroll
-					for (int mi = 0; mi < MI; mi++)
-#pragma unroll
-						for (int r = 0; r < BN / 2; r += 4) {
-							const ACC4 v = ld_cluster4(remote + (u32)((mi * (BN / 8) + r / 4) * CT) * 16u);
-							acc[mi][r] += v.x;
-							acc[mi][r + 1] += v.y;
-							acc[mi][r + 2] += v.z;
-							acc[mi][r + 3] += v.w;
-						}
+					add_partials(acc, [&](int q) { return ld_cluster4(remote + (u32)(q * CT) * 16u); });
 				}
 			}
 			cluster_sync(); // split 0 has read every partial sum: the others' shared memory may go
@@ -872,13 +884,8 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 			// opt-in limit): written only after the barrier below, when every consumer's wgmmas have retired.
 			volatile unsigned *last_split = reinterpret_cast<volatile unsigned *>(gbase);
 			const i64 tile_elems = (i64)NR * CT;
-			ACC4 *w = reinterpret_cast<ACC4 *>(W + ((i64)blockIdx.z * gridDim.x + blockIdx.x) * tile_elems) + tid;
-#pragma unroll
-			for (int mi = 0; mi < MI; mi++)
-#pragma unroll
-				for (int r = 0; r < BN / 2; r += 4)
-					w[(mi * (BN / 8) + r / 4) * CT] =
-						make_acc4(acc[mi][r], acc[mi][r + 1], acc[mi][r + 2], acc[mi][r + 3]);
+			store_partials<CT>(
+				reinterpret_cast<ACC4 *>(W + ((i64)blockIdx.z * gridDim.x + blockIdx.x) * tile_elems) + tid, acc);
 			__threadfence();
 			named_sync(1, CT);
 			if (tid == 0)
@@ -895,18 +902,8 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 			const ACC4 *wz = reinterpret_cast<const ACC4 *>(W + (i64)blockIdx.x * tile_elems) + tid;
 			const i64 zstep = (i64)gridDim.x * tile_elems / 4;
 #pragma unroll 1
-			for (unsigned z = 0; z < gridDim.z; z++, wz += zstep) {
-#pragma unroll
-				for (int mi = 0; mi < MI; mi++)
-#pragma unroll
-					for (int r = 0; r < BN / 2; r += 4) {
-						const ACC4 v = __ldcg(wz + (mi * (BN / 8) + r / 4) * CT);
-						acc[mi][r] += v.x;
-						acc[mi][r + 1] += v.y;
-						acc[mi][r + 2] += v.z;
-						acc[mi][r + 3] += v.w;
-					}
-			}
+			for (unsigned z = 0; z < gridDim.z; z++, wz += zstep)
+				add_partials(acc, [&](int q) { return __ldcg(wz + q * CT); });
 			if (tid == 0)
 				counters[blockIdx.x] = 0;
 		}

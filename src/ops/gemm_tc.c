@@ -795,12 +795,8 @@ static int tc_launch(void *state, const struct dlb_candidate *c, int split, int 
 	/* after a repack of A alone: a programmatic dependent launch (its producer waits for the repacked A before
 	 * loading it, see gemm_wgmma.cu; B's loads do not wait, so a repacked B is a plain launch after its
 	 * repack); CLK: each tile's splits one cluster */
-	int dependent = packed_a && !packed_b;
-	if (dependent || cluster)
-		DLB_CHECK(dlb_launch_ex(k, grid, block, smem, s->g->dev->stream, args, dependent,
-					cluster ? (unsigned)split : 1));
-	else
-		DLB_CHECK(dlb_launch(k, grid, block, smem, s->g->dev->stream, args));
+	DLB_CHECK(dlb_launch_ex(k, grid, block, smem, s->g->dev->stream, args, packed_a && !packed_b,
+				cluster ? (unsigned)split : 1));
 fail:
 	return rc;
 }
