@@ -66,15 +66,9 @@ int dlb_candidate_load(const struct dlb_op *op, const struct dlb_device *dev, st
 		for (int n = 0; n < op->nkernels; n++)
 			DLB_CHECK(dlb_module_kernel(&c->mod, op->kernel_names[n], &c->kernels[n]));
 		DLB_CHECK(dlb_kernel_attrs(c->kernels[0], &c->attrs));
-		/* always: the static shared memory counts too, so even a dynamic size under 48 KiB may need it. The
-		 * cap is what the device allows beside each kernel's static shared memory (a launch may ask for more
-		 * than dyn_smem: gemm_tc's flat A staging); a launch still asks for, and occupies, only its own size. */
-		for (int n = 0; dyn > 0 && n < op->nkernels; n++) {
-			struct cudaFuncAttributes ka;
-			DLB_CHECK(dlb_kernel_attrs(c->kernels[n], &ka));
-			if (ka.sharedSizeBytes < dev->smem_per_block_optin)
-				DLB_CHECK(dlb_kernel_allow_smem(c->kernels[n], dev->smem_per_block_optin - ka.sharedSizeBytes));
-		}
+		/* always: the static shared memory counts too, so even a dynamic size under 48 KiB may need it */
+		for (int n = 0; dyn > 0 && dyn <= dev->smem_per_block_optin && n < op->nkernels; n++)
+			DLB_CHECK(dlb_kernel_allow_smem(c->kernels[n], dyn));
 	}
 	if (dyn + c->attrs.sharedSizeBytes > dev->smem_per_block_optin)
 		DLB_FAIL(DLB_E_LIMIT, "%s: %zu bytes of shared memory, the device allows %zu", c->text,

@@ -79,9 +79,7 @@
 // splits·tiles·BM·BN fp32 (int32) partial products, counters one zeroed word per tile (each tile's last
 // split sums the partials in z order and resets its word). vec_a, vec_b: the widest copy every row of A / B
 // allows, 16 or 8 bytes (leading dimension × element size a multiple of it, base aligned): 8 moves each
-// 16-byte chunk as two 8-byte cp.async; vec_a == 0: A read flat (A stored 'n' with lda == M <= BM, run as
-// gemm_tn / gemm_tt: see flat_copy; TMA 0, PERSIST 0, STAGES >= 3, and FLAT_BYTES more dynamic shared
-// memory); vec_c says C may be written in 16-byte vectors. M, N, K need not be
+// 16-byte chunk as two 8-byte cp.async; vec_c says C may be written in 16-byte vectors. M, N, K need not be
 // multiples of the tiles: out-of-range input is zero-filled by cp.async's src-size operand (never read),
 // out-of-range C is never written.
 
@@ -229,12 +227,6 @@ __device__ __forceinline__ void cp_chunk(u32 dst, const char *src, const char *s
 	const u32 b0 = bytes < 8 ? bytes : 8u, b1 = bytes > 8 ? bytes - 8 : 0u;
 	cp_async8(dst, b0 ? src : safe, b0);
 	cp_async8(dst + 8, b1 ? src + 8 : safe, b1);
-}
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
-template <int N>
-__device__ __forceinline__ void cp_async_wait()
-{
-	asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
 }
 __device__ __forceinline__ void fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
@@ -636,47 +628,6 @@ struct tile_loader {
 	}
 };
 
-// ---- A read flat (vec_a == 0): A stored 'n' with lda == M <= BM, so the k-tile at k0 is one contiguous block of
-// cols·M elements at A + k0·M, 16-byte aligned (k0 is a multiple of BK = 128 / ES_AB). The producer copies it
-// with cp.async into a staging area of its stage (FLAT_STAGE bytes), and once it has landed lays it out in the
-// stage's A tile, K-major (line m, the 128-byte swizzle), zeros for rows m >= M and depths k >= cols. This
-// reads rows that are not 8-byte aligned (fp16 M = 35: 70 bytes) and int8 stored M-major (which wgmma reads
-// K-major only) without a repack launch. ----
-#define FLAT_STAGE (BM * 128)
-#define FLAT_BYTES (STAGES * FLAT_STAGE)
-
-// Issues this thread's 16-byte copies of the flat k-tile src (bytes long) into the staging area at dst.
-__device__ __forceinline__ void flat_copy(u32 dst, const char *src, i64 bytes, int pt)
-{
-#pragma unroll 1
-	for (i64 o = (i64)pt * 16; o < bytes; o += 128 * 16)
-		cp_async16(dst + (u32)o, src + o, bytes - o < 16 ? (u32)(bytes - o) : 16u);
-}
-// Lays out the staged k-tile (cols depths of M rows, element (m, k) at stg[k·M + m]) as the stage's K-major A
-// tile: thread pt builds the 16-byte chunks q = pt, pt + 128, ...: line m = q / 8, depths 8·ES_AB... of chunk
-// q % 8.
-__device__ __forceinline__ void flat_layout(unsigned char *tile, const unsigned char *stg, int M, int cols, int pt)
-{
-	constexpr int EPC = 16 / ES_AB;
-#pragma unroll 1
-	for (int q = pt; q < BM * 8; q += 128) {
-		const int m = q >> 3, c = q & 7;
-		u32 w[4] = {0, 0, 0, 0};
-		if (m < M) {
-#pragma unroll
-			for (int u = 0; u < EPC; u++) {
-				const int k = c * EPC + u;
-				u32 e = 0;
-				if (k < cols)
-					e = ES_AB == 2 ? (u32) reinterpret_cast<const unsigned short *>(stg)[k * M + m]
-						       : (u32)stg[k * M + m];
-				w[u * ES_AB / 4] |= e << (8 * ((u * ES_AB) & 3));
-			}
-		}
-		*reinterpret_cast<uint4 *>(tile + m * 128 + ((c ^ (m & 7)) << 4)) = make_uint4(w[0], w[1], w[2], w[3]);
-	}
-}
-
 // ---- split-K's partial sums, in register order: 16-byte vector q = mi * (BN/8) + r/4 of a thread at
 // w[q * CT] (CT = the consumer threads; a warp's vector is 512 contiguous bytes) -------------------------
 template <int CT>
@@ -731,10 +682,8 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 	{
 		u32 dyn;
 		asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dyn));
-		if (dyn < (u32)SMEM_BYTES + (vec_a == 0 ? (u32)FLAT_BYTES : 0u)) // flat A: the staging area too
+		if (dyn < (u32)SMEM_BYTES)
 			__trap();
-		if (vec_a == 0 && (!A_KMAJ || PERSIST || TMA || STAGES < 3 || M > BM || lda != M))
-			__trap(); // flat A: only as the host runs it (see flat_copy)
 #if CLK
 		u32 ncta;
 		asm("mov.u32 %0, %%cluster_nctarank;" : "=r"(ncta));
@@ -811,50 +760,7 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 		(void)tma;
 		(void)tmb;
 #pragma unroll 1
-		for (i64 tile = blockIdx.x; vec_a == 0 && tile < ntile_all; tile += tstep) {
-			// A flat (one M-tile: m0 = 0): k-tile t is issued, and k-tile t - FLAT_LAG laid out and published
-			// once its copies have landed, so FLAT_LAG + 1 k-tiles are in flight. FLAT_LAG = STAGES - 2: a
-			// consumer that keeps a k-tile in flight hands a stage back only after the next one is full.
-			constexpr int FLAT_LAG = STAGES - 2;
-			i64 m0, n0;
-			tile_origin(tile, mt, nt, m0, n0);
-			tile_loader<BN, B_KMAJ> lb;
-			lb.init(B, ldb, N, n0, pt, vec_b);
-			lb.skip(kbeg / BK);
-			const u32 flat0 = full0 + 16 * STAGES, it0 = it;
-#pragma unroll 1
-			for (int t = 0; t < ntiles + FLAT_LAG; t++) {
-				if (t < ntiles) { // issue k-tile t: B as usual, A's flat block into the stage's staging area
-					const u32 s = (it0 + t) % STAGES;
-					mbar_wait(empty0 + 8 * s, (((it0 + t) / STAGES) & 1) ^ 1);
-					const i64 k0 = kbeg + (i64)t * BK;
-					lb.load(sbase + s * STAGE_BYTES + BM * 128, k0, kend);
-					if (it0 + t == 0)
-						asm volatile("griddepcontrol.wait;" ::: "memory");
-					const i64 cols = kend - k0 < BK ? kend - k0 : BK;
-					flat_copy(flat0 + s * FLAT_STAGE, reinterpret_cast<const char *>(A + k0 * M),
-						  cols * M * ES_AB, pt);
-					cp_async_commit();
-				}
-				const int tp = t - FLAT_LAG;
-				if (tp >= 0) { // lay out and publish k-tile tp
-					if (t < ntiles)
-						cp_async_wait<FLAT_LAG>(); // all but the last FLAT_LAG k-tiles' copies have landed
-					else
-						cp_async_wait<0>();
-					named_sync(4, 128); // every producer thread's copies of it have landed
-					const u32 sp = (it0 + tp) % STAGES;
-					const i64 kp = kbeg + (i64)tp * BK;
-					flat_layout(gbase + sp * STAGE_BYTES, gbase + (flat0 - sbase) + sp * FLAT_STAGE, (int)M,
-						    (int)(kend - kp < BK ? kend - kp : BK), pt);
-					fence_proxy_async(); // written through the generic proxy, read by wgmma's async one
-					mbar_arrive(full0 + 8 * sp);
-				}
-			}
-			it = it0 + ntiles;
-		}
-#pragma unroll 1
-		for (i64 tile = blockIdx.x; vec_a != 0 && tile < ntile_all; tile += tstep) {
+		for (i64 tile = blockIdx.x; tile < ntile_all; tile += tstep) {
 			i64 m0, n0;
 			tile_origin(tile, mt, nt, m0, n0);
 			tile_loader<BM, A_KMAJ> la;

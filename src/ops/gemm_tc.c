@@ -739,19 +739,9 @@ static int tc_launch(void *state, const struct dlb_candidate *c, int split, int 
 	unsigned *counters = s->counters;
 	int vec_a = vec_of(lda, s->es_in), vec_b = vec_of(ldb, s->es_in), vec_c = ldc % 4 == 0;
 	int ta = s->p.ta, tb = s->p.tb, packed_a = 0, packed_b = 0;
-	size_t smem = s->int8 ? smem_int8(v) : smem_fp16(v);
-	/* wgmma with A stored 'n', lda == M <= BM: A read flat (gemm_wgmma.cu, flat_copy; the kernel lays it out
-	 * K-major in a staging area of STAGES x BM x 128 bytes) instead of a repack launch, where the kernel's
-	 * conditions hold and the staging fits */
-	size_t flat_bytes = (size_t)v[TC_STAGES] * (size_t)v[TC_BM] * 128;
-	int flat_a = is_wgmma(v) && s->pk[0].how && !s->p.ta && lda == s->m && s->m <= v[TC_BM] && !v[TC_TMA] &&
-		     !v[TC_PERSIST] && v[TC_STAGES] >= 3 &&
-		     smem + flat_bytes + c->attrs.sharedSizeBytes <= s->g->dev->smem_per_block_optin;
-	if (flat_a)
-		ta = 1, vec_a = 0, smem += flat_bytes; /* A K-major in shared memory: the gemm_t? kernels */
 	for (int op = 0; is_wgmma(v) && op < 2; op++) { /* repacks first, in the same timed launch */
 		const struct tc_pack *q = &s->pk[op];
-		if (!q->how || (op == 0 && flat_a))
+		if (!q->how)
 			continue;
 		const void *src = op ? B : A;
 		void *dst = q->P[set];
@@ -779,7 +769,7 @@ static int tc_launch(void *state, const struct dlb_candidate *c, int split, int 
 		}
 	}
 	if (is_wgmma(v)) {
-		if ((vec_a < 8 && !flat_a) || vec_b < 8)
+		if (vec_a < 8 || vec_b < 8)
 			DLB_FAIL(DLB_E_LIMIT, "the wgmma kernel needs rows aligned to 8 bytes");
 		vec_c = (size_t)ldc * s->es_out % 16 == 0; /* it writes C in 16-byte vectors */
 	}
@@ -794,6 +784,7 @@ static int tc_launch(void *state, const struct dlb_candidate *c, int split, int 
 	}
 	void *args[] = {&M, &N, &K, &A, &lda, &B, &ldb, &C, &ldc,
 			&W, &counters, &kc, &vec_a, &vec_b, &vec_c, &tma, &tmb};
+	size_t smem = s->int8 ? smem_int8(v) : smem_fp16(v);
 	if (v[TC_PERSIST] && split > 1)
 		DLB_FAIL(DLB_E_LIMIT, "persistent blocks do not split K");
 	int64_t blocks = v[TC_PERSIST] && mt * nt > s->g->dev->sm_count ? s->g->dev->sm_count : mt * nt;
