@@ -36,9 +36,10 @@
 // pack_cols, pack_t: the repacks the host runs, inside the timed launch, before a wgmma kernel whose operand
 // it cannot read as stored (every family's module has them). pack_cols copies a column-major matrix (rows ×
 // cols elements of es = 1 or 2 bytes, leading dimension ld) to one with leading dimension ld_out: fp16 rows
-// that are not 8-byte aligned (M = 35: 70 bytes; N = 7133 't'), which cp.async cannot read. pack_t writes its
+// that are not 8-byte aligned (B 't' with N = 7133), which cp.async cannot read. pack_t writes its
 // transpose (element (r, c) to c + r·ld_out), through 32 × 32 tiles in shared memory so that reads and writes
-// are both along contiguous memory: int8, which wgmma reads K-major only (A 'n', B 't'). Elements of the
+// are both along contiguous memory: int8, which wgmma reads K-major only (A 'n', B 't'), and fp16 A 'n' with
+// columns that are not 8-byte aligned (M = 35), which wgmma reads faster K-major. Elements of the
 // destination outside the copy are left as they are (the kernels never read them).
 // On sm_90+ every block first lets the dependent kernel start (griddepcontrol.launch_dependents): after a
 // repack of A only, the host launches the wgmma kernel as a programmatic dependent launch, whose producer
