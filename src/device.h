@@ -68,10 +68,11 @@ int dlb_kernel_allow_smem(cudaKernel_t k, size_t bytes);
 /* Every kernel dlbtune enqueues (its own and vendor calls) goes through here or dlb_count_launch(),
  * so `--verbose` can prove that a cached run launched nothing. */
 int dlb_launch(cudaKernel_t k, dim3 grid, dim3 block, size_t smem, cudaStream_t s, void **args);
-/* The same with launch attributes (sm_90+; with neither, a plain launch). dependent: a programmatic dependent launch: the kernel may start
- * while the previous kernel on the stream is still running, once every block of that one has run
- * griddepcontrol.launch_dependents; the kernel's own griddepcontrol.wait then waits for it to finish and for
- * its memory. cluster_z > 1: thread-block clusters of (1, 1, cluster_z) blocks, co-scheduled on one GPC. */
+/* The same with launch attributes (sm_90+; with neither, a plain launch). dependent: a programmatic dependent
+ * launch: the kernel may start while the previous kernel on the stream is still running, once every block of
+ * that one has run griddepcontrol.launch_dependents; the kernel's own griddepcontrol.wait then waits for it to
+ * finish and for its memory. cluster_z > 1: thread-block clusters of (1, 1, cluster_z) blocks, co-scheduled
+ * on one GPC. */
 int dlb_launch_ex(cudaKernel_t k, dim3 grid, dim3 block, size_t smem, cudaStream_t s, void **args, int dependent,
 		  unsigned cluster_z);
 /* A 2-D tensor map for the bulk tensor copy engine (a CUtensorMap: 128 opaque bytes, 64-byte aligned, passed

@@ -21,7 +21,7 @@
 // consumer's tile through shared memory (column-major) and writes C with 16-byte stores along M where vec_c
 // allows, element-wise otherwise. Blocks walk the tiles in groups of GM M-tiles that share one N-tile (L2
 // reuse). The producer issues its first stage's B, then griddepcontrol.wait, then A: launched as a
-// programmatic dependent of a kernel that writes A (the host's pack_cols), only the loads of A wait for it;
+// programmatic dependent of a kernel that writes A (the host's repack of A), only the loads of A wait for it;
 // launched normally, the wait returns at once.
 //
 // Tunables (each has a default below, so this file compiles alone):
@@ -746,7 +746,7 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 #pragma unroll
 					for (int g = 0; g < BN / 64; g++)
 						tma_load(st + BM * 128 + g * 8192, tmb, (int)n0 + 64 * g, k0, full);
-				if (it == 0) // a kernel that wrote A (the host's pack_cols) may still run: wait for it
+				if (it == 0) // a kernel that wrote A (the host's repack) may still run: wait for it
 					asm volatile("griddepcontrol.wait;" ::: "memory");
 				if (A_KMAJ)
 					tma_load(st, tma, k0, (int)m0, full);
@@ -775,7 +775,7 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 				mbar_wait(empty0 + 8 * s, ((it / STAGES) & 1) ^ 1);
 				const u32 st = sbase + s * STAGE_BYTES;
 				lb.load(st + BM * 128, kbeg + (i64)t * BK, kend);
-				if (it == 0) // a kernel that wrote A (the host's pack_cols) may still run: wait for it
+				if (it == 0) // a kernel that wrote A (the host's repack) may still run: wait for it
 					asm volatile("griddepcontrol.wait;" ::: "memory");
 				la.load(st, kbeg + (i64)t * BK, kend);
 				mbar_arrive_cpasync(full0 + 8 * s);
