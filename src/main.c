@@ -139,7 +139,7 @@ static int compile_prec(const struct dlb_cli *c, enum dlb_prec prec)
 		if (mkdir(dir, 0755) && errno != EEXIST)
 			DLB_USER_FAIL(errno, "cannot create %s: %s", dir, strerror(errno));
 	}
-	DLB_CHECK(dlb_compile_space(op, c->arch, &lim, c->verbose, c->every, &cand, &n));
+	DLB_CHECK(dlb_compile_space(op, c->arch, &lim, c->verbose, c->every, NULL, &cand, &n));
 	for (int i = 0; i < n; i++) {
 		struct dlb_candidate *x = &cand[i];
 		if (x->job.rc == DLB_E_LIMIT) {

@@ -97,7 +97,7 @@ static void compile_progress(int done, int n, void *arg)
 }
 
 int dlb_compile_space(const struct dlb_op *op, const char *arch, const struct dlb_limits *lim, int verbose,
-		      int every, struct dlb_candidate **out, int *n)
+		      int every, const char *only, struct dlb_candidate **out, int *n)
 {
 	int rc = 0;
 	struct dlb_config *cfgs = NULL;
@@ -150,7 +150,7 @@ int dlb_compile_space(const struct dlb_op *op, const char *arch, const struct dl
 		c[i].cfg = cfgs[i];
 		dlb_config_format(&op->space, &cfgs[i], c[i].text, sizeof c[i].text);
 		c[i].job.rc = DLB_E_LIMIT; /* until compiled */
-		if (dlb_candidate_within_limits(op, &c[i], lim))
+		if (dlb_candidate_within_limits(op, &c[i], lim) || (only && !strstr(c[i].text, only)))
 			continue;
 		c[i].job.source = dlb_jit_source(op->defines, names, cfgs[i].v, op->space.nparams, tpl);
 		if (!c[i].job.source)
@@ -845,7 +845,7 @@ int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, const
 	double tc = now_s();
 	/* Compiled here, in the parent (NVRTC needs no GPU); the worker, forked below, inherits the cubins. */
 	if (!o->only_extra)
-		DLB_CHECK(dlb_compile_space(op, arch, &lim, o->verbose, 1, &cand, &ncompiled));
+		DLB_CHECK(dlb_compile_space(op, arch, &lim, o->verbose, 1, NULL, &cand, &ncompiled));
 	ncand = ncompiled;
 	if (o->nextra) { /* test-only candidates (tests/gpu_faults.c) */
 		struct dlb_candidate *all = realloc(cand, (size_t)(ncand + o->nextra) * sizeof *all); /* NULL: malloc */

@@ -2,14 +2,16 @@
  * verified against the reference on odd shapes in all four layouts: fp32 and fp16 within their tolerances
  * (src/verify.h), int8 exactly, on dimensions padded to multiples of 4. Exit 77 without a GPU (99 if
  * DLB_REQUIRE_GPU is set). Arguments: the precisions to check (default: all three).
- * DLB_VERIFY_SHAPES=N keeps the first N shapes and DLB_VERIFY_ONLY=TEXT the candidates whose configuration
- * contains TEXT (for a run under compute-sanitizer). */
+ * DLB_VERIFY_SHAPES=N keeps the first N shapes, DLB_VERIFY_SKIP=N drops the first N, DLB_VERIFY_SHAPE=MxNxK
+ * checks that shape alone, and DLB_VERIFY_ONLY=TEXT compiles and checks only the candidates whose
+ * configuration contains TEXT (for a run under compute-sanitizer or ncu). */
 #include "../src/device.h"
 #include "../src/err.h"
 #include "../src/ops/gemm.h"
 #include "../src/ops/gemm_tc.h"
 #include "../src/tune.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,11 +22,13 @@ static const int64_t shapes_fp32[][3] = {
 };
 
 /* The issue's odd sizes 1, 3, 35, 127, 1760, 5124 in every position; 1760x3x5124 takes the skinny family
- * (N <= 64) through several k-windows of B and a k tail on 16-byte rows. */
+ * (N <= 64) through several k-windows of B and a k tail on 16-byte rows. The last four put A 'n' with M = 1,
+ * 35 and 63 (the repack of A for wgmma, pack_t) through k tails within a k-tile, splits of 1 to 8, and a last
+ * split with no k at all (35x64x2056 split 8). */
 static const int64_t shapes_tc[][3] = {
 	{1, 1, 1},      {3, 3, 3},       {35, 35, 35},    {127, 127, 127}, {1760, 3, 35},  {5124, 35, 127},
 	{35, 1760, 1760}, {127, 5124, 3}, {3, 127, 5124}, {1, 1760, 127},  {5124, 1, 1760}, {1760, 127, 5124},
-	{1760, 3, 5124},
+	{1760, 3, 5124}, {1, 33, 136},   {35, 127, 520},  {63, 40, 200},   {35, 64, 2056},
 };
 
 static int check_op(struct dlb_device *dev, struct dlb_gpu *g, const struct dlb_op *op);
@@ -67,18 +71,25 @@ static int check_op(struct dlb_device *dev, struct dlb_gpu *g, const struct dlb_
 	const int64_t(*shapes)[3] = op->prec == DLB_PREC_FP32 ? shapes_fp32 : shapes_tc;
 	size_t nshapes = op->prec == DLB_PREC_FP32 ? sizeof shapes_fp32 / sizeof shapes_fp32[0]
 						    : sizeof shapes_tc / sizeof shapes_tc[0];
+	/* DLB_VERIFY_ONLY=TEXT: only the candidates whose configuration contains TEXT (e.g. "KIND=2" under
+	 * compute-sanitizer; the others are not compiled); DLB_VERIFY_SHAPES=N: only the first N shapes;
+	 * DLB_VERIFY_SKIP=N: not the first N; DLB_VERIFY_SHAPE=MxNxK: that shape alone (a probe) */
+	const char *only = getenv("DLB_VERIFY_ONLY");
+	static int64_t one[1][3];
+	const char *sh = getenv("DLB_VERIFY_SHAPE");
+	if (sh && sscanf(sh, "%" SCNd64 "x%" SCNd64 "x%" SCNd64, &one[0][0], &one[0][1], &one[0][2]) == 3)
+		shapes = one, nshapes = 1;
 	dlb_limits_of(dev, &lim);
-	if (dlb_compile_space(op, g->arch, &lim, 0, 1, &cand, &ncand)) {
+	if (dlb_compile_space(op, g->arch, &lim, 0, 1, only, &cand, &ncand)) {
 		printf("gpu_gemm_verify: %s\n", dlb_last_error());
 		return 99;
 	}
 	long runs = 0, wrong = 0, errors = 0, compiled = 0;
-	/* DLB_VERIFY_ONLY=TEXT: only the candidates whose configuration contains TEXT (e.g. "KIND=2" under
-	 * compute-sanitizer); DLB_VERIFY_SHAPES=N: only the first N shapes */
-	const char *only = getenv("DLB_VERIFY_ONLY");
 	if (getenv("DLB_VERIFY_SHAPES") && atoi(getenv("DLB_VERIFY_SHAPES")) > 0 &&
 	    (size_t)atoi(getenv("DLB_VERIFY_SHAPES")) < nshapes)
 		nshapes = (size_t)atoi(getenv("DLB_VERIFY_SHAPES"));
+	size_t first = getenv("DLB_VERIFY_SKIP") && atoi(getenv("DLB_VERIFY_SKIP")) > 0
+			       ? (size_t)atoi(getenv("DLB_VERIFY_SKIP")) : 0;
 	for (int i = 0; i < ncand; i++) {
 		if (cand[i].job.rc || (only && !strstr(cand[i].text, only)))
 			continue;
@@ -88,7 +99,7 @@ static int check_op(struct dlb_device *dev, struct dlb_gpu *g, const struct dlb_
 		if (dlb_candidate_load(op, dev, &cand[i]))
 			return printf("load %s: %s\n", cand[i].text, dlb_last_error()), 99;
 	}
-	for (size_t s = 0; s < nshapes; s++)
+	for (size_t s = first; s < nshapes; s++)
 		for (int layout = 0; layout < 4; layout++) {
 			struct dlb_problem p = {op, op->prec, shapes[s][0], shapes[s][1], shapes[s][2], layout / 2,
 						layout % 2, 0};
@@ -127,7 +138,7 @@ static int check_op(struct dlb_device *dev, struct dlb_gpu *g, const struct dlb_
 			op->teardown(state);
 		}
 	printf("gpu_gemm_verify: %s: %ld candidates on %s, %ld runs over %zu shapes x 4 layouts: %ld wrong, %ld errors\n",
-	       dlb_prec_name(op->prec), compiled, dev->name, runs, nshapes, wrong, errors);
+	       dlb_prec_name(op->prec), compiled, dev->name, runs, first < nshapes ? nshapes - first : 0, wrong, errors);
 	dlb_candidates_free(cand, ncand);
 	return wrong || errors || compiled < (only ? 1 : 100) ? 1 : 0;
 }
