@@ -252,14 +252,6 @@ __device__ __forceinline__ void tma_load(u32 dst, const tmap_t *map, int x, int 
 		     " [%0], [%1, {%2, %3}], [%4];" ::"r"(dst), "l"(reinterpret_cast<u64>(map)), "r"(x), "r"(y), "r"(bar)
 		     : "memory");
 }
-// The copy engine without a tensor map: bytes (a multiple of 16) from global src (16-byte aligned) to shared
-// dst, completing on bar like a box.
-__device__ __forceinline__ void bulk_load(u32 dst, const void *src, u32 bytes, u32 bar)
-{
-	asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(dst),
-		     "l"(reinterpret_cast<u64>(src)), "r"(bytes), "r"(bar)
-		     : "memory");
-}
 // Arrives on bar (the one arrival it expects) and raises its transaction count by bytes.
 __device__ __forceinline__ void mbar_expect_tx(u32 bar, u32 bytes)
 {
@@ -663,42 +655,6 @@ __device__ __forceinline__ void add_partials(ACC (&acc)[MI][BN / 2], Load load)
 		}
 }
 
-// ---- resident A (ARES below): the K-major A tiles of the block's k range, from the staged flat copy -------
-//
-// The staging holds the block's k range of A as stored: column k (depth k within the range) at k*lda
-// elements. Chunk c of row m of tile t holds depths t*BK + 8c .. +7 of that row: eight halves 2*lda bytes
-// apart in the staging. Depths past the block's range (kn) are zeros (B's rows there are zeros, and 0 times a
-// stale NaN is not); rows >= M are not written (they reach only rows of C that are never stored). Threads
-// first .. first+step-1 wait for tile t's columns to land (abar + 8t), write the tile, fence it for the async
-// proxy and arrive on its mbarrier (atile + 8t, which expects step arrivals), tile after tile.
-__device__ __forceinline__ void ares_layout(u32 areg, const unsigned char *stg, u32 abar, u32 atile, int M, u32 lda,
-					    u32 kn, int ntiles, int first, int step)
-{
-	const unsigned short *h = reinterpret_cast<const unsigned short *>(stg);
-#pragma unroll 1
-	for (int t = 0; t < ntiles; t++) {
-		mbar_wait(abar + 8u * (u32)t, 0);
-#pragma unroll 1
-		for (int q = first; q < 8 * M; q += step) {
-			const int c = q / M, m = q - c * M; // consecutive threads: consecutive rows
-			const u32 k0 = (u32)t * BK + 8u * (u32)c;
-			u32 r[4];
-#pragma unroll
-			for (int i = 0; i < 4; i++) {
-				const u32 ka = k0 + 2 * i, kb = ka + 1;
-				const u32 lo = ka < kn ? h[ka * lda + (u32)m] : 0u, hi = kb < kn ? h[kb * lda + (u32)m] : 0u;
-				r[i] = lo | (hi << 16);
-			}
-			asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(areg + (u32)t * 8192u + (u32)m * 128u +
-										   ((u32)(c ^ (m & 7)) << 4)),
-				     "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3])
-				     : "memory");
-		}
-		fence_proxy_async(); // generic-proxy writes, read by the wgmmas (async proxy)
-		mbar_arrive(atile + 8u * (u32)t);
-	}
-}
-
 // ---- the kernel body -------------------------------------------------------------------------------------
 
 // The origin (m0, n0) of tile pid in the grouped order: GM consecutive M-tiles share one N-tile (L2 reuse).
@@ -712,43 +668,21 @@ __device__ __forceinline__ void tile_origin(i64 pid, i64 mt, i64 nt, i64 &m0, i6
 }
 
 // TA_T / TB_T: 1 when A / B is stored transposed ('t').
-template <int TA_T, int TB_T, bool AR>
+template <int TA_T, int TB_T>
 __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restrict__ A, i64 lda,
 					  const TA *__restrict__ B, i64 ldb, TC *__restrict__ C, i64 ldc,
 					  ACC *__restrict__ W, unsigned *__restrict__ counters, i64 k_chunk, int vec_a,
 					  int vec_b, int vec_c, const tmap_t *tma, const tmap_t *tmb)
 {
-	// A is K-major when stored transposed, or resident (AR, laid out K-major in shared memory by the kernel),
-	// B when stored as is. Transpose bits: 1 = M/N-major.
-	constexpr bool A_KMAJ = TA_T == 1 || AR, B_KMAJ = TB_T == 0;
+	// A is K-major when stored transposed, B when stored as is. Transpose bits: 1 = M/N-major.
+	constexpr bool A_KMAJ = TA_T == 1, B_KMAJ = TB_T == 0;
 	constexpr int TRA = A_KMAJ ? 0 : 1, TRB = B_KMAJ ? 0 : 1;
-
-	// Resident A (ARES, AR; fp16 gemm_nn / gemm_nt with TMA, without PERSIST; the host passes vec_a = 0 where
-	// M <= 64 and A's columns cannot be read by cp.async or TMA, e.g. M = 35: 70 bytes). The ring's A slots
-	// give way to an A region of AREG bytes: the K-major A tiles of the block's k range, one 8 KiB tile (rows
-	// 0..63) per k-tile, which every consumer warpgroup and m64 block reads (rows >= 64 are >= M); B's slots
-	// follow it, BN*128 bytes a stage. Past the ring's barriers: two mbarriers per k-tile (abar: its columns
-	// landed; atile: its tile laid out), and the staging. The producer's first thread copies the block's k
-	// range of A as stored, flat (lda elements a column), into the staging, one bulk copy per k-tile; the
-	// producer's other three warps, idle with TMA, lay it out tile by tile (ares_layout) ahead of the
-	// consumers, who wait for each tile's atile. No repack launch, and A's bytes read once per block.
-	constexpr bool ares = AR;
-	static_assert(!AR || (!PREC_INT8 && !PERSIST && TA_T == 0 && TMA), "a resident A: fp16 A 'n' with TMA");
-	const u32 kt_max = (u32)((k_chunk + BK - 1) / BK);
-	const u32 areg = !ares ? 0u : kt_max * 8192u > (u32)(STAGES * BM * 128) ? kt_max * 8192u : (u32)(STAGES * BM * 128);
-	// the ring (A region and B slots, or STAGES stages of A and B), then its barriers, then ARES's
-	const u32 ring_bytes = ares ? areg + STAGES * BN * 128 : STAGES * STAGE_BYTES;
-	const u32 b_slot0 = ares ? areg : BM * 128, b_stride = ares ? BN * 128 : STAGE_BYTES;
-	const u32 abar_bytes = ares ? 16u * kt_max : 0u;
-	// the staging: kt_max k-tiles of lda-element columns plus 32 bytes of slack (ares_layout reads up to 20
-	// bytes past a chunk's start)
-	const u32 stg_bytes = ares ? (kt_max * BK * (u32)lda * 2u + 32u + 15u) & ~15u : 0u;
 
 	extern __shared__ __align__(1024) unsigned char smem[];
 	{
 		u32 dyn;
 		asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dyn));
-		if (dyn < (u32)SMEM_BYTES + (ares ? ring_bytes - STAGES * STAGE_BYTES + abar_bytes + stg_bytes : 0u))
+		if (dyn < (u32)SMEM_BYTES)
 			__trap();
 #if CLK
 		u32 ncta;
@@ -761,20 +695,13 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 	const u32 raw = smem_u32(smem);
 	const u32 sbase = (raw + 1023u) & ~1023u;
 	unsigned char *const gbase = smem + (sbase - raw);
-	const u32 full0 = sbase + ring_bytes, empty0 = full0 + 8 * STAGES;
-	const u32 abar = full0 + 16 * STAGES, atile = abar + 8 * kt_max, stg = abar + abar_bytes; // ARES
+	const u32 full0 = sbase + STAGES * STAGE_BYTES, empty0 = full0 + 8 * STAGES;
 
 	const int tid = threadIdx.x;
 	if (tid == 0) {
 		for (int s = 0; s < STAGES; s++) {
 			mbar_init(full0 + 8 * s, TMA ? 1 : 128); // TMA: one expect_tx; else each producer thread's copies
 			mbar_init(empty0 + 8 * s, 4 * WGS); // one arrival per consumer warp
-		}
-		if (ares) {
-			for (u32 t = 0; t < kt_max; t++) {
-				mbar_init(abar + 8 * t, 1);   // the bulk copy's expect_tx
-				mbar_init(atile + 8 * t, 96); // the laying-out threads (producer warps 1..3)
-			}
 		}
 	}
 	__syncthreads();
@@ -786,8 +713,6 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 	// Split-K: this block's k range [kbeg, kend); k_chunk is a multiple of BK (>= K without split).
 	const i64 kbeg = (i64)blockIdx.z * k_chunk, kend = kbeg + k_chunk < K ? kbeg + k_chunk : K;
 	const int ntiles = kend > kbeg ? (int)((kend - kbeg + BK - 1) / BK) : 0;
-	if (ares && M > 64) // the host's condition for a resident A
-		__trap();
 
 	if (tid >= 128 * WGS) {
 		// ---- producer warpgroup ----
@@ -796,19 +721,7 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 #endif
 		const int pt = tid - 128 * WGS;
 		u32 it = 0;
-		for (int t = 0; ares && pt == 0 && t < ntiles; t++) { // the block's k range of A, flat (see ARES)
-			const i64 k0 = (i64)t * BK, kw = kend - kbeg - k0 < BK ? kend - kbeg - k0 : BK;
-			const u32 bytes = (u32)(kw * lda * ES_AB);
-			mbar_expect_tx(abar + 8 * t, bytes);
-			bulk_load(stg + (u32)(k0 * lda * ES_AB), A + (kbeg + k0) * lda, bytes, abar + 8 * t);
-		}
-		// bytes a stage's full barrier expects with TMA: B alone where A is resident
-		const u32 stage_tx = ares ? (u32)(BN * 128) : (u32)STAGE_BYTES;
 #if TMA
-		if (ares && pt >= 32 && ntiles > 0) { // warps 1..3 lay out A's tiles (see ARES)
-			ares_layout(sbase, gbase + (stg - sbase), abar, atile, (int)M, (u32)lda, (u32)(kend - kbeg), ntiles,
-				    pt - 32, 96);
-		}
 		// One thread issues every stage: the stage's bytes expected on its full barrier, then B's box(es),
 		// then (after griddepcontrol.wait at the first) A's. K-major: one box of BK x rows; MN-major: boxes
 		// of 64 elements x BK, 8 KiB apart (the LBO of the descriptors).
@@ -824,19 +737,17 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 			for (int t = 0; t < ntiles; t++, it++) {
 				const u32 s = it % STAGES, full = full0 + 8 * s;
 				mbar_wait(empty0 + 8 * s, ((it / STAGES) & 1) ^ 1);
-				const u32 st = sbase + s * STAGE_BYTES, sb = sbase + b_slot0 + s * b_stride;
+				const u32 st = sbase + s * STAGE_BYTES;
 				const int k0 = (int)(kbeg + (i64)t * BK);
-				mbar_expect_tx(full, stage_tx);
+				mbar_expect_tx(full, STAGE_BYTES);
 				if (B_KMAJ)
-					tma_load(sb, tmb, k0, (int)n0, full);
+					tma_load(st + BM * 128, tmb, k0, (int)n0, full);
 				else
 #pragma unroll
 					for (int g = 0; g < BN / 64; g++)
-						tma_load(sb + g * 8192, tmb, (int)n0 + 64 * g, k0, full);
+						tma_load(st + BM * 128 + g * 8192, tmb, (int)n0 + 64 * g, k0, full);
 				if (it == 0) // a kernel that wrote A (the host's repack) may still run: wait for it
 					asm volatile("griddepcontrol.wait;" ::: "memory");
-				if (ares)
-					continue;
 				if (A_KMAJ)
 					tma_load(st, tma, k0, (int)m0, full);
 				else
@@ -848,7 +759,6 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 #else
 		(void)tma;
 		(void)tmb;
-		(void)stage_tx;
 #pragma unroll 1
 		for (i64 tile = blockIdx.x; tile < ntile_all; tile += tstep) {
 			i64 m0, n0;
@@ -864,11 +774,10 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 				const u32 s = it % STAGES;
 				mbar_wait(empty0 + 8 * s, ((it / STAGES) & 1) ^ 1);
 				const u32 st = sbase + s * STAGE_BYTES;
-				lb.load(sbase + b_slot0 + s * b_stride, kbeg + (i64)t * BK, kend);
+				lb.load(st + BM * 128, kbeg + (i64)t * BK, kend);
 				if (it == 0) // a kernel that wrote A (the host's repack) may still run: wait for it
 					asm volatile("griddepcontrol.wait;" ::: "memory");
-				if (!ares)
-					la.load(st, kbeg + (i64)t * BK, kend);
+				la.load(st, kbeg + (i64)t * BK, kend);
 				mbar_arrive_cpasync(full0 + 8 * s);
 			}
 		}
@@ -890,11 +799,10 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 	// Descriptors at stage 0, k-step 0. K-major: 8-line groups 1024 bytes apart (SBO), next k-step +32 bytes.
 	// MN-major: 8-k groups 1024 bytes apart (SBO), 64-element groups 8192 bytes apart (LBO), next k-step
 	// (16 k = two 8-k groups) +2048 bytes.
-	// ARES: every warpgroup and m64 block reads the one A tile of the k-tile (t * 8 KiB of the A region).
-	const u64 da0 = make_desc(sbase + (ares ? 0 : (wg * MI) * 64 * 128), A_KMAJ ? 16 : 8192, 1024);
-	const u64 db0 = make_desc(sbase + b_slot0, B_KMAJ ? 16 : 8192, 1024);
-	const u32 mstep_a = ares ? 0u : 64u * 128u;
+	const u64 da0 = make_desc(sbase + (wg * MI) * 64 * 128, A_KMAJ ? 16 : 8192, 1024);
+	const u64 db0 = make_desc(sbase + BM * 128, B_KMAJ ? 16 : 8192, 1024);
 	constexpr u32 KSTEP_A = A_KMAJ ? 32 : 2048, KSTEP_B = B_KMAJ ? 32 : 2048; // bytes per wgmma k-step
+	constexpr u32 MSTEP_A = 64 * 128;                                      // next m64 block: 8 KiB either way
 
 	u32 it = 0;
 #pragma unroll 1
@@ -910,18 +818,16 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 #pragma unroll 1
 		for (int t = 0; t < ntiles; t++, it++) {
 			const u32 s = it % STAGES;
-			if (ares)
-				mbar_wait(atile + 8u * (u32)t, 0); // A's tile t is laid out
 			mbar_wait(full0 + 8 * s, (it / STAGES) & 1);
 			fence_proxy_async(); // cp.async wrote through the generic proxy; wgmma reads through the async one
-			const u64 aoff = (u64)((ares ? (u32)t * 8192u : s * STAGE_BYTES) >> 4), boff = (u64)((s * b_stride) >> 4);
+			const u64 soff = (u64)((s * STAGE_BYTES) >> 4);
 			wgmma_fence();
 #pragma unroll
 			for (int kk = 0; kk < BK * ES_AB / 32; kk++) {
 #pragma unroll
 				for (int mi = 0; mi < MI; mi++)
-					wgmma_bn<TRA, TRB>(acc[mi], da0 + aoff + ((mi * mstep_a + kk * KSTEP_A) >> 4),
-							   db0 + boff + ((kk * KSTEP_B) >> 4));
+					wgmma_bn<TRA, TRB>(acc[mi], da0 + soff + ((mi * MSTEP_A + kk * KSTEP_A) >> 4),
+							   db0 + soff + ((kk * KSTEP_B) >> 4));
 			}
 			wgmma_commit();
 #if INFLIGHT
@@ -1071,24 +977,14 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 #if PREC_INT8
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nn(GEMM_ARGS) { __trap(); }
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nt(GEMM_ARGS) { __trap(); }
-extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tn(GEMM_ARGS) { gemm_body<1, 0, false>(GEMM_PASS); }
+extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tn(GEMM_ARGS) { gemm_body<1, 0>(GEMM_PASS); }
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tt(GEMM_ARGS) { __trap(); }
 #else
-// ARES: A 'n' resident (vec_a == 0, TMA only): its own instance, K-major in shared memory.
-#if TMA && !PERSIST
-#define GEMM_A_N(TB_T)                                        \
-	if (vec_a == 0)                                       \
-		gemm_body<0, TB_T, true>(GEMM_PASS);          \
-	else                                                  \
-		gemm_body<0, TB_T, false>(GEMM_PASS)
-#else
-#define GEMM_A_N(TB_T) gemm_body<0, TB_T, false>(GEMM_PASS)
-#endif
-extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nn(GEMM_ARGS) { GEMM_A_N(0); }
-extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tn(GEMM_ARGS) { gemm_body<1, 0, false>(GEMM_PASS); }
+extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nn(GEMM_ARGS) { gemm_body<0, 0>(GEMM_PASS); }
+extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tn(GEMM_ARGS) { gemm_body<1, 0>(GEMM_PASS); }
 #if BN >= 64
-extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nt(GEMM_ARGS) { GEMM_A_N(1); }
-extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tt(GEMM_ARGS) { gemm_body<1, 1, false>(GEMM_PASS); }
+extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nt(GEMM_ARGS) { gemm_body<0, 1>(GEMM_PASS); }
+extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tt(GEMM_ARGS) { gemm_body<1, 1>(GEMM_PASS); }
 #else // a B tile narrower than one MN-major swizzle row
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nt(GEMM_ARGS) { __trap(); }
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tt(GEMM_ARGS) { __trap(); }

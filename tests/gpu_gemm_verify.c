@@ -84,7 +84,7 @@ static int check_op(struct dlb_device *dev, struct dlb_gpu *g, const struct dlb_
 		printf("gpu_gemm_verify: %s\n", dlb_last_error());
 		return 99;
 	}
-	long runs = 0, wrong = 0, errors = 0, compiled = 0, ares0 = dlb_gemm_tc_ares_launches();
+	long runs = 0, wrong = 0, errors = 0, compiled = 0;
 	if (getenv("DLB_VERIFY_SHAPES") && atoi(getenv("DLB_VERIFY_SHAPES")) > 0 &&
 	    (size_t)atoi(getenv("DLB_VERIFY_SHAPES")) < nshapes)
 		nshapes = (size_t)atoi(getenv("DLB_VERIFY_SHAPES"));
@@ -139,9 +139,6 @@ static int check_op(struct dlb_device *dev, struct dlb_gpu *g, const struct dlb_
 		}
 	printf("gpu_gemm_verify: %s: %ld candidates on %s, %ld runs over %zu shapes x 4 layouts: %ld wrong, %ld errors\n",
 	       dlb_prec_name(op->prec), compiled, dev->name, runs, first < nshapes ? nshapes - first : 0, wrong, errors);
-	if (op->prec == DLB_PREC_FP16)
-		printf("gpu_gemm_verify: fp16: %ld runs (of the above) read A resident in shared memory\n",
-		       dlb_gemm_tc_ares_launches() - ares0);
 	dlb_candidates_free(cand, ncand);
 	return wrong || errors || compiled < (only ? 1 : 100) ? 1 : 0;
 }

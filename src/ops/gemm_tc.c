@@ -10,7 +10,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -410,8 +409,6 @@ struct tc_state {
 		unsigned box_inner, box_outer;
 		unsigned char m[sizeof(struct dlb_tmap)]; /* bytes: the state is not 64-byte aligned */
 	} tm[MAX_SETS][2];
-	cudaKernel_t ares_k;       /* the last kernel allowed the shared memory of a resident A, and how much */
-	size_t ares_allowed;
 	void *ws;                  /* split-K partial products (fp32 or int32) */
 	size_t ws_elems;
 	unsigned *counters;
@@ -721,33 +718,6 @@ fail:
 	return rc;
 }
 
-/* wgmma's resident A (ARES in templates/gemm_wgmma.cu): fp16 A 'n' that pack_plan would transpose (columns
- * not 8-byte aligned, M = 35) with M <= 64, on a TMA candidate, is copied flat into shared memory by the kernel
- * itself (the block's k range, kc elements of k, one bulk copy per k-tile) and laid out there tile by tile by the
- * producer's idle warps: no repack launch. The extra dynamic shared memory over smem_fp16: an A region of one
- * 8 KiB tile per k-tile (at least the ring's A slots, which it replaces), two mbarriers per k-tile, the
- * staging; or 0 where it does not apply: A's bytes a multiple of 16 (the bulk copy), the whole
- * within the opt-in limit. */
-static size_t ares_extra(const struct tc_state *s, const struct dlb_candidate *c, int64_t kc)
-{
-	const int *v = c->cfg.v;
-	int64_t kt = (kc + v[TC_BK] - 1) / v[TC_BK], lda = s->blas.lda, slots = (int64_t)v[TC_STAGES] * v[TC_BM] * 128;
-	if (!is_wgmma(v) || s->int8 || v[TC_PERSIST] || !v[TC_TMA] || s->pk[0].how != PACK_T || s->m > 64 ||
-	    (s->k * lda * 2) % 16 != 0)
-		return 0;
-	int64_t areg = kt * 8192 > slots ? kt * 8192 : slots, bars = 16 * kt,
-		stg = (kt * v[TC_BK] * lda * 2 + 32 + 15) / 16 * 16;
-	size_t extra = (size_t)(areg - slots + bars + stg);
-	return smem_fp16(v) + extra + c->attrs.sharedSizeBytes <= s->g->dev->smem_per_block_optin ? extra : 0;
-}
-
-static atomic_long ares_launches;
-
-long dlb_gemm_tc_ares_launches(void)
-{
-	return atomic_load(&ares_launches);
-}
-
 static int tc_launch(void *state, const struct dlb_candidate *c, int split, int set)
 {
 	int rc = 0;
@@ -769,10 +739,9 @@ static int tc_launch(void *state, const struct dlb_candidate *c, int split, int 
 	unsigned *counters = s->counters;
 	int vec_a = vec_of(lda, s->es_in), vec_b = vec_of(ldb, s->es_in), vec_c = ldc % 4 == 0;
 	int ta = s->p.ta, tb = s->p.tb, packed_a = 0, packed_b = 0;
-	size_t ares = ares_extra(s, c, kc);
 	for (int op = 0; is_wgmma(v) && op < 2; op++) { /* repacks first, in the same timed launch */
 		const struct tc_pack *q = &s->pk[op];
-		if (!q->how || (op == 0 && ares))
+		if (!q->how)
 			continue;
 		const void *src = op ? B : A;
 		void *dst = q->P[set];
@@ -799,10 +768,8 @@ static int tc_launch(void *state, const struct dlb_candidate *c, int split, int 
 			ta = q->how == PACK_T ? 1 : ta; /* A transposed: A stored 't' */
 		}
 	}
-	if (ares)
-		vec_a = 0; /* the kernel's flag for a resident A */
 	if (is_wgmma(v)) {
-		if ((vec_a < 8 && !ares) || vec_b < 8)
+		if (vec_a < 8 || vec_b < 8)
 			DLB_FAIL(DLB_E_LIMIT, "the wgmma kernel needs rows aligned to 8 bytes");
 		vec_c = (size_t)ldc * s->es_out % 16 == 0; /* it writes C in 16-byte vectors */
 	}
@@ -810,15 +777,14 @@ static int tc_launch(void *state, const struct dlb_candidate *c, int split, int 
 	memset(&tma, 0, sizeof tma);
 	memset(&tmb, 0, sizeof tmb);
 	if (is_wgmma(v) && v[TC_TMA]) {
-		if ((vec_a < 16 && !ares) || vec_b < 16)
+		if (vec_a < 16 || vec_b < 16)
 			DLB_FAIL(DLB_E_LIMIT, "TMA needs rows aligned to 16 bytes");
-		if (!ares)
-			DLB_CHECK(tc_tmap(s, set, 0, A, lda, ta, s->m, v[TC_BM], v[TC_BK], &tma));
+		DLB_CHECK(tc_tmap(s, set, 0, A, lda, ta, s->m, v[TC_BM], v[TC_BK], &tma));
 		DLB_CHECK(tc_tmap(s, set, 1, B, ldb, !tb, s->n, v[TC_BN], v[TC_BK], &tmb));
 	}
 	void *args[] = {&M, &N, &K, &A, &lda, &B, &ldb, &C, &ldc,
 			&W, &counters, &kc, &vec_a, &vec_b, &vec_c, &tma, &tmb};
-	size_t smem = (s->int8 ? smem_int8(v) : smem_fp16(v)) + ares;
+	size_t smem = s->int8 ? smem_int8(v) : smem_fp16(v);
 	if (v[TC_PERSIST] && split > 1)
 		DLB_FAIL(DLB_E_LIMIT, "persistent blocks do not split K");
 	int64_t blocks = v[TC_PERSIST] && mt * nt > s->g->dev->sm_count ? s->g->dev->sm_count : mt * nt;
@@ -826,17 +792,11 @@ static int tc_launch(void *state, const struct dlb_candidate *c, int split, int 
 	cudaKernel_t k = c->kernels[ta * 2 + tb];
 	if (is_wgmma(v) && s->int8 && !(ta && !tb))
 		DLB_FAIL(DLB_E_LIMIT, "int8 wgmma reads K-major operands only");
-	if (ares && (s->ares_k != k || s->ares_allowed < smem)) { /* once per kernel: more than dlb_candidate_load allowed */
-		DLB_CHECK(dlb_kernel_allow_smem(k, smem));
-		s->ares_k = k, s->ares_allowed = smem;
-	}
 	/* after a repack of A alone: a programmatic dependent launch (its producer waits for the repacked A before
 	 * loading it, see gemm_wgmma.cu; B's loads do not wait, so a repacked B is a plain launch after its
 	 * repack); CLK: each tile's splits one cluster */
 	DLB_CHECK(dlb_launch_ex(k, grid, block, smem, s->g->dev->stream, args, packed_a && !packed_b,
 				cluster ? (unsigned)split : 1));
-	if (ares)
-		atomic_fetch_add(&ares_launches, 1);
 fail:
 	return rc;
 }

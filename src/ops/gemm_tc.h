@@ -6,6 +6,4 @@
 
 extern const struct dlb_op dlb_op_gemm_fp16;
 extern const struct dlb_op dlb_op_gemm_int8;
-/* Launches of the wgmma kernel with a resident A (ARES, see gemm_tc.c) in this process: tests show the path ran. */
-long dlb_gemm_tc_ares_launches(void);
 #endif
