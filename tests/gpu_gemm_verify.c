@@ -33,6 +33,13 @@ static const int64_t shapes_tc[][3] = {
 
 static int check_op(struct dlb_device *dev, struct dlb_gpu *g, const struct dlb_op *op);
 
+/* A positive count from the environment, else 0. */
+static size_t env_count(const char *name)
+{
+	const char *v = getenv(name);
+	return v && atoi(v) > 0 ? (size_t)atoi(v) : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct dlb_device dev;
@@ -85,13 +92,11 @@ static int check_op(struct dlb_device *dev, struct dlb_gpu *g, const struct dlb_
 		return 99;
 	}
 	long runs = 0, wrong = 0, errors = 0, compiled = 0;
-	if (getenv("DLB_VERIFY_SHAPES") && atoi(getenv("DLB_VERIFY_SHAPES")) > 0 &&
-	    (size_t)atoi(getenv("DLB_VERIFY_SHAPES")) < nshapes)
-		nshapes = (size_t)atoi(getenv("DLB_VERIFY_SHAPES"));
-	size_t first = getenv("DLB_VERIFY_SKIP") && atoi(getenv("DLB_VERIFY_SKIP")) > 0
-			       ? (size_t)atoi(getenv("DLB_VERIFY_SKIP")) : 0;
+	size_t keep = env_count("DLB_VERIFY_SHAPES"), first = env_count("DLB_VERIFY_SKIP");
+	if (keep && keep < nshapes)
+		nshapes = keep;
 	for (int i = 0; i < ncand; i++) {
-		if (cand[i].job.rc || (only && !strstr(cand[i].text, only)))
+		if (cand[i].job.rc) /* not compiled: over a limit, failed, or left out by DLB_VERIFY_ONLY */
 			continue;
 		compiled++;
 		/* as the worker loads it: a candidate the limit rows reject on this device is a test failure (every
