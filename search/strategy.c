@@ -300,10 +300,14 @@ int dlb_search(const struct dlb_search_opts *o, const struct dlb_points *p, dlb_
 				 res->evaluated, p->n);
 			break;
 		}
-		if (oo.strategy != DLB_STRAT_EXHAUSTIVE && res->evaluated >= oo.start && since >= oo.window) {
+		if (oo.strategy != DLB_STRAT_EXHAUSTIVE && res->evaluated >= oo.start && since >= oo.window &&
+		    (oo.min_s <= 0 || oo.clock(arg) - t0 >= oo.min_s)) {
+			char after[48] = "";
+			if (oo.min_s > 0)
+				snprintf(after, sizeof after, ", after at least %g s", oo.min_s);
 			snprintf(res->why, sizeof res->why,
-				 "no improvement beyond %.1f%% in the last %d candidates (%d of %d evaluated)", 100 * oo.eps,
-				 oo.window, res->evaluated, p->n);
+				 "no improvement beyond %.1f%% in the last %d candidates%s (%d of %d evaluated)", 100 * oo.eps,
+				 oo.window, after, res->evaluated, p->n);
 			stopped_idle = 1;
 			break;
 		}

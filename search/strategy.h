@@ -7,7 +7,8 @@
  *               predicted-best untried candidate (after a random start that takes the values of the first
  *               categorical parameter in turn)
  * Search-level stop (all but exhaustive): after the random start, stop when the last `window` evaluations
- * improved the best by no more than eps (relative), or the budget (candidates or seconds) is spent. A
+ * improved the best by no more than eps (relative) and at least min_s seconds have passed, or the budget
+ * (candidates or seconds) is spent. A
  * candidate that failed (no samples) counts as an evaluation without improvement and is left out of the
  * model's fit. Candidates are raced
  * (search/race.h) against the incumbent best. */
@@ -37,6 +38,8 @@ struct dlb_search_opts {
 	uint64_t seed;
 	double eps;     /* improvement that counts (default 0.01) */
 	int window;     /* evaluations without one before stopping (0, the default: a fiftieth of the candidates, within 4..8) */
+	double min_s;   /* the window stops no search before this many seconds (by clock): where candidates are cheap to
+	                 * time, searching on costs little and finds what the model missed; 0 (the default): none */
 	int start;      /* random evaluations before the model proposes (0, the default: 3 per parameter + 3, at most an
 	                 * eighth of the candidates, at least parameters + 3) */
 	const int *first; /* candidates to evaluate first (seeds from nearby shapes), -1 terminated; may be NULL */

@@ -120,6 +120,10 @@ void dlb_cli_usage(FILE *out)
 		"                   budget is spent, or when every candidate was tried; the row says why. The\n"
 		"                   3 best estimates are then raced again, one after another, to half the precision\n"
 		"                   (a showdown: near-ties, and a GPU clock that drifted during the search).\n"
+		"  --min-search S   the window stops no search before S seconds (tune's default: %g; simulate's:\n"
+		"                   0, on its clock of summed sample times). Small problems time a candidate in\n"
+		"                   about a millisecond, so there the search goes on to most of the space for\n"
+		"                   little more than the compile already cost; 0 turns it off\n"
 		"  Racing: each candidate is sampled in rounds (after 2 warm-up runs; leading samples far above the\n"
 		"  rest are dropped) and stops as soon as it is slower than the best so far (one-sided Welch test on\n"
 		"  log times, p < 0.01), or its 95%% CI is within the precision, or it reaches the cap (flagged noisy).\n"
@@ -179,7 +183,8 @@ void dlb_cli_usage(FILE *out)
 		"Exit status: 0 ok; 1 runtime error (CUDA, database); 2 bad command line or input; 3 no CUDA driver\n"
 		"or GPU; 4 a problem had no verified candidate; 130 interrupted (finished problems are kept). With a\n"
 		"list of precisions, a precision that fails is named and the next one still runs; the status is\n"
-		"then the first failed precision's (an interrupt stops at once).\n");
+		"then the first failed precision's (an interrupt stops at once).\n",
+		DLB_MIN_SEARCH_S);
 }
 
 static int parse_int(const char *opt, const char *s, long lo, long hi, int *out)
@@ -268,7 +273,7 @@ fail:
 enum { O_M = 256, O_N, O_K, O_TA, O_TB, O_LAYOUT, O_SUITE, O_DEVICE, O_DB, O_RETUNE, O_CSV, O_JSON, O_ARCH,
        O_EMIT, O_EVERY, O_SAMPLES, O_PREC, O_OP, O_FORMAT, O_STALE, O_ANY, O_DRY, O_STRATEGY, O_BUDGET, O_SEED,
        O_CONFIDENCE, O_PRECISION, O_MIN_SAMPLES, O_MAX_SAMPLES, O_FIXED, O_SEEDS, O_TRIALS, O_FROM_DB, O_CANDIDATES,
-       O_NOISE, O_OUTLIERS, O_WINDOW };
+       O_NOISE, O_OUTLIERS, O_WINDOW, O_MIN_SEARCH };
 
 static const struct {
 	const char *word, *sub;
@@ -307,6 +312,7 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 		{"trials", required_argument, 0, O_TRIALS}, {"from-db", no_argument, 0, O_FROM_DB},
 		{"candidates", required_argument, 0, O_CANDIDATES}, {"noise", required_argument, 0, O_NOISE},
 		{"outliers", required_argument, 0, O_OUTLIERS}, {"window", required_argument, 0, O_WINDOW},
+		{"min-search", required_argument, 0, O_MIN_SEARCH},
 		{"format", required_argument, 0, O_FORMAT}, {"stale", no_argument, 0, O_STALE},
 		{"any-version", no_argument, 0, O_ANY},     {"dry-run", no_argument, 0, O_DRY},
 		{"verbose", no_argument, 0, 'v'},           {"help", no_argument, 0, 'h'},
@@ -328,6 +334,7 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 	c->min_samples = 4;
 	c->max_samples = 50;
 	c->seeds = 3;
+	c->min_search_s = -1; /* tune: DLB_MIN_SEARCH_S; simulate: none */
 	c->trials = 100;
 	c->candidates = 200;
 	c->noise = 0.03;
@@ -492,6 +499,10 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 			break;
 		case O_WINDOW:
 			DLB_CHECK(parse_int("--window", optarg, 1, 100000, &c->window));
+			c->have_search = 1;
+			break;
+		case O_MIN_SEARCH:
+			DLB_CHECK(parse_double("--min-search", optarg, 0, 1e6, &c->min_search_s));
 			c->have_search = 1;
 			break;
 		case O_TRIALS:

@@ -36,6 +36,12 @@ enum {
 	DLB_EXIT_INTERRUPTED = 130
 };
 
+/* tune's --min-search: below it, the window does not stop a search. A small problem's candidate is verified
+ * and raced in about a millisecond (H200: the 1171 int8 points of 3072x16x1024 NN in 2.3 s), so there the search
+ * covers most of the space for little more than the compile cost, and finds what the model's window missed
+ * (NOTES item 25). */
+#define DLB_MIN_SEARCH_S 3.0
+
 struct dlb_cli {
 	enum dlb_command cmd;
 	const char *op;
@@ -66,6 +72,7 @@ struct dlb_cli {
 	long long seed;
 	double confidence, precision;
 	int min_samples, max_samples, fixed_samples, seeds, window;
+	double min_search_s;    /* --min-search; -1: the command's default */
 	/* simulate */
 	int trials, from_db, candidates;
 	double noise, outliers;

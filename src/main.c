@@ -280,7 +280,7 @@ static int cmd_tune(const struct dlb_cli *c)
 		.vendor = {.warmup = 2, .samples = c->samples, .min_sample_us = 20.0, .confidence = 0.95},
 		.seeds = c->seeds,
 	};
-	dlb_cli_search(c, &o.search, &o.race);
+	dlb_cli_search(c, DLB_MIN_SEARCH_S, &o.search, &o.race);
 	/* One precision after the other, into the same database; a failed one is named and the next one runs. */
 	for (int i = 0; i < c->nprecs; i++) {
 		const struct prec_run *pr = &runs[i];

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void dlb_cli_search(const struct dlb_cli *c, struct dlb_search_opts *so, struct dlb_race_opts *ro)
+void dlb_cli_search(const struct dlb_cli *c, double default_min_s, struct dlb_search_opts *so, struct dlb_race_opts *ro)
 {
 	dlb_search_defaults(so);
 	if (dlb_strategy_parse(c->strategy, &so->strategy))
@@ -25,6 +25,7 @@ void dlb_cli_search(const struct dlb_cli *c, struct dlb_search_opts *so, struct 
 	so->budget_s = c->budget_s;
 	so->seed = (uint64_t)c->seed;
 	so->window = c->window;
+	so->min_s = c->min_search_s >= 0 ? c->min_search_s : default_min_s;
 	dlb_race_defaults(ro);
 	ro->confidence = c->confidence;
 	ro->precision = c->precision;
@@ -266,7 +267,7 @@ int dlb_cmd_simulate(const struct dlb_cli *c)
 	struct dlb_search_opts so;
 	struct dlb_race_opts ro;
 	struct dlb_sim_result total;
-	dlb_cli_search(c, &so, &ro);
+	dlb_cli_search(c, 0, &so, &ro);
 	printf("strategy %s, %s; %d seeded runs per landscape\n", dlb_strategy_name(so.strategy),
 	       ro.fixed ? "fixed sampling" : "racing", c->trials);
 	if (ro.fixed)

@@ -6,7 +6,9 @@
 #include "../search/strategy.h"
 #include "cli.h"
 
-/* The search and racer options the command line asks for (tune and simulate share them). */
-void dlb_cli_search(const struct dlb_cli *c, struct dlb_search_opts *so, struct dlb_race_opts *ro);
+/* The search and racer options the command line asks for (tune and simulate share them); default_min_s is
+ * the command's --min-search when none is given. */
+void dlb_cli_search(const struct dlb_cli *c, double default_min_s, struct dlb_search_opts *so,
+		    struct dlb_race_opts *ro);
 int dlb_cmd_simulate(const struct dlb_cli *c);
 #endif

@@ -91,6 +91,17 @@ static void test_racer_modes(const struct dlb_landscape *L)
 	CHECK(r.evaluated_max < 0.5 && r.evaluated_share > 0.02, "budget 5 ms: evaluated %.3f (max %.3f)",
 	      r.evaluated_share, r.evaluated_max);
 
+	/* --min-search on the same clock: the window stops no search before min_s; 10 s is beyond the whole
+	 * landscape, so every candidate is evaluated; without it the window stops the model early */
+	dlb_search_defaults(&so);
+	dlb_race_defaults(&ro);
+	so.min_s = 10.0;
+	REQUIRE(dlb_simulate(L, &so, &ro, 20, 5, &r) == 0, "simulate");
+	CHECK(r.evaluated_share == 1.0, "min_s 10 s: evaluated %.3f", r.evaluated_share);
+	so.min_s = 0;
+	REQUIRE(dlb_simulate(L, &so, &ro, 20, 5, &r) == 0, "simulate");
+	CHECK(r.evaluated_max < 0.5, "min_s 0: evaluated at most %.3f", r.evaluated_max);
+
 	/* failed candidates: counted, never the best, left out of the model's fit */
 	struct failing f = {.L = L};
 	struct dlb_search_result res;
