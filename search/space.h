@@ -3,7 +3,7 @@
 #define DLB_SPACE_H
 #include <stddef.h>
 
-#define DLB_MAX_PARAMS 16
+#define DLB_MAX_PARAMS 12
 #define DLB_MAX_VALUES 12
 
 struct dlb_param {

@@ -51,13 +51,6 @@
 //           (cp.async.bulk.tensor.2d, the tensor maps tma / tmb from the host, 128-byte swizzle, zeros
 //           outside the matrix) and one mbarrier.arrive.expect_tx of the stage's bytes; the host runs it
 //           only where both operands' rows are 16-byte aligned. 0: 128 producer threads with cp.async.
-//   AREG    1 (fp16, WGS 1, BM 64, BN <= 64, no PERSIST; gemm_nn and gemm_nt only): A never enters shared
-//           memory. Each consumer thread loads its own fragments of A (wgmma's register layout: rows
-//           16·warp + lane/4 and + 8, columns 2·(lane%4) + {0, 1} and + 8 of each k16 step) with 2-byte loads
-//           from A as stored, column-major with any lda, two k-tiles ahead of its wgmmas, packs them after the
-//           stage's barrier, and its wgmmas read A from registers. For A 'n' whose columns cp.async and TMA cannot read (M = 35: 70 bytes) without a
-//           repack launch. Stages hold B only (the A slot stays, unused). The consumer waits for its own
-//           wgmmas every k-tile (as INFLIGHT 0). 0: A through the ring.
 // Derived:
 //   THREADS    = 128*(WGS+1)
 //   MI         = BM/(64*WGS)
@@ -136,9 +129,6 @@
 #ifndef TMA
 #define TMA 0 // 1: stages filled by the bulk tensor copy engine; 0: by cp.async
 #endif
-#ifndef AREG
-#define AREG 0 // 1: consumers load A's fragments from global memory into registers (fp16 A 'n', BM 64)
-#endif
 
 #define THREADS (128 * (WGS + 1))
 #define MI (BM / (64 * WGS))
@@ -161,8 +151,6 @@ static_assert(PERSIST == 0 || PERSIST == 1, "PERSIST in {0, 1}");
 static_assert(CLK == 0 || (CLK == 1 && !PERSIST), "CLK in {0, 1}, not with PERSIST");
 static_assert(TMA == 0 || TMA == 1, "TMA in {0, 1}");
 static_assert(!CLK || BM * BN * 4 <= STAGES * STAGE_BYTES, "CLK: the partial sums do not fit the ring");
-static_assert(AREG == 0 || (AREG == 1 && !PREC_INT8 && WGS == 1 && BM == 64 && BN <= 64 && !PERSIST),
-	      "AREG: fp16, WGS 1, BM 64, BN <= 64, no PERSIST");
 
 typedef long long i64;
 typedef unsigned long long u64;
@@ -522,39 +510,6 @@ __device__ __forceinline__ void wgmma_n256(float (&d)[128], u64 da, u64 db)
 }
 #endif
 
-#if !PREC_INT8
-// The same with A from registers (AREG): a[0..3] are the thread's fragments of the m64 x k16 slice of A.
-template <int TRB>
-__device__ __forceinline__ void wgmma_ra_n16(float (&d)[8], const u32 (&a)[4], u64 db)
-{
-	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %13, 0;\n"
-		     "wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9, %10, %11}, %12, p, 1, 1, %14;\n}\n"
-		     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
-		     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1), "n"(TRB));
-}
-template <int TRB>
-__device__ __forceinline__ void wgmma_ra_n32(float (&d)[16], const u32 (&a)[4], u64 db)
-{
-	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %21, 0;\n"
-		     "wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, {%16, %17, %18, %19}, %20, p, 1, 1, %22;\n}\n"
-		     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-		       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
-		     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1), "n"(TRB));
-}
-template <int TRB>
-__device__ __forceinline__ void wgmma_ra_n64(float (&d)[32], const u32 (&a)[4], u64 db)
-{
-	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
-		     "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
-		     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, {%32, %33, %34, %35}, %36, p, 1, 1, %38;\n}\n"
-		     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-		       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-		       "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-		       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-		     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1), "n"(TRB));
-}
-#endif
-
 template <int TRA, int TRB>
 __device__ __forceinline__ void wgmma_bn(ACC (&d)[BN / 2], u64 da, u64 db)
 {
@@ -571,80 +526,6 @@ __device__ __forceinline__ void wgmma_bn(ACC (&d)[BN / 2], u64 da, u64 db)
 	else
 		wgmma_n256<TRA, TRB>(d, da, db);
 }
-
-#if AREG
-template <int TRB>
-__device__ __forceinline__ void wgmma_ra(float (&d)[BN / 2], const u32 (&a)[4], u64 db)
-{
-	if constexpr (BN == 16)
-		wgmma_ra_n16<TRB>(d, a, db);
-	else if constexpr (BN == 32)
-		wgmma_ra_n32<TRB>(d, a, db);
-	else
-		wgmma_ra_n64<TRB>(d, a, db);
-}
-// AREG: this thread's elements of A for one k-tile, as loaded (one per register, zero-extended): for k16 step
-// kk and h = 0, 1, r[8·kk + 4·h + (0, 1, 2, 3)] = A(row, c), A(row, c + 1), A(row + 8, c), A(row + 8, c + 1)
-// with c = 16·kk + 8·h + 2·(lane%4). p: A's element (row, the thread's first column of the k-tile),
-// column-major with leading dimension lda; ok0 / ok1: rows row / row + 8 exist; kleft: columns of the block's
-// k range left from p's column (<= 0: none). Elements outside are zeros, not read.
-// One element into a whole register (zero-extended by the load itself), or 0 where !ok. In C, a predicated
-// 16-bit load is merged into its register afterwards, and that merge waits for the load at once.
-__device__ __forceinline__ u32 ld_u16_or0(const TA *p, bool ok)
-{
-	u32 v;
-	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %2, 0;\nmov.b32 %0, 0;\n@p ld.global.nc.u16 %0, [%1];\n}\n"
-		     : "=r"(v)
-		     : "l"(p), "r"((int)ok));
-	return v;
-}
-template <bool KTAIL>
-__device__ __forceinline__ void load_araw_v(u32 (&r)[BK / 2], const TA *__restrict__ p, i64 lda, int kleft, bool ok0,
-					    bool ok1)
-{
-	// two column pointers walked 8 columns at a time: 64-bit adds, not a multiply per load
-	const TA *q = p, *q1 = p + lda;
-	const i64 lda8 = 8 * lda;
-#pragma unroll
-	for (int kk = 0; kk < BK / 16; kk++)
-#pragma unroll
-		for (int h = 0; h < 2; h++, q += lda8, q1 += lda8) {
-			const int c = 16 * kk + 8 * h;
-			const bool k0 = !KTAIL || c < kleft, k1 = !KTAIL || c + 1 < kleft;
-			u32 *e = r + 8 * kk + 4 * h;
-			e[0] = ld_u16_or0(q, ok0 && k0);
-			e[1] = ld_u16_or0(q1, ok0 && k1);
-			e[2] = ld_u16_or0(q + 8, ok1 && k0);
-			e[3] = ld_u16_or0(q1 + 8, ok1 && k1);
-		}
-}
-__device__ __forceinline__ void load_araw(u32 (&r)[BK / 2], const TA *__restrict__ p, i64 lda, i64 kleft, bool ok0,
-					  bool ok1)
-{
-	if (kleft >= BK) { // the whole k-tile: row predicates only
-		load_araw_v<false>(r, p, lda, BK, ok0, ok1);
-	} else if (kleft > 0) {
-		load_araw_v<true>(r, p, lda, (int)kleft, ok0, ok1);
-	} else {
-#pragma unroll
-		for (int i = 0; i < BK / 2; i++)
-			r[i] = 0u;
-	}
-}
-// wgmma's four fragment registers of k16 step kk from the loaded elements: (row, c..c+1), (row + 8, c..c+1),
-// (row, c+8..c+9), (row + 8, c+8..c+9). Volatile: packed where they are used, after the stage's barrier, not
-// where they were loaded (packing there would wait for the loads and undo the lead).
-__device__ __forceinline__ void pack_afrag(u32 (&a)[4], const u32 (&r)[BK / 2], int kk)
-{
-#pragma unroll
-	for (int h = 0; h < 2; h++)
-#pragma unroll
-		for (int half = 0; half < 2; half++)
-			asm volatile("prmt.b32 %0, %1, %2, 0x5410;"
-				     : "=r"(a[2 * h + half])
-				     : "r"(r[8 * kk + 4 * h + 2 * half]), "r"(r[8 * kk + 4 * h + 2 * half + 1]));
-}
-#endif
 
 // ---- producer: one operand's tile per stage -------------------------------------------------------------
 //
@@ -858,7 +739,7 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 				mbar_wait(empty0 + 8 * s, ((it / STAGES) & 1) ^ 1);
 				const u32 st = sbase + s * STAGE_BYTES;
 				const int k0 = (int)(kbeg + (i64)t * BK);
-				mbar_expect_tx(full, AREG ? BN * 128 : STAGE_BYTES);
+				mbar_expect_tx(full, STAGE_BYTES);
 				if (B_KMAJ)
 					tma_load(st + BM * 128, tmb, k0, (int)n0, full);
 				else
@@ -867,9 +748,7 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 						tma_load(st + BM * 128 + g * 8192, tmb, (int)n0 + 64 * g, k0, full);
 				if (it == 0) // a kernel that wrote A (the host's repack) may still run: wait for it
 					asm volatile("griddepcontrol.wait;" ::: "memory");
-				if (AREG) // the consumers load A themselves
-					;
-				else if (A_KMAJ)
+				if (A_KMAJ)
 					tma_load(st, tma, k0, (int)m0, full);
 				else
 #pragma unroll
@@ -898,8 +777,7 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 				lb.load(st + BM * 128, kbeg + (i64)t * BK, kend);
 				if (it == 0) // a kernel that wrote A (the host's repack) may still run: wait for it
 					asm volatile("griddepcontrol.wait;" ::: "memory");
-				if (!AREG)
-					la.load(st, kbeg + (i64)t * BK, kend);
+				la.load(st, kbeg + (i64)t * BK, kend);
 				mbar_arrive_cpasync(full0 + 8 * s);
 			}
 		}
@@ -937,56 +815,11 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 #pragma unroll
 			for (int r = 0; r < BN / 2; r++)
 				acc[mi][r] = 0;
-#if AREG
-		// A from global memory, two k-tiles ahead (load_araw)
-		const i64 ar = m0 + 16 * warp + (lane >> 2);
-		const bool ok0 = ar < M, ok1 = ar + 8 < M;
-		const i64 acol = kbeg + 2 * (lane & 3);
-		const TA *ap = A + (ok0 ? ar : 0) + acol * lda;
-		const i64 astep = (i64)BK * lda;
-		u32 f0[BK / 2], f1[BK / 2], f2[BK / 2];
-		load_araw(f0, ap, lda, kend - acol, ok0, ok1);
-		load_araw(f1, ap + astep, lda, kend - acol - BK, ok0, ok1);
-		// k-tile t with the elements `use`; those of t + 2 loaded into `next` (free: its wgmmas retired).
-		// The three buffers rotate by name (the loop below is unrolled by 3): a copy would wait for the loads.
-		auto step = [&](int t, const u32 (&use)[BK / 2], u32 (&next)[BK / 2]) {
-			load_araw(next, ap + (i64)(t + 2) * astep, lda, kend - acol - (i64)(t + 2) * BK, ok0, ok1);
-			const u32 s = it % STAGES;
-			mbar_wait(full0 + 8 * s, (it / STAGES) & 1);
-			if (!TMA) // (its MEMBAR waits for the loads in flight: the elements' lead shrinks to one k-tile)
-				fence_proxy_async();
-			const u64 soff = (u64)((s * STAGE_BYTES) >> 4);
-			u32 a4[BK / 16][4];
-#pragma unroll
-			for (int kk = 0; kk < BK / 16; kk++)
-				pack_afrag(a4[kk], use, kk);
-			wgmma_fence();
-#pragma unroll
-			for (int kk = 0; kk < BK / 16; kk++)
-				wgmma_ra<TRB>(acc[0], a4[kk], db0 + soff + ((kk * KSTEP_B) >> 4));
-			wgmma_commit();
-			wgmma_wait<0>(); // its wgmmas have read the fragments and the stage: hand the stage back
-			if (lane == 0)
-				mbar_arrive(empty0 + 8 * s);
-			it++;
-		};
-#pragma unroll 1
-		for (int t = 0; t < ntiles; t += 3) {
-			step(t, f0, f2);
-			if (t + 1 < ntiles)
-				step(t + 1, f1, f0);
-			if (t + 2 < ntiles)
-				step(t + 2, f2, f1);
-		}
-		(void)da0, (void)TRA, (void)KSTEP_A, (void)MSTEP_A;
-#else
 #pragma unroll 1
 		for (int t = 0; t < ntiles; t++, it++) {
 			const u32 s = it % STAGES;
 			mbar_wait(full0 + 8 * s, (it / STAGES) & 1);
-			if (!TMA) // cp.async wrote through the generic proxy; wgmma reads through the async one (TMA
-				  // writes through the async proxy, and the mbarrier orders it)
-				fence_proxy_async();
+			fence_proxy_async(); // cp.async wrote through the generic proxy; wgmma reads through the async one
 			const u64 soff = (u64)((s * STAGE_BYTES) >> 4);
 			wgmma_fence();
 #pragma unroll
@@ -1007,7 +840,6 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 				mbar_arrive(empty0 + 8 * s);
 #endif
 		}
-#endif // AREG
 		wgmma_wait<0>();
 #if INFLIGHT && PERSIST
 		if (ntiles > 0 && lane == 0) // the tile's last stage: the next tile's k-tiles need it
@@ -1147,15 +979,6 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nn(GEMM_ARGS) { __
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nt(GEMM_ARGS) { __trap(); }
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tn(GEMM_ARGS) { gemm_body<1, 0>(GEMM_PASS); }
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tt(GEMM_ARGS) { __trap(); }
-#elif AREG // A 'n' only (the host runs nn, nt)
-extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nn(GEMM_ARGS) { gemm_body<0, 0>(GEMM_PASS); }
-extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tn(GEMM_ARGS) { __trap(); }
-extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tt(GEMM_ARGS) { __trap(); }
-#if BN >= 64
-extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nt(GEMM_ARGS) { gemm_body<0, 1>(GEMM_PASS); }
-#else
-extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nt(GEMM_ARGS) { __trap(); }
-#endif
 #else
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nn(GEMM_ARGS) { gemm_body<0, 0>(GEMM_PASS); }
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tn(GEMM_ARGS) { gemm_body<1, 0>(GEMM_PASS); }

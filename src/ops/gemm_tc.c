@@ -24,10 +24,8 @@
  * the next tile while the consumers store this one; no split-K then. CLK (wgmma only): split-K's splits of a
  * tile run as one thread-block cluster and are summed through distributed shared memory (splits 2..8). TMA
  * (wgmma only): the stages are filled by the bulk tensor copy engine from tensor maps the host encodes (rows
- * 16-byte aligned only). AREG (wgmma fp16, BM 64, WGS 1, BN <= 64): for A 'n' with M <= 64, the consumers load
- * their fragments of A from global memory into registers, which wgmma reads: no repack launch (pack_t). */
-enum { TC_BM, TC_BN, TC_BK, TC_WM, TC_WN, TC_STAGES, TC_KIND, TC_WGS, TC_KS, TC_PERSIST, TC_CLK, TC_TMA, TC_AREG,
-       TC_NPARAMS };
+ * 16-byte aligned only). */
+enum { TC_BM, TC_BN, TC_BK, TC_WM, TC_WN, TC_STAGES, TC_KIND, TC_WGS, TC_KS, TC_PERSIST, TC_CLK, TC_TMA, TC_NPARAMS };
 _Static_assert((int)TC_BM == (int)GEMM_BM && (int)TC_BN == (int)GEMM_BN && (int)TC_BK == (int)GEMM_BK,
 	       "split-K reads BM, BN, BK");
 
@@ -49,8 +47,6 @@ _Static_assert((int)TC_BM == (int)GEMM_BM && (int)TC_BN == (int)GEMM_BN && (int)
 			    "through distributed shared memory", 2, {0, 1}},                                       \
 		[TC_TMA] = {"TMA", "wgmma: 1 = stages filled by the bulk tensor copy engine, 0 = by cp.async", 2,   \
 			    {0, 1}},                                                                               \
-		[TC_AREG] = {"AREG", "wgmma fp16, A 'n', M <= 64: 1 = the consumers load A into registers "     \
-			     "(no repack launch), 0 = A through shared memory", 2, {0, 1}},                       \
 	}
 
 static const struct dlb_param fp16_params[TC_NPARAMS] = TC_PARAMS(32, 64);
@@ -182,9 +178,9 @@ static int k_one_family(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
 	if (is_skinny(v)) /* BM, BN, KS and STAGES matter; BK is the split-K grain */
-		return !v[TC_PERSIST] && !v[TC_CLK] && !v[TC_TMA] && !v[TC_AREG] && v[TC_WM] == 64 && v[TC_WN] == 64 &&
+		return !v[TC_PERSIST] && !v[TC_CLK] && !v[TC_TMA] && v[TC_WM] == 64 && v[TC_WN] == 64 &&
 		       v[TC_WGS] == 1 && (v[TC_STAGES] == 2 || v[TC_STAGES] == 4);
-	if (v[TC_KS] != 1 || ((v[TC_PERSIST] || v[TC_CLK] || v[TC_TMA] || v[TC_AREG]) && !is_wgmma(v)) ||
+	if (v[TC_KS] != 1 || ((v[TC_PERSIST] || v[TC_CLK] || v[TC_TMA]) && !is_wgmma(v)) ||
 	    (v[TC_PERSIST] && v[TC_CLK]))
 		return 0;
 	return is_wgmma(v) ? v[TC_WM] == 64 && v[TC_WN] == 64 : v[TC_WGS] == 1 && v[TC_STAGES] <= 4;
@@ -247,15 +243,14 @@ static int w_shape_es(const int *v, int es)
 	return v[TC_BK] * es == 128 && v[TC_BM] % (64 * wgs) == 0 && (mi == 1 || mi == 2) && bn_ok &&
 	       mi * v[TC_BN] <= 256 && v[TC_STAGES] >= 3 &&
 	       (v[TC_PERSIST] || wgmma_epi_bytes(v, es) <= ring) &&
-	       (!v[TC_CLK] || (size_t)v[TC_BM] * (size_t)v[TC_BN] * 4 <= ring) &&
-	       (!v[TC_AREG] || (es == 2 && wgs == 1 && v[TC_BM] == 64 && v[TC_BN] <= 64 && !v[TC_PERSIST]));
+	       (!v[TC_CLK] || (size_t)v[TC_BM] * (size_t)v[TC_BN] * 4 <= ring);
 }
 
 PER_ES(w_shape)
 
 #define TC_CONSTRAINTS(pieces, wshape, scolumns, sthreads, sresources)                                       \
 	{.text = "one family: mma.sync WGS 1, STAGES <= 4; wgmma WM = WN = 64; skinny also WGS 1, STAGES 2 or 4; " \
-		 "KS 1 but skinny; PERSIST, CLK, TMA and AREG 0 but wgmma; not both PERSIST and CLK",               \
+		 "KS 1 but skinny; PERSIST, CLK and TMA 0 but wgmma; not both PERSIST and CLK",               \
 	 .kind = DLB_CON_CUSTOM, .ok = k_one_family},                                                           \
 		{.text = "skinny: BN <= 16, VEC*BN <= 128 accumulators (VEC = 16/ES), BK the smallest, KU = "     \
 			 "4*STAGES = 16 for BN <= 4, 8 for BN >= 8",                                            \
@@ -273,7 +268,7 @@ PER_ES(w_shape)
 		 .ok = pieces},                                                                                 \
 		{.text = "wgmma: BK*ES = 128, BM = 64*WGS*(1|2), BN 16, 32 or a multiple of 64, (BM/64/WGS)*BN <= " \
 			 "256, STAGES >= 3, epilogue fits the ring (PERSIST: its own area), CLK: partial sums "      \
-			 "BM*BN*4 fit it, AREG: fp16, WGS 1, BM 64, BN <= 64, no PERSIST",                          \
+			 "BM*BN*4 fit it",                                                                            \
 		 .kind = DLB_CON_CUSTOM, .ok = wshape }
 
 static const struct dlb_constraint fp16_constraints[] = {
@@ -648,13 +643,9 @@ static int tc_variants(void *state, const struct dlb_candidate *c, int *values, 
 		return 0;
 	if (is_skinny(c->cfg.v) && s->n > 64)
 		return 0; /* for few columns only (every layout) */
-	/* AREG: A 'n' in one M-tile (M <= 64), which the consumers load into registers as stored */
-	int areg = c->cfg.v[TC_AREG];
-	if (areg && (s->p.ta || s->m > 64))
-		return 0;
-	/* wgmma reads every operand, repacked where it cannot be read as stored (pack_plan); TMA: the lines it
-	 * reads (both operands', B's alone with AREG) 16-byte aligned */
-	if (c->cfg.v[TC_TMA] && ((!areg && vec_of(s->pk[0].how ? s->pk[0].ld_out : s->blas.lda, s->es_in) < 16) ||
+	/* wgmma reads every operand, repacked where it cannot be read as stored (pack_plan); TMA: both lines
+	 * 16-byte aligned as read */
+	if (c->cfg.v[TC_TMA] && (vec_of(s->pk[0].how ? s->pk[0].ld_out : s->blas.lda, s->es_in) < 16 ||
 				 vec_of(s->pk[1].how ? s->pk[1].ld_out : s->blas.ldb, s->es_in) < 16))
 		return 0;
 	/* wgmma's narrow tiles (BN 16, 32): for narrow problems, or short ones (M <= 64: one M-tile, so the
@@ -750,7 +741,7 @@ static int tc_launch(void *state, const struct dlb_candidate *c, int split, int 
 	int ta = s->p.ta, tb = s->p.tb, packed_a = 0, packed_b = 0;
 	for (int op = 0; is_wgmma(v) && op < 2; op++) { /* repacks first, in the same timed launch */
 		const struct tc_pack *q = &s->pk[op];
-		if (!q->how || (op == 0 && v[TC_AREG])) /* AREG loads A as stored */
+		if (!q->how)
 			continue;
 		const void *src = op ? B : A;
 		void *dst = q->P[set];
@@ -777,10 +768,8 @@ static int tc_launch(void *state, const struct dlb_candidate *c, int split, int 
 			ta = q->how == PACK_T ? 1 : ta; /* A transposed: A stored 't' */
 		}
 	}
-	if (v[TC_AREG] && (ta || s->m > 64))
-		DLB_FAIL(DLB_E_LIMIT, "AREG loads A 'n' of at most 64 rows only");
 	if (is_wgmma(v)) {
-		if ((!v[TC_AREG] && vec_a < 8) || vec_b < 8)
+		if (vec_a < 8 || vec_b < 8)
 			DLB_FAIL(DLB_E_LIMIT, "the wgmma kernel needs rows aligned to 8 bytes");
 		vec_c = (size_t)ldc * s->es_out % 16 == 0; /* it writes C in 16-byte vectors */
 	}
@@ -788,10 +777,9 @@ static int tc_launch(void *state, const struct dlb_candidate *c, int split, int 
 	memset(&tma, 0, sizeof tma);
 	memset(&tmb, 0, sizeof tmb);
 	if (is_wgmma(v) && v[TC_TMA]) {
-		if ((!v[TC_AREG] && vec_a < 16) || vec_b < 16)
+		if (vec_a < 16 || vec_b < 16)
 			DLB_FAIL(DLB_E_LIMIT, "TMA needs rows aligned to 16 bytes");
-		if (!v[TC_AREG]) /* else the kernel does not read it */
-			DLB_CHECK(tc_tmap(s, set, 0, A, lda, ta, s->m, v[TC_BM], v[TC_BK], &tma));
+		DLB_CHECK(tc_tmap(s, set, 0, A, lda, ta, s->m, v[TC_BM], v[TC_BK], &tma));
 		DLB_CHECK(tc_tmap(s, set, 1, B, ldb, !tb, s->n, v[TC_BN], v[TC_BK], &tmb));
 	}
 	void *args[] = {&M, &N, &K, &A, &lda, &B, &ldb, &C, &ldc,
