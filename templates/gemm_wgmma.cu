@@ -819,7 +819,11 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 		for (int t = 0; t < ntiles; t++, it++) {
 			const u32 s = it % STAGES;
 			mbar_wait(full0 + 8 * s, (it / STAGES) & 1);
-			fence_proxy_async(); // cp.async wrote through the generic proxy; wgmma reads through the async one
+			// cp.async wrote through the generic proxy and wgmma reads through the async one: a fence. The
+			// copy engine writes through the async proxy, ordered by the full barrier: no fence (it is a MEMBAR).
+#if !TMA
+			fence_proxy_async();
+#endif
 			const u64 soff = (u64)((s * STAGE_BYTES) >> 4);
 			wgmma_fence();
 #pragma unroll
