@@ -33,13 +33,14 @@ struct dlb_op {
 	const char *defines;                 /* fixed lines put before the tunables' defines (e.g. the precision) */
 	const char *const *kernel_names;     /* looked up in each candidate's module */
 	int nkernels;
+	int ndyn_kernels;                    /* the first ndyn_kernels of them take dyn_smem; the rest none */
 	const char *variant_name;            /* a launch-time tunable (e.g. SPLITK), or NULL */
 	struct dlb_space space;              /* compile-time tunables and their constraints */
 	const struct dlb_constraint *limit_checks; /* device-limit rows, given a struct dlb_limits (search/space.h) */
 	int nlimit_checks;
 
-	/* Dynamic shared memory (bytes) a configuration's kernels are launched with; NULL: none. Loading a
-	 * candidate raises the kernels' limit to it (the opt-in limit beyond 48 KiB). */
+	/* Dynamic shared memory (bytes) a configuration's first ndyn_kernels kernels are launched with; NULL:
+	 * none. Loading a candidate raises those kernels' limit to it (the opt-in limit beyond 48 KiB). */
 	size_t (*dyn_smem)(const int *v);
 
 	double (*flops)(const struct dlb_problem *p);

@@ -67,7 +67,7 @@ int dlb_candidate_load(const struct dlb_op *op, const struct dlb_device *dev, st
 			DLB_CHECK(dlb_module_kernel(&c->mod, op->kernel_names[n], &c->kernels[n]));
 		DLB_CHECK(dlb_kernel_attrs(c->kernels[0], &c->attrs));
 		/* always: the static shared memory counts too, so even a dynamic size under 48 KiB may need it */
-		for (int n = 0; dyn > 0 && dyn <= dev->smem_per_block_optin && n < op->nkernels; n++)
+		for (int n = 0; dyn > 0 && dyn <= dev->smem_per_block_optin && n < op->ndyn_kernels; n++)
 			DLB_CHECK(dlb_kernel_allow_smem(c->kernels[n], dyn));
 	}
 	if (dyn + c->attrs.sharedSizeBytes > dev->smem_per_block_optin)

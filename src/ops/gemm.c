@@ -404,6 +404,7 @@ const struct dlb_op dlb_op_gemm = {
 	.template_file = "gemm_fp32.cu",
 	.kernel_names = gemm_kernels,
 	.nkernels = 4,
+	.ndyn_kernels = 4,
 	.variant_name = "SPLITK",
 	.space = {gemm_params, GEMM_NPARAMS, gemm_constraints, sizeof gemm_constraints / sizeof gemm_constraints[0]},
 	.limit_checks = gemm_limit_checks,

@@ -315,7 +315,9 @@ static int l_wgmma(const int *v, const struct dlb_limits *lim)
 static const struct dlb_constraint fp16_limits[] = {TC_LIMITS(l_smem_fp16, l_threads_fp16)};
 static const struct dlb_constraint int8_limits[] = {TC_LIMITS(l_smem_int8, l_threads_int8)};
 
-/* the four layouts (index ta*2 + tb), then wgmma's repacks of an operand: aligned copy, transpose */
+/* the four layouts (index ta*2 + tb), then wgmma's repacks of an operand: aligned copy, transpose (these two
+ * launch without dynamic shared memory: pack_t's tile is static, and a GEMM's opt-in size plus it may exceed
+ * the device's limit) */
 static const char *const tc_kernels[] = {"gemm_nn", "gemm_nt", "gemm_tn", "gemm_tt", "pack_cols", "pack_t"};
 enum { TC_PACK_KERNEL = 4, TC_PACKT_KERNEL = 5 };
 
@@ -841,7 +843,7 @@ static int tc_vendor(void *state, const struct dlb_bench_opts *o, struct dlb_ven
 
 #define TC_OP_COMMON                                                                                          \
 	.name = "gemm", .template_file = "gemm_tc.cu", .template_extra = "gemm_wgmma.cu",            \
-	.kernel_names = tc_kernels, .nkernels = 6,                                                                    \
+	.kernel_names = tc_kernels, .nkernels = 6, .ndyn_kernels = 4,                                                 \
 	.variant_name = "SPLITK", .flops = tc_flops, .device_bytes = tc_device_bytes, .describe = tc_describe,   \
 	.setup = tc_setup, .variants = tc_variants, .nsets = tc_nsets, .launch = tc_launch, .verify = tc_verify,  \
 	.vendor = tc_vendor, .teardown = tc_teardown
