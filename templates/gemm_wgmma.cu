@@ -31,7 +31,7 @@
 //           not pad N = 16 to 64 columns of MMAs and split-K partials) with B K-major only (nn, tn):
 //           an MN-major B tile is whole 64-element swizzle rows, so gemm_nt and gemm_tt __trap() there
 //   BK      k-depth of one stage: fixed by the precision to one 128-byte swizzle row, 64 (fp16) or 128 (int8)
-//   STAGES  shared-memory stages in the ring, 2..8
+//   STAGES  shared-memory stages in the ring, 2..16
 //   GM      M-tiles per group in the block order (>= 1)
 //   INFLIGHT 1: each consumer keeps its previous k-tile's wgmmas in flight while issuing the next (a stage
 //           is handed back one k-tile later); 0: it waits for its own wgmmas every k-tile (the other
@@ -64,7 +64,7 @@
 //   BM % (64*WGS) == 0, BM / (64*WGS) in {1, 2}
 //   BN in {16, 32} (B K-major: the host runs nn, tn only) or BN % 64 == 0, 64 <= BN <= 256
 //   (BM/(64*WGS)) * BN <= 256                      (accumulators: MI*BN/2 registers per consumer thread)
-//   2 <= STAGES <= 8
+//   2 <= STAGES <= 16
 //   L2PF in {0, 128, 256}, INFLIGHT in {0, 1}, PERSIST in {0, 1}, CLK in {0, 1}, not both 1, TMA in {0, 1}
 //   CLK: BM*BN*4 <= STAGES*(BM+BN)*128                 (a split's fp32 / int32 partial sums fit the ring)
 //   SMEM_BYTES <= 232448                           (227 KiB)
@@ -141,7 +141,7 @@ static_assert(WGS == 1 || WGS == 2, "WGS must be 1 or 2");
 static_assert(BM % (64 * WGS) == 0 && (MI == 1 || MI == 2), "BM must be 64*WGS*MI, MI in {1,2}");
 static_assert(BN == 16 || BN == 32 || (BN % 64 == 0 && BN <= 256), "BN must be 16, 32, 64, 128, 192 or 256");
 static_assert(MI * BN <= 256, "too many accumulators per consumer thread");
-static_assert(STAGES >= 2 && STAGES <= 8, "STAGES in 2..8");
+static_assert(STAGES >= 2 && STAGES <= 16, "STAGES in 2..16");
 static_assert(L2PF == 0 || L2PF == 128 || L2PF == 256, "L2PF in {0, 128, 256}");
 static_assert(INFLIGHT == 0 || INFLIGHT == 1, "INFLIGHT in {0, 1}");
 static_assert(BK * ES_AB == 128, "BK is one 128-byte swizzle row");
