@@ -32,7 +32,7 @@ _Static_assert((int)TC_BM == (int)GEMM_BM && (int)TC_BN == (int)GEMM_BN && (int)
 #define TC_PARAMS(bk_lo, bk_hi)                                                                           \
 	{                                                                                                     \
 		[TC_BM] = {"BM", "rows of C per thread block", 4, {32, 64, 128, 256}},                            \
-		[TC_BN] = {"BN", "columns of C per thread block", 9, {1, 2, 4, 8, 16, 32, 64, 128, 256}},         \
+		[TC_BN] = {"BN", "columns of C per thread block", 10, {1, 2, 4, 8, 16, 32, 64, 128, 192, 256}},   \
 		[TC_BK] = {"BK", "k-depth of one pipeline stage (elements)", 2, {bk_lo, bk_hi}},                  \
 		[TC_WM] = {"WM", "rows of C per warp (mma.sync)", 3, {16, 32, 64}},                               \
 		[TC_WN] = {"WN", "columns of C per warp (mma.sync)", 3, {16, 32, 64}},                            \
@@ -183,7 +183,7 @@ static int k_one_family(const int *v, const struct dlb_limits *lim)
 	if (v[TC_KS] != 1 || ((v[TC_PERSIST] || v[TC_CLK] || v[TC_TMA]) && !is_wgmma(v)) ||
 	    (v[TC_PERSIST] && v[TC_CLK]))
 		return 0;
-	return is_wgmma(v) ? v[TC_WM] == 64 && v[TC_WN] == 64 : v[TC_WGS] == 1 && v[TC_STAGES] <= 4;
+	return is_wgmma(v) ? v[TC_WM] == 64 && v[TC_WN] == 64 : v[TC_WGS] == 1 && v[TC_STAGES] <= 4 && v[TC_BN] != 192;
 }
 
 /* ---- skinny rows (KIND 2) ---- */
@@ -249,7 +249,8 @@ static int w_shape_es(const int *v, int es)
 PER_ES(w_shape)
 
 #define TC_CONSTRAINTS(pieces, wshape, scolumns, sthreads, sresources)                                       \
-	{.text = "one family: mma.sync WGS 1, STAGES <= 4; wgmma WM = WN = 64; skinny also WGS 1, STAGES 2 or 4; " \
+	{.text = "one family: mma.sync WGS 1, STAGES <= 4, BN not 192; wgmma WM = WN = 64; skinny also WGS 1, "    \
+		 "STAGES 2 or 4; "                                                                                   \
 		 "KS 1 but skinny; PERSIST, CLK and TMA 0 but wgmma; not both PERSIST and CLK",               \
 	 .kind = DLB_CON_CUSTOM, .ok = k_one_family},                                                           \
 		{.text = "skinny: BN <= 16, VEC*BN <= 128 accumulators (VEC = 16/ES), BK the smallest, KU = "     \
