@@ -306,8 +306,8 @@ int dlb_search(const struct dlb_search_opts *o, const struct dlb_points *p, dlb_
 			if (oo.min_s > 0)
 				snprintf(after, sizeof after, ", after at least %g s", oo.min_s);
 			snprintf(res->why, sizeof res->why,
-				 "no improvement beyond %.1f%% in the last %d candidates%s (%d of %d evaluated)", 100 * oo.eps,
-				 oo.window, after, res->evaluated, p->n);
+				 "no improvement beyond %.1f%% in the last %d candidates%s (%d of %d evaluated)",
+				 100 * oo.eps, oo.window, after, res->evaluated, p->n);
 			stopped_idle = 1;
 			break;
 		}

@@ -143,7 +143,8 @@ static int check_op(struct dlb_device *dev, struct dlb_gpu *g, const struct dlb_
 			op->teardown(state);
 		}
 	printf("gpu_gemm_verify: %s: %ld candidates on %s, %ld runs over %zu shapes x 4 layouts: %ld wrong, %ld errors\n",
-	       dlb_prec_name(op->prec), compiled, dev->name, runs, first < nshapes ? nshapes - first : 0, wrong, errors);
+	       dlb_prec_name(op->prec), compiled, dev->name, runs, first < nshapes ? nshapes - first : 0, wrong,
+	       errors);
 	dlb_candidates_free(cand, ncand);
 	return wrong || errors || compiled < (only ? 1 : 100) ? 1 : 0;
 }
