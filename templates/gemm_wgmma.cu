@@ -42,6 +42,10 @@
 //           ...; the ring's stages and phases run on from tile to tile, and the epilogue stages C in an
 //           area of its own (EPI_BYTES), so the producer fills the ring with the next tile's k-tiles while
 //           the consumers store this one. No split-K (gridDim.z must be 1). 0: one tile per block.
+//           2 ("ping-pong", WGS = 2): persistent as 1, but the two consumer warpgroups take the block's
+//           tiles in turn, each a whole BM x BN tile (MI = BM/64): the ring carries tile b's k-tiles for
+//           one, then tile b + gridDim.x's for the other, so one warpgroup's epilogue (stores straight from
+//           its registers, no staging) overlaps the other's wgmmas. INFLIGHT 1.
 //   CLK     split-K's sum (gridDim.z > 1): 1: the host launches the splits of a tile as one thread-block
 //           cluster (1, 1, gridDim.z), at most 8; every split but the first leaves its partial sums in its
 //           own shared memory (the ring, free by then), and the first reads them over distributed shared
@@ -53,22 +57,23 @@
 //           only where both operands' rows are 16-byte aligned. 0: 128 producer threads with cp.async.
 // Derived:
 //   THREADS    = 128*(WGS+1)
-//   MI         = BM/(64*WGS)
+//   MI         = BM/(64*WGS) (PERSIST 2: BM/64)
 //   ES_C       = 2 (fp16) or 4 (int8: C is int32)
 //   EPI_BYTES  = WGS*BN*(64*MI*ES_C + 16)     (the epilogue's staging)
-//   SMEM_BYTES = STAGES*(BM+BN)*128 + 16*STAGES + 1024 (+ EPI_BYTES with PERSIST)   (dynamic shared memory,
+//   SMEM_BYTES = STAGES*(BM+BN)*128 + 16*STAGES + 1024 (+ EPI_BYTES with PERSIST 1)   (dynamic shared memory,
 //                bytes; the host must give exactly this: cudaFuncSetAttribute(MaxDynamicSharedMemorySize) and
 //                the launch)
 // Constraints (host-side rows):
 //   WGS in {1, 2}
-//   BM % (64*WGS) == 0, BM / (64*WGS) in {1, 2}
+//   MI in {1, 2}, BM == 64*WGS*MI (PERSIST 2: WGS == 2, BM == 64*MI)
 //   BN in {16, 32} (B K-major: the host runs nn, tn only) or BN % 64 == 0, 64 <= BN <= 256
-//   (BM/(64*WGS)) * BN <= 256                      (accumulators: MI*BN/2 registers per consumer thread)
+//   MI * BN <= 256                                 (accumulators: MI*BN/2 registers per consumer thread)
 //   2 <= STAGES <= 16
-//   L2PF in {0, 128, 256}, INFLIGHT in {0, 1}, PERSIST in {0, 1}, CLK in {0, 1}, not both 1, TMA in {0, 1}
+//   L2PF in {0, 128, 256}, INFLIGHT in {0, 1}, PERSIST in {0, 1, 2}, CLK in {0, 1}, not with PERSIST,
+//   TMA in {0, 1}
 //   CLK: BM*BN*4 <= STAGES*(BM+BN)*128                 (a split's fp32 / int32 partial sums fit the ring)
 //   SMEM_BYTES <= 232448                           (227 KiB)
-//   EPI_BYTES <= STAGES*(BM+BN)*128 unless PERSIST          (the epilogue reuses the stage ring)
+//   EPI_BYTES <= STAGES*(BM+BN)*128 with PERSIST 0          (the epilogue reuses the stage ring)
 //   BK == 128 / sizeof(element of A)  (i.e. leave BK at its default)
 // Measured (H200, 8192^3, see notes/wgmma.md): WGS=2 BM=128 BN=256 STAGES=4 is the best all-round choice
 // (fp16 ~690-700 TFLOP/s, int8 ~1400 TOPS, 0.90-0.94x cublasGemmEx); BM=256 BN=128 is as good for fp16 nn.
@@ -114,14 +119,14 @@
 #ifndef GM
 #define GM 8 // M-tiles per group in the block order
 #endif
+#ifndef PERSIST
+#define PERSIST 0 // 1: persistent blocks walk the tiles, the epilogue in its own shared memory; 2: ping-pong
+#endif
 #ifndef INFLIGHT
-#define INFLIGHT (WGS == 1) // 1: a consumer keeps one k-tile of wgmmas in flight while it issues the next; 0: none
+#define INFLIGHT (WGS == 1 || PERSIST == 2) // 1: a consumer keeps one k-tile of wgmmas in flight; 0: none
 #endif
 #ifndef L2PF
 #define L2PF 0 // cp.async L2 prefetch hint: 0 none, 128 or 256 bytes
-#endif
-#ifndef PERSIST
-#define PERSIST 0 // 1: persistent blocks walk the tiles, the epilogue in its own shared memory
 #endif
 #ifndef CLK
 #define CLK 0 // split-K: 1 = the splits form a cluster and sum through distributed shared memory
@@ -131,14 +136,16 @@
 #endif
 
 #define THREADS (128 * (WGS + 1))
-#define MI (BM / (64 * WGS))
+#define PP (PERSIST == 2)                   // ping-pong: each consumer warpgroup a whole tile of its own
+#define MI (BM / (64 * (PP ? 1 : WGS)))
 #define STAGE_BYTES ((BM + BN) * 128)
 #define EPI_CS (64 * MI * ES_C + 16)        // bytes per staged column of a consumer's tile in the epilogue
 #define EPI_BYTES (WGS * BN * EPI_CS)       // the epilogue's staging area (the ring's start unless PERSIST)
-#define SMEM_BYTES (STAGES * (BM + BN) * 128 + 16 * STAGES + 1024 + (PERSIST ? EPI_BYTES : 0))
+#define SMEM_BYTES (STAGES * (BM + BN) * 128 + 16 * STAGES + 1024 + (PERSIST == 1 ? EPI_BYTES : 0))
 
 static_assert(WGS == 1 || WGS == 2, "WGS must be 1 or 2");
-static_assert(BM % (64 * WGS) == 0 && (MI == 1 || MI == 2), "BM must be 64*WGS*MI, MI in {1,2}");
+static_assert(BM == 64 * (PP ? 1 : WGS) * MI && (MI == 1 || MI == 2), "BM must be 64*WGS*MI (PP: 64*MI), MI 1|2");
+static_assert(!PP || (WGS == 2 && INFLIGHT == 1), "PERSIST 2 (ping-pong) needs WGS 2 and INFLIGHT 1");
 static_assert(BN == 16 || BN == 32 || (BN % 64 == 0 && BN <= 256), "BN must be 16, 32, 64, 128, 192 or 256");
 static_assert(MI * BN <= 256, "too many accumulators per consumer thread");
 static_assert(STAGES >= 2 && STAGES <= 16, "STAGES in 2..16");
@@ -147,7 +154,7 @@ static_assert(INFLIGHT == 0 || INFLIGHT == 1, "INFLIGHT in {0, 1}");
 static_assert(BK * ES_AB == 128, "BK is one 128-byte swizzle row");
 static_assert(SMEM_BYTES <= 232448, "shared memory over 227 KiB");
 static_assert(PERSIST || EPI_BYTES <= STAGES * STAGE_BYTES, "epilogue does not fit the ring");
-static_assert(PERSIST == 0 || PERSIST == 1, "PERSIST in {0, 1}");
+static_assert(PERSIST >= 0 && PERSIST <= 2, "PERSIST in {0, 1, 2}");
 static_assert(CLK == 0 || (CLK == 1 && !PERSIST), "CLK in {0, 1}, not with PERSIST");
 static_assert(TMA == 0 || TMA == 1, "TMA in {0, 1}");
 static_assert(!CLK || BM * BN * 4 <= STAGES * STAGE_BYTES, "CLK: the partial sums do not fit the ring");
@@ -701,7 +708,7 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 	if (tid == 0) {
 		for (int s = 0; s < STAGES; s++) {
 			mbar_init(full0 + 8 * s, TMA ? 1 : 128); // TMA: one expect_tx; else each producer thread's copies
-			mbar_init(empty0 + 8 * s, 4 * WGS); // one arrival per consumer warp
+			mbar_init(empty0 + 8 * s, PP ? 4 : 4 * WGS); // one arrival per consumer warp that reads it
 		}
 	}
 	__syncthreads();
@@ -799,16 +806,25 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 	// Descriptors at stage 0, k-step 0. K-major: 8-line groups 1024 bytes apart (SBO), next k-step +32 bytes.
 	// MN-major: 8-k groups 1024 bytes apart (SBO), 64-element groups 8192 bytes apart (LBO), next k-step
 	// (16 k = two 8-k groups) +2048 bytes.
-	const u64 da0 = make_desc(sbase + (wg * MI) * 64 * 128, A_KMAJ ? 16 : 8192, 1024);
+	const u64 da0 = make_desc(sbase + (PP ? 0 : wg * MI) * 64 * 128, A_KMAJ ? 16 : 8192, 1024);
 	const u64 db0 = make_desc(sbase + BM * 128, B_KMAJ ? 16 : 8192, 1024);
 	constexpr u32 KSTEP_A = A_KMAJ ? 32 : 2048, KSTEP_B = B_KMAJ ? 32 : 2048; // bytes per wgmma k-step
 	constexpr u32 MSTEP_A = 64 * 128;                                      // next m64 block: 8 KiB either way
 
-	u32 it = 0;
+	// Ping-pong: this warpgroup takes the block's tiles wg, wg + 2, ... (the ring's k-tiles of the others
+	// are the other warpgroup's), and the two take turns through the ring: a warpgroup starts a tile's
+	// k-tiles once the other has passed the full barriers of its previous tile (named barrier 4 + wg; the
+	// other arrives there). Without the turns, a warpgroup would wait on a stage a whole use ahead of the
+	// ring, and the parity of an mbarrier cannot tell that use from the one before it.
+	u32 it = PP ? wg * ntiles : 0;
 #pragma unroll 1
-	for (i64 tile = blockIdx.x; tile < ntile_all; tile += tstep) {
+	for (i64 tile = blockIdx.x + (PP ? wg * tstep : 0); tile < ntile_all; tile += (PP ? 2 : 1) * tstep) {
 		i64 m0, n0;
 		tile_origin(tile, mt, nt, m0, n0);
+#if PP
+		if (tile != blockIdx.x) // every tile but the block's first: wait for the turn
+			asm volatile("bar.sync %0, 256;" ::"r"(4 + wg) : "memory");
+#endif
 		ACC acc[MI][BN / 2];
 #pragma unroll
 		for (int mi = 0; mi < MI; mi++)
@@ -844,6 +860,10 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 				mbar_arrive(empty0 + 8 * s);
 #endif
 		}
+#if PP
+		if (tile + tstep < ntile_all) // past this tile's full barriers: the block's next tile is the other's
+			asm volatile("bar.arrive %0, 256;" ::"r"(5 - wg) : "memory");
+#endif
 		wgmma_wait<0>();
 #if INFLIGHT && PERSIST
 		if (ntiles > 0 && lane == 0) // the tile's last stage: the next tile's k-tiles need it
@@ -853,10 +873,11 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 		for (int mi = 0; mi < MI; mi++)
 			fence_regs(acc[mi]);
 
-		// ---- split-K (never with PERSIST): every split stores its accumulators to W in register order, 16 bytes at a time,
-		// W[z][tile][reg/4][thread][4] (coalesced: a warp's store is 512 contiguous bytes); the last split of the tile to arrive sums all of
-		// them in the order z = 0, 1, ... (deterministic, in fp32 / int32) into its registers and goes on to the
-		// epilogue. W holds splits · tiles · BM · BN elements. ----
+		// ---- split-K (never with PERSIST): every split stores its accumulators to W in register order,
+		// 16 bytes at a time, W[z][tile][reg/4][thread][4] (coalesced: a warp's store is 512 contiguous
+		// bytes); the last split of the tile to arrive sums all of them in the order z = 0, 1, ...
+		// (deterministic, in fp32 / int32) into its registers and goes on to the epilogue. W holds
+		// splits · tiles · BM · BN elements. ----
 #if CLK
 		// ---- split-K across a cluster (CLK): the splits of this tile are the cluster's CTAs, rank z = blockIdx.z.
 		// Splits 1.. store their accumulators to their own ring in register order ([reg/4][thread], 16 bytes);
@@ -913,6 +934,33 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 		}
 #endif
 
+		// ---- epilogue, ping-pong: straight from the registers (a warp's store is 8 rows of 4 columns) while
+		// the other warpgroup runs its wgmmas; then past the other warpgroup's tile in the ring ----
+#if PP
+		it += ntiles;
+#pragma unroll
+		for (int mi = 0; mi < MI; mi++) {
+			const i64 gr0 = m0 + 64 * mi + 16 * warp + (lane >> 2);
+#pragma unroll
+			for (int r = 0; r < BN / 2; r += 2) { // acc[r], acc[r+1]: columns gc, gc+1 of row gr
+				const i64 gc = n0 + 8 * (r / 4) + 2 * (lane & 3), gr = gr0 + 8 * ((r >> 1) & 1);
+				if (gr >= M || gc >= N)
+					continue;
+				TC *dst = C + gc * ldc + gr;
+#if PREC_INT8
+				dst[0] = acc[mi][r];
+				if (gc + 1 < N)
+					dst[ldc] = acc[mi][r + 1];
+#else
+				u32 h; // packed conversion, as below
+				asm("cvt.rn.f16x2.f32 %0, %2, %1;" : "=r"(h) : "f"(acc[mi][r]), "f"(acc[mi][r + 1]));
+				dst[0] = (TC)(h & 0xffffu);
+				if (gc + 1 < N)
+					dst[ldc] = (TC)(h >> 16);
+#endif
+			}
+		}
+#else
 		// ---- epilogue: through shared memory, the ring (free once every consumer is past its last wgmma) or,
 		// with PERSIST, an area of its own (the producer is already filling the ring with the next tile) ----
 		constexpr int ROWS = 64 * MI;             // rows of this warpgroup's tile
@@ -967,6 +1015,7 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 #if PERSIST
 		named_sync(2 + wg, 128); // the staging area is read out before the next tile writes it
 #endif
+#endif // PP
 	} // tiles
 }
 

@@ -21,7 +21,9 @@
  * BN columns per block, KS k-slices of threads, STAGES groups of 4 k per thread and batch; BK only the split-K
  * grain). BN 1, 2, 4 exist for the skinny family only. PERSIST (wgmma only): persistent blocks, one per SM, each
  * walking tiles b, b + SMs, ... with the epilogue staged in shared memory of its own, so the producer loads
- * the next tile while the consumers store this one; no split-K then. CLK (wgmma only): split-K's splits of a
+ * the next tile while the consumers store this one; no split-K then. PERSIST 2 (WGS 2): ping-pong, the two
+ * consumer warpgroups take the block's tiles in turn, each a whole tile, one's epilogue under the other's
+ * wgmmas. CLK (wgmma only): split-K's splits of a
  * tile run as one thread-block cluster and are summed through distributed shared memory (splits 2..8). TMA
  * (wgmma only): the stages are filled by the bulk tensor copy engine from tensor maps the host encodes (rows
  * 16-byte aligned only). */
@@ -42,7 +44,8 @@ _Static_assert((int)TC_BM == (int)GEMM_BM && (int)TC_BN == (int)GEMM_BN && (int)
 		[TC_WGS] = {"WGS", "consumer warpgroups (wgmma)", 2, {1, 2}},                                     \
 		[TC_KS] = {"KS", "k-slices of threads per block (skinny)", 6, {1, 4, 8, 16, 32, 64}},              \
 		[TC_PERSIST] = {"PERSIST", "wgmma: 1 = one block per SM walks the tiles, its epilogue overlapping " \
-				"the next tile's loads", 2, {0, 1}},                                               \
+				"the next tile's loads; 2 = so, its two consumer warpgroups on alternate tiles",      \
+				3, {0, 1, 2}},                                                                        \
 		[TC_CLK] = {"CLK", "wgmma split-K: 1 = a tile's splits are one thread-block cluster, summed "     \
 			    "through distributed shared memory", 2, {0, 1}},                                       \
 		[TC_TMA] = {"TMA", "wgmma: 1 = stages filled by the bulk tensor copy engine, 0 = by cp.async", 2,   \
@@ -93,10 +96,16 @@ static int threads_of(const int *v, int es)
 	return is_wgmma(v) ? 128 * (v[TC_WGS] + 1) : 32 * (v[TC_BM] / v[TC_WM]) * (v[TC_BN] / v[TC_WN]);
 }
 
+/* The wgmma template's MI: m64 blocks of a consumer warpgroup's tile (BM/64 each with PERSIST 2). */
+static int wgmma_mi(const int *v)
+{
+	return v[TC_BM] / (64 * (v[TC_PERSIST] == 2 ? 1 : v[TC_WGS]));
+}
+
 /* The wgmma epilogue's staging: WGS consumers x BN columns of 64*MI outputs, padded by 16 bytes (EPI_BYTES). */
 static size_t wgmma_epi_bytes(const int *v, int es)
 {
-	int wgs = v[TC_WGS], mi = v[TC_BM] / (64 * wgs), es_c = es == 1 ? 4 : 2;
+	int wgs = v[TC_WGS], mi = wgmma_mi(v), es_c = es == 1 ? 4 : 2;
 	return (size_t)wgs * (size_t)v[TC_BN] * (size_t)(64 * mi * es_c + 16);
 }
 
@@ -111,7 +120,7 @@ static size_t smem_es(const int *v, int es)
 {
 	if (is_wgmma(v))
 		return (size_t)v[TC_STAGES] * (size_t)(v[TC_BM] + v[TC_BN]) * 128 + 16 * (size_t)v[TC_STAGES] + 1024 +
-		       (v[TC_PERSIST] ? wgmma_epi_bytes(v, es) : 0);
+		       (v[TC_PERSIST] == 1 ? wgmma_epi_bytes(v, es) : 0);
 	if (is_skinny(v)) {
 		struct skinny_geo g = skinny_geo_of(v, es);
 		return g.win_bytes > g.red_bytes ? g.win_bytes : g.red_bytes;
@@ -237,10 +246,11 @@ static int w_shape_es(const int *v, int es)
 {
 	if (!is_wgmma(v))
 		return 1;
-	int wgs = v[TC_WGS], mi = v[TC_BM] / (64 * wgs);
+	int pp = v[TC_PERSIST] == 2, mi = wgmma_mi(v);
 	int bn_ok = v[TC_BN] == 16 || v[TC_BN] == 32 || (v[TC_BN] % 64 == 0 && v[TC_BN] >= 64);
 	size_t ring = (size_t)v[TC_STAGES] * (size_t)(v[TC_BM] + v[TC_BN]) * 128;
-	return v[TC_BK] * es == 128 && v[TC_BM] % (64 * wgs) == 0 && (mi == 1 || mi == 2) && bn_ok &&
+	return v[TC_BK] * es == 128 && v[TC_BM] == 64 * (pp ? 1 : v[TC_WGS]) * mi && (mi == 1 || mi == 2) &&
+	       (!pp || v[TC_WGS] == 2) && bn_ok &&
 	       mi * v[TC_BN] <= 256 && v[TC_STAGES] >= 3 &&
 	       (v[TC_PERSIST] || wgmma_epi_bytes(v, es) <= ring) &&
 	       (!v[TC_CLK] || (size_t)v[TC_BM] * (size_t)v[TC_BN] * 4 <= ring);
@@ -267,9 +277,9 @@ PER_ES(w_shape)
 		 .ok = k_warp_tile},                                                                            \
 		{.text = "mma.sync: 16-byte pieces of a stage a multiple of the threads", .kind = DLB_CON_CUSTOM, \
 		 .ok = pieces},                                                                                 \
-		{.text = "wgmma: BK*ES = 128, BM = 64*WGS*(1|2), BN 16, 32 or a multiple of 64, (BM/64/WGS)*BN <= " \
-			 "256, STAGES >= 3, epilogue fits the ring (PERSIST: its own area), CLK: partial sums "      \
-			 "BM*BN*4 fit it",                                                                            \
+		{.text = "wgmma: BK*ES = 128, BM = 64*WGS*MI (PERSIST 2: WGS 2, BM = 64*MI), MI 1 or 2, BN 16, 32 "  \
+			 "or a multiple of 64, MI*BN <= 256, STAGES >= 3, epilogue fits the ring (PERSIST 1: its "   \
+			 "own area; 2: none), CLK: partial sums BM*BN*4 fit it",                                      \
 		 .kind = DLB_CON_CUSTOM, .ok = wshape }
 
 static const struct dlb_constraint fp16_constraints[] = {
