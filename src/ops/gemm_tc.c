@@ -23,10 +23,9 @@
  * walking tiles b, b + SMs, ... with the epilogue staged in shared memory of its own, so the producer loads
  * the next tile while the consumers store this one; no split-K then. PERSIST 2 (WGS 2): ping-pong, the two
  * consumer warpgroups take the block's tiles in turn, each a whole tile, one's epilogue under the other's
- * wgmmas. CLK (wgmma only): split-K's splits of a
- * tile run as one thread-block cluster and are summed through distributed shared memory (splits 2..8). TMA
- * (wgmma only): the stages are filled by the bulk tensor copy engine from tensor maps the host encodes (rows
- * 16-byte aligned only). */
+ * wgmmas. CLK (wgmma only): split-K's splits of a tile run as one thread-block cluster and are summed through
+ * distributed shared memory (splits 2..8). TMA (wgmma only): the stages are filled by the bulk tensor copy
+ * engine from tensor maps the host encodes (rows 16-byte aligned only). */
 enum { TC_BM, TC_BN, TC_BK, TC_WM, TC_WN, TC_STAGES, TC_KIND, TC_WGS, TC_KS, TC_PERSIST, TC_CLK, TC_TMA, TC_NPARAMS };
 _Static_assert((int)TC_BM == (int)GEMM_BM && (int)TC_BN == (int)GEMM_BN && (int)TC_BK == (int)GEMM_BK,
 	       "split-K reads BM, BN, BK");
