@@ -22,11 +22,11 @@ static const int64_t shapes_fp32[][3] = {
 };
 
 /* The issue's odd sizes 1, 3, 35, 127, 1760, 5124 in every position; 1760x3x5124 takes the skinny family
- * (N <= 64) through several k-windows of B and a k tail on 16-byte rows. The last four put A 'n' with M = 1,
- * 35 and 63 (the repack of A for wgmma, pack_t) through k tails within a k-tile, splits of 1 to 8, and a last
- * split with no k at all (35x64x2056 split 8). 1760x5124x200 has more tiles than an H100 or H200 has SMs
- * (at 128x256, 14 x 21), so the persistent candidates run (PERSIST 1 and 2: two or three tiles a block,
- * k tails). */
+ * (N <= 64) through several k-windows of B and a k tail on 16-byte rows. The four before the last put A 'n'
+ * with M = 1, 35 and 63 (the repack of A for wgmma, pack_t) through k tails within a k-tile, splits of 1 to 8,
+ * and a last split with no k at all (35x64x2056 split 8). The last, 1760x5124x200, has more tiles than an
+ * H100 or H200 has SMs (at 128x256, 14 x 21), so the persistent candidates run (PERSIST 1 and 2: two or three
+ * tiles a block, k tails). */
 static const int64_t shapes_tc[][3] = {
 	{1, 1, 1},      {3, 3, 3},       {35, 35, 35},    {127, 127, 127}, {1760, 3, 35},  {5124, 35, 127},
 	{35, 1760, 1760}, {127, 5124, 3}, {3, 127, 5124}, {1, 1760, 127},  {5124, 1, 1760}, {1760, 127, 5124},
