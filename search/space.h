@@ -4,7 +4,7 @@
 #include <stddef.h>
 
 #define DLB_MAX_PARAMS 12
-#define DLB_MAX_VALUES 12
+#define DLB_MAX_VALUES 16
 
 struct dlb_param {
 	const char *name; /* the template macro it sets */

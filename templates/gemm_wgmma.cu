@@ -27,9 +27,12 @@
 // Tunables (each has a default below, so this file compiles alone):
 //   WGS     consumer warpgroups: 1 or 2
 //   BM      rows of C per block: 64·WGS·MI with MI (m64 wgmmas per consumer warpgroup) 1 or 2
-//   BN      columns of C per block: 16, 32, 64, 128, 192 or 256; 16 and 32 (narrow problems: the tile does
-//           not pad N = 16 to 64 columns of MMAs and split-K partials) with B K-major only (nn, tn):
-//           an MN-major B tile is whole 64-element swizzle rows, so gemm_nt and gemm_tt __trap() there
+//   BN      columns of C per block: 16, 32, 64, 128, 144, 192, 208, 240 or 256. 16 and 32 are for narrow
+//           problems (the tile does not pad N = 16 to 64 columns of MMAs and split-K partials); 144, 208 and
+//           240 fit N to whole waves of tiles where a multiple of 64 leaves a wave part empty (cuBLASLt's
+//           heuristic picks such widths too, e.g. 256x144 at 3072x1500x1024 fp16). Those not a multiple of
+//           64 need B K-major (nn, tn): an MN-major B tile is whole 64-element swizzle rows, so gemm_nt and
+//           gemm_tt __trap() there
 //   BK      k-depth of one stage: fixed by the precision to one 128-byte swizzle row, 64 (fp16) or 128 (int8)
 //   STAGES  shared-memory stages in the ring, 2..16
 //   GM      M-tiles per group in the block order (>= 1)
@@ -66,8 +69,9 @@
 // Constraints (host-side rows):
 //   WGS in {1, 2}
 //   MI in {1, 2}, BM == 64*WGS*MI (PERSIST 2: WGS == 2, BM == 64*MI)
-//   BN in {16, 32} (B K-major: the host runs nn, tn only) or BN % 64 == 0, 64 <= BN <= 256
-//   MI * BN <= 256                                 (accumulators: MI*BN/2 registers per consumer thread)
+//   BN in {16, 32, 64, 128, 144, 192, 208, 240, 256}; BN % 64 != 0: B K-major (the host runs nn, tn only)
+//   MI * BN <= 256 (accumulators: MI*BN/2 registers per consumer thread), or 288 (BM 256 BN 144: one wave of
+//                  tiles at 3072 x 1500) with PERSIST 0 and CLK 0 (0 bytes of spill there; 8 with PERSIST 2 or CLK)
 //   2 <= STAGES <= 16
 //   L2PF in {0, 128, 256}, INFLIGHT in {0, 1}, PERSIST in {0, 1, 2}, CLK in {0, 1}, not with PERSIST,
 //   TMA in {0, 1}
@@ -146,8 +150,11 @@
 static_assert(WGS == 1 || WGS == 2, "WGS must be 1 or 2");
 static_assert(BM == 64 * (PP ? 1 : WGS) * MI && (MI == 1 || MI == 2), "BM must be 64*WGS*MI (PP: 64*MI), MI 1|2");
 static_assert(!PP || (WGS == 2 && INFLIGHT == 1), "PERSIST 2 (ping-pong) needs WGS 2 and INFLIGHT 1");
-static_assert(BN == 16 || BN == 32 || (BN % 64 == 0 && BN <= 256), "BN must be 16, 32, 64, 128, 192 or 256");
-static_assert(MI * BN <= 256, "too many accumulators per consumer thread");
+static_assert(BN == 16 || BN == 32 || BN == 64 || BN == 128 || BN == 144 || BN == 192 || BN == 208 || BN == 240 ||
+		      BN == 256,
+	      "BN must be 16, 32, 64, 128, 144, 192, 208, 240 or 256");
+static_assert(MI * BN <= 256 || (MI * BN == 288 && PERSIST == 0 && CLK == 0),
+	      "too many accumulators per consumer thread");
 static_assert(STAGES >= 2 && STAGES <= 16, "STAGES in 2..16");
 static_assert(L2PF == 0 || L2PF == 128 || L2PF == 256, "L2PF in {0, 128, 256}");
 static_assert(INFLIGHT == 0 || INFLIGHT == 1, "INFLIGHT in {0, 1}");
@@ -309,213 +316,80 @@ __device__ __forceinline__ u64 make_desc(u32 addr, u32 lbo, u32 sbo)
 	return (u64)((addr & 0x3FFFF) >> 4) | ((u64)(lbo >> 4) << 16) | ((u64)(sbo >> 4) << 32) | (1ull << 62);
 }
 
-// wgmma m64nNk16 (fp16 → fp32) and m64nNk32 (s8 → s32), A and B from shared memory through descriptors.
-// Generated: one function per N; TRA/TRB are the transpose bits (1: M/N-major), fp16 only.
+// wgmma m64nNk16 (fp16 → fp32) and m64nNk32 (s8 → s32), A and B from shared memory through descriptors: one
+// function wgmma_n<N> per N of the space, written by WGMMA_N below. Its asm operands are the N/2 accumulators
+// d[0..N/2) ("%0".."%(N/2-1)", constraint "+f" or "+r"), then the descriptors da, db (%(N/2), %(N/2+1)), the
+// scale-d flag (%(N/2+2): 1, accumulate), and for fp16 the transpose bits TRA, TRB (1: M/N-major).
+// WG_S<n>: the names "%0, ..., %(n-1)"; WG_O<n>(c): the operands d[0..n) with constraint "+" c.
+#define WG_S8 "%0, %1, %2, %3, %4, %5, %6, %7"
+#define WG_S16 WG_S8 ", %8, %9, %10, %11, %12, %13, %14, %15"
+#define WG_S24 WG_S16 ", %16, %17, %18, %19, %20, %21, %22, %23"
+#define WG_S32 WG_S24 ", %24, %25, %26, %27, %28, %29, %30, %31"
+#define WG_S40 WG_S32 ", %32, %33, %34, %35, %36, %37, %38, %39"
+#define WG_S48 WG_S40 ", %40, %41, %42, %43, %44, %45, %46, %47"
+#define WG_S56 WG_S48 ", %48, %49, %50, %51, %52, %53, %54, %55"
+#define WG_S64 WG_S56 ", %56, %57, %58, %59, %60, %61, %62, %63"
+#define WG_S72 WG_S64 ", %64, %65, %66, %67, %68, %69, %70, %71"
+#define WG_S80 WG_S72 ", %72, %73, %74, %75, %76, %77, %78, %79"
+#define WG_S88 WG_S80 ", %80, %81, %82, %83, %84, %85, %86, %87"
+#define WG_S96 WG_S88 ", %88, %89, %90, %91, %92, %93, %94, %95"
+#define WG_S104 WG_S96 ", %96, %97, %98, %99, %100, %101, %102, %103"
+#define WG_S112 WG_S104 ", %104, %105, %106, %107, %108, %109, %110, %111"
+#define WG_S120 WG_S112 ", %112, %113, %114, %115, %116, %117, %118, %119"
+#define WG_S128 WG_S120 ", %120, %121, %122, %123, %124, %125, %126, %127"
+#define WG_D8(c, i)                                                                                           \
+	"+" c(d[i]), "+" c(d[i + 1]), "+" c(d[i + 2]), "+" c(d[i + 3]), "+" c(d[i + 4]), "+" c(d[i + 5]),     \
+		"+" c(d[i + 6]), "+" c(d[i + 7])
+#define WG_O8(c) WG_D8(c, 0)
+#define WG_O16(c) WG_O8(c), WG_D8(c, 8)
+#define WG_O24(c) WG_O16(c), WG_D8(c, 16)
+#define WG_O32(c) WG_O24(c), WG_D8(c, 24)
+#define WG_O40(c) WG_O32(c), WG_D8(c, 32)
+#define WG_O48(c) WG_O40(c), WG_D8(c, 40)
+#define WG_O56(c) WG_O48(c), WG_D8(c, 48)
+#define WG_O64(c) WG_O56(c), WG_D8(c, 56)
+#define WG_O72(c) WG_O64(c), WG_D8(c, 64)
+#define WG_O80(c) WG_O72(c), WG_D8(c, 72)
+#define WG_O88(c) WG_O80(c), WG_D8(c, 80)
+#define WG_O96(c) WG_O88(c), WG_D8(c, 88)
+#define WG_O104(c) WG_O96(c), WG_D8(c, 96)
+#define WG_O112(c) WG_O104(c), WG_D8(c, 104)
+#define WG_O120(c) WG_O112(c), WG_D8(c, 112)
+#define WG_O128(c) WG_O120(c), WG_D8(c, 120)
+#define WG_STR(x) #x
+// The precision's part: the instruction's shape and types, the accumulators' constraint, and for fp16 the
+// transpose bits (immediates after the scale-d flag; int8 has none, both operands K-major).
 #if PREC_INT8
-template <int TRA, int TRB>
-__device__ __forceinline__ void wgmma_n16(int (&d)[8], u64 da, u64 db)
-{
-	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %10, 0;\n"
-		     "wgmma.mma_async.sync.aligned.m64n16k32.s32.s8.s8 {%0, %1, %2, %3, %4, %5, %6, %7}, %8, %9, p;\n}\n"
-		     : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7])
-		     : "l"(da), "l"(db), "r"(1));
-}
-template <int TRA, int TRB>
-__device__ __forceinline__ void wgmma_n32(int (&d)[16], u64 da, u64 db)
-{
-	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %18, 0;\n"
-		     "wgmma.mma_async.sync.aligned.m64n32k32.s32.s8.s8 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, %16, %17, p;\n}\n"
-		     : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7]),
-		       "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]), "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15])
-		     : "l"(da), "l"(db), "r"(1));
-}
-template <int TRA, int TRB>
-__device__ __forceinline__ void wgmma_n64(int (&d)[32], u64 da, u64 db)
-{
-	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
-		     "wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
-		     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, %32, %33, p;\n}\n"
-		     : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7]),
-		       "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]), "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15]),
-		       "+r"(d[16]), "+r"(d[17]), "+r"(d[18]), "+r"(d[19]), "+r"(d[20]), "+r"(d[21]), "+r"(d[22]), "+r"(d[23]),
-		       "+r"(d[24]), "+r"(d[25]), "+r"(d[26]), "+r"(d[27]), "+r"(d[28]), "+r"(d[29]), "+r"(d[30]), "+r"(d[31])
-		     : "l"(da), "l"(db), "r"(1));
-}
-template <int TRA, int TRB>
-__device__ __forceinline__ void wgmma_n128(int (&d)[64], u64 da, u64 db)
-{
-	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-		     "wgmma.mma_async.sync.aligned.m64n128k32.s32.s8.s8 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
-		     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
-		     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
-		     "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p;\n}\n"
-		     : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7]),
-		       "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]), "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15]),
-		       "+r"(d[16]), "+r"(d[17]), "+r"(d[18]), "+r"(d[19]), "+r"(d[20]), "+r"(d[21]), "+r"(d[22]), "+r"(d[23]),
-		       "+r"(d[24]), "+r"(d[25]), "+r"(d[26]), "+r"(d[27]), "+r"(d[28]), "+r"(d[29]), "+r"(d[30]), "+r"(d[31]),
-		       "+r"(d[32]), "+r"(d[33]), "+r"(d[34]), "+r"(d[35]), "+r"(d[36]), "+r"(d[37]), "+r"(d[38]), "+r"(d[39]),
-		       "+r"(d[40]), "+r"(d[41]), "+r"(d[42]), "+r"(d[43]), "+r"(d[44]), "+r"(d[45]), "+r"(d[46]), "+r"(d[47]),
-		       "+r"(d[48]), "+r"(d[49]), "+r"(d[50]), "+r"(d[51]), "+r"(d[52]), "+r"(d[53]), "+r"(d[54]), "+r"(d[55]),
-		       "+r"(d[56]), "+r"(d[57]), "+r"(d[58]), "+r"(d[59]), "+r"(d[60]), "+r"(d[61]), "+r"(d[62]), "+r"(d[63])
-		     : "l"(da), "l"(db), "r"(1));
-}
-template <int TRA, int TRB>
-__device__ __forceinline__ void wgmma_n192(int (&d)[96], u64 da, u64 db)
-{
-	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %98, 0;\n"
-		     "wgmma.mma_async.sync.aligned.m64n192k32.s32.s8.s8 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
-		     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
-		     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
-		     "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63,"
-		     "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79,"
-		     "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95}, %96, %97, p;\n}\n"
-		     : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7]),
-		       "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]), "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15]),
-		       "+r"(d[16]), "+r"(d[17]), "+r"(d[18]), "+r"(d[19]), "+r"(d[20]), "+r"(d[21]), "+r"(d[22]), "+r"(d[23]),
-		       "+r"(d[24]), "+r"(d[25]), "+r"(d[26]), "+r"(d[27]), "+r"(d[28]), "+r"(d[29]), "+r"(d[30]), "+r"(d[31]),
-		       "+r"(d[32]), "+r"(d[33]), "+r"(d[34]), "+r"(d[35]), "+r"(d[36]), "+r"(d[37]), "+r"(d[38]), "+r"(d[39]),
-		       "+r"(d[40]), "+r"(d[41]), "+r"(d[42]), "+r"(d[43]), "+r"(d[44]), "+r"(d[45]), "+r"(d[46]), "+r"(d[47]),
-		       "+r"(d[48]), "+r"(d[49]), "+r"(d[50]), "+r"(d[51]), "+r"(d[52]), "+r"(d[53]), "+r"(d[54]), "+r"(d[55]),
-		       "+r"(d[56]), "+r"(d[57]), "+r"(d[58]), "+r"(d[59]), "+r"(d[60]), "+r"(d[61]), "+r"(d[62]), "+r"(d[63]),
-		       "+r"(d[64]), "+r"(d[65]), "+r"(d[66]), "+r"(d[67]), "+r"(d[68]), "+r"(d[69]), "+r"(d[70]), "+r"(d[71]),
-		       "+r"(d[72]), "+r"(d[73]), "+r"(d[74]), "+r"(d[75]), "+r"(d[76]), "+r"(d[77]), "+r"(d[78]), "+r"(d[79]),
-		       "+r"(d[80]), "+r"(d[81]), "+r"(d[82]), "+r"(d[83]), "+r"(d[84]), "+r"(d[85]), "+r"(d[86]), "+r"(d[87]),
-		       "+r"(d[88]), "+r"(d[89]), "+r"(d[90]), "+r"(d[91]), "+r"(d[92]), "+r"(d[93]), "+r"(d[94]), "+r"(d[95])
-		     : "l"(da), "l"(db), "r"(1));
-}
-template <int TRA, int TRB>
-__device__ __forceinline__ void wgmma_n256(int (&d)[128], u64 da, u64 db)
-{
-	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
-		     "wgmma.mma_async.sync.aligned.m64n256k32.s32.s8.s8 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
-		     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
-		     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
-		     "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63,"
-		     "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79,"
-		     "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95,"
-		     "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111,"
-		     "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, %128, %129, p;\n}\n"
-		     : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7]),
-		       "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]), "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15]),
-		       "+r"(d[16]), "+r"(d[17]), "+r"(d[18]), "+r"(d[19]), "+r"(d[20]), "+r"(d[21]), "+r"(d[22]), "+r"(d[23]),
-		       "+r"(d[24]), "+r"(d[25]), "+r"(d[26]), "+r"(d[27]), "+r"(d[28]), "+r"(d[29]), "+r"(d[30]), "+r"(d[31]),
-		       "+r"(d[32]), "+r"(d[33]), "+r"(d[34]), "+r"(d[35]), "+r"(d[36]), "+r"(d[37]), "+r"(d[38]), "+r"(d[39]),
-		       "+r"(d[40]), "+r"(d[41]), "+r"(d[42]), "+r"(d[43]), "+r"(d[44]), "+r"(d[45]), "+r"(d[46]), "+r"(d[47]),
-		       "+r"(d[48]), "+r"(d[49]), "+r"(d[50]), "+r"(d[51]), "+r"(d[52]), "+r"(d[53]), "+r"(d[54]), "+r"(d[55]),
-		       "+r"(d[56]), "+r"(d[57]), "+r"(d[58]), "+r"(d[59]), "+r"(d[60]), "+r"(d[61]), "+r"(d[62]), "+r"(d[63]),
-		       "+r"(d[64]), "+r"(d[65]), "+r"(d[66]), "+r"(d[67]), "+r"(d[68]), "+r"(d[69]), "+r"(d[70]), "+r"(d[71]),
-		       "+r"(d[72]), "+r"(d[73]), "+r"(d[74]), "+r"(d[75]), "+r"(d[76]), "+r"(d[77]), "+r"(d[78]), "+r"(d[79]),
-		       "+r"(d[80]), "+r"(d[81]), "+r"(d[82]), "+r"(d[83]), "+r"(d[84]), "+r"(d[85]), "+r"(d[86]), "+r"(d[87]),
-		       "+r"(d[88]), "+r"(d[89]), "+r"(d[90]), "+r"(d[91]), "+r"(d[92]), "+r"(d[93]), "+r"(d[94]), "+r"(d[95]),
-		       "+r"(d[96]), "+r"(d[97]), "+r"(d[98]), "+r"(d[99]), "+r"(d[100]), "+r"(d[101]), "+r"(d[102]), "+r"(d[103]),
-		       "+r"(d[104]), "+r"(d[105]), "+r"(d[106]), "+r"(d[107]), "+r"(d[108]), "+r"(d[109]), "+r"(d[110]), "+r"(d[111]),
-		       "+r"(d[112]), "+r"(d[113]), "+r"(d[114]), "+r"(d[115]), "+r"(d[116]), "+r"(d[117]), "+r"(d[118]), "+r"(d[119]),
-		       "+r"(d[120]), "+r"(d[121]), "+r"(d[122]), "+r"(d[123]), "+r"(d[124]), "+r"(d[125]), "+r"(d[126]), "+r"(d[127])
-		     : "l"(da), "l"(db), "r"(1));
-}
+#define WG_TYPES "k32.s32.s8.s8"
+#define WG_C "r"
+#define WG_TRANS(T1, T2) ""
+#define WG_TRANS_IN
 #else
-template <int TRA, int TRB>
-__device__ __forceinline__ void wgmma_n16(float (&d)[8], u64 da, u64 db)
-{
-	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %10, 0;\n"
-		     "wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7}, %8, %9, p, 1, 1, %11, %12;\n}\n"
-		     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
-		     : "l"(da), "l"(db), "r"(1), "n"(TRA), "n"(TRB));
-}
-template <int TRA, int TRB>
-__device__ __forceinline__ void wgmma_n32(float (&d)[16], u64 da, u64 db)
-{
-	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %18, 0;\n"
-		     "wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, %16, %17, p, 1, 1, %19, %20;\n}\n"
-		     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-		       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
-		     : "l"(da), "l"(db), "r"(1), "n"(TRA), "n"(TRB));
-}
-template <int TRA, int TRB>
-__device__ __forceinline__ void wgmma_n64(float (&d)[32], u64 da, u64 db)
-{
-	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
-		     "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
-		     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, %32, %33, p, 1, 1, %35, %36;\n}\n"
-		     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-		       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-		       "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-		       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-		     : "l"(da), "l"(db), "r"(1), "n"(TRA), "n"(TRB));
-}
-template <int TRA, int TRB>
-__device__ __forceinline__ void wgmma_n128(float (&d)[64], u64 da, u64 db)
-{
-	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-		     "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
-		     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
-		     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
-		     "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p, 1, 1, %67, %68;\n}\n"
-		     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-		       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-		       "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-		       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-		       "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-		       "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-		       "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-		       "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-		     : "l"(da), "l"(db), "r"(1), "n"(TRA), "n"(TRB));
-}
-template <int TRA, int TRB>
-__device__ __forceinline__ void wgmma_n192(float (&d)[96], u64 da, u64 db)
-{
-	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %98, 0;\n"
-		     "wgmma.mma_async.sync.aligned.m64n192k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
-		     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
-		     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
-		     "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63,"
-		     "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79,"
-		     "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95}, %96, %97, p, 1, 1, %99, %100;\n}\n"
-		     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-		       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-		       "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-		       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-		       "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-		       "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-		       "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-		       "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
-		       "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
-		       "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
-		       "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
-		       "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95])
-		     : "l"(da), "l"(db), "r"(1), "n"(TRA), "n"(TRB));
-}
-template <int TRA, int TRB>
-__device__ __forceinline__ void wgmma_n256(float (&d)[128], u64 da, u64 db)
-{
-	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
-		     "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
-		     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
-		     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
-		     "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63,"
-		     "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79,"
-		     "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95,"
-		     "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111,"
-		     "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, %128, %129, p, 1, 1, %131, %132;\n}\n"
-		     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-		       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-		       "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-		       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-		       "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-		       "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-		       "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-		       "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
-		       "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
-		       "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
-		       "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
-		       "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
-		       "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
-		       "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
-		       "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
-		       "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
-		     : "l"(da), "l"(db), "r"(1), "n"(TRA), "n"(TRB));
-}
+#define WG_TYPES "k16.f32.f16.f16"
+#define WG_C "f"
+#define WG_TRANS(T1, T2) ", 1, 1, %" WG_STR(T1) ", %" WG_STR(T2)
+#define WG_TRANS_IN , "n"(TRA), "n"(TRB)
 #endif
+// NACC = N/2, and the operand numbers NACC, NACC + 1, NACC + 2 (fp16: and NACC + 3, NACC + 4) as literals.
+#define WGMMA_N(N, NACC, DA, DB, SC, T1, T2)                                                                  \
+	template <int TRA, int TRB>                                                                               \
+	__device__ __forceinline__ void wgmma_n##N(ACC(&d)[NACC], u64 da, u64 db)                                 \
+	{                                                                                                         \
+		asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" WG_STR(SC) ", 0;\n"                              \
+			     "wgmma.mma_async.sync.aligned.m64n" WG_STR(N) WG_TYPES " {" WG_S##NACC "}, %" WG_STR(DA)    \
+			     ", %" WG_STR(DB) ", p" WG_TRANS(T1, T2) ";\n}\n"                                             \
+			     : WG_O##NACC(WG_C)                                                                       \
+			     : "l"(da), "l"(db), "r"(1) WG_TRANS_IN);                                                 \
+	}
+WGMMA_N(16, 8, 8, 9, 10, 11, 12)
+WGMMA_N(32, 16, 16, 17, 18, 19, 20)
+WGMMA_N(64, 32, 32, 33, 34, 35, 36)
+WGMMA_N(128, 64, 64, 65, 66, 67, 68)
+WGMMA_N(144, 72, 72, 73, 74, 75, 76)
+WGMMA_N(192, 96, 96, 97, 98, 99, 100)
+WGMMA_N(208, 104, 104, 105, 106, 107, 108)
+WGMMA_N(240, 120, 120, 121, 122, 123, 124)
+WGMMA_N(256, 128, 128, 129, 130, 131, 132)
 
 template <int TRA, int TRB>
 __device__ __forceinline__ void wgmma_bn(ACC (&d)[BN / 2], u64 da, u64 db)
@@ -528,8 +402,14 @@ __device__ __forceinline__ void wgmma_bn(ACC (&d)[BN / 2], u64 da, u64 db)
 		wgmma_n64<TRA, TRB>(d, da, db);
 	else if constexpr (BN == 128)
 		wgmma_n128<TRA, TRB>(d, da, db);
+	else if constexpr (BN == 144)
+		wgmma_n144<TRA, TRB>(d, da, db);
 	else if constexpr (BN == 192)
 		wgmma_n192<TRA, TRB>(d, da, db);
+	else if constexpr (BN == 208)
+		wgmma_n208<TRA, TRB>(d, da, db);
+	else if constexpr (BN == 240)
+		wgmma_n240<TRA, TRB>(d, da, db);
 	else
 		wgmma_n256<TRA, TRB>(d, da, db);
 }
@@ -1035,10 +915,10 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tt(GEMM_ARGS) { __
 #else
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nn(GEMM_ARGS) { gemm_body<0, 0>(GEMM_PASS); }
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tn(GEMM_ARGS) { gemm_body<1, 0>(GEMM_PASS); }
-#if BN >= 64
+#if BN % 64 == 0
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nt(GEMM_ARGS) { gemm_body<0, 1>(GEMM_PASS); }
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tt(GEMM_ARGS) { gemm_body<1, 1>(GEMM_PASS); }
-#else // a B tile narrower than one MN-major swizzle row
+#else // a B tile that is not whole MN-major swizzle rows of 64 elements
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nt(GEMM_ARGS) { __trap(); }
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tt(GEMM_ARGS) { __trap(); }
 #endif

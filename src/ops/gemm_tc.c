@@ -19,7 +19,8 @@
  * (templates/gemm_wgmma.cu; WGS consumer warpgroups of BM/WGS rows, STAGES; WM and WN fixed at 64), 2 = skinny
  * products without tensor cores for the few-column rows, all four layouts (the end of gemm_tc.cu; BM rows and
  * BN columns per block, KS k-slices of threads, STAGES groups of 4 k per thread and batch; BK only the split-K
- * grain). BN 1, 2, 4 exist for the skinny family only. PERSIST (wgmma only): persistent blocks, one per SM, each
+ * grain). BN 1, 2, 4 exist for the skinny family only; 144, 208, 240 (widths that fit N to whole waves of tiles,
+ * B K-major only) for wgmma only. PERSIST (wgmma only): persistent blocks, one per SM, each
  * walking tiles b, b + SMs, ... with the epilogue staged in shared memory of its own, so the producer loads
  * the next tile while the consumers store this one; no split-K then. PERSIST 2 (WGS 2): ping-pong, the two
  * consumer warpgroups take the block's tiles in turn, each a whole tile, one's epilogue under the other's
@@ -33,7 +34,8 @@ _Static_assert((int)TC_BM == (int)GEMM_BM && (int)TC_BN == (int)GEMM_BN && (int)
 #define TC_PARAMS(bk_lo, bk_hi)                                                                           \
 	{                                                                                                     \
 		[TC_BM] = {"BM", "rows of C per thread block", 4, {32, 64, 128, 256}},                            \
-		[TC_BN] = {"BN", "columns of C per thread block", 10, {1, 2, 4, 8, 16, 32, 64, 128, 192, 256}},   \
+		[TC_BN] = {"BN", "columns of C per thread block", 13,                                              \
+			  {1, 2, 4, 8, 16, 32, 64, 128, 144, 192, 208, 240, 256}},                                  \
 		[TC_BK] = {"BK", "k-depth of one pipeline stage (elements)", 2, {bk_lo, bk_hi}},                  \
 		[TC_WM] = {"WM", "rows of C per warp (mma.sync)", 3, {16, 32, 64}},                               \
 		[TC_WN] = {"WN", "columns of C per warp (mma.sync)", 3, {16, 32, 64}},                            \
@@ -191,7 +193,8 @@ static int k_one_family(const int *v, const struct dlb_limits *lim)
 	if (v[TC_KS] != 1 || ((v[TC_PERSIST] || v[TC_CLK] || v[TC_TMA]) && !is_wgmma(v)) ||
 	    (v[TC_PERSIST] && v[TC_CLK]))
 		return 0;
-	return is_wgmma(v) ? v[TC_WM] == 64 && v[TC_WN] == 64 : v[TC_WGS] == 1 && v[TC_STAGES] <= 4 && v[TC_BN] != 192;
+	return is_wgmma(v) ? v[TC_WM] == 64 && v[TC_WN] == 64 : v[TC_WGS] == 1 && v[TC_STAGES] <= 4 &&
+							     (v[TC_BN] & (v[TC_BN] - 1)) == 0;
 }
 
 /* ---- skinny rows (KIND 2) ---- */
@@ -246,11 +249,12 @@ static int w_shape_es(const int *v, int es)
 	if (!is_wgmma(v))
 		return 1;
 	int pp = v[TC_PERSIST] == 2, mi = wgmma_mi(v);
-	int bn_ok = v[TC_BN] == 16 || v[TC_BN] == 32 || (v[TC_BN] % 64 == 0 && v[TC_BN] >= 64);
+	int bn_ok = v[TC_BN] % 16 == 0; /* the list has only widths wgmma and the template take: 16 .. 256 */
 	size_t ring = (size_t)v[TC_STAGES] * (size_t)(v[TC_BM] + v[TC_BN]) * 128;
 	return v[TC_BK] * es == 128 && v[TC_BM] == 64 * (pp ? 1 : v[TC_WGS]) * mi && (mi == 1 || mi == 2) &&
 	       (!pp || v[TC_WGS] == 2) && bn_ok &&
-	       mi * v[TC_BN] <= 256 && v[TC_STAGES] >= 3 &&
+	       (mi * v[TC_BN] <= 256 || (mi * v[TC_BN] == 288 && !v[TC_PERSIST] && !v[TC_CLK])) &&
+	       v[TC_STAGES] >= 3 &&
 	       (v[TC_PERSIST] || wgmma_epi_bytes(v, es) <= ring) &&
 	       (!v[TC_CLK] || (size_t)v[TC_BM] * (size_t)v[TC_BN] * 4 <= ring);
 }
@@ -258,7 +262,7 @@ static int w_shape_es(const int *v, int es)
 PER_ES(w_shape)
 
 #define TC_CONSTRAINTS(pieces, wshape, scolumns, sthreads, sresources)                                       \
-	{.text = "one family: mma.sync WGS 1, STAGES <= 4, BN not 192; wgmma WM = WN = 64; skinny also WGS 1, "    \
+	{.text = "one family: mma.sync WGS 1, STAGES <= 4, BN a power of 2; wgmma WM = WN = 64; skinny also WGS 1, "    \
 		 "STAGES 2 or 4; "                                                                                   \
 		 "KS 1 but skinny; PERSIST, CLK and TMA 0 but wgmma; not both PERSIST and CLK",               \
 	 .kind = DLB_CON_CUSTOM, .ok = k_one_family},                                                           \
@@ -276,9 +280,9 @@ PER_ES(w_shape)
 		 .ok = k_warp_tile},                                                                            \
 		{.text = "mma.sync: 16-byte pieces of a stage a multiple of the threads", .kind = DLB_CON_CUSTOM, \
 		 .ok = pieces},                                                                                 \
-		{.text = "wgmma: BK*ES = 128, BM = 64*WGS*MI (PERSIST 2: WGS 2, BM = 64*MI), MI 1 or 2, BN 16, 32 "  \
-			 "or a multiple of 64, MI*BN <= 256, STAGES >= 3, epilogue fits the ring (PERSIST 1: its "   \
-			 "own area; 2: none), CLK: partial sums BM*BN*4 fit it",                                      \
+		{.text = "wgmma: BK*ES = 128, BM = 64*WGS*MI (PERSIST 2: WGS 2, BM = 64*MI), MI 1 or 2, BN a "       \
+			 "multiple of 16, MI*BN <= 256 (288 with PERSIST 0 and CLK 0), STAGES >= 3, epilogue fits "  \
+			 "the ring (PERSIST 1: its own area; 2: none), CLK: partial sums BM*BN*4 fit it",             \
 		 .kind = DLB_CON_CUSTOM, .ok = wshape }
 
 static const struct dlb_constraint fp16_constraints[] = {
@@ -660,10 +664,11 @@ static int tc_variants(void *state, const struct dlb_candidate *c, int *values, 
 	if (c->cfg.v[TC_TMA] && (vec_of(s->pk[0].how ? s->pk[0].ld_out : s->blas.lda, s->es_in) < 16 ||
 				 vec_of(s->pk[1].how ? s->pk[1].ld_out : s->blas.ldb, s->es_in) < 16))
 		return 0;
-	/* wgmma's narrow tiles (BN 16, 32): for narrow problems, or short ones (M <= 64: one M-tile, so the
-	 * N-tiles are the grid), and B stored K-major (nn, tn) only */
-	if (is_wgmma(c->cfg.v) && c->cfg.v[TC_BN] < 64 &&
-	    ((s->n >= 64 && s->m > 64) || (s->p.tb && s->pk[1].how != PACK_T)))
+	/* wgmma's tiles that are not whole MN-major swizzle rows (BN 16, 32, 144, 208, 240): B read K-major (nn,
+	 * tn, or B repacked by pack_t) only; the narrow ones (BN < 64) for narrow problems, or short ones (M <= 64:
+	 * one M-tile, so the N-tiles are the grid) */
+	if (is_wgmma(c->cfg.v) && c->cfg.v[TC_BN] % 64 != 0 &&
+	    ((s->p.tb && s->pk[1].how != PACK_T) || (c->cfg.v[TC_BN] < 64 && s->n >= 64 && s->m > 64)))
 		return 0;
 	/* persistent blocks: only where there are more tiles than SMs (else it is the plain kernel with less
 	 * shared memory), and without split-K */
