@@ -96,6 +96,24 @@ static void compile_progress(int done, int n, void *arg)
 		fputc('\n', stderr);
 }
 
+/* 1 when text contains one of the '|'-separated pieces of only (an empty piece matches everything). */
+static int matches_any(const char *text, const char *only)
+{
+	char piece[128];
+	for (const char *p = only;; p++) {
+		size_t len = strcspn(p, "|");
+		if (len < sizeof piece) {
+			memcpy(piece, p, len);
+			piece[len] = 0;
+			if (strstr(text, piece))
+				return 1;
+		}
+		p += len;
+		if (!*p)
+			return 0;
+	}
+}
+
 int dlb_compile_space(const struct dlb_op *op, const char *arch, const struct dlb_limits *lim, int verbose,
 		      int every, const char *only, struct dlb_candidate **out, int *n)
 {
@@ -150,7 +168,7 @@ int dlb_compile_space(const struct dlb_op *op, const char *arch, const struct dl
 		c[i].cfg = cfgs[i];
 		dlb_config_format(&op->space, &cfgs[i], c[i].text, sizeof c[i].text);
 		c[i].job.rc = DLB_E_LIMIT; /* until compiled */
-		if (dlb_candidate_within_limits(op, &c[i], lim) || (only && !strstr(c[i].text, only)))
+		if (dlb_candidate_within_limits(op, &c[i], lim) || (only && !matches_any(c[i].text, only)))
 			continue;
 		c[i].job.source = dlb_jit_source(op->defines, names, cfgs[i].v, op->space.nparams, tpl);
 		if (!c[i].job.source)

@@ -32,8 +32,8 @@ struct dlb_tune_opts {
 /* The space of op filtered by its constraints and the given limits; compile failures and limit rejections
  * are kept with their status. *out holds the constraint-valid candidates, or with every > 1 only every
  * every-th of them (a sample in enumeration order, taken within each kernel family: each value of the
- * first categorical parameter). only: when not NULL, only the configurations whose text contains it are
- * compiled (the others are kept as limit rejections). */
+ * first categorical parameter). only: when not NULL, only the configurations whose text contains one of its
+ * '|'-separated pieces are compiled (the others are kept as limit rejections). */
 int dlb_compile_space(const struct dlb_op *op, const char *arch, const struct dlb_limits *lim, int verbose,
 		      int every, const char *only, struct dlb_candidate **out, int *n);
 void dlb_candidates_free(struct dlb_candidate *c, int n);

@@ -4,7 +4,8 @@
  * DLB_REQUIRE_GPU is set). Arguments: the precisions to check (default: all three).
  * DLB_VERIFY_SHAPES=N keeps the first N shapes, DLB_VERIFY_SKIP=N drops the first N, DLB_VERIFY_SHAPE=MxNxK
  * checks that shape alone, and DLB_VERIFY_ONLY=TEXT compiles and checks only the candidates whose
- * configuration contains TEXT (for a run under compute-sanitizer or ncu). */
+ * configuration contains TEXT or one of its '|'-separated pieces (for a run under compute-sanitizer or
+ * ncu). */
 #include "../src/device.h"
 #include "../src/err.h"
 #include "../src/ops/gemm.h"
@@ -80,8 +81,9 @@ static int check_op(struct dlb_device *dev, struct dlb_gpu *g, const struct dlb_
 	const int64_t(*shapes)[3] = op->prec == DLB_PREC_FP32 ? shapes_fp32 : shapes_tc;
 	size_t nshapes = op->prec == DLB_PREC_FP32 ? sizeof shapes_fp32 / sizeof shapes_fp32[0]
 						    : sizeof shapes_tc / sizeof shapes_tc[0];
-	/* DLB_VERIFY_ONLY=TEXT: only the candidates whose configuration contains TEXT (e.g. "KIND=2" under
-	 * compute-sanitizer; the others are not compiled); DLB_VERIFY_SHAPES=N: only the first N shapes;
+	/* DLB_VERIFY_ONLY=TEXT: only the candidates whose configuration contains TEXT, or one of its
+	 * '|'-separated pieces (e.g. "KIND=2" under compute-sanitizer, "BN=144|BN=208"; the others are not
+	 * compiled); DLB_VERIFY_SHAPES=N: only the first N shapes;
 	 * DLB_VERIFY_SKIP=N: not the first N; DLB_VERIFY_SHAPE=MxNxK: that shape alone (a probe) */
 	const char *only = getenv("DLB_VERIFY_ONLY");
 	static int64_t one[1][3];
