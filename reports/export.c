@@ -40,7 +40,8 @@ static void csv_field(FILE *out, const char *s)
 static void export_csv(FILE *out, const struct dlb_row *rows, int n)
 {
 	fprintf(out, "gpu,uuid,driver,cuda,op,prec,layout,m,n,k,config,median_us,ci_lo_us,ci_hi_us,samples,throughput,"
-		     "unit,vendor_best,vendor_best_us,speedup,verified,current,measured,padded,padded_m,padded_n,padded_k,floor_us\n");
+		     "unit,vendor_best,vendor_best_us,speedup,verified,current,measured,padded,padded_m,padded_n,padded_k,floor_us,"
+		     "vendor_best_config\n");
 	for (int i = 0; i < n; i++) {
 		const struct dlb_row *w = &rows[i];
 		const struct dlb_result *r = &w->r;
@@ -61,8 +62,10 @@ static void export_csv(FILE *out, const struct dlb_row *rows, int n)
 		dlb_fmt_num(f, sizeof f, dlb_result_speedup(r), "%.4f");
 		fprintf(out, ",%s,%s,%s,%d,%s,%s,", a, b, c, r->found ? r->tuned.n : 0, d, dlb_prec_info(r->p.prec)->unit);
 		csv_field(out, vb ? vb->name : "");
-		fprintf(out, ",%s,%s,%d,%d,%s,%d,%lld,%lld,%lld,%s\n", e, f, r->found, !w->stale, r->timestamp, padded,
+		fprintf(out, ",%s,%s,%d,%d,%s,%d,%lld,%lld,%lld,%s,", e, f, r->found, !w->stale, r->timestamp, padded,
 			(long long)pm, (long long)pn, (long long)pk, dlb_fmt_num(fl, sizeof fl, dlb_result_floor_us(r), "%.3f"));
+		csv_field(out, vb ? vb->config : "");
+		fputc('\n', out);
 	}
 }
 

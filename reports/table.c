@@ -129,13 +129,15 @@ static void print_text(FILE *out, const struct dlb_result *rows, int n, const ch
 static void print_csv(FILE *out, const struct dlb_result *rows, int n)
 {
 	fprintf(out, "m,n,k,layout,prec,best_config,tuned_us,tuned_ci_lo,tuned_ci_hi,throughput,unit,pct_peak,peak,"
-		     "cublas_us,cublaslt_best_us,speedup,verified,cached,padded,padded_m,padded_n,padded_k,floor_us\n");
+		     "cublas_us,cublaslt_best_us,speedup,verified,cached,padded,padded_m,padded_n,padded_k,floor_us,"
+		     "vendor_best,vendor_best_config\n");
 	for (int i = 0; i < n; i++) {
 		const struct dlb_result *r = &rows[i];
 		char a[32], b[32], c[32], d[32], e[32], f[32], g[32], h[32], pk[32], fl[32];
 		int64_t pm, pn, pkk;
+		const struct dlb_vendor_entry *vb = dlb_result_vendor_best(r);
 		int padded = dlb_problem_padded(&r->p, &pm, &pn, &pkk); /* the shape run, also when unpadded */
-		fprintf(out, "%lld,%lld,%lld,%s,%s,\"%s\",%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d,%d,%d,%lld,%lld,%lld,%s\n",
+		fprintf(out, "%lld,%lld,%lld,%s,%s,\"%s\",%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d,%d,%d,%lld,%lld,%lld,%s,%s,\"%s\"\n",
 			(long long)r->p.m, (long long)r->p.n, (long long)r->p.k, dlb_layout_name(r->p.ta, r->p.tb),
 			dlb_prec_name(r->p.prec), r->found ? r->config : "",
 			dlb_fmt_num(a, sizeof a, r->found ? r->tuned.median : NAN, "%.3f"),
@@ -146,7 +148,8 @@ static void print_csv(FILE *out, const struct dlb_result *rows, int n)
 			dlb_fmt_num(f, sizeof f, dlb_result_cublas_us(r), "%.3f"),
 			dlb_fmt_num(g, sizeof g, dlb_result_lt_best_us(r), "%.3f"),
 			dlb_fmt_num(h, sizeof h, dlb_result_speedup(r), "%.4f"), r->found, r->cached, padded, (long long)pm,
-			(long long)pn, (long long)pkk, dlb_fmt_num(fl, sizeof fl, dlb_result_floor_us(r), "%.3f"));
+			(long long)pn, (long long)pkk, dlb_fmt_num(fl, sizeof fl, dlb_result_floor_us(r), "%.3f"),
+			vb ? vb->name : "", vb ? vb->config : "");
 	}
 }
 
@@ -188,6 +191,9 @@ static json_t *row_json(const struct dlb_result *r)
 	json_object_set_new(o, "cublas_us", jnum(dlb_result_cublas_us(r)));
 	json_object_set_new(o, "cublaslt_best_us", jnum(dlb_result_lt_best_us(r)));
 	json_object_set_new(o, "speedup_vs_vendor_best", jnum(dlb_result_speedup(r)));
+	const struct dlb_vendor_entry *vb = dlb_result_vendor_best(r);
+	json_object_set_new(o, "vendor_best", vb ? json_string(vb->name) : json_null());
+	json_object_set_new(o, "vendor_best_config", vb && vb->config[0] ? json_string(vb->config) : json_null());
 	json_object_set_new(o, "stream_floor_us", jnum(dlb_result_floor_us(r)));
 	json_object_set_new(o, "max_err", jnum(r->max_err));
 	json_object_set_new(o, "tolerance", jnum(r->tol));

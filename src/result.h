@@ -56,6 +56,8 @@ struct dlb_vendor_entry {
 	int is_lt, ok;
 	struct dlb_stats st;
 	int is_floor; /* not a vendor kernel: the stream floor (reads the inputs, writes the output once) */
+	char config[112]; /* cuBLASLt's configuration of the algorithm (dlb_lt_describe); "" for the others and in
+	                   * records made before it was kept */
 };
 
 /* How a problem's search went (absent from records made before searches had strategies). */

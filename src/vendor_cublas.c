@@ -5,6 +5,7 @@
 #include "err.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 int dlb_blas_open(cudaStream_t stream, struct dlb_blas *b)
@@ -152,6 +153,49 @@ int dlb_lt_run(struct dlb_blas *b, const struct dlb_lt_plan *p, int algo, const 
 	dlb_count_launch();
 	CUBLAS_CHECK(cublasLtMatmul(b->lt, p->op, &one, A, p->a, B, p->b, &zero, C, p->c, C, p->c,
 				    &p->algos[algo].algo, b->ws, b->ws_bytes, b->stream));
+fail:
+	return rc;
+}
+
+/* One configuration attribute of an algorithm, read into an int whatever its stored width (2 or 4 bytes). */
+static int lt_attr(const cublasLtMatmulAlgo_t *a, cublasLtMatmulAlgoConfigAttributes_t attr, size_t width, int *out)
+{
+	int rc = 0;
+	size_t written = 0;
+	uint32_t u32 = 0;
+	uint16_t u16 = 0;
+	CUBLAS_CHECK(cublasLtMatmulAlgoConfigGetAttribute(a, attr, width == 2 ? (void *)&u16 : (void *)&u32, width,
+							  &written));
+	*out = width == 2 ? (int)u16 : (int)(int32_t)u32;
+fail:
+	return rc;
+}
+
+static const char *lt_named(const char *name, int id, char *buf, size_t len)
+{
+	if (name)
+		return name;
+	snprintf(buf, len, "%d", id);
+	return buf;
+}
+
+int dlb_lt_describe(const struct dlb_lt_plan *p, int algo, char *buf, size_t len)
+{
+	int rc = 0, id, tile, stages, cluster, splitk, red, swz, custom;
+	char t[16], s[16], c[16];
+	const cublasLtMatmulAlgo_t *a = &p->algos[algo].algo;
+	DLB_CHECK(lt_attr(a, CUBLASLT_ALGO_CONFIG_ID, sizeof(int32_t), &id));
+	DLB_CHECK(lt_attr(a, CUBLASLT_ALGO_CONFIG_TILE_ID, sizeof(uint32_t), &tile));
+	DLB_CHECK(lt_attr(a, CUBLASLT_ALGO_CONFIG_STAGES_ID, sizeof(uint32_t), &stages));
+	DLB_CHECK(lt_attr(a, CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID, sizeof(uint16_t), &cluster));
+	DLB_CHECK(lt_attr(a, CUBLASLT_ALGO_CONFIG_SPLITK_NUM, sizeof(int32_t), &splitk));
+	DLB_CHECK(lt_attr(a, CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME, sizeof(uint32_t), &red));
+	DLB_CHECK(lt_attr(a, CUBLASLT_ALGO_CONFIG_CTA_SWIZZLING, sizeof(uint32_t), &swz));
+	DLB_CHECK(lt_attr(a, CUBLASLT_ALGO_CONFIG_CUSTOM_OPTION, sizeof(uint32_t), &custom));
+	snprintf(buf, len, "algo %d, tile %s, stages %s, cluster %s, split-K %d, reduction %d, swizzle %d, custom %d", id,
+		 lt_named(dlb_lt_tile_name(tile), tile, t, sizeof t),
+		 lt_named(dlb_lt_stages_name(stages), stages, s, sizeof s),
+		 lt_named(dlb_lt_cluster_name(cluster), cluster, c, sizeof c), splitk, red, swz, custom);
 fail:
 	return rc;
 }

@@ -50,5 +50,14 @@ int dlb_blas_gemm_try(struct dlb_blas *b, const struct dlb_blas_gemm *g, const v
 /* Heuristic list for this GEMM; nalgos may be 0 (the vendor does not support it). */
 int dlb_lt_plan_create(struct dlb_blas *b, const struct dlb_blas_gemm *g, struct dlb_lt_plan *p);
 int dlb_lt_run(struct dlb_blas *b, const struct dlb_lt_plan *p, int algo, const void *A, const void *B, void *C);
+/* The configuration cuBLASLt reports for the plan's algorithm algo, as text: "algo 39, tile 128x128, stages
+ * 128xAUTO, cluster 1x2x1, split-K 1, reduction 0, swizzle 0, custom 0" (the enum names of cublasLt.h; a value
+ * the header does not name is shown as a number). */
+int dlb_lt_describe(const struct dlb_lt_plan *p, int algo, char *buf, size_t len);
+/* Names of cuBLASLt's tile, stages and cluster-shape values (NULL for a value the header does not name);
+ * generated from cublasLt.h at build time (build-aux/lt_names.sh). */
+const char *dlb_lt_tile_name(int id);
+const char *dlb_lt_stages_name(int id);
+const char *dlb_lt_cluster_name(int id);
 void dlb_lt_plan_destroy(struct dlb_lt_plan *p);
 #endif

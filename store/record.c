@@ -202,6 +202,8 @@ json_t *dlb_vendor_json(const struct dlb_vendor_entry *v)
 			      stats_json(&v->st));
 	if (o && v->is_floor) /* absent in entries of vendor kernels and in records made before the floor */
 		json_object_set_new(o, "floor", json_true());
+	if (o && v->config[0]) /* cuBLASLt's algorithms only; absent in records made before it was kept */
+		json_object_set_new(o, "config", json_string(v->config));
 	return o;
 }
 
@@ -213,6 +215,7 @@ int dlb_vendor_from_json(json_t *j, struct dlb_vendor_entry *v)
 	v->is_lt = json_is_true(json_object_get(j, "is_lt"));
 	v->ok = json_is_true(json_object_get(j, "ok"));
 	v->is_floor = json_is_true(json_object_get(j, "floor"));
+	str_of(j, "config", v->config, sizeof v->config);
 	return stats_from(json_object_get(j, "stats"), &v->st);
 }
 

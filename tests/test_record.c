@@ -93,6 +93,7 @@ static void sample_result(struct dlb_result *r)
 	r->nvendor = 4;
 	/* in name order, the order a load returns them */
 	r->vendor[0] = (struct dlb_vendor_entry){"cublasLt#0", 1, 1, stats(15, 43.0 + 1.0 / 9)};
+	snprintf(r->vendor[0].config, sizeof r->vendor[0].config, "algo 39, tile 128x128, stages 128xAUTO, cluster 1x2x1");
 	r->vendor[1] = (struct dlb_vendor_entry){"cublasLt#1", 1, 0, {0}}; /* failed verification: not timed */
 	r->vendor[2] = (struct dlb_vendor_entry){"cublasSgemm", 0, 1, stats(15, 44.5)};
 	r->vendor[3] = (struct dlb_vendor_entry){"stream floor", 0, 1, stats(15, 9.25), 1};
@@ -152,6 +153,7 @@ static void test_round_trip(void)
 		char what[32];
 		snprintf(what, sizeof what, "vendor[%d]", i);
 		CHECK_EQ_STR(d.vendor[i].name, r.vendor[i].name);
+		CHECK_EQ_STR(d.vendor[i].config, r.vendor[i].config);
 		CHECK(d.vendor[i].is_lt == r.vendor[i].is_lt && d.vendor[i].ok == r.vendor[i].ok &&
 			      d.vendor[i].is_floor == r.vendor[i].is_floor,
 		      "%s: is_lt %d ok %d floor %d, expected %d %d %d", what, d.vendor[i].is_lt, d.vendor[i].ok,
@@ -451,9 +453,10 @@ static void test_table_csv(const struct dlb_result *rows)
 {
 	char *t = table(rows, DLB_FMT_CSV), line[512];
 	CHECK_HAS(t, "m,n,k,layout,prec,best_config,tuned_us,tuned_ci_lo,tuned_ci_hi,throughput,unit,pct_peak,peak,"
-		     "cublas_us,cublaslt_best_us,speedup,verified,cached,padded,padded_m,padded_n,padded_k,floor_us\n");
+		     "cublas_us,cublaslt_best_us,speedup,verified,cached,padded,padded_m,padded_n,padded_k,floor_us,"
+		     "vendor_best,vendor_best_config\n");
 	CHECK_HAS(line_with(t, "35,700,2047,NN,int8", line, sizeof line),
-		  ",10.030,TOPS,0.51,1979.0,12.000,n/a,1.2000,1,0,1,36,700,2048,3.000");
+		  ",10.030,TOPS,0.51,1979.0,12.000,n/a,1.2000,1,0,1,36,700,2048,3.000,cublasGemmEx,\"\"");
 	CHECK_HAS(line_with(t, "64,64,64,NN,int8", line, sizeof line), ",0.105,TOPS,0.01,1979.0,n/a,n/a,n/a,1,0,0,64,64,64,n/a");
 	CHECK_HAS(line_with(t, "35,700,2047,NN,fp32", line, sizeof line),
 		  ",5.015,TFLOP/s,n/a,n/a,30.000,n/a,1.5000,1,0,0,35,700,2047,n/a");
@@ -498,6 +501,27 @@ static void test_table_json(const struct dlb_result *rows)
 	free(t);
 }
 
+/* The vendor best's configuration (cuBLASLt's, where it is the best) in the CSV and JSON tables. */
+static void test_vendor_config(const struct dlb_result *given)
+{
+	struct dlb_result rows[3] = {given[0], given[1], given[2]};
+	const char *cfg = "algo 6, tile 64x64, stages 64xAUTO, cluster 1x1x1, split-K 1";
+	rows[2].nvendor = 2;
+	rows[2].vendor[1] = (struct dlb_vendor_entry){"cublasLt#0", 1, 1, stats(15, 25.0)};
+	snprintf(rows[2].vendor[1].config, sizeof rows[2].vendor[1].config, "%s", cfg);
+	char *t = table(rows, DLB_FMT_CSV), line[512], want[160];
+	snprintf(want, sizeof want, ",n/a,cublasLt#0,\"%s\"", cfg);
+	CHECK_HAS(line_with(t, "35,700,2047,NN,fp32", line, sizeof line), want);
+	free(t);
+	t = table(rows, DLB_FMT_JSON);
+	json_t *root = json_loads(t, 0, NULL), *c = json_array_get(json_object_get(root, "results"), 2);
+	REQUIRE(c, "no third row: %s", t);
+	CHECK_EQ_STR(json_string_value(json_object_get(c, "vendor_best")), "cublasLt#0");
+	CHECK_EQ_STR(json_string_value(json_object_get(c, "vendor_best_config")), cfg);
+	json_decref(root);
+	free(t);
+}
+
 struct export_arg {
 	enum dlb_export_format fmt;
 	struct dlb_store *s;
@@ -518,7 +542,7 @@ static void test_export(const struct dlb_row *rows)
 	struct export_arg e = {DLB_EXPORT_CSV, db, rows};
 	char *t = printed(print_export, NULL, 3, &e);
 	CHECK_HAS(t, ",samples,throughput,unit,vendor_best,vendor_best_us,speedup,verified,current,measured,padded,"
-		     "padded_m,padded_n,padded_k,floor_us\n");
+		     "padded_m,padded_n,padded_k,floor_us,vendor_best_config\n");
 	CHECK_HAS(line_with(t, "int8,NN,35,700,2047", line, sizeof line),
 		  ",10.030,TOPS,\"cublasGemmEx\",12.000,1.2000,1,1,2026-01-02T03:04:05Z,1,36,700,2048,3.000");
 	CHECK_HAS(line_with(t, "int8,NN,64,64,64", line, sizeof line), ",TOPS,\"\",n/a,n/a,1,1,2026-01-02T03:04:05Z,0,64,64,64");
@@ -578,6 +602,7 @@ static void test_reports(void)
 	test_table_text(rows);
 	test_table_csv(rows);
 	test_table_json(rows);
+	test_vendor_config(rows);
 	test_export(w);
 }
 

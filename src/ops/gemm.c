@@ -363,6 +363,11 @@ int dlb_gemm_vendor(const struct dlb_gemm_io *io, const char *name, const struct
 		memset(t, 0, sizeof *t);
 		snprintf(t->name, sizeof t->name, "cublasLt#%d", a);
 		t->is_lt = 1;
+		/* only a label: an attribute this cuBLASLt cannot report leaves its error text, not a failed baseline */
+		if (dlb_lt_describe(&plan, a, t->config, sizeof t->config)) {
+			snprintf(t->config, sizeof t->config, "unreadable: %s", dlb_last_error());
+			dlb_clear_error();
+		}
 		ctx.algo = a;
 		DLB_CHECK(time_vendor(&ctx, o, t, &supported));
 	}
