@@ -79,8 +79,8 @@
 //   SMEM_BYTES <= 232448                           (227 KiB)
 //   EPI_BYTES <= STAGES*(BM+BN)*128 with PERSIST 0          (the epilogue reuses the stage ring)
 //   BK == 128 / sizeof(element of A)  (i.e. leave BK at its default)
-// Measured (H200, 8192^3, see notes/wgmma.md): WGS=2 BM=128 BN=256 STAGES=4 is the best all-round choice
-// (fp16 ~690-700 TFLOP/s, int8 ~1400 TOPS, 0.90-0.94x cublasGemmEx); BM=256 BN=128 is as good for fp16 nn.
+// Measured (H200, 8192^3): the first version's best was WGS=2 BM=128 BN=256 STAGES=4 (fp16 ~690-700 TFLOP/s,
+// int8 ~1400 TOPS; docs/notes_wgmma.md); the suites' winners since are in docs/results/tensorcore_h200.md.
 // Launch: grid dim3(ceil(M/BM)*ceil(N/BN), 1, splits) (PERSIST: dim3(min(tiles, SMs), 1, 1)), block THREADS,
 // dynamic shared memory SMEM_BYTES.
 // Run-time arguments: M, N, K, leading dimensions (64-bit); split-K (gridDim.z > 1): block z covers k in
