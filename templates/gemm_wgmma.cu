@@ -70,8 +70,9 @@
 //   WGS in {1, 2}
 //   MI in {1, 2}, BM == 64*WGS*MI (PERSIST 2: WGS == 2, BM == 64*MI)
 //   BN in {16, 32, 64, 128, 144, 192, 208, 240, 256}; BN % 64 != 0: B K-major (the host runs nn, tn only)
-//   MI * BN <= 256 (accumulators: MI*BN/2 registers per consumer thread), or 288 (BM 256 BN 144: one wave of
-//                  tiles at 3072 x 1500) with PERSIST 0 and CLK 0 (0 bytes of spill there; 8 with PERSIST 2 or CLK)
+//   MI * BN <= 256 (accumulators: MI*BN/2 registers per consumer thread), or 288 (MI 2, BN 144: BM 256 with
+//                  WGS 2, one wave of tiles at 3072 x 1500, or BM 128 with WGS 1) with PERSIST 0 and CLK 0 (0
+//                  bytes of spill there; 8 with PERSIST 2 or CLK)
 //   2 <= STAGES <= 16
 //   L2PF in {0, 128, 256}, INFLIGHT in {0, 1}, PERSIST in {0, 1, 2}, CLK in {0, 1}, not with PERSIST,
 //   TMA in {0, 1}
