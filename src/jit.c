@@ -271,12 +271,16 @@ int dlb_jit_compile_isolated(struct dlb_jit_job *jobs, int n, int threads, void 
 		got++;
 	}
 	close(fds[0]);
-	int st = 0;
+	int st = 0, interrupted = dlb_interrupted != 0;
+	if (interrupted) /* Ctrl-C or TERM: the compiler process ignores them (see above), so it is ended here */
+		kill(pid, SIGKILL);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	for (int i = got; i < n; i++) { /* what the compiler process did not return */
 		char why[128];
-		if (WIFSIGNALED(st))
+		if (interrupted)
+			snprintf(why, sizeof why, "interrupted before it was compiled");
+		else if (WIFSIGNALED(st))
 			snprintf(why, sizeof why, "the compiler process was killed by signal %d (%s)", WTERMSIG(st),
 				 strsignal(WTERMSIG(st)));
 		else
@@ -286,5 +290,5 @@ int dlb_jit_compile_isolated(struct dlb_jit_job *jobs, int n, int threads, void 
 		jobs[i].rc = DLB_E_NVRTC;
 		jobs[i].log = strdup(why);
 	}
-	return 0;
+	return interrupted ? DLB_E_INTERRUPTED : 0;
 }

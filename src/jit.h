@@ -35,8 +35,9 @@ void dlb_jit_compile_many(struct dlb_jit_job *jobs, int n, int threads, void (*p
 /* The same in a child process, the results copied back: NVRTC loads parts of the CUDA driver, and a process
  * that has run it cannot fork a worker that initializes CUDA (cudaErrorInitializationError on the H200
  * machines, docs/NOTES.md), so the parent that supervises workers never runs NVRTC itself. A compiler that
- * crashes leaves its unfinished jobs with DLB_E_NVRTC and the reason in their log. 0, or an errno when no
- * child could be started. */
+ * crashes leaves its unfinished jobs with DLB_E_NVRTC and the reason in their log. 0; DLB_E_INTERRUPTED after
+ * SIGINT / SIGTERM (the child, which ignores them, is killed; its unfinished jobs say so); or an errno when
+ * no child could be started. */
 int dlb_jit_compile_isolated(struct dlb_jit_job *jobs, int n, int threads, void (*progress)(int, int, void *),
 			     void *arg);
 void dlb_jit_job_free(struct dlb_jit_job *job);

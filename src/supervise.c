@@ -63,28 +63,27 @@ int dlb_msg_write(int fd, uint32_t type, int32_t rc, const void *payload, uint32
 }
 
 /* Read exactly n bytes before the deadline (deadline 0: no limit). 0, or a DLB_SUP_* fault, or
- * DLB_E_INTERRUPTED. */
+ * DLB_E_INTERRUPTED. The wait is a poll, which a signal always interrupts (a read is restarted under
+ * signal()'s SA_RESTART), so an interrupt ends it with or without a deadline. */
 static int read_all(int fd, void *p, size_t n, double deadline)
 {
 	char *c = p;
 	while (n) {
-		if (deadline > 0) {
-			double left = deadline - now_s();
-			if (left <= 0)
-				return DLB_SUP_TIMEOUT;
-			struct pollfd pfd = {fd, POLLIN, 0};
-			int pr = poll(&pfd, 1, (int)(left * 1000) + 1);
-			if (pr < 0 && errno == EINTR) {
-				if (dlb_interrupted)
-					return DLB_E_INTERRUPTED;
-				continue;
-			}
-			if (pr == 0)
-				continue; /* the loop checks the deadline */
+		double left = deadline > 0 ? deadline - now_s() : 0;
+		if (deadline > 0 && left <= 0)
+			return DLB_SUP_TIMEOUT;
+		struct pollfd pfd = {fd, POLLIN, 0};
+		int pr = poll(&pfd, 1, deadline > 0 ? (int)(left * 1000) + 1 : -1);
+		if (pr < 0 && errno == EINTR) {
+			if (dlb_interrupted)
+				return DLB_E_INTERRUPTED;
+			continue;
 		}
+		if (pr == 0)
+			continue; /* the loop checks the deadline */
 		ssize_t r = read(fd, c, n);
 		if (r < 0 && errno == EINTR) {
-			if (dlb_interrupted && deadline > 0)
+			if (dlb_interrupted)
 				return DLB_E_INTERRUPTED;
 			continue;
 		}

@@ -178,7 +178,9 @@ int dlb_compile_space(const struct dlb_op *op, const char *arch, const struct dl
 		jobs[njobs++] = c[i].job;
 	}
 	/* in a child process: this one may fork GPU workers later (see dlb_jit_compile_isolated) */
-	if ((rc = dlb_jit_compile_isolated(jobs, njobs, 0, compile_progress, NULL)) != 0)
+	if ((rc = dlb_jit_compile_isolated(jobs, njobs, 0, compile_progress, NULL)) == DLB_E_INTERRUPTED)
+		DLB_FAIL(rc, "interrupted while compiling the space of %s %s", op->name, dlb_prec_name(op->prec));
+	if (rc)
 		DLB_FAIL(rc, "cannot start the compiler process: %s", strerror(rc));
 	for (int j = 0; j < njobs; j++)
 		c[jidx[j]].job = jobs[j];

@@ -126,5 +126,35 @@ if [ $? -eq 3 ]; then
 	expect 2 "$u.*--m '0'" --op gemm --m 0 --n 1 --k 1
 fi
 
+# Ctrl-C (or TERM) during `compile`: the compiler process is killed, exit 130 with the cause, at once, and no
+# process is left behind. (The compile of the fp16 space takes minutes on this machine.)
+"$bin" compile --op gemm --prec fp16 --arch sm_90a >"$tmp/out" 2>"$tmp/err" &
+cpid=$!
+sleep 2
+child= # the compiler process: the child of $cpid (from /proc: no procps needed)
+for st in /proc/[0-9]*/stat; do
+	[ "$(cut -d' ' -f4 "$st" 2>/dev/null)" = "$cpid" ] && child=$(cut -d' ' -f1 "$st") && break
+done
+kill -INT $cpid
+t=0
+while kill -0 $cpid 2>/dev/null && [ $t -lt 50 ]; do sleep 0.1; t=$((t + 1)); done
+if kill -0 $cpid 2>/dev/null; then
+	fail=$((fail + 1))
+	echo "FAIL: compile still running 5 s after SIGINT"
+	kill -9 $cpid $child 2>/dev/null
+else
+	wait $cpid
+	got=$?
+	if [ $got = 130 ] && grep -q "interrupted while compiling" "$tmp/err" && [ -n "$child" ] &&
+		! kill -0 "$child" 2>/dev/null; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL: compile after SIGINT -> exit $got (want 130), compiler process '$child'," \
+			"stderr: $(tail -c 300 "$tmp/err")"
+		[ -n "$child" ] && kill -9 "$child" 2>/dev/null
+	fi
+fi
+
 echo "cli_errors: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
