@@ -3,6 +3,7 @@
 #include "simulate.h"
 
 #include "../search/landscape.h"
+#include "../search/space.h"
 #include "../store/record.h"
 #include "catalog.h"
 #include "dbcmd.h"
@@ -34,7 +35,8 @@ void dlb_cli_search(const struct dlb_cli *c, double default_min_s, struct dlb_se
 	ro->fixed = c->fixed_samples;
 }
 
-#define MAX_DIM 12
+/* A configuration: the op's parameters and its launch variant (e.g. the tensor-core GEMM's 12 and SPLITK). */
+#define MAX_DIM (DLB_MAX_PARAMS + 1)
 
 /* "BM=64 BN=32 ... SPLITK=2": the values in order; the count, or -1 when it is not of that form. */
 static int config_values(const char *text, char names[][16], int *values, int max)
@@ -208,7 +210,9 @@ static int simulate_db(const struct dlb_cli *c, const struct dlb_search_opts *so
 			 (long long)rows[i].k.m, (long long)rows[i].k.n, (long long)rows[i].k.k, rows[i].k.gpu);
 		if (lr) {
 			if (c->verbose)
-				printf("%s: skipped (fewer than 8 timed candidates)\n", label);
+				printf("%s: skipped (fewer than 8 timed candidates, or configurations of different "
+				       "forms)\n",
+				       label);
 			skipped++;
 			dlb_result_free(&r);
 			continue;
@@ -251,7 +255,8 @@ static int simulate_db(const struct dlb_cli *c, const struct dlb_search_opts *so
 		DLB_USER_FAIL(DLB_E_NOTFOUND, "%s has no recorded search with 8 or more timed candidates%s", path,
 			      nrows ? "" : " (no current results match the filters; --any-version includes stale ones)");
 	if (skipped)
-		printf("(%d results skipped: fewer than 8 timed candidates)\n", skipped);
+		printf("(%d results skipped: fewer than 8 timed candidates, or configurations of different forms)\n",
+		       skipped);
 	*total = (struct dlb_sim_result){.trials = c->trials, .accuracy = acc / *nland, .samples_ratio = samp / *nland,
 					 .evaluated_share = ev / *nland, .evaluated_max = evmax, .time_search = tsearch,
 					 .time_exhaustive = texh, .gap = exp(lgap / *nland)};

@@ -2,7 +2,8 @@
 # simulate_cmd: `dlbtune simulate` as a user runs it, no GPU: on the synthetic landscape the default search
 # meets the issue's bar (>= 95% of runs within 1% of the true best, <= 25% of the candidates evaluated) and
 # ends with the agreed line; --from-db replays a recorded landscape (tests/data/landscape.json, 48 timed
-# candidates) and finds its best; an empty database is a clear error.
+# candidates; the same with the 13 fields of a tensor-core configuration) and finds its best; an empty
+# database is a clear error.
 top_builddir=${top_builddir:-.}
 top_srcdir=${top_srcdir:-.}
 bin="$top_builddir/dlbtune"
@@ -28,6 +29,14 @@ tail -1 "$tmp/exh" | grep -q "evaluated 1.000 " && ok || bad "exhaustive did not
 grep -q "1760x16x1760 on NVIDIA H200, 48 candidates" "$tmp/rec" && ok || bad "from-db: no landscape line: $(cat "$tmp/rec")"
 tail -1 "$tmp/rec" | grep -qE "$line_re" && ok || bad "from-db: last line: $(tail -1 "$tmp/rec")"
 tail -1 "$tmp/rec" | awk '{ exit !($2 >= 0.95) }' && ok || bad "from-db: accuracy: $(tail -1 "$tmp/rec")"
+# a tensor-core GEMM's configurations have 13 fields (12 parameters and SPLITK): the same landscape with 7 more
+# constant fields replays the same way (it was skipped as "fewer than 8 timed candidates" before)
+sed -e 's/ SPLITK=/ WGS=2 KS=1 PERSIST=0 CLK=0 TMA=1 KIND=1 STAGES=4 SPLITK=/g' \
+	"$top_srcdir/tests/data/landscape.json" >"$tmp/wide.json"
+"$bin" import "$tmp/wide.json" --db "$tmp/wide" >/dev/null 2>"$tmp/err" || bad "import of 13-field configurations: $(cat "$tmp/err")"
+"$bin" simulate --from-db --any-version --db "$tmp/wide" --trials 20 >"$tmp/wrec" 2>"$tmp/err" && ok ||
+	bad "from-db, 13 fields: exit $?: $(cat "$tmp/err")"
+grep -q "48 candidates" "$tmp/wrec" && ok || bad "from-db, 13 fields: no landscape line: $(cat "$tmp/wrec" "$tmp/err")"
 # the fixture's build is not this one: without --any-version nothing is current
 "$bin" simulate --from-db --db "$tmp/db" >"$tmp/out" 2>"$tmp/err"
 [ $? = 1 ] && grep -q "no recorded search" "$tmp/err" && ok || bad "from-db without current results: $(cat "$tmp/err")"
