@@ -1,6 +1,7 @@
 /* tune: per problem, the points (compiled candidates x launch variants) are searched by search/strategy.c;
  * each point the strategy proposes is verified, then raced (search/race.c) against the incumbent with
  * samples from a GPU worker; every outcome is stored as a trial the moment it is known. */
+#define _GNU_SOURCE /* memmem */
 #include "tune.h"
 
 #include "../reports/table.h"
@@ -99,15 +100,10 @@ static void compile_progress(int done, int n, void *arg)
 /* 1 when text contains one of the '|'-separated pieces of only (an empty piece matches everything). */
 static int matches_any(const char *text, const char *only)
 {
-	char piece[128];
 	for (const char *p = only;; p++) {
 		size_t len = strcspn(p, "|");
-		if (len < sizeof piece) {
-			memcpy(piece, p, len);
-			piece[len] = 0;
-			if (strstr(text, piece))
-				return 1;
-		}
+		if (memmem(text, strlen(text), p, len))
+			return 1;
 		p += len;
 		if (!*p)
 			return 0;

@@ -310,6 +310,22 @@ __device__ __forceinline__ void fence_regs(int (&d)[N])
 	for (int i = 0; i < N; i++)
 		asm volatile("" : "+r"(d[i])::"memory");
 }
+// An accumulator pair acc[mi][r], acc[mi][r + 1] (r even: two adjacent columns of one row) as the two
+// elements of C, for both epilogues: int32 as it is; fp16 rounded to nearest by one packed conversion (a
+// cvt.rn.f16.f32 per element makes ptxas serialize the wgmmas, C7514).
+struct c_pair {
+	TC lo, hi;
+};
+__device__ __forceinline__ c_pair c_pair_of(ACC a, ACC b)
+{
+#if PREC_INT8
+	return {a, b};
+#else
+	u32 h;
+	asm("cvt.rn.f16x2.f32 %0, %2, %1;" : "=r"(h) : "f"(a), "f"(b));
+	return {(TC)(h & 0xffffu), (TC)(h >> 16)};
+#endif
+}
 
 // Shared-memory matrix descriptor, 128-byte swizzle; lbo/sbo in bytes.
 __device__ __forceinline__ u64 make_desc(u32 addr, u32 lbo, u32 sbo)
@@ -827,18 +843,11 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 				const i64 gc = n0 + 8 * (r / 4) + 2 * (lane & 3), gr = gr0 + 8 * ((r >> 1) & 1);
 				if (gr >= M || gc >= N)
 					continue;
+				const c_pair v = c_pair_of(acc[mi][r], acc[mi][r + 1]);
 				TC *dst = C + gc * ldc + gr;
-#if PREC_INT8
-				dst[0] = acc[mi][r];
+				dst[0] = v.lo;
 				if (gc + 1 < N)
-					dst[ldc] = acc[mi][r + 1];
-#else
-				u32 h; // packed conversion, as below
-				asm("cvt.rn.f16x2.f32 %0, %2, %1;" : "=r"(h) : "f"(acc[mi][r]), "f"(acc[mi][r + 1]));
-				dst[0] = (TC)(h & 0xffffu);
-				if (gc + 1 < N)
-					dst[ldc] = (TC)(h >> 16);
-#endif
+					dst[ldc] = v.hi;
 			}
 		}
 #else
@@ -858,16 +867,9 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 			for (int r = 0; r < BN / 2; r += 2) { // acc[r], acc[r+1]: columns col, col+1 of one row
 				const int col = 8 * (r / 4) + 2 * (lane & 3);
 				const int row = 64 * mi + 16 * warp + (lane >> 2) + 8 * ((r >> 1) & 1);
-#if PREC_INT8
-				*reinterpret_cast<int *>(stg + col * CS + row * 4) = acc[mi][r];
-				*reinterpret_cast<int *>(stg + (col + 1) * CS + row * 4) = acc[mi][r + 1];
-#else
-				// Packed conversion: a single cvt.rn.f16.f32 here makes ptxas serialize the wgmmas (C7514).
-				u32 h;
-				asm("cvt.rn.f16x2.f32 %0, %2, %1;" : "=r"(h) : "f"(acc[mi][r]), "f"(acc[mi][r + 1]));
-				*reinterpret_cast<unsigned short *>(stg + col * CS + row * 2) = (unsigned short)(h & 0xffffu);
-				*reinterpret_cast<unsigned short *>(stg + (col + 1) * CS + row * 2) = (unsigned short)(h >> 16);
-#endif
+				const c_pair v = c_pair_of(acc[mi][r], acc[mi][r + 1]);
+				*reinterpret_cast<TC *>(stg + col * CS + row * ES_C) = v.lo;
+				*reinterpret_cast<TC *>(stg + (col + 1) * CS + row * ES_C) = v.hi;
 			}
 		}
 		named_sync(2 + wg, 128);
