@@ -41,12 +41,13 @@ static void export_csv(FILE *out, const struct dlb_row *rows, int n)
 {
 	fprintf(out, "gpu,uuid,driver,cuda,op,prec,layout,m,n,k,config,median_us,ci_lo_us,ci_hi_us,samples,throughput,"
 		     "unit,vendor_best,vendor_best_us,speedup,verified,current,measured,padded,padded_m,padded_n,padded_k,floor_us,"
-		     "vendor_best_config\n");
+		     "vendor_best_config,paired_vendor,paired_n,paired_tuned_us,paired_vendor_us,paired_speedup,paired_speedup_lo,"
+		     "paired_speedup_hi\n");
 	for (int i = 0; i < n; i++) {
 		const struct dlb_row *w = &rows[i];
 		const struct dlb_result *r = &w->r;
 		const struct dlb_vendor_entry *vb = dlb_result_vendor_best(r);
-		char a[32], b[32], c[32], d[32], e[32], f[32], fl[32];
+		char a[32], b[32], c[32], d[32], e[32], f[32], fl[32], pr[160];
 		double t = r->found ? r->tuned.median : NAN;
 		int64_t pm, pn, pk;
 		int padded = dlb_problem_padded(&r->p, &pm, &pn, &pk); /* the shape run, also when unpadded */
@@ -65,7 +66,7 @@ static void export_csv(FILE *out, const struct dlb_row *rows, int n)
 		fprintf(out, ",%s,%s,%d,%d,%s,%d,%lld,%lld,%lld,%s,", e, f, r->found, !w->stale, r->timestamp, padded,
 			(long long)pm, (long long)pn, (long long)pk, dlb_fmt_num(fl, sizeof fl, dlb_result_floor_us(r), "%.3f"));
 		csv_field(out, vb ? vb->config : "");
-		fputc('\n', out);
+		fprintf(out, ",%s\n", dlb_paired_csv(r, pr, sizeof pr));
 	}
 }
 
@@ -106,7 +107,8 @@ static void export_md(FILE *out, const struct dlb_row *all, int n)
 	qsort(sorted, (size_t)n, sizeof *sorted, md_order);
 	fprintf(out, "# dlbtune best configurations\n\n");
 	fprintf(out, "Tuned and vendor times are medians in microseconds with 95%% confidence intervals, measured by the "
-		     "same harness; speedup = vendor best / tuned; floor: the stream floor, one launch that reads the "
+		     "same harness; speedup = vendor best / tuned; paired: the speedup measured side by side after the search (the "
+		     "winner and the vendor best sample for sample in one loop; the median of the pairs' ratios, 95%% CI); floor: the stream floor, one launch that reads the "
 		     "inputs and writes the output once (vendor best / floor bounds any speedup); n/a: no such number "
 		     "(no verified candidate, no verified vendor algorithm, not measured).\n");
 	for (int i = 0; i < n; i++) {
@@ -121,12 +123,12 @@ static void export_md(FILE *out, const struct dlb_row *all, int n)
 				w->k.uuid, w->k.driver / 1000, (w->k.driver % 1000) / 10, w->k.cuda / 1000,
 				(w->k.cuda % 1000) / 10);
 			fprintf(out, "| layout | M×N×K | config | tuned µs [95%% CI] | %s | vendor best | vendor µs | "
-				     "speedup | floor µs | current |\n",
+				     "speedup | paired [95%% CI] | floor µs | current |\n",
 				dlb_prec_info(r->p.prec)->unit);
-			fprintf(out, "|---|---|---|---|---:|---|---:|---:|---:|---|\n");
+			fprintf(out, "|---|---|---|---|---:|---|---:|---:|---:|---:|---|\n");
 		}
 		const struct dlb_vendor_entry *vb = dlb_result_vendor_best(r);
-		char t[96], tf[32], vu[32], sp[32], fl[32], shape[160];
+		char t[96], tf[32], vu[32], sp[32], pa[96] = "n/a", fl[32], shape[160];
 		int64_t pm, pn, pk;
 		nrows++;
 		int len = snprintf(shape, sizeof shape, "%lld×%lld×%lld", (long long)w->k.m, (long long)w->k.n, (long long)w->k.k);
@@ -143,8 +145,11 @@ static void export_md(FILE *out, const struct dlb_row *all, int n)
 		dlb_fmt_num(vu, sizeof vu, vb ? vb->st.median : NAN, "%.2f");
 		dlb_fmt_num(sp, sizeof sp, dlb_result_speedup(r), "%.2f×");
 		dlb_fmt_num(fl, sizeof fl, dlb_result_floor_us(r), "%.2f");
-		fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", w->k.layout, shape,
-			r->found ? r->config : "—", t, tf, vb ? vb->name : "n/a", vu, sp, fl, w->stale ? "no" : "yes");
+		if (isfinite(dlb_result_paired_speedup(r)))
+			snprintf(pa, sizeof pa, "%.2f× [%.2f, %.2f]", dlb_result_paired_speedup(r), dlb_result_paired_lo(r),
+				 dlb_result_paired_hi(r));
+		fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", w->k.layout, shape,
+			r->found ? r->config : "—", t, tf, vb ? vb->name : "n/a", vu, sp, pa, fl, w->stale ? "no" : "yes");
 	}
 	if (n)
 		md_padding_note(out, padded, nrows, &sorted[n - 1]->r);

@@ -19,13 +19,14 @@ static int same_group(const struct dlb_result *a, const struct dlb_result *b)
 	return a->p.prec == b->p.prec && !strcmp(op_name(a), op_name(b));
 }
 
-/* Geometric mean of the speedups over the rows of g's group (g NULL: every row) that have one. */
-static double geomean(const struct dlb_result *rows, int n, const struct dlb_result *g, int *count)
+/* Geometric mean of the speedups (paired: the side-by-side ones) over the rows of g's group (g NULL: every
+ * row) that have one. */
+static double geomean_of(const struct dlb_result *rows, int n, const struct dlb_result *g, int paired, int *count)
 {
 	double logsum = 0;
 	int c = 0;
 	for (int i = 0; i < n; i++) {
-		double s = dlb_result_speedup(&rows[i]);
+		double s = paired ? dlb_result_paired_speedup(&rows[i]) : dlb_result_speedup(&rows[i]);
 		if ((!g || same_group(&rows[i], g)) && s > 0 && isfinite(s)) {
 			logsum += log(s);
 			c++;
@@ -34,6 +35,11 @@ static double geomean(const struct dlb_result *rows, int n, const struct dlb_res
 	if (count)
 		*count = c;
 	return c ? exp(logsum / c) : NAN;
+}
+
+static double geomean(const struct dlb_result *rows, int n, const struct dlb_result *g, int *count)
+{
+	return geomean_of(rows, n, g, 0, count);
 }
 
 double dlb_geomean_speedup(const struct dlb_result *rows, int n, int *count)
@@ -73,17 +79,18 @@ static void print_group_text(FILE *out, const struct dlb_result *rows, int n, co
 {
 	const struct dlb_prec_info *in = dlb_prec_info(g->p.prec);
 	double peak = group_peak(rows, n, g);
-	int padded = 0, nrows = 0, c = 0;
+	int padded = 0, nrows = 0, c = 0, cp = 0;
 	fprintf(out, "%s %s on %s (%s): throughput in %s; ", op_name(g), in->name, gpu ? gpu : "?", in->about, in->unit);
 	if (isfinite(peak))
 		fprintf(out, "%%peak relative to %.1f %s, %s from SM count x clock\n", peak, in->unit, in->peak);
 	else
 		fprintf(out, "%%peak n/a (no %s peak known for this GPU)\n", in->name);
-	fprintf(out, "%6s %6s %7s %-6s | %-40s | %9s %8s %7s | %9s %9s | %8s | %9s | %s\n", "M", "N", "K", "layout",
-		"best config", "tuned us", in->unit, "%peak", "cuBLAS us", "Lt-best", "speedup", "floor us", "verified");
+	fprintf(out, "%6s %6s %7s %-6s | %-40s | %9s %8s %7s | %9s %9s | %8s %7s | %9s | %s\n", "M", "N", "K",
+		"layout", "best config", "tuned us", in->unit, "%peak", "cuBLAS us", "Lt-best", "speedup", "paired", "floor us",
+		"verified");
 	for (int i = 0; i < n; i++) {
 		const struct dlb_result *r = &rows[i];
-		char a[32], b[32], cc[32], d[32], e[32], f[32], fl[32], pad[96] = "";
+		char a[32], b[32], cc[32], d[32], e[32], f[32], pa[32], fl[32], pad[96] = "";
 		int64_t pm, pn, pk;
 		if (!same_group(r, g))
 			continue;
@@ -92,7 +99,7 @@ static void print_group_text(FILE *out, const struct dlb_result *rows, int n, co
 			snprintf(pad, sizeof pad, ", padded: %lldx%lldx%lld", (long long)pm, (long long)pn, (long long)pk);
 			padded++;
 		}
-		fprintf(out, "%6lld %6lld %7lld %-6s | %-40s | %9s %8s %7s | %9s %9s | %8s | %9s | %s%s%s\n", (long long)r->p.m,
+		fprintf(out, "%6lld %6lld %7lld %-6s | %-40s | %9s %8s %7s | %9s %9s | %8s %7s | %9s | %s%s%s\n", (long long)r->p.m,
 			(long long)r->p.n, (long long)r->p.k, dlb_layout_name(r->p.ta, r->p.tb),
 			r->found ? r->config : "(no verified candidate)",
 			dlb_fmt_num(a, sizeof a, r->found ? r->tuned.median : NAN, "%.2f"),
@@ -101,14 +108,19 @@ static void print_group_text(FILE *out, const struct dlb_result *rows, int n, co
 			dlb_fmt_num(d, sizeof d, dlb_result_cublas_us(r), "%.2f"),
 			dlb_fmt_num(e, sizeof e, dlb_result_lt_best_us(r), "%.2f"),
 			dlb_fmt_num(f, sizeof f, dlb_result_speedup(r), "%.2fx"),
+			dlb_fmt_num(pa, sizeof pa, dlb_result_paired_speedup(r), "%.2fx"),
 			dlb_fmt_num(fl, sizeof fl, dlb_result_floor_us(r), "%.2f"), r->found ? "yes" : "no",
 			r->cached ? " (cached)" : "", pad);
 	}
-	double gm = geomean(rows, n, g, &c);
+	double gm = geomean(rows, n, g, &c), gp = geomean_of(rows, n, g, 1, &cp);
 	if (c)
-		fprintf(out, "geomean speedup vs vendor best (%d rows, %s): %.3fx\n", c, gpu ? gpu : "?", gm);
+		fprintf(out, "geomean speedup vs vendor best (%d rows, %s): %.3fx", c, gpu ? gpu : "?", gm);
 	else
-		fprintf(out, "geomean speedup vs vendor best: n/a (no row has both a tuned and a vendor time)\n");
+		fprintf(out, "geomean speedup vs vendor best: n/a (no row has both a tuned and a vendor time)");
+	if (cp)
+		fprintf(out, "; paired, side by side (%d rows): %.3fx\n", cp, gp);
+	else
+		fprintf(out, "; paired: n/a (no row was timed side by side)\n");
 	if (padded)
 		fprintf(out, "padded: %d of %d rows ran with M, N and K rounded up to multiples of %d (DeepBench's rule); %s; %s "
 			     "count the shape as given\n",
@@ -130,14 +142,15 @@ static void print_csv(FILE *out, const struct dlb_result *rows, int n)
 {
 	fprintf(out, "m,n,k,layout,prec,best_config,tuned_us,tuned_ci_lo,tuned_ci_hi,throughput,unit,pct_peak,peak,"
 		     "cublas_us,cublaslt_best_us,speedup,verified,cached,padded,padded_m,padded_n,padded_k,floor_us,"
-		     "vendor_best,vendor_best_config\n");
+		     "vendor_best,vendor_best_config,paired_vendor,paired_n,paired_tuned_us,paired_vendor_us,paired_speedup,"
+		     "paired_speedup_lo,paired_speedup_hi\n");
 	for (int i = 0; i < n; i++) {
 		const struct dlb_result *r = &rows[i];
-		char a[32], b[32], c[32], d[32], e[32], f[32], g[32], h[32], pk[32], fl[32];
+		char a[32], b[32], c[32], d[32], e[32], f[32], g[32], h[32], pk[32], fl[32], pr[160];
 		int64_t pm, pn, pkk;
 		const struct dlb_vendor_entry *vb = dlb_result_vendor_best(r);
 		int padded = dlb_problem_padded(&r->p, &pm, &pn, &pkk); /* the shape run, also when unpadded */
-		fprintf(out, "%lld,%lld,%lld,%s,%s,\"%s\",%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d,%d,%d,%lld,%lld,%lld,%s,%s,\"%s\"\n",
+		fprintf(out, "%lld,%lld,%lld,%s,%s,\"%s\",%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d,%d,%d,%lld,%lld,%lld,%s,%s,\"%s\",%s\n",
 			(long long)r->p.m, (long long)r->p.n, (long long)r->p.k, dlb_layout_name(r->p.ta, r->p.tb),
 			dlb_prec_name(r->p.prec), r->found ? r->config : "",
 			dlb_fmt_num(a, sizeof a, r->found ? r->tuned.median : NAN, "%.3f"),
@@ -149,7 +162,7 @@ static void print_csv(FILE *out, const struct dlb_result *rows, int n)
 			dlb_fmt_num(g, sizeof g, dlb_result_lt_best_us(r), "%.3f"),
 			dlb_fmt_num(h, sizeof h, dlb_result_speedup(r), "%.4f"), r->found, r->cached, padded, (long long)pm,
 			(long long)pn, (long long)pkk, dlb_fmt_num(fl, sizeof fl, dlb_result_floor_us(r), "%.3f"),
-			vb ? vb->name : "", vb ? vb->config : "");
+			vb ? vb->name : "", vb ? vb->config : "", dlb_paired_csv(r, pr, sizeof pr));
 	}
 }
 
@@ -165,6 +178,30 @@ json_t *dlb_padded_json(const struct dlb_problem *p)
 		return json_null();
 	return json_pack("{s:I,s:I,s:I,s:b}", "m", (json_int_t)m, "n", (json_int_t)n, "k", (json_int_t)k,
 			 "time_includes_padding", 0);
+}
+
+json_t *dlb_paired_json(const struct dlb_result *r)
+{
+	const struct dlb_paired *d = &r->paired;
+	if (!r->found || d->n < 1)
+		return json_null();
+	return json_pack("{s:s,s:i,s:o,s:o,s:o,s:[o,o]}", "vendor", d->vendor, "pairs", d->n, "tuned_us",
+			 jnum(d->tuned.median), "vendor_us", jnum(d->vendor_st.median), "speedup", jnum(d->speedup.median),
+			 "speedup_ci95", jnum(d->speedup.median_lo), jnum(d->speedup.median_hi));
+}
+
+const char *dlb_paired_csv(const struct dlb_result *r, char *buf, size_t len)
+{
+	const struct dlb_paired *d = &r->paired;
+	char a[32], b[32], c[32], e[32], f[32];
+	if (!r->found || d->n < 1) {
+		snprintf(buf, len, "\"\",0,n/a,n/a,n/a,n/a,n/a");
+		return buf;
+	}
+	snprintf(buf, len, "\"%s\",%d,%s,%s,%s,%s,%s", d->vendor, d->n, dlb_fmt_num(a, sizeof a, d->tuned.median, "%.3f"),
+		 dlb_fmt_num(b, sizeof b, d->vendor_st.median, "%.3f"), dlb_fmt_num(c, sizeof c, d->speedup.median, "%.4f"),
+		 dlb_fmt_num(e, sizeof e, d->speedup.median_lo, "%.4f"), dlb_fmt_num(f, sizeof f, d->speedup.median_hi, "%.4f"));
+	return buf;
 }
 
 static json_t *row_json(const struct dlb_result *r)
@@ -195,6 +232,7 @@ static json_t *row_json(const struct dlb_result *r)
 	json_object_set_new(o, "vendor_best", vb ? json_string(vb->name) : json_null());
 	json_object_set_new(o, "vendor_best_config", vb && vb->config[0] ? json_string(vb->config) : json_null());
 	json_object_set_new(o, "stream_floor_us", jnum(dlb_result_floor_us(r)));
+	json_object_set_new(o, "paired", dlb_paired_json(r));
 	json_object_set_new(o, "max_err", jnum(r->max_err));
 	json_object_set_new(o, "tolerance", jnum(r->tol));
 	json_t *counts = json_object();
@@ -214,17 +252,19 @@ static void print_json(FILE *out, const struct dlb_result *rows, int n, const ch
 		if (!first_of_group(rows, i))
 			continue;
 		const struct dlb_prec_info *in = dlb_prec_info(rows[i].p.prec);
-		int c = 0;
-		double gm = geomean(rows, n, &rows[i], &c);
-		json_array_append_new(groups, json_pack("{s:s,s:s,s:s,s:s,s:o,s:s,s:o,s:i}", "op", op_name(&rows[i]), "prec",
-							in->name, "computes", in->about, "unit", in->unit, "peak",
+		int c = 0, cp = 0;
+		double gm = geomean(rows, n, &rows[i], &c), gp = geomean_of(rows, n, &rows[i], 1, &cp);
+		json_array_append_new(groups, json_pack("{s:s,s:s,s:s,s:s,s:o,s:s,s:o,s:i,s:o,s:i}", "op", op_name(&rows[i]),
+							"prec", in->name, "computes", in->about, "unit", in->unit, "peak",
 							jnum(group_peak(rows, n, &rows[i])), "peak_is", in->peak,
-							"geomean_speedup", jnum(gm), "rows_with_speedup", c));
+							"geomean_speedup", jnum(gm), "rows_with_speedup", c,
+							"geomean_paired_speedup", jnum(gp), "rows_with_paired", cp));
 	}
-	int c = 0;
-	double gm = geomean(rows, n, NULL, &c);
-	json_t *root = json_pack("{s:s,s:o,s:o,s:o,s:i}", "gpu", gpu ? gpu : "", "results", arr, "precisions", groups,
-				 "geomean_speedup", jnum(gm), "rows_with_speedup", c);
+	int c = 0, cp = 0;
+	double gm = geomean(rows, n, NULL, &c), gp = geomean_of(rows, n, NULL, 1, &cp);
+	json_t *root = json_pack("{s:s,s:o,s:o,s:o,s:i,s:o,s:i}", "gpu", gpu ? gpu : "", "results", arr, "precisions",
+				 groups, "geomean_speedup", jnum(gm), "rows_with_speedup", c, "geomean_paired_speedup",
+				 jnum(gp), "rows_with_paired", cp);
 	json_dumpf(root, out, JSON_INDENT(1));
 	fputc('\n', out);
 	json_decref(root);

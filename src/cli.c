@@ -100,6 +100,8 @@ void dlb_cli_usage(FILE *out)
 		"                   $XDG_CACHE_HOME/dlbtune, else ~/.cache/dlbtune)\n"
 		"  --retune         measure again even if the database has a current result\n"
 		"  --samples N      timed samples of every vendor algorithm (default 15)\n"
+		"  --paired N       after the baselines, N samples each of the winner and the vendor best, taken\n"
+		"                   in alternation: the 'paired' speedup (default 30, at most 64; 0: none)\n"
 		"  --arch ARCH      compile target for `compile` (default sm_90a; e.g. sm_80, sm_90)\n"
 		"  --emit DIR       with `compile`: write each candidate's source and cubin to DIR/PREC/ (e.g.\n"
 		"                   DIR/fp32/BM-64_BN-64_..._TN-4.cu and .sm_90a.cubin), one folder per precision\n"
@@ -173,7 +175,10 @@ void dlb_cli_usage(FILE *out)
 		"heuristic algorithm (up to 8), each verified, timed by the same code on the same buffers;\n"
 		"'speedup' is the best verified vendor time / tuned, n/a when there is none. 'floor' is the stream\n"
 		"floor: one launch that only reads A and B and writes C once, timed the same way; vendor / floor\n"
-		"bounds the speedup any kernel can reach on that row.\n"
+		"bounds the speedup any kernel can reach on that row. 'paired' is the speedup measured side by\n"
+		"side: the winner and the vendor best, sample for sample in one loop after the search (each pair\n"
+		"back to back, the order alternating), as the median of the pairs' ratios vendor / tuned with its\n"
+		"95%% CI; a GPU whose clock drifted during a long search then slows both alike.\n"
 		"\n"
 		"Faults: every candidate runs in a worker process. One that fails to compile, exceeds a device limit,\n"
 		"computes a wrong answer, faults or hangs (no reply within 10 s plus 20x its expected time) is stored\n"
@@ -273,7 +278,7 @@ fail:
 enum { O_M = 256, O_N, O_K, O_TA, O_TB, O_LAYOUT, O_SUITE, O_DEVICE, O_DB, O_RETUNE, O_CSV, O_JSON, O_ARCH,
        O_EMIT, O_EVERY, O_SAMPLES, O_PREC, O_OP, O_FORMAT, O_STALE, O_ANY, O_DRY, O_STRATEGY, O_BUDGET, O_SEED,
        O_CONFIDENCE, O_PRECISION, O_MIN_SAMPLES, O_MAX_SAMPLES, O_FIXED, O_SEEDS, O_TRIALS, O_FROM_DB, O_CANDIDATES,
-       O_NOISE, O_OUTLIERS, O_WINDOW, O_MIN_SEARCH };
+       O_NOISE, O_OUTLIERS, O_WINDOW, O_MIN_SEARCH, O_PAIRED };
 
 static const struct {
 	const char *word, *sub;
@@ -304,7 +309,8 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 		{"csv", no_argument, 0, O_CSV},             {"json", no_argument, 0, O_JSON},
 		{"arch", required_argument, 0, O_ARCH},     {"emit", required_argument, 0, O_EMIT},
 		{"every", required_argument, 0, O_EVERY},
-		{"samples", required_argument, 0, O_SAMPLES}, {"strategy", required_argument, 0, O_STRATEGY},
+		{"samples", required_argument, 0, O_SAMPLES}, {"paired", required_argument, 0, O_PAIRED},
+		{"strategy", required_argument, 0, O_STRATEGY},
 		{"budget", required_argument, 0, O_BUDGET}, {"seed", required_argument, 0, O_SEED},
 		{"confidence", required_argument, 0, O_CONFIDENCE}, {"precision", required_argument, 0, O_PRECISION},
 		{"min-samples", required_argument, 0, O_MIN_SAMPLES}, {"max-samples", required_argument, 0, O_MAX_SAMPLES},
@@ -327,6 +333,7 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 	c->arch = "sm_90a";
 	c->every = 1;
 	c->samples = 15;
+	c->paired = 30;
 	c->strategy = "model";
 	c->seed = 1;
 	c->confidence = 0.95;
@@ -440,6 +447,10 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 			break;
 		case O_SAMPLES:
 			DLB_CHECK(parse_int("--samples", optarg, 3, 10000, &c->samples));
+			break;
+		case O_PAIRED:
+			DLB_CHECK(parse_int("--paired", optarg, 0, DLB_PAIRED_MAX, &c->paired));
+			c->have_paired = 1;
 			break;
 		case O_STRATEGY: {
 			enum dlb_strategy st;
@@ -609,6 +620,8 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 	if (c->have_search && c->cmd != DLB_CMD_TUNE && c->cmd != DLB_CMD_SIMULATE)
 		DLB_USER_FAIL(DLB_E_USAGE, "search options (--strategy, --budget, --seed, --confidence, --precision, "
 					   "--min-samples, --max-samples, --fixed-samples, --seeds) go with tune and simulate");
+	if (c->have_paired && c->cmd != DLB_CMD_TUNE)
+		DLB_USER_FAIL(DLB_E_USAGE, "--paired goes with tune");
 	if (c->min_samples > c->max_samples)
 		DLB_USER_FAIL(DLB_E_USAGE, "--min-samples %d is more than --max-samples %d", c->min_samples, c->max_samples);
 	if (c->have_sim && c->cmd != DLB_CMD_SIMULATE)

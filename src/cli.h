@@ -65,6 +65,7 @@ struct dlb_cli {
 	int retune, verbose;
 	int csv, json;
 	int samples;            /* of each vendor algorithm */
+	int paired, have_paired; /* pairs of the side-by-side timing (struct dlb_paired); given */
 	/* the search (tune and simulate) */
 	const char *strategy;
 	int budget;             /* candidates; 0: none */

@@ -138,6 +138,14 @@ static int show_one(struct dlb_store *s, const struct dlb_row *w)
 		printf("  %-28s %s %10.3f us [%.3f, %.3f] n=%d%s%s\n", r.vendor[i].name, r.vendor[i].ok ? "ok   " : "wrong",
 		       r.vendor[i].st.median, r.vendor[i].st.median_lo, r.vendor[i].st.median_hi, r.vendor[i].st.n,
 		       r.vendor[i].config[0] ? "  " : "", r.vendor[i].config);
+	if (r.paired.n)
+		printf("paired     with %s, %d pairs side by side: %.3f us [%.3f, %.3f] against %.3f us [%.3f, %.3f]; speedup "
+		       "%.3fx [%.3f, %.3f]\n",
+		       r.paired.vendor, r.paired.n, r.paired.tuned.median, r.paired.tuned.median_lo, r.paired.tuned.median_hi,
+		       r.paired.vendor_st.median, r.paired.vendor_st.median_lo, r.paired.vendor_st.median_hi,
+		       r.paired.speedup.median, r.paired.speedup.median_lo, r.paired.speedup.median_hi);
+	else
+		printf("paired     (not measured)\n");
 	printf("trials     %d\n", r.ntrials);
 	for (int i = 0; i < r.ntrials; i++) {
 		const struct dlb_trial *t = &r.trials[i];

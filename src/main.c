@@ -279,6 +279,7 @@ static int cmd_tune(const struct dlb_cli *c)
 		.sample = {.warmup = 2, .samples = 0, .min_sample_us = 20.0, .confidence = c->confidence},
 		.vendor = {.warmup = 2, .samples = c->samples, .min_sample_us = 20.0, .confidence = 0.95},
 		.seeds = c->seeds,
+		.paired = c->paired,
 	};
 	dlb_cli_search(c, DLB_MIN_SEARCH_S, &o.search, &o.race);
 	/* One precision after the other, into the same database; a failed one is named and the next one runs. */

@@ -61,6 +61,9 @@ struct dlb_op {
 	int (*verify)(void *state, const struct dlb_candidate *c, int variant, struct dlb_check *out);
 	/* Verify and time every vendor baseline; returns how many entries of out were filled (or < 0). */
 	int (*vendor)(void *state, const struct dlb_bench_opts *o, struct dlb_vendor_entry *out, int max, int *n);
+	/* Run entry `entry` of the last vendor() call on this problem once, on input set `set` (the side-by-side
+	 * timing of the winner and the vendor best); NULL when the op cannot. */
+	int (*vendor_launch)(void *state, int entry, int set);
 	void (*teardown)(void *state);
 };
 

@@ -101,6 +101,21 @@ double dlb_result_speedup(const struct dlb_result *r)
 	return r->found && r->tuned.median > 0 && v > 0 ? v / r->tuned.median : NAN;
 }
 
+double dlb_result_paired_speedup(const struct dlb_result *r)
+{
+	return r->found && r->paired.n > 0 ? r->paired.speedup.median : NAN;
+}
+
+double dlb_result_paired_lo(const struct dlb_result *r)
+{
+	return r->found && r->paired.n > 0 ? r->paired.speedup.median_lo : NAN;
+}
+
+double dlb_result_paired_hi(const struct dlb_result *r)
+{
+	return r->found && r->paired.n > 0 ? r->paired.speedup.median_hi : NAN;
+}
+
 void dlb_result_free(struct dlb_result *r)
 {
 	free(r->trials);

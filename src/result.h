@@ -60,6 +60,16 @@ struct dlb_vendor_entry {
 	                   * records made before it was kept */
 };
 
+/* The winner and the vendor best timed side by side after the search: sample i of each is taken back to back
+ * (the order alternating from pair to pair), so drift of the GPU over a long search (clocks, temperature) is
+ * in both. speedup is the median of the n ratios vendor_i / tuned_i with its order-statistic CI. */
+#define DLB_PAIRED_MAX 64
+struct dlb_paired {
+	int n;           /* pairs; 0: not measured (no winner or no vendor time, --paired 0, older records) */
+	char vendor[48]; /* the vendor entry it ran against (the vendor best of the baselines) */
+	struct dlb_stats tuned, vendor_st, speedup; /* microseconds; speedup: the ratios */
+};
+
 /* How a problem's search went (absent from records made before searches had strategies). */
 struct dlb_search_info {
 	char strategy[16]; /* "" when not recorded */
@@ -90,6 +100,7 @@ struct dlb_result {
 	struct dlb_trial *trials; /* loaded on request; counts[] always */
 	double gpu_seconds; /* wall time spent tuning this problem */
 	struct dlb_search_info search;
+	struct dlb_paired paired;
 	char gpu[128];
 	char timestamp[32];
 };
@@ -109,5 +120,9 @@ const struct dlb_vendor_entry *dlb_result_vendor_best(const struct dlb_result *r
  * (a bound no kernel beats by much; vendor best / floor bounds any speedup). */
 double dlb_result_floor_us(const struct dlb_result *r);
 double dlb_result_speedup(const struct dlb_result *r);     /* vendor best / tuned */
+/* The side-by-side speedup (struct dlb_paired) and its CI; NAN when not measured. */
+double dlb_result_paired_speedup(const struct dlb_result *r);
+double dlb_result_paired_lo(const struct dlb_result *r);
+double dlb_result_paired_hi(const struct dlb_result *r);
 void dlb_result_free(struct dlb_result *r);
 #endif

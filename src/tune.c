@@ -656,6 +656,55 @@ static int point_coords(const struct dlb_op *op, const struct dlb_candidate *can
 	return 0;
 }
 
+/* The winner (point p) and the vendor best, timed side by side (struct dlb_paired). Their failure is the row's
+ * loss only: a warning, and the row keeps its separate times. */
+static int time_paired(struct run *x, const struct point *p, struct dlb_result *r, const char *progress)
+{
+	int rc = 0;
+	const struct dlb_vendor_entry *vb = dlb_result_vendor_best(r);
+	struct dlb_reply rep = {0};
+	memset(&r->paired, 0, sizeof r->paired);
+	if (!vb || !r->p.op->vendor_launch || x->o->paired < 1)
+		return 0;
+	struct dlb_w_paired_req req = {.c = {p->cand, p->variant}, .entry = (int)(vb - r->vendor),
+				       .n = x->o->paired < DLB_PAIRED_MAX ? x->o->paired : DLB_PAIRED_MAX,
+				       .opts = x->o->sample};
+	req.opts.cutoff_us = 0;
+	struct dlb_trial pt = {.config = "side-by-side timing"};
+	double per_launch_s = 1e-6 * (r->tuned.median > vb->st.median ? r->tuned.median : vb->st.median);
+	DLB_CHECK(ask(x, DLB_W_PAIRED, &req, sizeof req, samples_limit(x, &req.opts, 0, 2 * req.n + 2, per_launch_s) + 60,
+		      &pt, &rep));
+	if (!rep.payload || rep.len != sizeof(struct dlb_w_paired)) {
+		fprintf(stderr, "\ndlbtune: warning: %s: the side-by-side timing failed (%s); the row has no paired speedup\n",
+			progress, pt.error[0] ? pt.error : "no reply");
+		goto fail;
+	}
+	struct dlb_w_paired w;
+	memcpy(&w, rep.payload, sizeof w);
+	if (w.n < 1 || w.n > DLB_PAIRED_MAX)
+		DLB_FAIL(DLB_E_CUDA, "the worker's side-by-side reply has %d pairs", w.n);
+	struct dlb_paired *d = &r->paired;
+	double ratio[DLB_PAIRED_MAX];
+	for (int i = 0; i < w.n; i++) {
+		if (!(w.tuned[i] > 0) || !(w.vendor[i] > 0)) {
+			fprintf(stderr, "\ndlbtune: warning: %s: a side-by-side sample was not a positive time; the row has no "
+					"paired speedup\n", progress);
+			goto fail;
+		}
+		ratio[i] = w.vendor[i] / w.tuned[i];
+	}
+	snprintf(d->vendor, sizeof d->vendor, "%s", vb->name);
+	DLB_CHECK(dlb_stats_summarise(ratio, w.n, x->o->vendor.confidence, &d->speedup));
+	DLB_CHECK(dlb_stats_summarise(w.tuned, w.n, x->o->vendor.confidence, &d->tuned));
+	DLB_CHECK(dlb_stats_summarise(w.vendor, w.n, x->o->vendor.confidence, &d->vendor_st));
+	d->n = w.n;
+fail:
+	if (rc)
+		memset(&r->paired, 0, sizeof r->paired);
+	dlb_reply_free(&rep);
+	return rc;
+}
+
 /* Tune problem pi; on success r holds the result. Interrupts and unrecoverable worker errors are returned. */
 static int tune_problem(struct run *x, int pi, struct dlb_candidate *cand, int ncand, struct dlb_result *r,
 			const char *progress)
@@ -777,6 +826,8 @@ static int tune_problem(struct run *x, int pi, struct dlb_candidate *cand, int n
 		fprintf(stderr, "\ndlbtune: warning: %s: the vendor baselines failed (%s)%s\n", progress, vt.error,
 			attempt ? "; the row has no vendor time" : "; trying once more");
 	}
+	if (r->found)
+		DLB_CHECK(time_paired(x, &q.pt[res.best], r, progress));
 	r->gpu_seconds = now_s() - t0;
 	r->peak_tflops = dlb_device_peak_tflops(x->wctx.dev, r->p.prec);
 	snprintf(r->gpu, sizeof r->gpu, "%.127s", x->wctx.dev->name);
@@ -918,6 +969,10 @@ int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, const
 			dlb_fmt_num(fl, sizeof fl, dlb_result_floor_us(r), "%.2f"), r->search.strategy, r->search.evaluated, r->search.points,
 			r->search.samples, r->search.seconds, r->search.why, r->counts[DLB_ST_OK],
 			r->counts[DLB_ST_WRONG_ANSWER], r->counts[DLB_ST_RUNTIME_FAULT] + r->counts[DLB_ST_TIMEOUT]);
+		if (r->paired.n)
+			fprintf(stderr, "    side by side with %s, %d pairs: %.2f against %.2f us, paired speedup %.2fx [%.2f, %.2f]\n",
+				r->paired.vendor, r->paired.n, r->paired.tuned.median, r->paired.vendor_st.median,
+				r->paired.speedup.median, r->paired.speedup.median_lo, r->paired.speedup.median_hi);
 		dlb_result_free(r);
 	}
 fail:

@@ -20,6 +20,8 @@ struct dlb_tune_opts {
 	struct dlb_bench_opts sample;  /* how one sample of a candidate is taken: warm-up, launches per sample */
 	struct dlb_bench_opts vendor;  /* every vendor algorithm: a fixed number of samples */
 	int seeds;                     /* best configurations of this many nearby tuned shapes go first (0: none) */
+	int paired;                    /* pairs of samples of the winner and the vendor best, timed side by side
+	                                * after the baselines (struct dlb_paired; 0: none) */
 	/* Test hooks: candidates appended to the compiled space (or, with only_extra, instead of it), another
 	 * worker (NULL: dlb_worker_main), and the floor of every candidate's time limit (0: 10 s). */
 	const struct dlb_candidate *extra;

@@ -82,6 +82,46 @@ static int launch_one(void *ctx, int set)
 	return x->op->launch(x->state, x->c, x->variant, set);
 }
 
+struct vendor_launch_ctx {
+	const struct dlb_op *op;
+	void *state;
+	int entry;
+};
+
+static int vendor_launch_one(void *ctx, int set)
+{
+	struct vendor_launch_ctx *x = ctx;
+	return x->op->vendor_launch(x->state, x->entry, set);
+}
+
+/* Pair i: one sample of each, back to back, the order alternating from pair to pair so that neither always
+ * runs right after the other (warm clocks, a cooler or hotter GPU). Both warm up first; the vendor then takes
+ * the candidate's launches per sample, so each pair measures the same number of launches on the same sets. */
+static int paired(struct worker *k, struct dlb_candidate *c, const struct dlb_w_paired_req *r, struct dlb_w_paired *v)
+{
+	int rc = 0, reps_t = 0, reps_v = 0, taken = 0;
+	const struct dlb_op *op = k->w->op;
+	struct launch_ctx x = {op, k->state, c, r->c.variant};
+	struct vendor_launch_ctx y = {op, k->state, r->entry};
+	int nsets = op->nsets(k->state);
+	DLB_CHECK(dlb_bench_samples(&k->g.bench, vendor_launch_one, &y, nsets, &r->opts, &reps_v, 0, 0, NULL, &taken));
+	DLB_CHECK(dlb_bench_samples(&k->g.bench, launch_one, &x, nsets, &r->opts, &reps_t, 0, 0, NULL, &taken));
+	reps_v = reps_t;
+	for (int i = 0; i < r->n; i++)
+		for (int j = 0; j < 2; j++) {
+			if ((i + j) % 2 == 0)
+				DLB_CHECK(dlb_bench_samples(&k->g.bench, launch_one, &x, nsets, &r->opts, &reps_t, i, 1, &v->tuned[i],
+							    &taken));
+			else
+				DLB_CHECK(dlb_bench_samples(&k->g.bench, vendor_launch_one, &y, nsets, &r->opts, &reps_v, i, 1,
+							    &v->vendor[i], &taken));
+		}
+	v->n = r->n;
+	v->reps = reps_t;
+fail:
+	return rc;
+}
+
 static int handle(struct worker *k, const struct dlb_reply *m, void *out, uint32_t *olen)
 {
 	int rc = 0;
@@ -153,6 +193,15 @@ static int handle(struct worker *k, const struct dlb_reply *m, void *out, uint32
 		*olen = sizeof *v;
 		break;
 	}
+	case DLB_W_PAIRED: {
+		const struct dlb_w_paired_req *r = m->payload;
+		if (m->len != sizeof *r || r->n < 1 || r->n > DLB_PAIRED_MAX || k->problem < 0 || !op->vendor_launch)
+			DLB_FAIL(DLB_E_USAGE, "bad paired request");
+		DLB_CHECK(need_candidate(k, r->c.cand, &c));
+		DLB_CHECK(paired(k, c, r, out));
+		*olen = sizeof(struct dlb_w_paired);
+		break;
+	}
 	case DLB_W_LAUNCHES: {
 		uint64_t n = dlb_launch_count();
 		memcpy(out, &n, sizeof n);
@@ -176,6 +225,7 @@ int dlb_worker_main(int in_fd, int out_fd, void *arg)
 		struct dlb_w_verified f;
 		struct dlb_w_samples sa;
 		struct dlb_w_vendor vd;
+		struct dlb_w_paired pa;
 		uint64_t n;
 	} out;
 	int sticky = 0;

@@ -18,6 +18,7 @@ enum dlb_wreq {
 	DLB_W_SAMPLES,   /* struct dlb_w_sample_req → struct dlb_w_samples */
 	DLB_W_VENDOR,    /* struct dlb_bench_opts → struct dlb_w_vendor */
 	DLB_W_LAUNCHES,  /* → uint64_t: kernels this worker launched */
+	DLB_W_PAIRED,    /* struct dlb_w_paired_req → struct dlb_w_paired (after DLB_W_VENDOR on the problem) */
 };
 
 struct dlb_w_hello {
@@ -54,6 +55,18 @@ struct dlb_w_samples {
 struct dlb_w_vendor {
 	int n;
 	struct dlb_vendor_entry e[DLB_RESULT_MAX_VENDOR];
+};
+
+/* n samples of a candidate and of vendor entry `entry` (an index into the last DLB_W_VENDOR reply), taken
+ * in pairs back to back; sample i of both reads the same input sets, with the same launches per sample. */
+struct dlb_w_paired_req {
+	struct dlb_w_cand c;
+	int entry, n;
+	struct dlb_bench_opts opts;
+};
+struct dlb_w_paired {
+	int n, reps;
+	double tuned[DLB_PAIRED_MAX], vendor[DLB_PAIRED_MAX];
 };
 
 /* What a worker works on: set before it is started. cand may be NULL (a worker that only says hello). */

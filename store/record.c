@@ -111,6 +111,14 @@ json_t *dlb_best_json(const struct dlb_result *r)
 			      num(r->max_err), "tol", num(r->tol), "peak_tflops", num(r->peak_tflops), "gpu_seconds",
 			      num(r->gpu_seconds), "gpu", r->gpu, "timestamp", r->timestamp, "platform", r->platform,
 			      "counts", counts);
+	const struct dlb_paired *pd = &r->paired;
+	if (j && pd->n > 0) /* absent when not measured, and in records made before it was */
+		json_object_set_new(j, "paired",
+				    json_pack("{s:s,s:i,s:o,s:o,s:{s:o,s:o,s:o,s:o,s:o}}", "vendor", pd->vendor, "n", pd->n,
+					      "tuned", stats_json(&pd->tuned), "vendor_time", stats_json(&pd->vendor_st),
+					      "speedup", "median", num(pd->speedup.median), "median_lo",
+					      num(pd->speedup.median_lo), "median_hi", num(pd->speedup.median_hi), "min",
+					      num(pd->speedup.min), "max", num(pd->speedup.max)));
 	const struct dlb_search_info *si = &r->search;
 	if (j && si->strategy[0]) /* absent in records made before searches had strategies */
 		json_object_set_new(j, "search",
@@ -147,6 +155,21 @@ static int best_fields(json_t *root, struct dlb_result *r)
 		r->search.seeds = int_of(si, "seeds");
 		r->search.seconds = num_of(json_object_get(si, "seconds"));
 		str_of(si, "why", r->search.why, sizeof r->search.why);
+	}
+	json_t *pd = json_object_get(root, "paired");
+	memset(&r->paired, 0, sizeof r->paired);
+	if (json_is_object(pd)) {
+		json_t *sp = json_object_get(pd, "speedup");
+		if (stats_from(json_object_get(pd, "tuned"), &r->paired.tuned) ||
+		    stats_from(json_object_get(pd, "vendor_time"), &r->paired.vendor_st) || !json_is_object(sp))
+			return DLB_E_JSON;
+		str_of(pd, "vendor", r->paired.vendor, sizeof r->paired.vendor);
+		r->paired.speedup.median = num_of(json_object_get(sp, "median"));
+		r->paired.speedup.median_lo = num_of(json_object_get(sp, "median_lo"));
+		r->paired.speedup.median_hi = num_of(json_object_get(sp, "median_hi"));
+		r->paired.speedup.min = num_of(json_object_get(sp, "min"));
+		r->paired.speedup.max = num_of(json_object_get(sp, "max"));
+		r->paired.n = r->paired.speedup.n = int_of(pd, "n");
 	}
 	return 0;
 }

@@ -36,6 +36,11 @@ done
 "$bin" export --format csv --any-version --layout TN --db "$tmp/a" >"$tmp/tn.csv" 2>/dev/null
 [ "$(wc -l <"$tmp/tn.csv")" = 2 ] && ok || bad "--layout TN filter"
 
+# db show: the side-by-side timing the fixture's 1760x16x1760 record has, and that the others have none.
+"$bin" db show --m 1760 --n 16 --k 1760 --db "$tmp/a" >"$tmp/show" 2>&1
+grep -q "^paired     with cublasLt algo 0, 30 pairs side by side: 16.704 us \[16.640, 16.768\] against 16.576 us .*speedup 0.992x \[0.989, 0.996\]" \
+	"$tmp/show" && [ "$(grep -c '^paired     (not measured)' "$tmp/show")" = 1 ] && ok || bad "db show's paired lines: $(cat "$tmp/show")"
+
 # The header is C a user can compile in.
 ${CC:-cc} -std=c99 -Wall -Wextra -Werror -c -x c "$tmp/export.h" -o "$tmp/h.o" && ok || bad "the exported header does not compile"
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # gpu_tune_cache: tune a problem into a fresh database, then run again: the rerun answers from the
-# database, launches no kernel, and prints the same row; every row has a stream floor below its GEMM times.
+# database, launches no kernel, and prints the same row; every row has a stream floor below its GEMM times and
+# a side-by-side timing of the winner and the vendor best.
 # Exit 77 without a GPU.
 top_builddir=${top_builddir:-.}
 bin="$top_builddir/dlbtune"
@@ -34,6 +35,14 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "floor_us") f = i; if (
 		if ($i == "cublas_us") v = i }; next }
 	!f || $f == "n/a" || !($f > 0) || !($f < $t) || ($v != "n/a" && !($f < $v)) {bad=1} END {exit bad}' \
 	"$tmp/first" || { echo "FAIL: no stream floor, or one above a GEMM's time"; fail=1; }
+# the winner and the vendor best timed side by side: 30 pairs (the default), a speedup inside its CI, and
+# times above the floor; counted from the end, as vendor_best_config before them holds commas
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "floor_us") f = i; next }
+	$(NF-5) != 30 || !($(NF-1) <= $(NF-2)) || !($(NF-2) <= $NF) || !($(NF-1) > 0) || !($(NF-4) > $f) ||
+	!($(NF-3) > $f) || $(NF-6) == "\"\"" {bad=1} END {exit bad}' "$tmp/first" ||
+	{ echo "FAIL: a row without its side-by-side timing, or one that does not add up"; fail=1; }
+[ "$(grep -c 'side by side with .*, 30 pairs: .* paired speedup .*x \[' "$tmp/first.err")" = 2 ] ||
+	{ echo "FAIL: the run did not report 2 side-by-side timings"; fail=1; }
 cat "$tmp/first"
 echo "gpu_tune_cache: $([ $fail = 0 ] && echo passed || echo failed)"
 exit $fail

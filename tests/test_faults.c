@@ -46,6 +46,8 @@ static int fake_worker(int in, int out, void *arg)
 	while (dlb_msg_read(in, &m) == 0) {
 		int cand = m.len >= sizeof(struct dlb_w_cand) ? ((struct dlb_w_cand *)m.payload)->cand : -1;
 		int req_k = m.len == sizeof(struct dlb_w_sample_req) ? ((struct dlb_w_sample_req *)m.payload)->k : 0;
+		const struct dlb_w_paired_req *pr = m.len == sizeof *pr ? m.payload : NULL;
+		int req_n = pr ? pr->n : 0, req_entry = pr ? pr->entry : -1;
 		enum behaviour b = cand >= 0 && cand < NCAND ? plan[cand] : OK;
 		uint32_t type = m.type;
 		dlb_reply_free(&m);
@@ -113,6 +115,20 @@ static int fake_worker(int in, int out, void *arg)
 			dlb_msg_write(out, type, 0, &v, sizeof v);
 			break;
 		}
+		case DLB_W_PAIRED: { /* the winner (candidate 0, 10 us) against the vendor best (entry 0, 12 us) */
+			struct dlb_w_paired pa = {.n = req_n, .reps = 1};
+			const char *e = "paired: not the winner and the vendor best";
+			if (cand != 0 || req_entry != 0 || req_n < 1 || req_n > DLB_PAIRED_MAX) {
+				dlb_msg_write(out, type, DLB_E_CUDA, e, (uint32_t)strlen(e));
+				break;
+			}
+			for (int j = 0; j < req_n; j++) {
+				pa.tuned[j] = 10.0;
+				pa.vendor[j] = 12.0 * (1 + 0.01 * (j % 2));
+			}
+			dlb_msg_write(out, type, 0, &pa, sizeof pa);
+			break;
+		}
 		case DLB_W_LAUNCHES: {
 			uint64_t n = 7;
 			dlb_msg_write(out, type, 0, &n, sizeof n);
@@ -170,7 +186,8 @@ int main(void)
 	struct dlb_result res = {0};
 	struct dlb_tune_opts o = {.sample = {.warmup = 1, .min_sample_us = 20, .confidence = 0.95},
 				  .vendor = {.warmup = 1, .samples = 5, .min_sample_us = 20, .confidence = 0.95},
-				  .extra = extra, .nextra = NEXTRA, .only_extra = 1, .worker = fake_worker, .floor_s = 0.5};
+				  .paired = 5, .extra = extra, .nextra = NEXTRA, .only_extra = 1, .worker = fake_worker,
+				  .floor_s = 0.5};
 
 	dlb_search_defaults(&o.search);
 	o.search.strategy = DLB_STRAT_EXHAUSTIVE; /* in order: the interrupt below lands on candidate 3 */
@@ -191,6 +208,15 @@ int main(void)
 	CHECK_EQ_INT(got.found, 1);
 	CHECK_EQ_STR(got.config, "BM=100 BN=16 BK=8 TM=4 TN=2 SPLITK=1"); /* the fastest good one */
 	CHECK_EQ_INT(got.nvendor, 1);
+	/* the side-by-side timing asked for the winner and the vendor best, and is stored */
+	CHECK_EQ_INT(got.paired.n, 5);
+	CHECK_EQ_STR(got.paired.vendor, "cublasSgemm");
+	CHECK_NEAR(got.paired.speedup.median, 1.2, 1e-12);
+	CHECK_NEAR(got.paired.tuned.median, 10.0, 0);
+	CHECK_NEAR(got.paired.vendor_st.median, 12.0, 1e-12);
+	CHECK(got.paired.speedup.median_lo <= 1.2 && got.paired.speedup.median_hi >= 1.2 &&
+		      got.paired.speedup.median_hi <= 1.212 + 1e-12,
+	      "paired CI [%g, %g]", got.paired.speedup.median_lo, got.paired.speedup.median_hi);
 	static const enum dlb_status want[NB] = {
 		[OK] = DLB_ST_OK,           [LIMIT] = DLB_ST_RESOURCE_LIMIT,   [CRASH] = DLB_ST_RUNTIME_FAULT,
 		[HANG] = DLB_ST_TIMEOUT,    [GARBAGE] = DLB_ST_RUNTIME_FAULT,  [HALF] = DLB_ST_RUNTIME_FAULT,

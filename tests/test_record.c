@@ -97,6 +97,10 @@ static void sample_result(struct dlb_result *r)
 	r->vendor[1] = (struct dlb_vendor_entry){"cublasLt#1", 1, 0, {0}}; /* failed verification: not timed */
 	r->vendor[2] = (struct dlb_vendor_entry){"cublasSgemm", 0, 1, stats(15, 44.5)};
 	r->vendor[3] = (struct dlb_vendor_entry){"stream floor", 0, 1, stats(15, 9.25), 1};
+	r->paired = (struct dlb_paired){.n = 30, .tuned = stats(30, 40.5), .vendor_st = stats(30, 43.25),
+					.speedup = {.n = 30, .median = 1.0625, .median_lo = 1.0546875, .median_hi = 1.0703125,
+						    .min = 0.984375, .max = 1.125}};
+	snprintf(r->paired.vendor, sizeof r->paired.vendor, "cublasLt#0");
 	for (int s = 0; s < DLB_ST_COUNT; s++)
 		r->counts[s] = 10 * s + 1;
 	r->ntrials = 3;
@@ -163,6 +167,15 @@ static void test_round_trip(void)
 	for (int s = 0; s < DLB_ST_COUNT; s++)
 		CHECK(d.counts[s] == r.counts[s], "counts[%s] %d, expected %d", dlb_status_name((enum dlb_status)s),
 		      d.counts[s], r.counts[s]);
+	CHECK_EQ_INT(d.paired.n, 30);
+	CHECK_EQ_STR(d.paired.vendor, "cublasLt#0");
+	check_stats("paired tuned", &d.paired.tuned, &r.paired.tuned);
+	check_stats("paired vendor", &d.paired.vendor_st, &r.paired.vendor_st);
+	CHECK(same(d.paired.speedup.median, 1.0625) && same(d.paired.speedup.median_lo, 1.0546875) &&
+		      same(d.paired.speedup.median_hi, 1.0703125) && same(d.paired.speedup.min, 0.984375) &&
+		      same(d.paired.speedup.max, 1.125),
+	      "paired speedup %.17g [%.17g, %.17g]", d.paired.speedup.median, d.paired.speedup.median_lo,
+	      d.paired.speedup.median_hi);
 	CHECK_EQ_INT(d.ntrials, 3);
 	for (int i = 0; i < 3 && i < d.ntrials && d.trials; i++) {
 		const struct dlb_trial *a = &d.trials[i], *b = &trials[i];
@@ -343,6 +356,9 @@ static void report_rows(struct dlb_row w[3])
 	w[0].r.nvendor = 2; /* the floor is faster than anything, and is no vendor: the speedup stays 1.2 */
 	w[0].r.vendor[0] = (struct dlb_vendor_entry){"cublasGemmEx", 0, 1, stats(15, 12.0)};
 	w[0].r.vendor[1] = (struct dlb_vendor_entry){"stream floor", 0, 1, stats(15, 3.0), 1};
+	w[0].r.paired = (struct dlb_paired){.n = 30, .vendor = "cublasGemmEx", .tuned = stats(30, 9.8),
+					    .vendor_st = stats(30, 12.25),
+					    .speedup = {.n = 30, .median = 1.25, .median_lo = 1.2, .median_hi = 1.3}};
 	report_row(&w[1], DLB_PREC_INT8, 64, 64, 64, 5.0, 1979.0);
 	w[1].r.nvendor = 2;
 	w[1].r.vendor[0] = (struct dlb_vendor_entry){"cublasGemmEx", 0, 0, stats(15, 4.0)};
@@ -430,10 +446,10 @@ static void test_table_text(const struct dlb_result *rows)
 	/* the padded row: its shape as given, the shape run, its time, throughput of the shape as given, no cuBLASLt */
 	line_with(t, "    35    700    2047", line, sizeof line);
 	CHECK_HAS(line, "10.00    10.03    0.5%");
-	CHECK_HAS(line, "12.00       n/a |    1.20x |      3.00 | yes, padded: 36x700x2048");
+	CHECK_HAS(line, "12.00       n/a |    1.20x   1.25x |      3.00 | yes, padded: 36x700x2048");
 	/* every vendor entry failed verification: n/a, never a number */
 	line_with(t, "    64     64      64", line, sizeof line);
-	CHECK_HAS(line, "|       n/a       n/a |      n/a |       n/a | yes");
+	CHECK_HAS(line, "|       n/a       n/a |      n/a     n/a |       n/a | yes");
 	CHECK(!strstr(line, "padded"), "64x64x64 is not padded: %s", line);
 	/* the footnote, once, under the int8 table only */
 	CHECK_EQ_INT(count_of(t, "padded: 1 of 2 rows ran with M, N and K rounded up to multiples of 4 (DeepBench's rule); "
@@ -441,10 +457,11 @@ static void test_table_text(const struct dlb_result *rows)
 				 "the padding; TOPS count the shape as given"),
 		     1);
 	CHECK(strstr(t, "padded: 1 of 2 rows") < strstr(t, "gemm fp32 on"), "the footnote is not under the int8 table");
-	CHECK_HAS(t, "geomean speedup vs vendor best (1 rows, Test GPU): 1.200x");
+	CHECK_HAS(t, "geomean speedup vs vendor best (1 rows, Test GPU): 1.200x; paired, side by side (1 rows): 1.250x\n");
+	CHECK_HAS(t, "geomean speedup vs vendor best (1 rows, Test GPU): 1.500x; paired: n/a (no row was timed side by side)\n");
 	line_with(t, "    35    700    2047 NN     | BM=64 BN=64 BK=16 TM=4 TN=4 SPLITK=1     |     20.00", line,
 		  sizeof line);
-	CHECK_HAS(line, "5.02     n/a |     30.00       n/a |    1.50x |       n/a | yes");
+	CHECK_HAS(line, "5.02     n/a |     30.00       n/a |    1.50x     n/a |       n/a | yes");
 	no_made_up_numbers("text", t);
 	free(t);
 }
@@ -454,12 +471,14 @@ static void test_table_csv(const struct dlb_result *rows)
 	char *t = table(rows, DLB_FMT_CSV), line[512];
 	CHECK_HAS(t, "m,n,k,layout,prec,best_config,tuned_us,tuned_ci_lo,tuned_ci_hi,throughput,unit,pct_peak,peak,"
 		     "cublas_us,cublaslt_best_us,speedup,verified,cached,padded,padded_m,padded_n,padded_k,floor_us,"
-		     "vendor_best,vendor_best_config\n");
+		     "vendor_best,vendor_best_config,paired_vendor,paired_n,paired_tuned_us,paired_vendor_us,paired_speedup,"
+		     "paired_speedup_lo,paired_speedup_hi\n");
 	CHECK_HAS(line_with(t, "35,700,2047,NN,int8", line, sizeof line),
-		  ",10.030,TOPS,0.51,1979.0,12.000,n/a,1.2000,1,0,1,36,700,2048,3.000,cublasGemmEx,\"\"");
+		  ",10.030,TOPS,0.51,1979.0,12.000,n/a,1.2000,1,0,1,36,700,2048,3.000,cublasGemmEx,\"\",\"cublasGemmEx\",30,"
+		  "9.800,12.250,1.2500,1.2000,1.3000");
 	CHECK_HAS(line_with(t, "64,64,64,NN,int8", line, sizeof line), ",0.105,TOPS,0.01,1979.0,n/a,n/a,n/a,1,0,0,64,64,64,n/a");
 	CHECK_HAS(line_with(t, "35,700,2047,NN,fp32", line, sizeof line),
-		  ",5.015,TFLOP/s,n/a,n/a,30.000,n/a,1.5000,1,0,0,35,700,2047,n/a");
+		  ",5.015,TFLOP/s,n/a,n/a,30.000,n/a,1.5000,1,0,0,35,700,2047,n/a,cublasSgemm,\"\",\"\",0,n/a,n/a,n/a,n/a,n/a");
 	CHECK_EQ_INT(count_of(t, "\n"), 4);
 	no_made_up_numbers("csv", t);
 	free(t);
@@ -481,6 +500,17 @@ static void test_table_json(const struct dlb_result *rows)
 	CHECK_NEAR(json_number_value(json_object_get(a, "speedup_vs_vendor_best")), 1.2, 1e-12);
 	CHECK_NEAR(json_number_value(json_object_get(a, "stream_floor_us")), 3.0, 1e-12);
 	CHECK(json_is_null(json_object_get(c, "stream_floor_us")), "no floor measured must be null");
+	json_t *pa = json_object_get(a, "paired"), *ci = json_object_get(pa, "speedup_ci95");
+	CHECK_EQ_STR(json_string_value(json_object_get(pa, "vendor")), "cublasGemmEx");
+	CHECK_EQ_INT(json_integer_value(json_object_get(pa, "pairs")), 30);
+	CHECK_NEAR(json_number_value(json_object_get(pa, "tuned_us")), 9.8, 1e-12);
+	CHECK_NEAR(json_number_value(json_object_get(pa, "vendor_us")), 12.25, 1e-12);
+	CHECK_NEAR(json_number_value(json_object_get(pa, "speedup")), 1.25, 1e-12);
+	CHECK(json_array_size(ci) == 2 && json_number_value(json_array_get(ci, 0)) == 1.2 &&
+		      json_number_value(json_array_get(ci, 1)) == 1.3,
+	      "paired speedup_ci95: %s", t);
+	CHECK(json_is_null(json_object_get(b, "paired")) && json_is_null(json_object_get(c, "paired")),
+	      "rows timed apart only must have paired null");
 	CHECK(json_is_null(json_object_get(b, "padded")), "64x64x64 int8 is not padded");
 	CHECK(json_is_null(json_object_get(b, "cublas_us")) && json_is_null(json_object_get(b, "cublaslt_best_us")) &&
 		      json_is_null(json_object_get(b, "speedup_vs_vendor_best")),
@@ -495,6 +525,10 @@ static void test_table_json(const struct dlb_result *rows)
 	CHECK_NEAR(json_number_value(json_object_get(g0, "peak")), 1979.0, 0);
 	CHECK_NEAR(json_number_value(json_object_get(g0, "geomean_speedup")), 1.2, 1e-12);
 	CHECK_EQ_INT(json_integer_value(json_object_get(g0, "rows_with_speedup")), 1);
+	CHECK_NEAR(json_number_value(json_object_get(g0, "geomean_paired_speedup")), 1.25, 1e-12);
+	CHECK_EQ_INT(json_integer_value(json_object_get(g0, "rows_with_paired")), 1);
+	CHECK(json_is_null(json_object_get(json_array_get(groups, 1), "geomean_paired_speedup")),
+	      "fp32 has no paired row: its geomean must be null");
 	CHECK_EQ_STR(json_string_value(json_object_get(json_array_get(groups, 1), "prec")), "fp32");
 	CHECK_EQ_INT(json_integer_value(json_object_get(root, "rows_with_speedup")), 2);
 	json_decref(root);
@@ -542,9 +576,11 @@ static void test_export(const struct dlb_row *rows)
 	struct export_arg e = {DLB_EXPORT_CSV, db, rows};
 	char *t = printed(print_export, NULL, 3, &e);
 	CHECK_HAS(t, ",samples,throughput,unit,vendor_best,vendor_best_us,speedup,verified,current,measured,padded,"
-		     "padded_m,padded_n,padded_k,floor_us,vendor_best_config\n");
+		     "padded_m,padded_n,padded_k,floor_us,vendor_best_config,paired_vendor,paired_n,paired_tuned_us,paired_vendor_us,"
+		     "paired_speedup,paired_speedup_lo,paired_speedup_hi\n");
 	CHECK_HAS(line_with(t, "int8,NN,35,700,2047", line, sizeof line),
-		  ",10.030,TOPS,\"cublasGemmEx\",12.000,1.2000,1,1,2026-01-02T03:04:05Z,1,36,700,2048,3.000");
+		  ",10.030,TOPS,\"cublasGemmEx\",12.000,1.2000,1,1,2026-01-02T03:04:05Z,1,36,700,2048,3.000,\"\",\"cublasGemmEx\",30,"
+		  "9.800,12.250,1.2500,1.2000,1.3000");
 	CHECK_HAS(line_with(t, "int8,NN,64,64,64", line, sizeof line), ",TOPS,\"\",n/a,n/a,1,1,2026-01-02T03:04:05Z,0,64,64,64");
 	CHECK_HAS(line_with(t, "fp32,NN,35,700,2047", line, sizeof line), ",TFLOP/s,\"cublasSgemm\",30.000,1.5000,1,1,");
 	no_made_up_numbers("export csv", t);
@@ -557,8 +593,9 @@ static void test_export(const struct dlb_row *rows)
 	CHECK_HAS(t, "## gemm fp32 on Test GPU (GPU-1), driver 13.0, CUDA 13.0\n\n| layout | M×N×K | config | tuned µs [95% CI] "
 		     "| TFLOP/s |");
 	CHECK_HAS(t, "| NN | 35×700×2047 (padded: 36×700×2048) | BM=64");
-	CHECK_HAS(line_with(t, "| NN | 64×64×64 |", line, sizeof line), "| 0.10 | n/a | n/a | n/a | n/a | yes |");
-	CHECK_HAS(line_with(t, "| NN | 35×700×2047 (padded", line, sizeof line), "| cublasGemmEx | 12.00 | 1.20× | 3.00 | yes |");
+	CHECK_HAS(line_with(t, "| NN | 64×64×64 |", line, sizeof line), "| 0.10 | n/a | n/a | n/a | n/a | n/a | yes |");
+	CHECK_HAS(line_with(t, "| NN | 35×700×2047 (padded", line, sizeof line),
+		  "| cublasGemmEx | 12.00 | 1.20× | 1.25× [1.20, 1.30] | 3.00 | yes |");
 	CHECK_EQ_INT(count_of(t, "\nPadded: 1 of 2 rows ran with M, N and K rounded up to multiples of 4 (DeepBench's rule); "
 				 "the inputs are padded once, the padded GEMM is timed, and the time does not include "
 				 "the padding; TOPS count the shape as given.\n"),
@@ -599,6 +636,11 @@ static void test_reports(void)
 	zero.vendor[0].st.median = 0; /* verified but never timed */
 	CHECK(isnan(dlb_result_pct_peak(&zero)) && isnan(dlb_result_speedup(&zero)), "a zero peak or vendor time gave %g, %g",
 	      dlb_result_pct_peak(&zero), dlb_result_speedup(&zero));
+	CHECK_NEAR(dlb_result_paired_speedup(&rows[0]), 1.25, 0);
+	zero.found = 0; /* no winner: no paired speedup, whatever is left in the struct */
+	CHECK(isnan(dlb_result_paired_speedup(&zero)) && isnan(dlb_result_paired_lo(&zero)) &&
+		      isnan(dlb_result_paired_hi(&zero)) && isnan(dlb_result_paired_speedup(&rows[1])),
+	      "a paired speedup without a winner or a side-by-side timing");
 	test_table_text(rows);
 	test_table_csv(rows);
 	test_table_json(rows);

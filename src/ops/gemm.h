@@ -2,6 +2,7 @@
 #ifndef DLB_OPS_GEMM_H
 #define DLB_OPS_GEMM_H
 #include "../op.h"
+#include "../vendor_cublas.h"
 
 extern const struct dlb_op dlb_op_gemm;
 
@@ -11,6 +12,15 @@ enum { GEMM_BM, GEMM_BN, GEMM_BK, GEMM_TM, GEMM_TN, GEMM_NPARAMS };
 int dlb_gemm_splits(const struct dlb_problem *p, const int *v, int sm_count, int *splits, int max);
 
 #define DLB_GEMM_MAX_SETS 8 /* input sets a GEMM op rotates over (see each op's sets_for) */
+
+/* What dlb_gemm_vendor leaves in the op's state so that one of its entries can be run again (the side-by-side
+ * timing after the search): the cuBLASLt plan, and what each entry ran. Released by dlb_gemm_vendor_free. */
+struct dlb_gemm_vendor_keep {
+	struct dlb_lt_plan plan;
+	int n;
+	int algo[DLB_RESULT_MAX_VENDOR]; /* per entry: -1 the classic entry point, >= 0 a cuBLASLt algorithm, -2 the
+	                                  * stream floor */
+};
 
 /* What a GEMM op's cuBLAS baselines run on: the op's own input sets and outputs, and how the op verifies
  * C[0] against its reference. */
@@ -23,6 +33,7 @@ struct dlb_gemm_io {
 	size_t c_bytes; /* of one output: poisoned before each verification */
 	int (*check)(void *state, struct dlb_check *out);
 	void *state;
+	struct dlb_gemm_vendor_keep *keep; /* in the op's state: what the baselines ran, to run an entry again */
 };
 /* The baselines, each verified like the op's candidates and then timed by the same harness on the same
  * buffers: the classic entry point (named name: cublasSgemm, cublasGemmEx; left out where cuBLAS answers
@@ -30,4 +41,8 @@ struct dlb_gemm_io {
  * the last entry is the stream floor (is_floor: dlb_stream_floor on the same sets, not a GEMM). */
 int dlb_gemm_vendor(const struct dlb_gemm_io *io, const char *name, const struct dlb_bench_opts *o,
 		    struct dlb_vendor_entry *out, int max, int *n);
+/* Run entry `entry` of the last dlb_gemm_vendor on this problem once, on input set `set` (an op's
+ * vendor_launch); DLB_E_USAGE when there is no such entry. */
+int dlb_gemm_vendor_launch(const struct dlb_gemm_io *io, int entry, int set);
+void dlb_gemm_vendor_free(struct dlb_gemm_vendor_keep *keep);
 #endif

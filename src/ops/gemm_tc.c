@@ -430,6 +430,7 @@ struct tc_state {
 	unsigned *counters;
 	double abs_tol;
 	uint64_t seed;
+	struct dlb_gemm_vendor_keep vkeep;
 };
 
 static size_t set_bytes(const struct tc_state *s)
@@ -476,6 +477,7 @@ static void tc_teardown(void *state)
 	dlb_dev_free(s->ref);
 	dlb_dev_free(s->ws);
 	dlb_dev_free(s->counters);
+	dlb_gemm_vendor_free(&s->vkeep);
 	free(s);
 }
 
@@ -845,15 +847,29 @@ static int check_state(void *state, struct dlb_check *out)
 	return check_output(state, out);
 }
 
+static void io_of(struct tc_state *s, struct dlb_gemm_io *io)
+{
+	*io = (struct dlb_gemm_io){.g = s->g, .blas = &s->blas, .nsets = s->nsets,
+				   .a_bytes = (size_t)s->m * (size_t)s->k * s->es_in,
+				   .b_bytes = (size_t)s->k * (size_t)s->n * s->es_in,
+				   .c_bytes = (size_t)s->m * (size_t)s->n * s->es_out, .check = check_state, .state = s,
+				   .keep = &s->vkeep};
+	for (int i = 0; i < s->nsets; i++)
+		io->A[i] = s->A[i], io->B[i] = s->B[i], io->C[i] = s->C[i];
+}
+
 static int tc_vendor(void *state, const struct dlb_bench_opts *o, struct dlb_vendor_entry *out, int max, int *n)
 {
-	struct tc_state *s = state;
-	struct dlb_gemm_io io = {.g = s->g, .blas = &s->blas, .nsets = s->nsets,
-				 .a_bytes = (size_t)s->m * (size_t)s->k * s->es_in, .b_bytes = (size_t)s->k * (size_t)s->n * s->es_in,
-				 .c_bytes = (size_t)s->m * (size_t)s->n * s->es_out, .check = check_state, .state = s};
-	for (int i = 0; i < s->nsets; i++)
-		io.A[i] = s->A[i], io.B[i] = s->B[i], io.C[i] = s->C[i];
+	struct dlb_gemm_io io;
+	io_of(state, &io);
 	return dlb_gemm_vendor(&io, "cublasGemmEx", o, out, max, n);
+}
+
+static int tc_vendor_launch(void *state, int entry, int set)
+{
+	struct dlb_gemm_io io;
+	io_of(state, &io);
+	return dlb_gemm_vendor_launch(&io, entry, set);
 }
 
 #define TC_OP_COMMON                                                                                          \
@@ -861,7 +877,7 @@ static int tc_vendor(void *state, const struct dlb_bench_opts *o, struct dlb_ven
 	.kernel_names = tc_kernels, .nkernels = 6, .ndyn_kernels = 4,                                                 \
 	.variant_name = "SPLITK", .flops = tc_flops, .device_bytes = tc_device_bytes, .describe = tc_describe,   \
 	.setup = tc_setup, .variants = tc_variants, .nsets = tc_nsets, .launch = tc_launch, .verify = tc_verify,  \
-	.vendor = tc_vendor, .teardown = tc_teardown
+	.vendor = tc_vendor, .vendor_launch = tc_vendor_launch, .teardown = tc_teardown
 
 const struct dlb_op dlb_op_gemm_fp16 = {
 	TC_OP_COMMON,
