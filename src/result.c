@@ -46,7 +46,9 @@ double dlb_result_pct_peak(const struct dlb_result *r)
 	return isfinite(t) && r->peak_tflops > 0 && isfinite(r->peak_tflops) ? t / r->peak_tflops * 100.0 : NAN;
 }
 
-/* The fastest vendor entry that was verified and timed (the floor is no vendor), of one kind or any. */
+/* The fastest vendor entry that was verified and timed (the floor is no vendor), of one kind or any. A tie goes
+ * to the name that sorts first: a run holds its entries in the order they ran, a load in name order, and
+ * both must name the same best. */
 static const struct dlb_vendor_entry *best_entry(const struct dlb_result *r, int want_lt, int any)
 {
 	const struct dlb_vendor_entry *best = NULL;
@@ -55,7 +57,8 @@ static const struct dlb_vendor_entry *best_entry(const struct dlb_result *r, int
 		if (v->is_floor || !v->ok || !(v->st.median > 0) || !isfinite(v->st.median) ||
 		    (!any && v->is_lt != want_lt))
 			continue;
-		if (!best || v->st.median < best->st.median)
+		if (!best || v->st.median < best->st.median ||
+		    (v->st.median == best->st.median && strcmp(v->name, best->name) < 0))
 			best = v;
 	}
 	return best;

@@ -636,6 +636,15 @@ static void test_reports(void)
 	zero.vendor[0].st.median = 0; /* verified but never timed */
 	CHECK(isnan(dlb_result_pct_peak(&zero)) && isnan(dlb_result_speedup(&zero)), "a zero peak or vendor time gave %g, %g",
 	      dlb_result_pct_peak(&zero), dlb_result_speedup(&zero));
+	/* a tie between vendor entries names the same best in either order (a run's order, a load's) */
+	struct dlb_result tie = rows[2];
+	tie.nvendor = 2;
+	tie.vendor[0] = (struct dlb_vendor_entry){"cublasSgemm", 0, 1, stats(15, 30.0)};
+	tie.vendor[1] = (struct dlb_vendor_entry){"cublasLt#0", 1, 1, stats(15, 30.0)};
+	CHECK_EQ_STR(dlb_result_vendor_best(&tie)->name, "cublasLt#0");
+	tie.vendor[1] = tie.vendor[0];
+	tie.vendor[0] = (struct dlb_vendor_entry){"cublasLt#0", 1, 1, stats(15, 30.0)};
+	CHECK_EQ_STR(dlb_result_vendor_best(&tie)->name, "cublasLt#0");
 	CHECK_NEAR(dlb_result_paired_speedup(&rows[0]), 1.25, 0);
 	zero.found = 0; /* no winner: no paired speedup, whatever is left in the struct */
 	CHECK(isnan(dlb_result_paired_speedup(&zero)) && isnan(dlb_result_paired_lo(&zero)) &&
