@@ -121,6 +121,11 @@ static void test_valid(void)
 	CHECK_EQ_STR(c.suite, "inference_server");
 	CHECK(c.json && !c.csv, "--json: json %d csv %d", c.json, c.csv);
 	CHECK(c.samples == 30 && c.device == 1, "samples %d device %d", c.samples, c.device);
+	CHECK_EQ_INT(c.paired, 30); /* the default */
+	CHECK_EQ_INT(parse(&c, "--m", "8", "--n", "8", "--k", "8", "--paired", "0", NULL), 0);
+	CHECK_EQ_INT(c.paired, 0);
+	CHECK_EQ_INT(parse(&c, "--m", "8", "--n", "8", "--k", "8", "--paired", "64", NULL), 0);
+	CHECK_EQ_INT(c.paired, 64);
 
 	/* the search */
 	CHECK_EQ_INT(parse(&c, "--strategy", "anneal", "--budget", "90s", "--seed", "7", "--confidence", "0.99",
@@ -164,6 +169,8 @@ static void expect_usage(const char *want, const char *what, ...)
 
 static void test_errors(void)
 {
+	expect_usage("--paired '65': expected an integer in 0..64", "--paired 65", "--paired", "65", NULL);
+	expect_usage("--paired goes with tune", "--paired with db list", "db", "list", "--paired", "5", NULL);
 	expect_usage("'0'", "--m 0", "--m", "0", "--n", "1", "--k", "1", NULL);
 	expect_usage("'-3'", "--m -3", "--m", "-3", "--n", "1", "--k", "1", NULL);
 	expect_usage("'abc'", "--m abc", "--m", "abc", "--n", "1", "--k", "1", NULL);
