@@ -219,7 +219,7 @@ fail:
 }
 
 int dlb_launch_ex(cudaKernel_t k, dim3 grid, dim3 block, size_t smem, cudaStream_t s, void **args, int dependent,
-		  unsigned cluster_z)
+		  dim3 cluster)
 {
 	int rc = 0;
 	cudaLaunchAttribute attr[2];
@@ -229,16 +229,33 @@ int dlb_launch_ex(cudaKernel_t k, dim3 grid, dim3 block, size_t smem, cudaStream
 		attr[n].id = cudaLaunchAttributeProgrammaticStreamSerialization;
 		attr[n++].val.programmaticStreamSerializationAllowed = 1;
 	}
-	if (cluster_z > 1) {
+	if (cluster.x * cluster.y * cluster.z > 1) {
 		attr[n].id = cudaLaunchAttributeClusterDimension;
-		attr[n].val.clusterDim.x = 1;
-		attr[n].val.clusterDim.y = 1;
-		attr[n++].val.clusterDim.z = cluster_z;
+		attr[n].val.clusterDim.x = cluster.x;
+		attr[n].val.clusterDim.y = cluster.y;
+		attr[n++].val.clusterDim.z = cluster.z;
 	}
 	cudaLaunchConfig_t cfg = {
 	    .gridDim = grid, .blockDim = block, .dynamicSmemBytes = smem, .stream = s, .attrs = attr, .numAttrs = n};
 	dlb_count_launch();
 	CUDA_CHECK(cudaLaunchKernelExC(&cfg, (const void *)k, args));
+fail:
+	return rc;
+}
+
+int dlb_max_clusters(cudaKernel_t k, dim3 block, size_t smem, dim3 cluster, int *n)
+{
+	int rc = 0;
+	cudaLaunchAttribute attr;
+	memset(&attr, 0, sizeof attr);
+	attr.id = cudaLaunchAttributeClusterDimension;
+	attr.val.clusterDim.x = cluster.x;
+	attr.val.clusterDim.y = cluster.y;
+	attr.val.clusterDim.z = cluster.z;
+	cudaLaunchConfig_t cfg = {.gridDim = cluster, .blockDim = block, .dynamicSmemBytes = smem, .attrs = &attr,
+				  .numAttrs = 1};
+	*n = 0;
+	CUDA_CHECK(cudaOccupancyMaxActiveClusters(n, (const void *)k, &cfg));
 fail:
 	return rc;
 }

@@ -71,10 +71,13 @@ int dlb_launch(cudaKernel_t k, dim3 grid, dim3 block, size_t smem, cudaStream_t 
 /* The same with launch attributes (sm_90+; with neither, a plain launch). dependent: a programmatic dependent
  * launch: the kernel may start while the previous kernel on the stream is still running, once every block of
  * that one has run griddepcontrol.launch_dependents; the kernel's own griddepcontrol.wait then waits for it to
- * finish and for its memory. cluster_z > 1: thread-block clusters of (1, 1, cluster_z) blocks, co-scheduled
- * on one GPC. */
+ * finish and for its memory. cluster: thread-block clusters of cluster.x x cluster.y x cluster.z blocks,
+ * co-scheduled on one GPC ({1, 1, 1}: none). */
 int dlb_launch_ex(cudaKernel_t k, dim3 grid, dim3 block, size_t smem, cudaStream_t s, void **args, int dependent,
-		  unsigned cluster_z);
+		  dim3 cluster);
+/* How many clusters of `cluster` blocks of kernel k (block threads, smem bytes of dynamic shared memory each)
+ * the device runs at once. */
+int dlb_max_clusters(cudaKernel_t k, dim3 block, size_t smem, dim3 cluster, int *n);
 /* A 2-D tensor map for the bulk tensor copy engine (a CUtensorMap: 128 opaque bytes, 64-byte aligned, passed
  * to a kernel by value as a __grid_constant__ parameter). */
 struct dlb_tmap {

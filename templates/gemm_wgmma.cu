@@ -58,6 +58,16 @@
 //           (cp.async.bulk.tensor.2d, the tensor maps tma / tmb from the host, 128-byte swizzle, zeros
 //           outside the matrix) and one mbarrier.arrive.expect_tx of the stage's bytes; the host runs it
 //           only where both operands' rows are 16-byte aligned. 0: 128 producer threads with cp.async.
+//           2 and 3: TMA, and the blocks run in thread-block clusters of two (the host launches cluster
+//           dims (2, 1, 1); blocks 2c and 2c + 1 are pair c, rank = blockIdx.x & 1) whose tiles share one
+//           operand's tile: 2, the pair's tiles are adjacent M-tiles of one N-tile and share B; 3, adjacent
+//           N-tiles of one M-tile and share A. Each rank copies half of the shared tile (the host's tensor map
+//           has half the box's outer lines: K-major rows, MN-major k) into the same place of both ranks' stage
+//           with one multicast copy, so the pair reads the shared tile from L2 once. A stage is refilled only
+//           once both ranks' consumers have handed it back (each consumer warp arrives on the empty barrier of
+//           both ranks). A rank whose own tile lies outside C (an odd count of tiles in the paired dimension)
+//           still copies its half and runs its wgmmas on zeros; it writes nothing. No split-K, no CLK. (Pairs
+//           work with PERSIST 0; the host's space runs them with PERSIST 1 and 2, where they are not slower.)
 // Derived:
 //   THREADS    = 128*(WGS+1)
 //   MI         = BM/(64*WGS) (PERSIST 2: BM/64)
@@ -75,7 +85,7 @@
 //                  bytes of spill there; 8 with PERSIST 2 or CLK)
 //   2 <= STAGES <= 16
 //   L2PF in {0, 128, 256}, INFLIGHT in {0, 1}, PERSIST in {0, 1, 2}, CLK in {0, 1}, not with PERSIST,
-//   TMA in {0, 1}
+//   TMA in {0, 1, 2, 3}; 2 and 3: not with CLK, no split-K (gridDim.z 1), gridDim.x even
 //   CLK: BM*BN*4 <= STAGES*(BM+BN)*128                 (a split's fp32 / int32 partial sums fit the ring)
 //   SMEM_BYTES <= 232448                           (227 KiB)
 //   EPI_BYTES <= STAGES*(BM+BN)*128 with PERSIST 0          (the epilogue reuses the stage ring)
@@ -137,10 +147,17 @@
 #define CLK 0 // split-K: 1 = the splits form a cluster and sum through distributed shared memory
 #endif
 #ifndef TMA
-#define TMA 0 // 1: stages filled by the bulk tensor copy engine; 0: by cp.async
+#define TMA 0 // 1: stages filled by the bulk tensor copy engine; 0: by cp.async; 2, 3: TMA in pairs (below)
 #endif
+#define MC (TMA >= 2)       // a cluster of two blocks shares one operand's tiles (multicast)
+#define MC_B (TMA == 2)     // the pair: adjacent M-tiles that share B (3: adjacent N-tiles that share A)
 
 #define THREADS (128 * (WGS + 1))
+// setmaxnreg with WGS 2 (168 a thread at launch): PROD_REGS + 2 * CONS_REGS <= 3 * 168. Pairs: with 56 / 224
+// ptxas spilled in most WGS 2 candidates, with 80 / 208 in 8 of the 500 (8 bytes: the tile count, kept across
+// setmaxnreg and reloaded once a tile, outside the k-loop; SASS of BM 128 BN 208 TMA 3).
+#define PROD_REGS (MC ? 80 : 56)
+#define CONS_REGS (MC ? 208 : 224)
 #define PP (PERSIST == 2)                   // ping-pong: each consumer warpgroup a whole tile of its own
 #define MI (BM / (64 * (PP ? 1 : WGS)))
 #define STAGE_BYTES ((BM + BN) * 128)
@@ -164,7 +181,8 @@ static_assert(SMEM_BYTES <= 232448, "shared memory over 227 KiB");
 static_assert(PERSIST || EPI_BYTES <= STAGES * STAGE_BYTES, "epilogue does not fit the ring");
 static_assert(PERSIST >= 0 && PERSIST <= 2, "PERSIST in {0, 1, 2}");
 static_assert(CLK == 0 || (CLK == 1 && !PERSIST), "CLK in {0, 1}, not with PERSIST");
-static_assert(TMA == 0 || TMA == 1, "TMA in {0, 1}");
+static_assert(TMA >= 0 && TMA <= 3, "TMA in {0, 1, 2, 3}");
+static_assert(!MC || !CLK, "TMA 2, 3 (pairs) not with CLK");
 static_assert(!CLK || BM * BN * 4 <= STAGES * STAGE_BYTES, "CLK: the partial sums do not fit the ring");
 
 typedef long long i64;
@@ -267,6 +285,15 @@ __device__ __forceinline__ void tma_load(u32 dst, const tmap_t *map, int x, int 
 		     " [%0], [%1, {%2, %3}], [%4];" ::"r"(dst), "l"(reinterpret_cast<u64>(map)), "r"(x), "r"(y), "r"(bar)
 		     : "memory");
 }
+// The same box into shared memory at dst of each CTA of the cluster in mask (the same offset in each),
+// completing on the mbarrier at bar's offset in each of them.
+__device__ __forceinline__ void tma_load_mc(u32 dst, const tmap_t *map, int x, int y, u32 bar, unsigned short mask)
+{
+	asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+		     " [%0], [%1, {%2, %3}], [%4], %5;" ::"r"(dst), "l"(reinterpret_cast<u64>(map)), "r"(x), "r"(y),
+		     "r"(bar), "h"(mask)
+		     : "memory");
+}
 // Arrives on bar (the one arrival it expects) and raises its transaction count by bytes.
 __device__ __forceinline__ void mbar_expect_tx(u32 bar, u32 bytes)
 {
@@ -277,6 +304,28 @@ __device__ __forceinline__ void mbar_expect_tx(u32 bar, u32 bytes)
 __device__ __forceinline__ void cluster_sync()
 {
 	asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+// Arrives on the barrier at bar's offset in the cluster's CTA of rank r. The default (.release.cta) order: a
+// consumer arrives after its wgmma.wait_group, by which its wgmmas have read the stage, and the other rank
+// writes the stage only after its producer has seen the phase complete. (.release.cluster puts a MEMBAR.GPU in
+// front of every arrival, and .acquire.cluster another behind the producer's wait: two a k-tile.)
+__device__ __forceinline__ void mbar_arrive_rank(u32 bar, u32 r)
+{
+	asm volatile("{\n.reg .b32 ra;\nmapa.shared::cluster.u32 ra, %0, %1;\n"
+		     "mbarrier.arrive.shared::cluster.b64 _, [ra];\n}\n" ::"r"(bar),
+		     "r"(r)
+		     : "memory");
+}
+// A consumer warp hands a stage back: to its own producer, and in a pair to both ranks' producers (each
+// rank's copies write into both ranks' stages).
+__device__ __forceinline__ void release_stage(u32 bar)
+{
+#if MC
+	mbar_arrive_rank(bar, 0);
+	mbar_arrive_rank(bar, 1);
+#else
+	mbar_arrive(bar);
+#endif
 }
 // 16 bytes of another CTA's shared memory (a shared::cluster address from mapa).
 __device__ __forceinline__ ACC4 ld_cluster4(u32 addr)
@@ -561,14 +610,40 @@ __device__ __forceinline__ void add_partials(ACC (&acc)[MI][BN / 2], Load load)
 
 // ---- the kernel body -------------------------------------------------------------------------------------
 
-// The origin (m0, n0) of tile pid in the grouped order: GM consecutive M-tiles share one N-tile (L2 reuse).
-__device__ __forceinline__ void tile_origin(i64 pid, i64 mt, i64 nt, i64 &m0, i64 &n0)
+// The origin (m0, n0) of this block's tile in unit pid of an mt x nt grid of units, in the grouped order: GM
+// consecutive M-units share one N-unit (L2 reuse). A unit is a tile, or with MC a pair of tiles adjacent in
+// M (MC_B) or N, of which rank takes the first (0) or the second (1).
+__device__ __forceinline__ void tile_origin(i64 pid, i64 mt, i64 nt, u32 rank, i64 &m0, i64 &n0)
 {
 	const i64 width = (i64)GM * nt;
 	const i64 first_m = (pid / width) * GM;
 	const i64 gsize = mt - first_m < GM ? mt - first_m : GM;
-	m0 = (first_m + (pid % width) % gsize) * BM;
-	n0 = ((pid % width) / gsize) * BN;
+	const i64 mu = first_m + (pid % width) % gsize, nu = (pid % width) / gsize;
+	m0 = (MC && MC_B ? 2 * mu + rank : mu) * BM;
+	n0 = (MC && !MC_B ? 2 * nu + rank : nu) * BN;
+}
+
+// One operand's tile of a stage from the copy engine: K-major one box of BK x ROWS, MN-major ROWS/64 boxes of
+// 64 elements x BK, 8 KiB apart (the LBO of the descriptors). SHARED (a pair's shared operand): the box has
+// half the outer lines (K-major rows, MN-major k), and this rank copies its half into both ranks.
+template <int ROWS, bool KMAJ, bool SHARED>
+__device__ __forceinline__ void tma_tile(u32 dst, const tmap_t *map, int row0, int k0, u32 bar, u32 rank)
+{
+	if (KMAJ) {
+		if (SHARED)
+			tma_load_mc(dst + rank * (ROWS / 2) * 128, map, k0, row0 + (int)rank * (ROWS / 2), bar, 3);
+		else
+			tma_load(dst, map, k0, row0, bar);
+	} else {
+#pragma unroll
+		for (int g = 0; g < ROWS / 64; g++) {
+			if (SHARED)
+				tma_load_mc(dst + g * 8192 + rank * (BK / 2) * 128, map, row0 + 64 * g,
+					    k0 + (int)rank * (BK / 2), bar, 3);
+			else
+				tma_load(dst + g * 8192, map, row0 + 64 * g, k0, bar);
+		}
+	}
 }
 
 // TA_T / TB_T: 1 when A / B is stored transposed ('t').
@@ -594,6 +669,12 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 		if (gridDim.z > 1 && ncta != gridDim.z) // the splits of a tile must be one cluster
 			__trap();
 #endif
+#if MC
+		u32 ncta;
+		asm("mov.u32 %0, %%cluster_nctarank;" : "=r"(ncta));
+		if (ncta != 2 || gridDim.z != 1) // a pair is a cluster of two; no split-K
+			__trap();
+#endif
 	}
 	// 1024-byte aligned base: the swizzle pattern repeats on 1024-byte boundaries of the address.
 	const u32 raw = smem_u32(smem);
@@ -605,15 +686,34 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 	if (tid == 0) {
 		for (int s = 0; s < STAGES; s++) {
 			mbar_init(full0 + 8 * s, TMA ? 1 : 128); // TMA: one expect_tx; else each producer thread's copies
-			mbar_init(empty0 + 8 * s, PP ? 4 : 4 * WGS); // one arrival per consumer warp that reads it
+			// one arrival per consumer warp that reads it (MC: in either rank of the pair)
+			mbar_init(empty0 + 8 * s, (PP ? 4 : 4 * WGS) * (MC ? 2 : 1));
 		}
 	}
+#if MC // the other rank's copies and arrivals reach these barriers only once they are initialized
+	asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+	cluster_sync();
+#else
 	__syncthreads();
+#endif
 
 	// Tiles: block b takes tile b, and with PERSIST also b + gridDim.x, b + 2·gridDim.x, ... (no split-K).
-	// The ring's stage and phase run on across a block's tiles (it counts its k-tiles).
+	// The ring's stage and phase run on across a block's tiles (it counts its k-tiles). MC: the units are
+	// pairs of tiles, pair b/2 for block b, then b/2 + gridDim.x/2, ... (PERSIST).
+	// UNIT0: the block's first unit, read where it is used (a copy in a register changed the SASS of the
+	// kernels without pairs).
+#if MC
+	const u32 rank = blockIdx.x & 1;
+#define UNIT0 (blockIdx.x >> 1)
+	const i64 mt = MC_B ? ((M + BM - 1) / BM + 1) / 2 : (M + BM - 1) / BM;
+	const i64 nt = MC_B ? (N + BN - 1) / BN : ((N + BN - 1) / BN + 1) / 2, ntile_all = mt * nt;
+	const i64 tstep = PERSIST ? (i64)(gridDim.x >> 1) : ntile_all;
+#else
+	const u32 rank = 0;
+#define UNIT0 blockIdx.x
 	const i64 mt = (M + BM - 1) / BM, nt = (N + BN - 1) / BN, ntile_all = mt * nt;
 	const i64 tstep = PERSIST ? (i64)gridDim.x : ntile_all;
+#endif
 	// Split-K: this block's k range [kbeg, kend); k_chunk is a multiple of BK (>= K without split).
 	const i64 kbeg = (i64)blockIdx.z * k_chunk, kend = kbeg + k_chunk < K ? kbeg + k_chunk : K;
 	const int ntiles = kend > kbeg ? (int)((kend - kbeg + BK - 1) / BK) : 0;
@@ -621,22 +721,22 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 	if (tid >= 128 * WGS) {
 		// ---- producer warpgroup ----
 #if WGS == 2
-		asm volatile("setmaxnreg.dec.sync.aligned.u32 56;");
+		asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(PROD_REGS));
 #endif
 		const int pt = tid - 128 * WGS;
 		u32 it = 0;
 #if TMA
-		// One thread issues every stage: the stage's bytes expected on its full barrier, then B's box(es),
-		// then (after griddepcontrol.wait at the first) A's. K-major: one box of BK x rows; MN-major: boxes
-		// of 64 elements x BK, 8 KiB apart (the LBO of the descriptors).
+		// One thread issues every stage: the stage's bytes expected on its full barrier (MC: the other rank's
+		// half of the shared tile included), then B's box(es), then (after griddepcontrol.wait at the first)
+		// A's (tma_tile).
 		if (pt == 0) {
 			asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<u64>(tma)) : "memory");
 			asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<u64>(tmb)) : "memory");
 		}
 #pragma unroll 1
-		for (i64 tile = blockIdx.x; pt == 0 && tile < ntile_all; tile += tstep) {
+		for (i64 tile = UNIT0; pt == 0 && tile < ntile_all; tile += tstep) {
 			i64 m0, n0;
-			tile_origin(tile, mt, nt, m0, n0);
+			tile_origin(tile, mt, nt, rank, m0, n0); // MC: the shared tile's origin is the same in both ranks
 #pragma unroll 1
 			for (int t = 0; t < ntiles; t++, it++) {
 				const u32 s = it % STAGES, full = full0 + 8 * s;
@@ -644,29 +744,19 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 				const u32 st = sbase + s * STAGE_BYTES;
 				const int k0 = (int)(kbeg + (i64)t * BK);
 				mbar_expect_tx(full, STAGE_BYTES);
-				if (B_KMAJ)
-					tma_load(st + BM * 128, tmb, k0, (int)n0, full);
-				else
-#pragma unroll
-					for (int g = 0; g < BN / 64; g++)
-						tma_load(st + BM * 128 + g * 8192, tmb, (int)n0 + 64 * g, k0, full);
+				tma_tile<BN, B_KMAJ, MC && MC_B>(st + BM * 128, tmb, (int)n0, k0, full, rank);
 				if (it == 0) // a kernel that wrote A (the host's repack) may still run: wait for it
 					asm volatile("griddepcontrol.wait;" ::: "memory");
-				if (A_KMAJ)
-					tma_load(st, tma, k0, (int)m0, full);
-				else
-#pragma unroll
-					for (int g = 0; g < BM / 64; g++)
-						tma_load(st + g * 8192, tma, (int)m0 + 64 * g, k0, full);
+				tma_tile<BM, A_KMAJ, MC && !MC_B>(st, tma, (int)m0, k0, full, rank);
 			}
 		}
 #else
 		(void)tma;
 		(void)tmb;
 #pragma unroll 1
-		for (i64 tile = blockIdx.x; tile < ntile_all; tile += tstep) {
+		for (i64 tile = UNIT0; tile < ntile_all; tile += tstep) {
 			i64 m0, n0;
-			tile_origin(tile, mt, nt, m0, n0);
+			tile_origin(tile, mt, nt, rank, m0, n0);
 			tile_loader<BM, A_KMAJ> la;
 			tile_loader<BN, B_KMAJ> lb;
 			la.init(A, lda, M, m0, pt, vec_a);
@@ -692,12 +782,16 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 			cluster_sync();
 		}
 #endif
+#if MC // the consumers' last cluster barrier (below) counts every thread of the pair
+		__syncwarp();
+		cluster_sync();
+#endif
 		return;
 	}
 
 	// ---- consumer warpgroups ----
 #if WGS == 2
-	asm volatile("setmaxnreg.inc.sync.aligned.u32 224;");
+	asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(CONS_REGS));
 #endif
 	const int wg = tid >> 7, warp = (tid >> 5) & 3, lane = tid & 31;
 	// Descriptors at stage 0, k-step 0. K-major: 8-line groups 1024 bytes apart (SBO), next k-step +32 bytes.
@@ -715,11 +809,11 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 	// ring, and the parity of an mbarrier cannot tell that use from the one before it.
 	u32 it = PP ? wg * ntiles : 0;
 #pragma unroll 1
-	for (i64 tile = blockIdx.x + (PP ? wg * tstep : 0); tile < ntile_all; tile += (PP ? 2 : 1) * tstep) {
+	for (i64 tile = UNIT0 + (PP ? wg * tstep : 0); tile < ntile_all; tile += (PP ? 2 : 1) * tstep) {
 		i64 m0, n0;
-		tile_origin(tile, mt, nt, m0, n0);
+		tile_origin(tile, mt, nt, rank, m0, n0);
 #if PP
-		if (tile != blockIdx.x) // every tile but the block's first: wait for the turn
+		if (tile != UNIT0) // every tile but the block's first: wait for the turn
 			asm volatile("bar.sync %0, 256;" ::"r"(4 + wg) : "memory");
 #endif
 		ACC acc[MI][BN / 2];
@@ -750,11 +844,11 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 #if INFLIGHT
 			wgmma_wait<1>(); // the previous k-tile's wgmmas have retired: hand its stage back
 			if (t > 0 && lane == 0)
-				mbar_arrive(empty0 + 8 * ((it - 1) % STAGES));
+				release_stage(empty0 + 8 * ((it - 1) % STAGES));
 #else
 			wgmma_wait<0>(); // this k-tile's wgmmas have retired: hand its stage back
 			if (lane == 0)
-				mbar_arrive(empty0 + 8 * s);
+				release_stage(empty0 + 8 * s);
 #endif
 		}
 #if PP
@@ -764,7 +858,7 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 		wgmma_wait<0>();
 #if INFLIGHT && PERSIST
 		if (ntiles > 0 && lane == 0) // the tile's last stage: the next tile's k-tiles need it
-			mbar_arrive(empty0 + 8 * ((it - 1) % STAGES));
+			release_stage(empty0 + 8 * ((it - 1) % STAGES));
 #endif
 #pragma unroll
 		for (int mi = 0; mi < MI; mi++)
@@ -900,6 +994,12 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 #endif
 #endif // PP
 	} // tiles
+#if MC
+	// The other rank's consumers arrive on this block's empty barriers until their last k-tile: neither
+	// block exits (and gives up its shared memory) before both are done.
+	cluster_sync();
+#endif
+#undef UNIT0
 }
 
 // tma, tmb: the tensor maps of A and B (read only with TMA; the host passes zeros otherwise).

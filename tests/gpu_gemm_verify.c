@@ -23,15 +23,19 @@ static const int64_t shapes_fp32[][3] = {
 };
 
 /* The issue's odd sizes 1, 3, 35, 127, 1760, 5124 in every position; 1760x3x5124 takes the skinny family
- * (N <= 64) through several k-windows of B and a k tail on 16-byte rows. The four before the last put A 'n'
- * with M = 1, 35 and 63 (the repack of A for wgmma, pack_t) through k tails within a k-tile, splits of 1 to 8,
- * and a last split with no k at all (35x64x2056 split 8). The last, 1760x5124x200, has more tiles than an
- * H100 or H200 has SMs (at 128x256, 14 x 21), so the persistent candidates run (PERSIST 1 and 2: two or three
- * tiles a block, k tails). */
+ * (N <= 64) through several k-windows of B and a k tail on 16-byte rows. The four before 1760x5124x200 put A
+ * 'n' with M = 1, 35 and 63 (the repack of A for wgmma, pack_t) through k tails within a k-tile, splits of 1 to
+ * 8, and a last split with no k at all (35x64x2056 split 8). 1760x5124x200 has more tiles than an H100 or H200
+ * has SMs (at 128x256, 14 x 21), so the persistent candidates run (PERSIST 1 and 2: two or three tiles a
+ * block, k tails). The last, 2120x1064x528, has rows 16-byte aligned in every layout and both precisions
+ * (int8 'n' operands through pack_t), so TMA and the pairs of blocks (TMA 2, 3) run in all four: odd tile
+ * counts (a pair's second tile outside C: BM 128 gives 17 M-tiles, BN 256 5 N-tiles), a k tail, and more tiles
+ * than SMs at 128x128 (17 x 9), so persistent pairs too. */
 static const int64_t shapes_tc[][3] = {
 	{1, 1, 1},      {3, 3, 3},       {35, 35, 35},    {127, 127, 127}, {1760, 3, 35},  {5124, 35, 127},
 	{35, 1760, 1760}, {127, 5124, 3}, {3, 127, 5124}, {1, 1760, 127},  {5124, 1, 1760}, {1760, 127, 5124},
 	{1760, 3, 5124}, {1, 33, 136},   {35, 127, 520},  {63, 40, 200},   {35, 64, 2056}, {1760, 5124, 200},
+	{2120, 1064, 528},
 };
 
 static int check_op(struct dlb_device *dev, struct dlb_gpu *g, const struct dlb_op *op);

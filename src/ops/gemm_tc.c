@@ -26,7 +26,9 @@
  * consumer warpgroups take the block's tiles in turn, each a whole tile, one's epilogue under the other's
  * wgmmas. CLK (wgmma only): split-K's splits of a tile run as one thread-block cluster and are summed through
  * distributed shared memory (splits 2..8). TMA (wgmma only): the stages are filled by the bulk tensor copy
- * engine from tensor maps the host encodes (rows 16-byte aligned only). */
+ * engine from tensor maps the host encodes (rows 16-byte aligned only); TMA 2 and 3 run the blocks in clusters
+ * of two whose tiles share B (2: adjacent M-tiles) or A (3: adjacent N-tiles), each block copying half of the
+ * shared tile into both (multicast), so the pair reads it from L2 once (no split-K, no CLK). */
 enum { TC_BM, TC_BN, TC_BK, TC_WM, TC_WN, TC_STAGES, TC_KIND, TC_WGS, TC_KS, TC_PERSIST, TC_CLK, TC_TMA, TC_NPARAMS };
 _Static_assert((int)TC_BM == (int)GEMM_BM && (int)TC_BN == (int)GEMM_BN && (int)TC_BK == (int)GEMM_BK,
 	       "split-K reads BM, BN, BK");
@@ -49,8 +51,9 @@ _Static_assert((int)TC_BM == (int)GEMM_BM && (int)TC_BN == (int)GEMM_BN && (int)
 				3, {0, 1, 2}},                                                                        \
 		[TC_CLK] = {"CLK", "wgmma split-K: 1 = a tile's splits are one thread-block cluster, summed "     \
 			    "through distributed shared memory", 2, {0, 1}},                                       \
-		[TC_TMA] = {"TMA", "wgmma: 1 = stages filled by the bulk tensor copy engine, 0 = by cp.async", 2,   \
-			    {0, 1}},                                                                               \
+		[TC_TMA] = {"TMA", "wgmma: 0 = stages filled by cp.async, 1 = by the bulk tensor copy engine; "   \
+			    "2, 3 = so, in pairs of blocks that share B (2: adjacent M-tiles) or A (3: adjacent "  \
+			    "N-tiles), each copying half of it to both (multicast)", 4, {0, 1, 2, 3}, 1},           \
 	}
 
 static const struct dlb_param fp16_params[TC_NPARAMS] = TC_PARAMS(32, 64);
@@ -64,6 +67,12 @@ static int is_wgmma(const int *v)
 static int is_skinny(const int *v)
 {
 	return v[TC_KIND] == 2;
+}
+
+/* wgmma in pairs of blocks (a cluster of two) that share one operand's tiles: TMA 2 (B), 3 (A) */
+static int is_pair(const int *v)
+{
+	return is_wgmma(v) && v[TC_TMA] >= 2;
 }
 
 /* The skinny template's derived sizes for element size es (templates/gemm_tc.cu, KIND 2: VEC, RT, THREADS,
@@ -191,7 +200,7 @@ static int k_one_family(const int *v, const struct dlb_limits *lim)
 		return !v[TC_PERSIST] && !v[TC_CLK] && !v[TC_TMA] && v[TC_WM] == 64 && v[TC_WN] == 64 &&
 		       v[TC_WGS] == 1 && (v[TC_STAGES] == 2 || v[TC_STAGES] == 4);
 	if (v[TC_KS] != 1 || ((v[TC_PERSIST] || v[TC_CLK] || v[TC_TMA]) && !is_wgmma(v)) ||
-	    (v[TC_PERSIST] && v[TC_CLK]))
+	    (v[TC_PERSIST] && v[TC_CLK]) || (is_pair(v) && (!v[TC_PERSIST] || v[TC_BN] < 64)))
 		return 0;
 	return is_wgmma(v) ? v[TC_WM] == 64 && v[TC_WN] == 64 : v[TC_WGS] == 1 && v[TC_STAGES] <= 4 &&
 							     (v[TC_BN] & (v[TC_BN] - 1)) == 0;
@@ -264,7 +273,9 @@ PER_ES(w_shape)
 #define TC_CONSTRAINTS(pieces, wshape, scolumns, sthreads, sresources)                                       \
 	{.text = "one family: mma.sync WGS 1, STAGES <= 4, BN a power of 2; wgmma WM = WN = 64; skinny also WGS 1, "    \
 		 "STAGES 2 or 4; "                                                                                   \
-		 "KS 1 but skinny; PERSIST, CLK and TMA 0 but wgmma; not both PERSIST and CLK",               \
+		 "KS 1 but skinny; PERSIST, CLK and TMA 0 but wgmma; not both PERSIST and CLK; TMA 2, 3 (pairs) " \
+		 "with PERSIST 1 or 2 (H200: pairs of one-tile blocks ran 10% slower than their TMA 1 twins) and "  \
+		 "BN >= 64 (narrow tiles are for narrow problems, where a shared tile is small)",                   \
 	 .kind = DLB_CON_CUSTOM, .ok = k_one_family},                                                           \
 		{.text = "skinny: BN <= 16, VEC*BN <= 128 accumulators (VEC = 16/ES), BK the smallest, KU = "     \
 			 "4*STAGES = 16 for BN <= 4, 8 for BN >= 8",                                            \
@@ -425,6 +436,9 @@ struct tc_state {
 		unsigned box_inner, box_outer;
 		unsigned char m[sizeof(struct dlb_tmap)]; /* bytes: the state is not 64-byte aligned */
 	} tm[MAX_SETS][2];
+	cudaKernel_t pair_k;       /* the last paired (TMA 2, 3) persistent kernel launched, its shared memory */
+	size_t pair_smem;
+	int pair_slots;            /* and how many clusters of two of it the device runs at once */
 	void *ws;                  /* split-K partial products (fp32 or int32) */
 	size_t ws_elems;
 	unsigned *counters;
@@ -672,12 +686,16 @@ static int tc_variants(void *state, const struct dlb_candidate *c, int *values, 
 	if (is_wgmma(c->cfg.v) && c->cfg.v[TC_BN] % 64 != 0 &&
 	    ((s->p.tb && s->pk[1].how != PACK_T) || (c->cfg.v[TC_BN] < 64 && s->n >= 64 && s->m > 64)))
 		return 0;
+	int64_t mt = (s->m + c->cfg.v[TC_BM] - 1) / c->cfg.v[TC_BM];
+	int64_t nt = (s->n + c->cfg.v[TC_BN] - 1) / c->cfg.v[TC_BN];
+	/* pairs of blocks that share a tile (TMA 2: B, of two M-tiles; 3: A, of two N-tiles): where that
+	 * dimension has two tiles or more, and without split-K */
+	if (is_pair(c->cfg.v) && (c->cfg.v[TC_TMA] == 2 ? mt : nt) < 2)
+		return 0;
 	/* persistent blocks: only where there are more tiles than SMs (else it is the plain kernel with less
 	 * shared memory), and without split-K */
-	if (c->cfg.v[TC_PERSIST]) {
-		int64_t tiles = ((s->m + c->cfg.v[TC_BM] - 1) / c->cfg.v[TC_BM]) *
-				((s->n + c->cfg.v[TC_BN] - 1) / c->cfg.v[TC_BN]);
-		if (tiles <= s->g->dev->sm_count || max < 1)
+	if (c->cfg.v[TC_PERSIST] || is_pair(c->cfg.v)) {
+		if ((c->cfg.v[TC_PERSIST] && mt * nt <= s->g->dev->sm_count) || max < 1)
 			return 0;
 		values[0] = 1;
 		return 1;
@@ -714,15 +732,16 @@ static int tc_nsets(void *state)
 
 /* The tensor map of one operand of set `set` (op 0: A, 1: B) for a wgmma tile of `rows` lines: K-major
  * (k contiguous: lines of BK elements, one per row) or M/N-major (boxes of 64 elements by BK, as the
- * template's MN-major tiles); encoded once per operand, buffer and box, and copied to out (64-byte aligned,
- * as the encoder and the launch want it). */
+ * template's MN-major tiles); half: the box has half its outer lines (rows, or k), the half that each block
+ * of a pair copies of a shared tile (TMA 2, 3); encoded once per operand, buffer and box, and copied to out
+ * (64-byte aligned, as the encoder and the launch want it). */
 static int tc_tmap(struct tc_state *s, int set, int op, const void *base, int64_t ld, int kmajor, int64_t rows_total,
-		   int rows, int bk, struct dlb_tmap *out)
+		   int rows, int bk, int half, struct dlb_tmap *out)
 {
 	int rc = 0;
 	struct tc_tmap *t = &s->tm[set][op];
 	int64_t inner = kmajor ? s->k : rows_total, outer = kmajor ? rows_total : s->k;
-	unsigned bi = kmajor ? (unsigned)bk : 64u, bo = kmajor ? (unsigned)rows : (unsigned)bk;
+	unsigned bi = kmajor ? (unsigned)bk : 64u, bo = (unsigned)(kmajor ? rows : bk) / (half ? 2u : 1u);
 	if (t->base != base || t->ld != ld || t->inner != inner || t->outer != outer || t->box_inner != bi ||
 	    t->box_outer != bo) {
 		struct dlb_tmap m;
@@ -798,24 +817,44 @@ static int tc_launch(void *state, const struct dlb_candidate *c, int split, int 
 	if (is_wgmma(v) && v[TC_TMA]) {
 		if (vec_a < 16 || vec_b < 16)
 			DLB_FAIL(DLB_E_LIMIT, "TMA needs rows aligned to 16 bytes");
-		DLB_CHECK(tc_tmap(s, set, 0, A, lda, ta, s->m, v[TC_BM], v[TC_BK], &tma));
-		DLB_CHECK(tc_tmap(s, set, 1, B, ldb, !tb, s->n, v[TC_BN], v[TC_BK], &tmb));
+		DLB_CHECK(tc_tmap(s, set, 0, A, lda, ta, s->m, v[TC_BM], v[TC_BK], v[TC_TMA] == 3, &tma));
+		DLB_CHECK(tc_tmap(s, set, 1, B, ldb, !tb, s->n, v[TC_BN], v[TC_BK], v[TC_TMA] == 2, &tmb));
 	}
 	void *args[] = {&M, &N, &K, &A, &lda, &B, &ldb, &C, &ldc,
 			&W, &counters, &kc, &vec_a, &vec_b, &vec_c, &tma, &tmb};
 	size_t smem = s->int8 ? smem_int8(v) : smem_fp16(v);
-	if (v[TC_PERSIST] && split > 1)
-		DLB_FAIL(DLB_E_LIMIT, "persistent blocks do not split K");
-	int64_t blocks = v[TC_PERSIST] && mt * nt > s->g->dev->sm_count ? s->g->dev->sm_count : mt * nt;
-	dim3 grid = {(unsigned)blocks, 1, (unsigned)split}, block = {(unsigned)threads_of(v, (int)s->es_in), 1, 1};
+	if ((v[TC_PERSIST] || is_pair(v)) && split > 1)
+		DLB_FAIL(DLB_E_LIMIT, "persistent blocks and pairs of blocks do not split K");
+	int pair = is_pair(v);
+	dim3 block = {(unsigned)threads_of(v, (int)s->es_in), 1, 1};
+	dim3 clu = {pair ? 2u : 1u, 1, cluster ? (unsigned)split : 1u};
 	cudaKernel_t k = c->kernels[ta * 2 + tb];
 	if (is_wgmma(v) && s->int8 && !(ta && !tb))
 		DLB_FAIL(DLB_E_LIMIT, "int8 wgmma reads K-major operands only");
+	/* the blocks: a tile each; pairs: two per pair of tiles (a last M- or N-tile without a partner gets a
+	 * partner outside C); persistent: one per SM, or as many pairs as run at once */
+	int64_t units = !pair ? mt * nt : v[TC_TMA] == 2 ? (mt + 1) / 2 * nt : mt * ((nt + 1) / 2);
+	int64_t blocks = pair ? 2 * units : mt * nt;
+	if (v[TC_PERSIST] && mt * nt > s->g->dev->sm_count) {
+		blocks = s->g->dev->sm_count;
+		if (pair) {
+			if (s->pair_k != k || s->pair_smem != smem) {
+				s->pair_k = NULL;
+				DLB_CHECK(dlb_max_clusters(k, block, smem, clu, &s->pair_slots));
+				if (s->pair_slots < 1)
+					DLB_FAIL(DLB_E_LIMIT, "no cluster of two blocks fits the device");
+				s->pair_k = k, s->pair_smem = smem;
+			}
+			blocks = 2 * (units < s->pair_slots ? units : s->pair_slots);
+		}
+	}
+	if (blocks > 0x7fffffff)
+		DLB_FAIL(DLB_E_LIMIT, "grid of %lld blocks exceeds the device's limit", (long long)blocks);
+	dim3 grid = {(unsigned)blocks, 1, (unsigned)split};
 	/* after a repack of A alone: a programmatic dependent launch (its producer waits for the repacked A before
 	 * loading it, see gemm_wgmma.cu; B's loads do not wait, so a repacked B is a plain launch after its
-	 * repack); CLK: each tile's splits one cluster */
-	DLB_CHECK(dlb_launch_ex(k, grid, block, smem, s->g->dev->stream, args, packed_a && !packed_b,
-				cluster ? (unsigned)split : 1));
+	 * repack); CLK: each tile's splits one cluster; TMA 2, 3: each pair one cluster */
+	DLB_CHECK(dlb_launch_ex(k, grid, block, smem, s->g->dev->stream, args, packed_a && !packed_b, clu));
 fail:
 	return rc;
 }
