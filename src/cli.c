@@ -59,7 +59,7 @@ void dlb_cli_usage(FILE *out)
 		"Usage:\n"
 		"  dlbtune [tune] --op OP [problem] [options]   tune, compare with the vendor, store the results\n"
 		"  dlbtune compile --op OP [--arch ARCH]         JIT-compile every candidate (no GPU needed)\n"
-		"  dlbtune space --op OP [-v]                    the tuning space: its size after each constraint\n"
+		"  dlbtune space --op OP [--arch ARCH] [-v]      the tuning space: its size after each constraint\n"
 		"                                                and device limit (no GPU needed)\n"
 		"  dlbtune devices                               list the GPUs and library versions\n"
 		"  dlbtune lookup --op OP [problem]              the stored best; for an untuned shape, a labelled\n"
@@ -102,7 +102,9 @@ void dlb_cli_usage(FILE *out)
 		"  --samples N      timed samples of every vendor algorithm (default 15)\n"
 		"  --paired N       after the baselines, N samples each of the winner and the vendor best, taken\n"
 		"                   in alternation: the 'paired' speedup (default 30, at most 64; 0: none)\n"
-		"  --arch ARCH      compile target for `compile` (default sm_90a; e.g. sm_80, sm_90)\n"
+		"  --arch ARCH      compile target for `compile` (default sm_90a; e.g. sm_80, sm_90); with `space`,\n"
+		"                   that target's limits (sm_90: 227 KiB of opt-in shared memory) in place of\n"
+		"                   the defaults of any sm_80+ GPU\n"
 		"  --emit DIR       with `compile`: write each candidate's source and cubin to DIR/PREC/ (e.g.\n"
 		"                   DIR/fp32/BM-64_BN-64_..._TN-4.cu and .sm_90a.cubin), one folder per precision\n"
 		"  --every N        with `compile`: only every Nth candidate of each kernel family (a quick sample)\n"
@@ -439,6 +441,7 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 			if (strncmp(optarg, "sm_", 3) || strlen(optarg) < 5 || strlen(optarg) > 8)
 				DLB_USER_FAIL(DLB_E_USAGE, "--arch '%s': expected sm_NN or sm_NNa (e.g. sm_90a)", optarg);
 			c->arch = optarg;
+			c->have_arch = 1;
 			break;
 		case O_EMIT:
 			c->emit = optarg;
@@ -616,6 +619,8 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 		DLB_USER_FAIL(DLB_E_USAGE, "choose one of --csv and --json");
 	if (c->emit && c->cmd != DLB_CMD_COMPILE)
 		DLB_USER_FAIL(DLB_E_USAGE, "--emit goes with the compile command");
+	if (c->have_arch && c->cmd != DLB_CMD_COMPILE && c->cmd != DLB_CMD_SPACE)
+		DLB_USER_FAIL(DLB_E_USAGE, "--arch goes with compile and space (tune compiles for the GPU it runs on)");
 	if (c->every != 1 && c->cmd != DLB_CMD_COMPILE)
 		DLB_USER_FAIL(DLB_E_USAGE, "--every goes with the compile command");
 	if (c->have_search && c->cmd != DLB_CMD_TUNE && c->cmd != DLB_CMD_SIMULATE)

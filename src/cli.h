@@ -60,6 +60,7 @@ struct dlb_cli {
 	const char *format;     /* export --format */
 	int stale, any_version, dry_run;
 	const char *arch;
+	int have_arch;          /* --arch given (space: that target's limits, else the sm_80+ defaults) */
 	const char *emit;
 	int every;              /* compile: every Nth candidate */
 	int retune, verbose;

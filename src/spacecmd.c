@@ -41,10 +41,14 @@ static void print_params(FILE *out, const struct dlb_space *s)
 	}
 }
 
-static void print_limits(FILE *out, const struct dlb_limits *lim)
+static void print_limits(FILE *out, const struct dlb_limits *lim, const char *arch)
 {
-	fprintf(out, "device limits (defaults of any sm_80+ GPU; `tune` applies the real device's limits, and the\n"
-		     "driver's register and shared-memory check when it loads each candidate):\n");
+	if (arch)
+		fprintf(out, "device limits (%s; `tune` applies the real device's limits, and the driver's register and\n"
+			     "shared-memory check when it loads each candidate):\n", arch);
+	else
+		fprintf(out, "device limits (defaults of any sm_80+ GPU, or --arch ARCH's; `tune` applies the real device's\n"
+			     "limits, and the driver's register and shared-memory check when it loads each candidate):\n");
 	for (int f = DLB_LIMIT_NONE + 1; f < DLB_LIMIT_COUNT; f++)
 		fprintf(out, "  %-32s %lld%s\n", dlb_limit_name(f), dlb_limit_value(lim, f),
 			f == DLB_LIMIT_SMEM_STATIC || f == DLB_LIMIT_SMEM_OPTIN ? " bytes" : "");
@@ -56,7 +60,7 @@ static void print_step(FILE *out, int width, const char *text, long left, long r
 	fprintf(out, "%-*s  %6ld  (-%ld)\n", width, text, left, removed);
 }
 
-int dlb_space_report(FILE *out, const struct dlb_op *op, enum dlb_prec prec, int verbose)
+int dlb_space_report(FILE *out, const struct dlb_op *op, enum dlb_prec prec, int verbose, const char *arch)
 {
 	int rc = 0, n = 0;
 	const struct dlb_space *s = &op->space;
@@ -64,6 +68,8 @@ int dlb_space_report(FILE *out, const struct dlb_op *op, enum dlb_prec prec, int
 	int *rejected = NULL, *limited = NULL;
 	struct dlb_limits lim;
 	dlb_limits_of(NULL, &lim);
+	if (arch)
+		dlb_limits_for_arch(arch, 0, &lim);
 	if (prec != op->prec)
 		DLB_USER_FAIL(DLB_E_USAGE, "%s %s: this entry holds the %s space", op->name, dlb_prec_name(prec),
 			      dlb_prec_name(op->prec));
@@ -100,7 +106,7 @@ int dlb_space_report(FILE *out, const struct dlb_op *op, enum dlb_prec prec, int
 			cfgs[kept++] = cfgs[i];
 	}
 	fputc('\n', out);
-	print_limits(out, &lim);
+	print_limits(out, &lim, arch);
 	left = n;
 	for (int k = 0; k < op->nlimit_checks; k++) {
 		left -= limited[k];
@@ -136,7 +142,7 @@ int dlb_cmd_space(const struct dlb_cli *c)
 	int rc = 0;
 	const struct dlb_op *op;
 	DLB_CHECK(dlb_cli_op(c->op, c->prec, &op));
-	DLB_CHECK(dlb_space_report(stdout, op, c->prec, c->verbose));
+	DLB_CHECK(dlb_space_report(stdout, op, c->prec, c->verbose, c->have_arch ? c->arch : NULL));
 fail:
 	return rc;
 }

@@ -39,8 +39,7 @@ void dlb_limits_of(const struct dlb_device *dev, struct dlb_limits *lim)
 	lim->sm_specific = dev && dev->cc_major == 9 && dev->cc_minor == 0; /* we compile for sm_90a there */
 }
 
-/* The target of an NVRTC arch name ("sm_90a"); without a device, the opt-in shared memory of that target. */
-static void limits_for_arch(const char *arch, int have_device, struct dlb_limits *lim)
+void dlb_limits_for_arch(const char *arch, int have_device, struct dlb_limits *lim)
 {
 	int sm = 0;
 	char suffix = 0;
@@ -125,7 +124,7 @@ int dlb_compile_space(const struct dlb_op *op, const char *arch, const struct dl
 	if (!tpl)
 		DLB_FAIL(DLB_E_PARSE, "the template of %s %s is not embedded in this binary", op->name,
 			 dlb_prec_name(op->prec));
-	limits_for_arch(arch, lim->sm != 0, &tl);
+	dlb_limits_for_arch(arch, lim->sm != 0, &tl);
 	lim = &tl;
 	int rejected[16] = {0};
 	int count = dlb_space_enumerate(&op->space, NULL, &cfgs, rejected);

@@ -41,6 +41,9 @@ int dlb_compile_space(const struct dlb_op *op, const char *arch, const struct dl
 void dlb_candidates_free(struct dlb_candidate *c, int n);
 /* Limits of a device (or the defaults every sm_80+ GPU meets, when dev is NULL). */
 void dlb_limits_of(const struct dlb_device *dev, struct dlb_limits *lim);
+/* The target of an NVRTC arch name ("sm_90a") in lim; without a device (have_device 0), also that target's
+ * opt-in shared memory in place of the generic default. */
+void dlb_limits_for_arch(const char *arch, int have_device, struct dlb_limits *lim);
 /* 0 when cand passes every limit row of op. */
 int dlb_candidate_within_limits(const struct dlb_op *op, const struct dlb_candidate *c, const struct dlb_limits *lim);
 /* Loads a compiled candidate's module and kernels on the current device (once), gives its kernels the

@@ -112,6 +112,19 @@ expect 1 "$u.*is a file" db stats --db "$tmp/afile"
 	pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: space --op gemm: $(tail -n 3 "$tmp/out") $(head -c 300 "$tmp/err")"; }
 "$bin" space --op gemm -v >"$tmp/out" 2>&1 && [ "$(grep -c '^  BM=[0-9]* BN=' "$tmp/out")" = 146 ] &&
 	pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: space -v does not list 146 configurations"; }
+# space --arch: that target's limits. sm_90a's 227 KiB of opt-in shared memory leaves more fp16 candidates than
+# the sm_80+ defaults (99 KiB), and sm_80 none of the wgmma ones
+if echo "$built" | grep -qw fp16; then
+	left() { tail -n 1 "$tmp/out" | awk '{print $NF}'; }
+	"$bin" space --op gemm --prec fp16 >"$tmp/out" 2>&1 && n_any=$(left)
+	"$bin" space --op gemm --prec fp16 --arch sm_90a >"$tmp/out" 2>&1 && n_90=$(left) &&
+		grep -qE '^  opt-in shared memory per block +232448 bytes$' "$tmp/out" && grep -q '^device limits (sm_90a' "$tmp/out" &&
+		[ "${n_90:-0}" -gt "${n_any:-0}" ] && pass=$((pass + 1)) ||
+		{ fail=$((fail + 1)); echo "FAIL: space --arch sm_90a: $n_90 candidates, defaults $n_any"; }
+	"$bin" space --op gemm --prec fp16 --arch sm_80 -v >"$tmp/out" 2>&1 && ! grep -q 'KIND=1' "$tmp/out" &&
+		grep -qE '^wgmma only on sm_90a +[0-9]+ +\(-[1-9][0-9]*\)$' "$tmp/out" && pass=$((pass + 1)) ||
+		{ fail=$((fail + 1)); echo "FAIL: space --arch sm_80 keeps wgmma candidates"; }
+fi
 "$bin" --version >"$tmp/out" 2>&1 && grep -q "^NVRTC" "$tmp/out" && grep -q "^cuBLAS " "$tmp/out" &&
 	grep -q "^cuDNN" "$tmp/out" && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: --version"; }
 

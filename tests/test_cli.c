@@ -103,6 +103,9 @@ static void test_valid(void)
 	CHECK_EQ_INT(parse(&c, "space", "--op", "gemm", "-v", NULL), 0);
 	CHECK_EQ_INT(c.cmd, DLB_CMD_SPACE);
 	CHECK(c.verbose && c.prec == DLB_PREC_FP32, "space -v: verbose %d prec %d", c.verbose, (int)c.prec);
+	CHECK(!c.have_arch, "space without --arch: have_arch set");
+	CHECK_EQ_INT(parse(&c, "space", "--op", "gemm", "--arch", "sm_90a", NULL), 0);
+	CHECK(c.have_arch && !strcmp(c.arch, "sm_90a"), "space --arch sm_90a: have_arch %d arch %s", c.have_arch, c.arch);
 
 	CHECK_EQ_INT(parse(&c, "db", "list", "--db", "/tmp/x", NULL), 0);
 	CHECK_EQ_INT(c.cmd, DLB_CMD_DB_LIST);
@@ -210,6 +213,9 @@ static void test_errors(void)
 	expect_usage("synthetic", "--from-db with --noise", "simulate", "--from-db", "--noise", "0.1", NULL);
 	expect_usage("--emit", "--emit without compile", "--emit", "/tmp/e", NULL);
 	expect_usage("'90'", "--arch 90", "compile", "--arch", "90", NULL);
+	expect_usage("--arch goes with compile and space", "--arch with tune", "--arch", "sm_90a", NULL);
+	expect_usage("--arch goes with compile and space", "--arch with lookup", "lookup", "--m", "1", "--n", "1", "--k", "1",
+		     "--arch", "sm_80", NULL);
 	expect_usage("stray", "a stray argument", "--m", "1", "stray", NULL);
 	expect_usage("-x", "an unknown short option", "-x", NULL);
 	expect_usage("--db", "--db ''", "--db", "", NULL);

@@ -274,7 +274,7 @@ static char *report_of(const struct dlb_op *op, enum dlb_prec prec, int verbose,
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 	REQUIRE(f, "open_memstream failed");
-	*rc = dlb_space_report(f, op, prec, verbose);
+	*rc = dlb_space_report(f, op, prec, verbose, NULL);
 	fclose(f);
 	return text;
 }
