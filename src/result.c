@@ -4,6 +4,7 @@
 #include "err.h"
 #include "op.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +108,18 @@ double dlb_result_speedup(const struct dlb_result *r)
 double dlb_result_paired_speedup(const struct dlb_result *r)
 {
 	return r->found && r->paired.n > 0 ? r->paired.speedup.median : NAN;
+}
+
+int dlb_paired_by_order(const double *ratio, int n, double confidence, struct dlb_stats by[2])
+{
+	double half[2][DLB_PAIRED_MAX];
+	int nh[2] = {0, 0};
+	if (n < 2 || n > DLB_PAIRED_MAX)
+		return EINVAL;
+	for (int i = 0; i < n; i++)
+		half[i % 2][nh[i % 2]++] = ratio[i];
+	int rc = dlb_stats_summarise(half[0], nh[0], confidence, &by[0]);
+	return rc ? rc : dlb_stats_summarise(half[1], nh[1], confidence, &by[1]);
 }
 
 double dlb_result_paired_lo(const struct dlb_result *r)

@@ -124,5 +124,9 @@ double dlb_result_speedup(const struct dlb_result *r);     /* vendor best / tune
 double dlb_result_paired_speedup(const struct dlb_result *r);
 double dlb_result_paired_lo(const struct dlb_result *r);
 double dlb_result_paired_hi(const struct dlb_result *r);
+/* The side-by-side ratios ratio[0..n) split by order, as the worker takes the pairs (pair i: the winner's
+ * sample first when i is even, the vendor's when odd): by[0] summarises the pairs with the winner first,
+ * by[1] those with the vendor first; two medians apart say the order matters. EINVAL for n < 2. */
+int dlb_paired_by_order(const double *ratio, int n, double confidence, struct dlb_stats by[2]);
 void dlb_result_free(struct dlb_result *r);
 #endif

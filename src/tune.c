@@ -692,6 +692,11 @@ static int time_paired(struct run *x, const struct point *p, struct dlb_result *
 		}
 		ratio[i] = w.vendor[i] / w.tuned[i];
 	}
+	struct dlb_stats by[2];
+	if (x->o->verbose && !dlb_paired_by_order(ratio, w.n, x->o->vendor.confidence, by)) /* an order effect? */
+		fprintf(stderr, "\n    %s: side by side, by order: winner first %.2fx [%.2f, %.2f] (%d pairs), vendor "
+				"first %.2fx [%.2f, %.2f] (%d)\n", progress, by[0].median, by[0].median_lo, by[0].median_hi,
+			by[0].n, by[1].median, by[1].median_lo, by[1].median_hi, by[1].n);
 	snprintf(d->vendor, sizeof d->vendor, "%s", vb->name);
 	DLB_CHECK(dlb_stats_summarise(ratio, w.n, x->o->vendor.confidence, &d->speedup));
 	DLB_CHECK(dlb_stats_summarise(w.tuned, w.n, x->o->vendor.confidence, &d->tuned));

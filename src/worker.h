@@ -64,7 +64,7 @@ struct dlb_w_paired_req {
 	int entry, n;
 	struct dlb_bench_opts opts;
 };
-struct dlb_w_paired {
+struct dlb_w_paired { /* pair i: the candidate's sample first when i is even, the vendor's when odd */
 	int n, reps;
 	double tuned[DLB_PAIRED_MAX], vendor[DLB_PAIRED_MAX];
 };

@@ -12,6 +12,7 @@
 #include "result.h"
 #include "testlib.h"
 
+#include <errno.h>
 #include <lmdb.h>
 #include <stdlib.h>
 
@@ -657,8 +658,25 @@ static void test_reports(void)
 	test_export(w);
 }
 
+/* The side-by-side ratios split by order: even pairs the winner first, odd ones the vendor first (the worker's
+ * alternation). */
+static void test_paired_by_order(void)
+{
+	double ratio[7] = {1.20, 1.30, 1.21, 1.31, 1.19, 1.29, 1.22}; /* the vendor 0.1 slower when it runs first */
+	struct dlb_stats by[2];
+	CHECK_EQ_INT(dlb_paired_by_order(ratio, 7, 0.95, by), 0);
+	CHECK(by[0].n == 4 && by[1].n == 3, "by order: %d and %d pairs, expected 4 and 3", by[0].n, by[1].n);
+	CHECK_NEAR(by[0].median, 1.205, 1e-12);
+	CHECK_NEAR(by[1].median, 1.30, 1e-12);
+	CHECK(by[0].min == 1.19 && by[0].max == 1.22 && by[1].min == 1.29 && by[1].max == 1.31,
+	      "by order: winner first [%g, %g], vendor first [%g, %g]", by[0].min, by[0].max, by[1].min, by[1].max);
+	CHECK_EQ_INT(dlb_paired_by_order(ratio, 1, 0.95, by), EINVAL);
+	CHECK_EQ_INT(dlb_paired_by_order(ratio, DLB_PAIRED_MAX + 1, 0.95, by), EINVAL);
+}
+
 int main(void)
 {
+	test_paired_by_order();
 	test_round_trip();
 	test_not_found();
 	test_bad();
