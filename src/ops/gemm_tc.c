@@ -274,7 +274,7 @@ PER_ES(w_shape)
 	{.text = "one family: mma.sync WGS 1, STAGES <= 4, BN a power of 2; wgmma WM = WN = 64; skinny also WGS 1, "    \
 		 "STAGES 2 or 4; "                                                                                   \
 		 "KS 1 but skinny; PERSIST, CLK and TMA 0 but wgmma; not both PERSIST and CLK; TMA 2, 3 (pairs) " \
-		 "with PERSIST 1 or 2 (H200: pairs of one-tile blocks ran 10% slower than their TMA 1 twins) and "  \
+		 "with PERSIST 1 or 2 (H200: pairs of one-tile blocks ran 3-12% slower than their TMA 1 twins) and "\
 		 "BN >= 64 (narrow tiles are for narrow problems, where a shared tile is small)",                   \
 	 .kind = DLB_CON_CUSTOM, .ok = k_one_family},                                                           \
 		{.text = "skinny: BN <= 16, VEC*BN <= 128 accumulators (VEC = 16/ES), BK the smallest, KU = "     \
