@@ -218,6 +218,15 @@ fail:
 	return rc;
 }
 
+/* The launch attribute of thread-block clusters of cluster.x x cluster.y x cluster.z blocks. */
+static void cluster_attr(cudaLaunchAttribute *a, dim3 cluster)
+{
+	a->id = cudaLaunchAttributeClusterDimension;
+	a->val.clusterDim.x = cluster.x;
+	a->val.clusterDim.y = cluster.y;
+	a->val.clusterDim.z = cluster.z;
+}
+
 int dlb_launch_ex(cudaKernel_t k, dim3 grid, dim3 block, size_t smem, cudaStream_t s, void **args, int dependent,
 		  dim3 cluster)
 {
@@ -229,12 +238,8 @@ int dlb_launch_ex(cudaKernel_t k, dim3 grid, dim3 block, size_t smem, cudaStream
 		attr[n].id = cudaLaunchAttributeProgrammaticStreamSerialization;
 		attr[n++].val.programmaticStreamSerializationAllowed = 1;
 	}
-	if (cluster.x * cluster.y * cluster.z > 1) {
-		attr[n].id = cudaLaunchAttributeClusterDimension;
-		attr[n].val.clusterDim.x = cluster.x;
-		attr[n].val.clusterDim.y = cluster.y;
-		attr[n++].val.clusterDim.z = cluster.z;
-	}
+	if (cluster.x * cluster.y * cluster.z > 1)
+		cluster_attr(&attr[n++], cluster);
 	cudaLaunchConfig_t cfg = {
 	    .gridDim = grid, .blockDim = block, .dynamicSmemBytes = smem, .stream = s, .attrs = attr, .numAttrs = n};
 	dlb_count_launch();
@@ -248,10 +253,7 @@ int dlb_max_clusters(cudaKernel_t k, dim3 block, size_t smem, dim3 cluster, int 
 	int rc = 0;
 	cudaLaunchAttribute attr;
 	memset(&attr, 0, sizeof attr);
-	attr.id = cudaLaunchAttributeClusterDimension;
-	attr.val.clusterDim.x = cluster.x;
-	attr.val.clusterDim.y = cluster.y;
-	attr.val.clusterDim.z = cluster.z;
+	cluster_attr(&attr, cluster);
 	cudaLaunchConfig_t cfg = {.gridDim = cluster, .blockDim = block, .dynamicSmemBytes = smem, .attrs = &attr,
 				  .numAttrs = 1};
 	*n = 0;

@@ -619,7 +619,7 @@ __device__ __forceinline__ void tile_origin(i64 pid, i64 mt, i64 nt, u32 rank, i
 	const i64 first_m = (pid / width) * GM;
 	const i64 gsize = mt - first_m < GM ? mt - first_m : GM;
 	const i64 mu = first_m + (pid % width) % gsize, nu = (pid % width) / gsize;
-	m0 = (MC && MC_B ? 2 * mu + rank : mu) * BM;
+	m0 = (MC_B ? 2 * mu + rank : mu) * BM;
 	n0 = (MC && !MC_B ? 2 * nu + rank : nu) * BN;
 }
 
@@ -744,7 +744,7 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 				const u32 st = sbase + s * STAGE_BYTES;
 				const int k0 = (int)(kbeg + (i64)t * BK);
 				mbar_expect_tx(full, STAGE_BYTES);
-				tma_tile<BN, B_KMAJ, MC && MC_B>(st + BM * 128, tmb, (int)n0, k0, full, rank);
+				tma_tile<BN, B_KMAJ, MC_B>(st + BM * 128, tmb, (int)n0, k0, full, rank);
 				if (it == 0) // a kernel that wrote A (the host's repack) may still run: wait for it
 					asm volatile("griddepcontrol.wait;" ::: "memory");
 				tma_tile<BM, A_KMAJ, MC && !MC_B>(st, tma, (int)m0, k0, full, rank);
