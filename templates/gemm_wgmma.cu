@@ -68,6 +68,14 @@
 //           both ranks). A rank whose own tile lies outside C (an odd count of tiles in the paired dimension)
 //           still copies its half and runs its wgmmas on zeros; it writes nothing. No split-K, no CLK. (Pairs
 //           work with PERSIST 0; the host's space runs them with PERSIST 1 and 2, where they are not slower.)
+// Resident A (AR, not a tunable: the host asks for it with vec_a == 0, fp16 only, where AR_OK: BM 64, WGS 1,
+//   TMA 1, PERSIST 0): A stored 'n' with columns neither TMA nor cp.async can read (M = 35: 70 bytes), which
+//   the host would otherwise transpose in a launch of its own (pack_t). The block holds every row of A (M <=
+//   64), and its k range of A as stored is one contiguous run of (k_chunk - 1)*lda + M elements, 16-byte
+//   aligned: the producer's first thread copies it with plain bulk copies into a staging area past the ring's
+//   barriers; the consumers and the producer's three idle warps lay it out K-major in the ring's A slots, k-tile
+//   t in stage t (so the host gives it at most STAGES k-tiles a block), then the wgmmas read A there while the
+//   ring carries B alone. Dynamic shared memory: SMEM_BYTES + 16 + the staging rounded up to 16 bytes.
 // Derived:
 //   THREADS    = 128*(WGS+1)
 //   MI         = BM/(64*WGS) (PERSIST 2: BM/64)
@@ -159,6 +167,7 @@
 #define PROD_REGS (MC ? 80 : 56)
 #define CONS_REGS (MC ? 208 : 224)
 #define PP (PERSIST == 2)                   // ping-pong: each consumer warpgroup a whole tile of its own
+#define AR_OK (!PREC_INT8 && TMA == 1 && !PERSIST && WGS == 1 && BM == 64) // a resident A can run (below)
 #define MI (BM / (64 * (PP ? 1 : WGS)))
 #define STAGE_BYTES ((BM + BN) * 128)
 #define EPI_CS (64 * MI * ES_C + 16)        // bytes per staged column of a consumer's tile in the epilogue
@@ -608,6 +617,60 @@ __device__ __forceinline__ void add_partials(ACC (&acc)[MI][BN / 2], Load load)
 		}
 }
 
+// ---- a resident A (AR): fp16 A stored 'n' whose columns neither TMA nor cp.async can read (M = 35: 70
+// bytes), in a block that holds all its rows (BM 64, M <= 64), without the repack launch -------------------
+//
+// The copy engine without a tensor map: bytes (a multiple of 16) from global src (16-byte aligned) to shared
+// dst, completing on bar like a box.
+__device__ __forceinline__ void bulk_load(u32 dst, const void *src, u32 bytes, u32 bar)
+{
+	asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+			     dst),
+		     "l"(reinterpret_cast<u64>(src)), "r"(bytes), "r"(bar)
+		     : "memory");
+}
+// The staging h holds the block's k range of A as stored (depth k's column at k*lda elements, rows 0..M-1 of
+// the last one). Writes it as K-major tiles in the 128-byte swizzle: depths 64t..64t+63 into stage t's A slot
+// (sbase + t * STAGE_BYTES, where the consumers' descriptors read stage t), row m at m * 128 bytes, chunk c
+// (depths 8c..8c+7 of the tile) at ((c ^ (m & 7)) * 16). Thread lt of nthr builds whole chunks: eight
+// independent 2-byte loads along the staging's column stride (consecutive threads take consecutive rows: a
+// warp's loads fall on contiguous bytes), one 16-byte store. Depths >= kn of the last tile are zeros (B's rows
+// there are zeros, but 0 times a stale NaN is not), and are not read (they lie past the staging); rows >= M
+// are not written (they reach only rows of C that are never stored). Plain loads: the compiler keeps them
+// after the caller's mbarrier wait (an asm with a memory clobber).
+__device__ __forceinline__ void ar_layout(u32 sbase, const unsigned short *h, u32 M, u32 lda, u32 kn, int ntiles,
+					  u32 lt, u32 nthr)
+{
+	const u32 nchunks = (u32)ntiles * 8u * M;
+	u32 c = lt / M, m = lt - c * M;               // chunk c over the whole range (8 per tile), row m
+	const u32 dc = nthr / M, dm = nthr - dc * M; // the step of nthr chunks
+#pragma unroll 2
+	for (u32 q = lt; q < nchunks; q += nthr) {
+		const u32 k0 = 8u * c;
+		const unsigned short *col = h + k0 * lda + m;
+		u32 r[4];
+		if (k0 + 8u <= kn) {
+#pragma unroll
+			for (int i = 0; i < 4; i++)
+				r[i] = (u32)col[(2 * i) * lda] | (u32)col[(2 * i + 1) * lda] << 16;
+		} else {
+#pragma unroll
+			for (int i = 0; i < 4; i++) {
+				const u32 ka = k0 + 2u * (u32)i;
+				r[i] = (ka < kn ? (u32)col[(2 * i) * lda] : 0u) |
+				       (ka + 1u < kn ? (u32)col[(2 * i + 1) * lda] : 0u) << 16;
+			}
+		}
+		const u32 dst = sbase + (c >> 3) * (u32)STAGE_BYTES + m * 128u + (((c & 7u) ^ (m & 7u)) << 4);
+		asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(dst), "r"(r[0]), "r"(r[1]), "r"(r[2]),
+			     "r"(r[3])
+			     : "memory");
+		c += dc, m += dm;
+		if (m >= M)
+			m -= M, c++;
+	}
+}
+
 // ---- the kernel body -------------------------------------------------------------------------------------
 
 // The origin (m0, n0) of this block's tile in unit pid of an mt x nt grid of units, in the grouped order: GM
@@ -646,22 +709,30 @@ __device__ __forceinline__ void tma_tile(u32 dst, const tmap_t *map, int row0, i
 	}
 }
 
-// TA_T / TB_T: 1 when A / B is stored transposed ('t').
-template <int TA_T, int TB_T>
+// TA_T / TB_T: 1 when A / B is stored transposed ('t'). AR: A is resident (above; the host asks for it with
+// vec_a == 0 where AR_OK).
+template <int TA_T, int TB_T, bool AR>
 __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restrict__ A, i64 lda,
 					  const TA *__restrict__ B, i64 ldb, TC *__restrict__ C, i64 ldc,
 					  ACC *__restrict__ W, unsigned *__restrict__ counters, i64 k_chunk, int vec_a,
 					  int vec_b, int vec_c, const tmap_t *tma, const tmap_t *tmb)
 {
-	// A is K-major when stored transposed, B when stored as is. Transpose bits: 1 = M/N-major.
-	constexpr bool A_KMAJ = TA_T == 1, B_KMAJ = TB_T == 0;
+	// A is K-major when stored transposed or resident (AR: laid out K-major in shared memory by this kernel),
+	// B when stored as is. Transpose bits: 1 = M/N-major.
+	constexpr bool A_KMAJ = TA_T == 1 || AR, B_KMAJ = TB_T == 0;
 	constexpr int TRA = A_KMAJ ? 0 : 1, TRB = B_KMAJ ? 0 : 1;
+	static_assert(!AR || (AR_OK && TA_T == 0), "a resident A: fp16 A 'n', BM 64, WGS 1, TMA 1, PERSIST 0");
+	// AR: past the ring's barriers, one mbarrier (A's k range landed), then the staging of that range as
+	// stored, ((k_chunk - 1) * lda + M) elements, 16-byte aligned.
+	const u32 stg_bytes = AR ? (u32)((((k_chunk - 1) * lda + M) * ES_AB + 15) & ~15ll) : 0u;
 
 	extern __shared__ __align__(1024) unsigned char smem[];
 	{
 		u32 dyn;
 		asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dyn));
-		if (dyn < (u32)SMEM_BYTES)
+		if (dyn < (u32)SMEM_BYTES + (AR ? 16u + stg_bytes : 0u))
+			__trap();
+		if (AR && (M > 64 || k_chunk > (i64)STAGES * BK)) // the host's conditions for a resident A
 			__trap();
 #if CLK
 		u32 ncta;
@@ -681,6 +752,7 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 	const u32 sbase = (raw + 1023u) & ~1023u;
 	unsigned char *const gbase = smem + (sbase - raw);
 	const u32 full0 = sbase + STAGES * STAGE_BYTES, empty0 = full0 + 8 * STAGES;
+	const u32 abar = empty0 + 8 * STAGES, stg = abar + 16; // AR
 
 	const int tid = threadIdx.x;
 	if (tid == 0) {
@@ -689,6 +761,8 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 			// one arrival per consumer warp that reads it (MC: in either rank of the pair)
 			mbar_init(empty0 + 8 * s, (PP ? 4 : 4 * WGS) * (MC ? 2 : 1));
 		}
+		if (AR)
+			mbar_init(abar, 1); // the staging's expect_tx
 	}
 #if MC // the other rank's copies and arrivals reach these barriers only once they are initialized
 	asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
@@ -730,8 +804,24 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 		// half of the shared tile included), then B's box(es), then (after griddepcontrol.wait at the first)
 		// A's (tma_tile).
 		if (pt == 0) {
-			asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<u64>(tma)) : "memory");
+			if (!AR)
+				asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<u64>(tma)) : "memory");
 			asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<u64>(tmb)) : "memory");
+		}
+		if (AR && pt == 0 && ntiles > 0) {
+			// AR: the block's k range of A as stored, first: one bulk copy per k-tile of the 16-byte
+			// multiple of its bytes, the rest (under 16 bytes) by this thread, before the arrival that
+			// publishes it. Its start, kbeg * lda elements in, is 16-byte aligned (kbeg a multiple of 64).
+			asm volatile("griddepcontrol.wait;" ::: "memory");
+			const unsigned char *src = reinterpret_cast<const unsigned char *>(A + kbeg * lda);
+			const u32 bytes = (u32)(((kend - kbeg - 1) * lda + M) * ES_AB), bulk = bytes & ~15u;
+			for (u32 b = bulk; b < bytes; b += 2)
+				*reinterpret_cast<unsigned short *>(gbase + (stg - sbase) + b) =
+					*reinterpret_cast<const unsigned short *>(src + b);
+			mbar_expect_tx(abar, bulk);
+			const u32 piece = (u32)(BK * lda * ES_AB); // one k-tile's columns: a multiple of 16 bytes
+			for (u32 b = 0; b < bulk; b += piece)
+				bulk_load(stg + b, src + b, bulk - b < piece ? bulk - b : piece, abar);
 		}
 #pragma unroll 1
 		for (i64 tile = UNIT0; pt == 0 && tile < ntile_all; tile += tstep) {
@@ -743,12 +833,23 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 				mbar_wait(empty0 + 8 * s, ((it / STAGES) & 1) ^ 1);
 				const u32 st = sbase + s * STAGE_BYTES;
 				const int k0 = (int)(kbeg + (i64)t * BK);
-				mbar_expect_tx(full, STAGE_BYTES);
+				mbar_expect_tx(full, AR ? BN * 128 : STAGE_BYTES); // AR: B alone
 				tma_tile<BN, B_KMAJ, MC_B>(st + BM * 128, tmb, (int)n0, k0, full, rank);
+				if (AR)
+					continue;
 				if (it == 0) // a kernel that wrote A (the host's repack) may still run: wait for it
 					asm volatile("griddepcontrol.wait;" ::: "memory");
 				tma_tile<BM, A_KMAJ, MC && !MC_B>(st, tma, (int)m0, k0, full, rank);
 			}
+		}
+		if (AR && pt >= 32) { // AR: the producer's idle warps lay out A with the consumers (threads 128..223)
+			if (ntiles > 0) {
+				mbar_wait(abar, 0);
+				const unsigned short *h = reinterpret_cast<const unsigned short *>(gbase + (stg - sbase));
+				ar_layout(sbase, h, (u32)M, (u32)lda, (u32)(kend - kbeg), ntiles, (u32)pt + 96u, 224u);
+				fence_proxy_async(); // generic-proxy writes, read by the wgmmas (async proxy)
+			}
+			asm volatile("bar.arrive 6, 224;" ::: "memory");
 		}
 #else
 		(void)tma;
@@ -794,6 +895,15 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 	asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(CONS_REGS));
 #endif
 	const int wg = tid >> 7, warp = (tid >> 5) & 3, lane = tid & 31;
+	if (AR) { // A's tiles laid out by the consumers and the producer's warps 1..3 (named barrier 6)
+		if (ntiles > 0) {
+			mbar_wait(abar, 0);
+			const unsigned short *h = reinterpret_cast<const unsigned short *>(gbase + (stg - sbase));
+			ar_layout(sbase, h, (u32)M, (u32)lda, (u32)(kend - kbeg), ntiles, (u32)tid, 224u);
+			fence_proxy_async();
+		}
+		named_sync(6, 224);
+	}
 	// Descriptors at stage 0, k-step 0. K-major: 8-line groups 1024 bytes apart (SBO), next k-step +32 bytes.
 	// MN-major: 8-k groups 1024 bytes apart (SBO), 64-element groups 8192 bytes apart (LBO), next k-step
 	// (16 k = two 8-k groups) +2048 bytes.
@@ -1013,14 +1123,24 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 #if PREC_INT8
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nn(GEMM_ARGS) { __trap(); }
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nt(GEMM_ARGS) { __trap(); }
-extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tn(GEMM_ARGS) { gemm_body<1, 0>(GEMM_PASS); }
+extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tn(GEMM_ARGS) { gemm_body<1, 0, false>(GEMM_PASS); }
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tt(GEMM_ARGS) { __trap(); }
 #else
-extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nn(GEMM_ARGS) { gemm_body<0, 0>(GEMM_PASS); }
-extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tn(GEMM_ARGS) { gemm_body<1, 0>(GEMM_PASS); }
+// A 'n': where AR_OK, the host's vec_a == 0 asks for a resident A (its own instance of the body).
+#if AR_OK
+#define GEMM_A_N(TB_T)                                         \
+	if (vec_a == 0)                                        \
+		gemm_body<0, TB_T, true>(GEMM_PASS);           \
+	else                                                   \
+		gemm_body<0, TB_T, false>(GEMM_PASS)
+#else
+#define GEMM_A_N(TB_T) gemm_body<0, TB_T, false>(GEMM_PASS)
+#endif
+extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nn(GEMM_ARGS) { GEMM_A_N(0); }
+extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tn(GEMM_ARGS) { gemm_body<1, 0, false>(GEMM_PASS); }
 #if BN % 64 == 0
-extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nt(GEMM_ARGS) { gemm_body<0, 1>(GEMM_PASS); }
-extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tt(GEMM_ARGS) { gemm_body<1, 1>(GEMM_PASS); }
+extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nt(GEMM_ARGS) { GEMM_A_N(1); }
+extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tt(GEMM_ARGS) { gemm_body<1, 1, false>(GEMM_PASS); }
 #else // a B tile that is not whole MN-major swizzle rows of 64 elements
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nt(GEMM_ARGS) { __trap(); }
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tt(GEMM_ARGS) { __trap(); }

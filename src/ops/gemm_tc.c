@@ -439,6 +439,8 @@ struct tc_state {
 	cudaKernel_t pair_k;       /* the last paired (TMA 2, 3) persistent kernel launched, its shared memory */
 	size_t pair_smem;
 	int pair_slots;            /* and how many clusters of two of it the device runs at once */
+	cudaKernel_t ar_k;         /* the last kernel given more shared memory for a resident A (ar_bytes) */
+	size_t ar_smem;            /* and how much */
 	void *ws;                  /* split-K partial products (fp32 or int32) */
 	size_t ws_elems;
 	unsigned *counters;
@@ -756,6 +758,22 @@ fail:
 	return rc;
 }
 
+/* The extra dynamic shared memory of a resident A (gemm_wgmma.cu, AR), or 0 where the launch repacks A
+ * instead: fp16 A stored 'n' with columns wgmma cannot read (pack_plan's transpose: M = 35, 70 bytes), in a
+ * wgmma block that holds every row of A (BM 64, M <= 64; one consumer warpgroup, TMA, one tile a block) and
+ * whose k range of kc fits the ring, one k-tile a stage. The block copies its k range of A as stored into
+ * shared memory (a 16-byte mbarrier slot, then (kc - 1)·lda + M elements) and lays it out there: no repack
+ * launch. 0 too where that would pass the device's opt-in limit. (The kc·lda elements before a split's range
+ * are a multiple of 64·lda, so its copy starts 16-byte aligned wherever A does.) */
+static size_t ar_bytes(const struct tc_state *s, const int *v, int64_t kc)
+{
+	if (!is_wgmma(v) || s->int8 || s->p.ta || s->pk[0].how != PACK_T || s->m > 64 || v[TC_BM] != 64 ||
+	    v[TC_WGS] != 1 || v[TC_TMA] != 1 || v[TC_PERSIST] || kc > (int64_t)v[TC_STAGES] * v[TC_BK])
+		return 0;
+	size_t bytes = 16 + ((size_t)((kc - 1) * s->blas.lda + s->m) * s->es_in + 15) / 16 * 16;
+	return smem_fp16(v) + bytes <= s->g->dev->smem_per_block_optin ? bytes : 0;
+}
+
 static int tc_launch(void *state, const struct dlb_candidate *c, int split, int set)
 {
 	int rc = 0;
@@ -777,9 +795,10 @@ static int tc_launch(void *state, const struct dlb_candidate *c, int split, int 
 	unsigned *counters = s->counters;
 	int vec_a = vec_of(lda, s->es_in), vec_b = vec_of(ldb, s->es_in), vec_c = ldc % 4 == 0;
 	int ta = s->p.ta, tb = s->p.tb, packed_a = 0, packed_b = 0;
+	size_t ar = (uintptr_t)A % 16 ? 0 : ar_bytes(s, v, kc); /* the bulk copies read 16-byte aligned A */
 	for (int op = 0; is_wgmma(v) && op < 2; op++) { /* repacks first, in the same timed launch */
 		const struct tc_pack *q = &s->pk[op];
-		if (!q->how)
+		if (!q->how || (op == 0 && ar))
 			continue;
 		const void *src = op ? B : A;
 		void *dst = q->P[set];
@@ -806,29 +825,37 @@ static int tc_launch(void *state, const struct dlb_candidate *c, int split, int 
 			ta = q->how == PACK_T ? 1 : ta; /* A transposed: A stored 't' */
 		}
 	}
+	if (ar)
+		vec_a = 0; /* asks the kernel for the resident A */
 	if (is_wgmma(v)) {
-		if (vec_a < 8 || vec_b < 8)
+		if ((vec_a < 8 && !ar) || vec_b < 8)
 			DLB_FAIL(DLB_E_LIMIT, "the wgmma kernel needs rows aligned to 8 bytes");
 		vec_c = (size_t)ldc * s->es_out % 16 == 0; /* it writes C in 16-byte vectors */
 	}
-	struct dlb_tmap tma, tmb; /* wgmma's tensor maps: zeros unless TMA */
+	struct dlb_tmap tma, tmb; /* wgmma's tensor maps: zeros unless TMA (A's too with a resident A) */
 	memset(&tma, 0, sizeof tma);
 	memset(&tmb, 0, sizeof tmb);
 	if (is_wgmma(v) && v[TC_TMA]) {
-		if (vec_a < 16 || vec_b < 16)
+		if ((vec_a < 16 && !ar) || vec_b < 16)
 			DLB_FAIL(DLB_E_LIMIT, "TMA needs rows aligned to 16 bytes");
-		DLB_CHECK(tc_tmap(s, set, 0, A, lda, ta, s->m, v[TC_BM], v[TC_BK], v[TC_TMA] == 3, &tma));
+		if (!ar)
+			DLB_CHECK(tc_tmap(s, set, 0, A, lda, ta, s->m, v[TC_BM], v[TC_BK], v[TC_TMA] == 3, &tma));
 		DLB_CHECK(tc_tmap(s, set, 1, B, ldb, !tb, s->n, v[TC_BN], v[TC_BK], v[TC_TMA] == 2, &tmb));
 	}
 	void *args[] = {&M, &N, &K, &A, &lda, &B, &ldb, &C, &ldc,
 			&W, &counters, &kc, &vec_a, &vec_b, &vec_c, &tma, &tmb};
-	size_t smem = s->int8 ? smem_int8(v) : smem_fp16(v);
+	size_t smem = (s->int8 ? smem_int8(v) : smem_fp16(v)) + ar;
 	if ((v[TC_PERSIST] || is_pair(v)) && split > 1)
 		DLB_FAIL(DLB_E_LIMIT, "persistent blocks and pairs of blocks do not split K");
 	int pair = is_pair(v);
 	dim3 block = {(unsigned)threads_of(v, (int)s->es_in), 1, 1};
 	dim3 clu = {pair ? 2u : 1u, 1, cluster ? (unsigned)split : 1u};
 	cudaKernel_t k = c->kernels[ta * 2 + tb];
+	if (ar && (s->ar_k != k || s->ar_smem < smem)) { /* the kernel's dynamic shared memory, raised once */
+		s->ar_k = NULL;
+		DLB_CHECK(dlb_kernel_allow_smem(k, smem));
+		s->ar_k = k, s->ar_smem = smem;
+	}
 	if (is_wgmma(v) && s->int8 && !(ta && !tb))
 		DLB_FAIL(DLB_E_LIMIT, "int8 wgmma reads K-major operands only");
 	/* the blocks: a tile each; pairs: two per pair of tiles (a last M- or N-tile without a partner gets a
