@@ -4,6 +4,7 @@
 #include "../src/err.h"
 #include "../src/op.h"
 #include "../store/record.h"
+#include "columns.h"
 #include "table.h"
 #include "config.h"
 
@@ -26,47 +27,34 @@ int dlb_export_format_parse(const char *s, enum dlb_export_format *out)
 	return DLB_E_PARSE;
 }
 
-static void csv_field(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
+/* The rows' context (GPU, driver, CUDA, op), then the family's columns; a new header where the family changes
+ * (each family has its own columns). */
 static void export_csv(FILE *out, const struct dlb_row *rows, int n)
 {
-	fprintf(out, "gpu,uuid,driver,cuda,op,prec,layout,m,n,k,config,median_us,ci_lo_us,ci_hi_us,samples,throughput,"
-		     "unit,vendor_best,vendor_best_us,speedup,verified,current,measured,padded,padded_m,padded_n,padded_k,floor_us,"
-		     "vendor_best_config,paired_vendor,paired_n,paired_tuned_us,paired_vendor_us,paired_speedup,paired_speedup_lo,"
-		     "paired_speedup_hi\n");
+	const struct dlb_family *cur = NULL;
+	struct dlb_column cols[DLB_MAX_COLUMNS];
+	int ncols = 0;
+	if (!n) { /* nothing matched: still a CSV file, with the header of the first family built */
+		ncols = dlb_columns(dlb_family_at(0), cols, DLB_MAX_COLUMNS);
+		fprintf(out, "gpu,uuid,driver,cuda,op,");
+		dlb_columns_csv_header(out, cols, ncols, DLB_IN_XCSV);
+		fputc('\n', out);
+	}
 	for (int i = 0; i < n; i++) {
 		const struct dlb_row *w = &rows[i];
-		const struct dlb_result *r = &w->r;
-		const struct dlb_vendor_entry *vb = dlb_result_vendor_best(r);
-		char a[32], b[32], c[32], d[32], e[32], f[32], fl[32], pr[160];
-		double t = r->found ? r->tuned.median : NAN;
-		int64_t pm, pn, pk;
-		int padded = dlb_problem_padded(&r->p, &pm, &pn, &pk); /* the shape run, also when unpadded */
-		csv_field(out, w->k.gpu);
-		fprintf(out, ",%s,%d,%d,%s,%s,%s,%lld,%lld,%lld,", w->k.uuid, w->k.driver, w->k.cuda, w->k.op, w->k.prec,
-			w->k.layout, (long long)w->k.m, (long long)w->k.n, (long long)w->k.k);
-		csv_field(out, r->found ? r->config : "");
-		dlb_fmt_num(a, sizeof a, t, "%.3f");
-		dlb_fmt_num(b, sizeof b, r->found ? r->tuned.median_lo : NAN, "%.3f");
-		dlb_fmt_num(c, sizeof c, r->found ? r->tuned.median_hi : NAN, "%.3f");
-		dlb_fmt_num(d, sizeof d, dlb_result_throughput(r), "%.3f");
-		dlb_fmt_num(e, sizeof e, vb ? vb->st.median : NAN, "%.3f");
-		dlb_fmt_num(f, sizeof f, dlb_result_speedup(r), "%.4f");
-		fprintf(out, ",%s,%s,%s,%d,%s,%s,", a, b, c, r->found ? r->tuned.n : 0, d, dlb_prec_info(r->p.prec)->unit);
-		csv_field(out, vb ? vb->name : "");
-		fprintf(out, ",%s,%s,%d,%d,%s,%d,%lld,%lld,%lld,%s,", e, f, r->found, !w->stale, r->timestamp, padded,
-			(long long)pm, (long long)pn, (long long)pk, dlb_fmt_num(fl, sizeof fl, dlb_result_floor_us(r), "%.3f"));
-		csv_field(out, vb ? vb->config : "");
-		fprintf(out, ",%s\n", dlb_paired_csv(r, pr, sizeof pr));
+		if (w->r.p.op->family != cur) {
+			cur = w->r.p.op->family;
+			ncols = dlb_columns(cur, cols, DLB_MAX_COLUMNS);
+			if (i)
+				fputc('\n', out);
+			fprintf(out, "gpu,uuid,driver,cuda,op,");
+			dlb_columns_csv_header(out, cols, ncols, DLB_IN_XCSV);
+			fputc('\n', out);
+		}
+		dlb_csv_string(out, w->k.gpu);
+		fprintf(out, ",%s,%d,%d,%s,", w->k.uuid, w->k.driver, w->k.cuda, w->k.op);
+		dlb_columns_csv_row(out, &(struct dlb_row_ctx){&w->r, 1, w->stale}, cols, ncols, DLB_IN_XCSV);
+		fputc('\n', out);
 	}
 }
 
@@ -88,10 +76,35 @@ static int md_order(const void *a, const void *b)
 static void md_padding_note(FILE *out, int padded, int nrows, const struct dlb_result *r)
 {
 	const struct dlb_prec_info *in = dlb_prec_info(r->p.prec);
+	char titles[96];
+	dlb_padded_titles(r->p.op->family, titles, sizeof titles);
 	if (padded)
-		fprintf(out, "\nPadded: %d of %d rows ran with M, N and K rounded up to multiples of %d (DeepBench's rule); "
+		fprintf(out, "\nPadded: %d of %d rows ran with %s rounded up to multiples of %d (DeepBench's rule); "
 			     "%s; %s count the shape as given.\n",
-			padded, nrows, in->pad_to, DLB_PADDING_NOTE, in->unit);
+			padded, nrows, titles, in->pad_to, DLB_PADDING_NOTE, dlb_op_unit(r->p.op));
+}
+
+/* A Markdown line of the text columns: the titles (x NULL) or a row's cells. */
+static void md_line(FILE *out, const struct dlb_column *cols, int n, const struct dlb_op *op,
+		    const struct dlb_row_ctx *x)
+{
+	for (int i = 0; i < n; i++) {
+		char cell[320];
+		if (!dlb_column_in(&cols[i], DLB_IN_MD))
+			continue;
+		if (x)
+			dlb_cell_text(x, &cols[i], cell, sizeof cell);
+		else
+			snprintf(cell, sizeof cell, "%s", dlb_column_title(&cols[i], op));
+		fprintf(out, "| %s ", *cell ? cell : "—");
+	}
+	fprintf(out, "|\n");
+	if (x)
+		return;
+	for (int i = 0; i < n; i++)
+		if (dlb_column_in(&cols[i], DLB_IN_MD))
+			fprintf(out, "|%s", cols[i].width > 0 ? "---:" : "---");
+	fprintf(out, "|\n");
 }
 
 static void export_md(FILE *out, const struct dlb_row *all, int n)
@@ -111,9 +124,12 @@ static void export_md(FILE *out, const struct dlb_row *all, int n)
 		     "winner and the vendor best sample for sample in one loop; the median of the pairs' ratios, 95%% CI); floor: the stream floor, one launch that reads the "
 		     "inputs and writes the output once (vendor best / floor bounds any speedup); n/a: no such number "
 		     "(no verified candidate, no verified vendor algorithm, not measured).\n");
+	struct dlb_column cols[DLB_MAX_COLUMNS];
+	int ncols = 0;
 	for (int i = 0; i < n; i++) {
 		const struct dlb_row *w = sorted[i], *prev = i ? sorted[i - 1] : NULL;
 		const struct dlb_result *r = &w->r;
+		int64_t run[DLB_MAX_DIMS];
 		if (!prev || strcmp(w->k.uuid, prev->k.uuid) || w->k.driver != prev->k.driver || strcmp(w->k.op, prev->k.op) ||
 		    strcmp(w->k.prec, prev->k.prec)) {
 			if (prev)
@@ -122,34 +138,12 @@ static void export_md(FILE *out, const struct dlb_row *all, int n)
 			fprintf(out, "\n## %s %s on %s (%s), driver %d.%d, CUDA %d.%d\n\n", w->k.op, w->k.prec, w->k.gpu,
 				w->k.uuid, w->k.driver / 1000, (w->k.driver % 1000) / 10, w->k.cuda / 1000,
 				(w->k.cuda % 1000) / 10);
-			fprintf(out, "| layout | M×N×K | config | tuned µs [95%% CI] | %s | vendor best | vendor µs | "
-				     "speedup | paired [95%% CI] | floor µs | current |\n",
-				dlb_prec_info(r->p.prec)->unit);
-			fprintf(out, "|---|---|---|---|---:|---|---:|---:|---:|---:|---|\n");
+			ncols = dlb_columns(r->p.op->family, cols, DLB_MAX_COLUMNS);
+			md_line(out, cols, ncols, r->p.op, NULL);
 		}
-		const struct dlb_vendor_entry *vb = dlb_result_vendor_best(r);
-		char t[96], tf[32], vu[32], sp[32], pa[96] = "n/a", fl[32], shape[160];
-		int64_t pm, pn, pk;
 		nrows++;
-		int len = snprintf(shape, sizeof shape, "%lld×%lld×%lld", (long long)w->k.m, (long long)w->k.n, (long long)w->k.k);
-		if (dlb_problem_padded(&r->p, &pm, &pn, &pk)) {
-			snprintf(shape + len, sizeof shape - (size_t)len, " (padded: %lld×%lld×%lld)", (long long)pm, (long long)pn,
-				 (long long)pk);
-			padded++;
-		}
-		if (r->found)
-			snprintf(t, sizeof t, "%.2f [%.2f, %.2f]", r->tuned.median, r->tuned.median_lo, r->tuned.median_hi);
-		else
-			snprintf(t, sizeof t, "none verified");
-		dlb_fmt_num(tf, sizeof tf, dlb_result_throughput(r), "%.2f");
-		dlb_fmt_num(vu, sizeof vu, vb ? vb->st.median : NAN, "%.2f");
-		dlb_fmt_num(sp, sizeof sp, dlb_result_speedup(r), "%.2f×");
-		dlb_fmt_num(fl, sizeof fl, dlb_result_floor_us(r), "%.2f");
-		if (isfinite(dlb_result_paired_speedup(r)))
-			snprintf(pa, sizeof pa, "%.2f× [%.2f, %.2f]", dlb_result_paired_speedup(r), dlb_result_paired_lo(r),
-				 dlb_result_paired_hi(r));
-		fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", w->k.layout, shape,
-			r->found ? r->config : "—", t, tf, vb ? vb->name : "n/a", vu, sp, pa, fl, w->stale ? "no" : "yes");
+		padded += dlb_problem_padded(&r->p, run);
+		md_line(out, cols, ncols, r->p.op, &(struct dlb_row_ctx){r, 1, w->stale});
 	}
 	if (n)
 		md_padding_note(out, padded, nrows, &sorted[n - 1]->r);
@@ -189,16 +183,57 @@ static int config_values(const char *config, const char **names, int nn, long *v
 	return 0;
 }
 
+static int has_layout(const struct dlb_family *f)
+{
+	for (int d = 0; d < f->ndims; d++)
+		if (f->dims[d].kind == DLB_DIM_CHOICE)
+			return 1;
+	return 0;
+}
+
+/* The problem's fields of a header struct: its layout as text, its sizes as integers, its reals as doubles. */
+static void h_problem_fields(FILE *out, const struct dlb_family *f)
+{
+	fprintf(out, "\tconst char *gpu, *uuid, *prec%s;\n", has_layout(f) ? ", *layout" : "");
+	for (int kind = DLB_DIM_SIZE; kind <= DLB_DIM_REAL; kind += DLB_DIM_REAL - DLB_DIM_SIZE) {
+		int first = 1;
+		for (int d = 0; d < f->ndims; d++)
+			if ((int)f->dims[d].kind == kind) {
+				fprintf(out, "%s%s", first ? (kind == DLB_DIM_SIZE ? "\tlong long " : "\tdouble ") : ", ",
+					f->dims[d].name);
+				first = 0;
+			}
+		if (!first)
+			fprintf(out, ";\n");
+	}
+}
+
+static void h_problem_values(FILE *out, const struct dlb_problem *p)
+{
+	const struct dlb_family *f = p->op->family;
+	char text[64];
+	if (has_layout(f)) {
+		dlb_problem_layout(p, text, sizeof text);
+		fprintf(out, ", \"%s\"", text);
+	}
+	for (int kind = DLB_DIM_SIZE; kind <= DLB_DIM_REAL; kind += DLB_DIM_REAL - DLB_DIM_SIZE)
+		for (int d = 0; d < f->ndims; d++)
+			if ((int)f->dims[d].kind == kind) {
+				dlb_dim_format(&f->dims[d], p->dim[d], text, sizeof text);
+				fprintf(out, ", %s", text);
+			}
+}
+
 static void export_h(FILE *out, const struct dlb_row *rows, int n)
 {
 	fprintf(out, "/* Best configurations tuned by dlbtune " PACKAGE_VERSION
 		     "; generated by `dlbtune export --format h`, do not edit.\n"
-		     " * One table per op: (GPU, precision, layout, M, N, K) -> the template parameters that won, and the\n"
+		     " * One table per op: (GPU, precision, the op's problem) -> the template parameters that won, and the\n"
 		     " * tuned median in microseconds. Rows without a verified winner are left out. */\n");
 	fprintf(out, "#ifndef DLBTUNE_BEST_H\n#define DLBTUNE_BEST_H\n"
 		     "#ifdef __GNUC__\n#define DLBTUNE_UNUSED __attribute__((unused))\n#else\n#define DLBTUNE_UNUSED\n#endif\n");
-	for (int o = 0; dlb_ops[o]; o++) {
-		const struct dlb_op *op = dlb_ops[o];
+	const struct dlb_op *op;
+	for (int o = 0; (op = dlb_op_at(o)) != NULL; o++) {
 		const char *names[DLB_MAX_PARAMS + 1];
 		long vals[DLB_MAX_PARAMS + 1];
 		int nn = op_fields(op, names, DLB_MAX_PARAMS + 1), count = 0;
@@ -206,8 +241,9 @@ static void export_h(FILE *out, const struct dlb_row *rows, int n)
 			count += rows[i].r.p.op == op && rows[i].r.found;
 		if (!count)
 			continue;
-		fprintf(out, "\nstruct dlbtune_%s_best {\n\tconst char *gpu, *uuid, *prec, *layout;\n\tlong long m, n, k;\n\tint",
-			op->name);
+		fprintf(out, "\nstruct dlbtune_%s_best {\n", op->name);
+		h_problem_fields(out, op->family);
+		fprintf(out, "\tint");
 		for (int f = 0; f < nn; f++)
 			fprintf(out, "%s %s", f ? "," : "", names[f]);
 		fprintf(out, ";\n\tdouble median_us;\n};\n\nstatic const struct dlbtune_%s_best dlbtune_%s_best[] DLBTUNE_UNUSED = {\n",
@@ -218,14 +254,14 @@ static void export_h(FILE *out, const struct dlb_row *rows, int n)
 			if (w->r.p.op != op || !w->r.found)
 				continue;
 			if (config_values(w->r.config, names, nn, vals)) {
-				fprintf(out, "\t/* %s: configuration '%s' has not every field */\n", w->k.layout, w->r.config);
+				fprintf(out, "\t/* %s: configuration '%s' has not every field */\n", w->k.shape, w->r.config);
 				continue;
 			}
 			fprintf(out, "\t{\"");
 			for (const char *p = w->k.gpu; *p; p++)
 				fprintf(out, *p == '"' || *p == '\\' ? "\\%c" : "%c", *p);
-			fprintf(out, "\", \"%s\", \"%s\", \"%s\", %lld, %lld, %lld", w->k.uuid, w->k.prec, w->k.layout,
-				(long long)w->k.m, (long long)w->k.n, (long long)w->k.k);
+			fprintf(out, "\", \"%s\", \"%s\"", w->k.uuid, w->k.prec);
+			h_problem_values(out, &w->r.p);
 			for (int f = 0; f < nn; f++)
 				fprintf(out, ", %ld", vals[f]);
 			fprintf(out, ", %.15g},\n", w->r.tuned.median);
@@ -254,6 +290,24 @@ static int add_trial(const char *k, size_t kl, const char *v, size_t vl, void *a
 	return 0;
 }
 
+/* The problem's fields of an exported record: "layout" (where the op has one), then each size and real. */
+static void json_record_problem(json_t *rec, const struct dlb_problem *p)
+{
+	const struct dlb_family *f = p->op->family;
+	char text[64];
+	if (!rec)
+		return;
+	if (has_layout(f)) {
+		dlb_problem_layout(p, text, sizeof text);
+		json_object_set_new(rec, "layout", json_string(text));
+	}
+	for (int d = 0; d < f->ndims; d++)
+		if (f->dims[d].kind == DLB_DIM_SIZE)
+			json_object_set_new(rec, f->dims[d].name, json_integer(p->dim[d]));
+		else if (f->dims[d].kind == DLB_DIM_REAL)
+			json_object_set_new(rec, f->dims[d].name, json_real((double)p->dim[d] / (double)f->dims[d].scale));
+}
+
 static int export_json(FILE *out, struct dlb_store *s, const struct dlb_row *rows, int n)
 {
 	int rc = 0;
@@ -276,12 +330,14 @@ static int export_json(FILE *out, struct dlb_store *s, const struct dlb_row *row
 			json_array_append_new(vendor, dlb_vendor_json(&w->r.vendor[v]));
 		snprintf(prefix, sizeof prefix, "%s|cfg=", w->r.key);
 		rc = dlb_store_each(s, DLB_T_TRIALS, prefix, add_trial, &tc);
-		/* "padded" is derived from the key (precision and shape): for readers, import ignores it */
-		json_t *rec = json_pack("{s:s,s:s,s:s,s:s,s:I,s:I,s:I,s:o,s:s,s:o,s:o,s:o,s:o}", "key", w->r.key, "op",
-					w->k.op, "prec", w->k.prec, "layout", w->k.layout, "m", (json_int_t)w->k.m, "n",
-					(json_int_t)w->k.n, "k", (json_int_t)w->k.k, "padded", dlb_padded_json(&w->r.p),
-					"gpu", w->k.gpu, "platform", plat, "best", dlb_best_json(&w->r), "vendor", vendor,
-					"trials", tc.arr);
+		/* the problem's fields and "padded" are derived from the key: for readers, import ignores them */
+		json_t *rec = json_pack("{s:s,s:s,s:s}", "key", w->r.key, "op", w->k.op, "prec", w->k.prec);
+		json_t *rest = json_pack("{s:o,s:s,s:o,s:o,s:o,s:o}", "padded", dlb_padded_json(&w->r.p), "gpu", w->k.gpu,
+					 "platform", plat, "best", dlb_best_json(&w->r), "vendor", vendor, "trials", tc.arr);
+		json_record_problem(rec, &w->r.p);
+		if (rec && rest)
+			json_object_update(rec, rest);
+		json_decref(rest);
 		if (rc) {
 			json_decref(rec);
 			DLB_FAIL(rc, "reading the trials of %s: %s", w->r.key, dlb_strerror(rc));

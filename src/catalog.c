@@ -22,21 +22,35 @@ uint64_t dlb_op_template_hash(const char *op_name, const char *prec_name)
 	return op ? dlb_op_template_hash_of(op) : 0;
 }
 
+void dlb_key_of_problem(const struct dlb_problem *p, struct dlb_key *k)
+{
+	const struct dlb_lib *lib = p->op->family->vendor_lib;
+	snprintf(k->op, sizeof k->op, "%s", p->op->name);
+	snprintf(k->prec, sizeof k->prec, "%s", dlb_prec_name(p->prec));
+	dlb_problem_layout(p, k->layout, sizeof k->layout);
+	dlb_problem_shape(p, k->shape, sizeof k->shape);
+	snprintf(k->vlib, sizeof k->vlib, "%s", lib->key);
+	k->vlib_version = lib->version();
+	k->tpl_hash = dlb_op_template_hash_of(p->op);
+}
+
 int dlb_key_matches_build(const struct dlb_key *k, char *why, size_t len)
 {
 	struct dlb_versions v;
 	dlb_versions_get(&v);
 	enum dlb_prec prec;
-	if (dlb_prec_parse(k->prec, &prec) || !dlb_op_find(k->op, prec))
+	const struct dlb_op *op = dlb_prec_parse(k->prec, &prec) ? NULL : dlb_op_find(k->op, prec);
+	if (!op)
 		return snprintf(why, len, "op %s %s is not in this build", k->op, k->prec), 1;
+	const struct dlb_lib *lib = op->family->vendor_lib;
 	if (k->tpl_hash != dlb_op_template_hash(k->op, k->prec))
 		return snprintf(why, len, "another %s %s template", k->op, k->prec), 1;
 	if (k->cuda != v.runtime)
 		return snprintf(why, len, "CUDA runtime %d, this build %d", k->cuda, v.runtime), 1;
 	if (k->nvrtc != v.nvrtc_major * 100 + v.nvrtc_minor)
 		return snprintf(why, len, "NVRTC %d, this build %d", k->nvrtc, v.nvrtc_major * 100 + v.nvrtc_minor), 1;
-	if (k->cublas != v.cublas)
-		return snprintf(why, len, "cuBLAS %d, this build %d", k->cublas, v.cublas), 1;
+	if (strcmp(k->vlib, lib->key) || k->vlib_version != lib->version())
+		return snprintf(why, len, "%s %lld, this build %s %lld", k->vlib, k->vlib_version, lib->name, lib->version()), 1;
 	return 0;
 }
 
@@ -47,8 +61,8 @@ static int device_matches(const struct dlb_key *k, const char *dev)
 
 static int same_problem_gpu(const struct dlb_key *a, const struct dlb_key *b)
 {
-	return !strcmp(a->op, b->op) && !strcmp(a->prec, b->prec) && !strcmp(a->layout, b->layout) && a->m == b->m &&
-	       a->n == b->n && a->k == b->k && !strcmp(a->uuid, b->uuid);
+	return !strcmp(a->op, b->op) && !strcmp(a->prec, b->prec) && !strcmp(a->layout, b->layout) &&
+	       !strcmp(a->shape, b->shape) && !strcmp(a->uuid, b->uuid);
 }
 
 int dlb_catalog_load(struct dlb_store *s, const struct dlb_filter *f, struct dlb_row **rows, int *n)
@@ -119,11 +133,8 @@ int dlb_catalog_load(struct dlb_store *s, const struct dlb_filter *f, struct dlb
 		if (dlb_prec_parse(a->k.prec, &row.r.p.prec))
 			continue;
 		row.r.p.op = dlb_op_find(a->k.op, row.r.p.prec);
-		if (!row.r.p.op || dlb_layout_parse(a->k.layout, &row.r.p.ta, &row.r.p.tb))
+		if (!row.r.p.op || dlb_problem_from_text(&row.r.p, a->k.layout, a->k.shape))
 			continue;
-		row.r.p.m = a->k.m;
-		row.r.p.n = a->k.n;
-		row.r.p.k = a->k.k;
 		row.r.cached = 1;
 		c.rows[keep++] = row;
 	}
@@ -143,13 +154,31 @@ void dlb_catalog_free(struct dlb_row *rows, int n)
 	free(rows);
 }
 
-double dlb_shape_distance(const struct dlb_key *a, int64_t m, int64_t n, int64_t k)
+/* Euclidean in log2 of the SIZE and REAL dims, and another layout one doubling away. */
+static double default_distance(const struct dlb_problem *a, const struct dlb_problem *b)
 {
-	double dm = log2((double)a->m / (double)m), dn = log2((double)a->n / (double)n), dk = log2((double)a->k / (double)k);
-	return sqrt(dm * dm + dn * dn + dk * dk);
+	const struct dlb_family *f = a->op->family;
+	double sum = 0;
+	int other_layout = 0;
+	for (int d = 0; d < f->ndims; d++) {
+		if (f->dims[d].kind == DLB_DIM_CHOICE) {
+			other_layout |= a->dim[d] != b->dim[d];
+			continue;
+		}
+		double x = log2((double)a->dim[d] / (double)b->dim[d]);
+		sum += x * x;
+	}
+	return sqrt(sum) + other_layout;
 }
 
-int dlb_rows_nearest(const struct dlb_row *rows, int nrows, const struct dlb_key *k, int max, char (*configs)[128])
+double dlb_problem_distance(const struct dlb_problem *a, const struct dlb_problem *b)
+{
+	const struct dlb_family *f = a->op->family;
+	return f->distance ? f->distance(a, b) : default_distance(a, b);
+}
+
+int dlb_rows_nearest(const struct dlb_row *rows, int nrows, const struct dlb_problem *p, const char *uuid, int max,
+		     char (*configs)[128])
 {
 	double dist[16];
 	int n = 0;
@@ -157,12 +186,9 @@ int dlb_rows_nearest(const struct dlb_row *rows, int nrows, const struct dlb_key
 		max = 16;
 	for (int i = 0; i < nrows; i++) {
 		const struct dlb_row *w = &rows[i];
-		int other_layout = strcmp(w->k.layout, k->layout) != 0;
-		if (!w->r.found || strcmp(w->k.uuid, k->uuid) || strcmp(w->k.op, k->op) || strcmp(w->k.prec, k->prec) ||
-		    (w->k.m == k->m && w->k.n == k->n && w->k.k == k->k && !other_layout))
+		if (!w->r.found || strcmp(w->k.uuid, uuid) || w->r.p.op != p->op || dlb_problem_same_dims(&w->r.p, p))
 			continue;
-		/* another layout counts as one doubling away */
-		double d = dlb_shape_distance(&w->k, k->m, k->n, k->k) + other_layout;
+		double d = dlb_problem_distance(&w->r.p, p);
 		int dup = 0;
 		for (int j = 0; j < n && !dup; j++)
 			dup = !strcmp(configs[j], w->r.config);
@@ -190,14 +216,9 @@ int dlb_catalog_nearest(struct dlb_store *s, const struct dlb_problem *p, const 
 	int rc = 0, nrows = 0;
 	struct dlb_row *rows = NULL;
 	struct dlb_filter f = {.op = p->op->name, .prec = (int)p->prec, .currency = DLB_CURRENT};
-	struct dlb_key k = {.m = p->m, .n = p->n, .k = p->k};
-	snprintf(k.op, sizeof k.op, "%s", p->op->name);
-	snprintf(k.prec, sizeof k.prec, "%s", dlb_prec_name(p->prec));
-	snprintf(k.layout, sizeof k.layout, "%s", dlb_layout_name(p->ta, p->tb));
-	snprintf(k.uuid, sizeof k.uuid, "%s", uuid);
 	*n = 0;
 	DLB_CHECK(dlb_catalog_load(s, &f, &rows, &nrows));
-	*n = dlb_rows_nearest(rows, nrows, &k, max, configs);
+	*n = dlb_rows_nearest(rows, nrows, p, uuid, max, configs);
 fail:
 	dlb_catalog_free(rows, nrows);
 	return rc;

@@ -26,7 +26,7 @@ struct dlb_row {
 };
 
 /* A record is current when it was measured with this build's template and the CUDA runtime, NVRTC and
- * cuBLAS this build links, and no record of the same problem on the same GPU was measured under a newer
+ * op's vendor library this build links, and no record of the same problem on the same GPU was measured under a newer
  * driver. Anything else is stale: kept, listed with --stale, used only with --any-version. */
 int dlb_catalog_load(struct dlb_store *s, const struct dlb_filter *f, struct dlb_row **rows, int *n);
 void dlb_catalog_free(struct dlb_row *rows, int n);
@@ -34,12 +34,17 @@ void dlb_catalog_free(struct dlb_row *rows, int n);
 int dlb_key_matches_build(const struct dlb_key *k, char *why, size_t len);
 /* The FNV-1a hash of an op's template, as in its keys. */
 uint64_t dlb_op_template_hash(const char *op_name, const char *prec_name);
-/* Distance between a stored shape and M, N, K: Euclidean in log2(M, N, K). */
-double dlb_shape_distance(const struct dlb_key *a, int64_t m, int64_t n, int64_t k);
+/* The key fields that name p: op, precision, layout, shape, the family's vendor library with the version
+ * this build runs, the template hash (the caller adds the GPU and the CUDA versions). */
+void dlb_key_of_problem(const struct dlb_problem *p, struct dlb_key *k);
+/* Distance between two problems of one family (lookup's nearest shape): the family's, or by default
+ * Euclidean in log2 of the sizes, another layout adding 1. */
+double dlb_problem_distance(const struct dlb_problem *a, const struct dlb_problem *b);
 /* The best configurations of up to max (<= 16) current results nearest to p (same op and precision, on the GPU
- * with this UUID, p itself excluded; another layout adds 1 to the distance), nearest first, no repeats. */
-/* The same over rows already loaded, around the problem and GPU of key k: the count. */
-int dlb_rows_nearest(const struct dlb_row *rows, int nrows, const struct dlb_key *k, int max, char (*configs)[128]);
+ * with this UUID, p itself excluded), nearest first, no repeats. */
+/* The same over rows already loaded: the count. */
+int dlb_rows_nearest(const struct dlb_row *rows, int nrows, const struct dlb_problem *p, const char *uuid, int max,
+		     char (*configs)[128]);
 int dlb_catalog_nearest(struct dlb_store *s, const struct dlb_problem *p, const char *uuid, int max,
 			char (*configs)[128], int *n);
 #endif

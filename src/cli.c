@@ -3,6 +3,7 @@
 
 #include "err.h"
 #include "op.h"
+#include "suite.h"
 #include "../search/strategy.h"
 
 #include <errno.h>
@@ -40,13 +41,60 @@ static void usage_precisions(FILE *out)
 			in->about, in->unit, in->peak);
 		if (in->pad_to > 1)
 			fprintf(out,
-				"                         M, N and K that are not multiples of %d are padded up to them\n"
-				"                         (DeepBench's rule): the inputs are padded once, the padded GEMM is\n"
-				"                         timed (the time does not include the padding), the row shows both\n"
-				"                         shapes, and %s count the shape as given\n",
+				"                         the sizes an op pads (below) that are not multiples of %d are\n"
+				"                         padded up to them (DeepBench's rule): the inputs are padded once,\n"
+				"                         the padded problem is timed (the time does not include the\n"
+				"                         padding), the row shows both shapes, and %s count the shape as given\n",
 				in->pad_to, in->unit);
 	}
 	fprintf(out, "                   Peaks come from the device's SM count and clock; each table names its own.\n");
+}
+
+/* Each family's examples. */
+static void usage_examples(FILE *out)
+{
+	const struct dlb_family *f;
+	for (int i = 0; (f = dlb_family_at(i)) != NULL; i++)
+		if (f->examples)
+			fputs(f->examples, out);
+}
+
+/* Each family's problem: its dims as options, its layouts, its suites. */
+static void usage_problems(FILE *out)
+{
+	const struct dlb_family *f;
+	for (int i = 0; (f = dlb_family_at(i)) != NULL; i++) {
+		char layouts[256], suites[256], range[160], pads[64];
+		fprintf(out, "  --op %s: %s\n", f->name, f->about);
+		for (int d = 0; d < f->ndims; d++) {
+			const struct dlb_dim *dim = &f->dims[d];
+			char opt[64], def[48] = "";
+			dlb_dim_range(dim, range, sizeof range);
+			snprintf(opt, sizeof opt, "--%s %s", dim->name, dim->title);
+			if (dim->has_default)
+				dlb_dim_format(dim, dim->def, def, sizeof def);
+			fprintf(out, "    %-14s %s (%s%s%s%s%s)\n", opt, dim->about, range, *def ? "; default " : "", def,
+				dim->csv ? "; suite column " : "", dim->csv ? dim->csv : "");
+		}
+		dlb_layout_names(f, layouts, sizeof layouts);
+		if (*layouts)
+			fprintf(out, "    --layout L     every layout dim at once: %s\n", layouts);
+		dlb_padded_titles(f, pads, sizeof pads);
+		if (*pads)
+			fprintf(out, "    int8 pads %s up to multiples of 4 (see --prec)\n", pads);
+		dlb_suite_builtin_names(f->name, suites, sizeof suites);
+		fprintf(out, "    --suite NAME|FILE  built-in suite (%s) or a CSV file whose header names the\n"
+			     "                   options above; default: %s\n",
+			suites, f->default_suite);
+	}
+}
+
+/* Each family's vendor baselines and reference. */
+static void usage_vendors(FILE *out)
+{
+	const struct dlb_family *f;
+	for (int i = 0; (f = dlb_family_at(i)) != NULL; i++)
+		fprintf(out, "  %s: %s\n", f->name, f->vendor_about);
 }
 
 void dlb_cli_usage(FILE *out)
@@ -72,26 +120,17 @@ void dlb_cli_usage(FILE *out)
 		"                                                landscapes recorded in the database (no GPU)\n"
 		"  dlbtune --help | --version\n"
 		"\n"
-		"Examples:\n"
-		"  dlbtune --op gemm                             DeepBench's GEMM training suite, fp32, GPU 0\n"
-		"  dlbtune --op gemm --m 35 --n 700 --k 2048     one problem (layout NN unless --ta/--tb)\n"
-		"  dlbtune --op gemm --suite inference_server    another built-in suite\n"
-		"  dlbtune --op gemm --prec fp32,fp16,int8       the training suite in three precisions, in turn\n"
-		"  dlbtune --op gemm --suite my.csv --csv        your own suite (header m,n,k,a_t,b_t), CSV out\n"
-		"  dlbtune compile --op gemm --arch sm_90a -v    registers and spills of every candidate\n"
-		"  dlbtune space --op gemm -v                    parameters, constraint rows, the candidates left\n"
+		"Examples:\n");
+	usage_examples(out);
+	fprintf(out,
 		"  dlbtune export --format md --device H200      a Markdown table of what was tuned on H200s\n"
-		"  dlbtune lookup --op gemm --m 35 --n 700 --k 2048   what to run for this GEMM\n"
 		"\n"
 		"What is tuned:\n"
-		"  --op OP          operation: %s (default gemm)\n",
-		ops);
+		"  --op OP          operation: %s (default %s)\n",
+		ops, dlb_family_at(0)->name);
 	usage_precisions(out);
+	usage_problems(out);
 	fprintf(out,
-		"  --m M --n N --k K  one GEMM: C(MxN) = op(A)(MxK) op(B)(KxN), column-major as in cuBLAS\n"
-		"  --ta 0|1 --tb 0|1  A / B stored transposed (DeepBench's a_t, b_t); or --layout NN|NT|TN|TT\n"
-		"  --suite NAME|FILE  built-in suite (training, inference_server) or a CSV file;\n"
-		"                     default: training\n"
 		"\n"
 		"Where and how:\n"
 		"  --device N       GPU ordinal (default 0); for lookup, export and db: a GPU name or UUID\n"
@@ -171,14 +210,16 @@ void dlb_cli_usage(FILE *out)
 		"  default 64 MiB; the map doubles when full), DLBTUNE_DB_MAXSIZE (ceiling, default 64 GiB).\n"
 		"\n"
 		"How numbers are made: every candidate is run on fresh PCG32 random inputs with its output\n"
-		"poisoned first and compared with cuBLAS (fp32: tolerance 8*eps*K/4); only verified candidates are\n"
-		"timed. Timing uses CUDA events, warm-up, an L2 flush before every sample and input sets rotated\n"
-		"within a sample; medians with 95%% confidence intervals. Vendor baselines, per precision: cuBLAS\n"
-		"(fp32: cublasSgemm, default non-TF32 math; fp16 and int8: cublasGemmEx) and every cuBLASLt\n"
-		"heuristic algorithm (up to 8), each verified, timed by the same code on the same buffers;\n"
+		"poisoned first and compared with the op's reference; only verified candidates are timed. Timing\n"
+		"uses CUDA events, warm-up, an L2 flush before every sample and input sets rotated within a\n"
+		"sample; medians with 95%% confidence intervals. The vendor baselines are each verified and timed\n"
+		"by the same code on the same buffers:\n",
+		DLB_MIN_SEARCH_S);
+	usage_vendors(out);
+	fprintf(out,
 		"'speedup' is the best verified vendor time / tuned, n/a when there is none. 'floor' is the stream\n"
-		"floor: one launch that only reads A and B and writes C once, timed the same way; vendor / floor\n"
-		"bounds the speedup any kernel can reach on that row. 'paired' is the speedup measured side by\n"
+		"floor: one launch that only reads the inputs and writes the output once, timed the same way;\n"
+		"vendor / floor bounds the speedup any kernel can reach on that row. 'paired' is the speedup measured side by\n"
 		"side: the winner and the vendor best, sample for sample in one loop after the search (each pair\n"
 		"back to back, the order alternating), as the median of the pairs' ratios vendor / tuned with its\n"
 		"95%% CI. Both then run at the same clock, which at the largest shapes the power cap moves by up\n"
@@ -192,8 +233,7 @@ void dlb_cli_usage(FILE *out)
 		"Exit status: 0 ok; 1 runtime error (CUDA, database); 2 bad command line or input; 3 no CUDA driver\n"
 		"or GPU; 4 a problem had no verified candidate; 130 interrupted (finished problems are kept). With a\n"
 		"list of precisions, a precision that fails is named and the next one still runs; the status is\n"
-		"then the first failed precision's (an interrupt stops at once).\n",
-		DLB_MIN_SEARCH_S);
+		"then the first failed precision's (an interrupt stops at once).\n");
 }
 
 static int parse_int(const char *opt, const char *s, long lo, long hi, int *out)
@@ -218,15 +258,6 @@ static int parse_double(const char *opt, const char *s, double lo, double hi, do
 	if (!*s || *end || errno || !(v >= lo && v <= hi))
 		DLB_USER_FAIL(DLB_E_USAGE, "%s '%s': expected a number in %g..%g", opt, s, lo, hi);
 	*out = v;
-fail:
-	return rc;
-}
-
-static int parse_dim(const char *opt, const char *s, int64_t *out)
-{
-	int rc = 0;
-	if (dlb_parse_dim(s, out))
-		DLB_USER_FAIL(DLB_E_USAGE, "%s '%s': expected a size in 1..%lld", opt, s, (long long)(DLB_MAX_DIM));
 fail:
 	return rc;
 }
@@ -279,10 +310,10 @@ fail:
 	return rc;
 }
 
-enum { O_M = 256, O_N, O_K, O_TA, O_TB, O_LAYOUT, O_SUITE, O_DEVICE, O_DB, O_RETUNE, O_CSV, O_JSON, O_ARCH,
-       O_EMIT, O_EVERY, O_SAMPLES, O_PREC, O_OP, O_FORMAT, O_STALE, O_ANY, O_DRY, O_STRATEGY, O_BUDGET, O_SEED,
-       O_CONFIDENCE, O_PRECISION, O_MIN_SAMPLES, O_MAX_SAMPLES, O_FIXED, O_SEEDS, O_TRIALS, O_FROM_DB, O_CANDIDATES,
-       O_NOISE, O_OUTLIERS, O_WINDOW, O_MIN_SEARCH, O_PAIRED };
+enum { O_SUITE = 256, O_LAYOUT, O_DEVICE, O_DB, O_RETUNE, O_CSV, O_JSON, O_ARCH, O_EMIT, O_EVERY, O_SAMPLES, O_PREC,
+       O_OP, O_FORMAT, O_STALE, O_ANY, O_DRY, O_STRATEGY, O_BUDGET, O_SEED, O_CONFIDENCE, O_PRECISION, O_MIN_SAMPLES,
+       O_MAX_SAMPLES, O_FIXED, O_SEEDS, O_TRIALS, O_FROM_DB, O_CANDIDATES, O_NOISE, O_OUTLIERS, O_WINDOW, O_MIN_SEARCH,
+       O_PAIRED, O_DIM /* O_DIM + i: the i-th distinct dim name of the families */ };
 
 static const struct {
 	const char *word, *sub;
@@ -301,284 +332,356 @@ static const struct {
 	{"help", NULL, DLB_CMD_HELP, 0},
 };
 
-int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
+static const struct option fixed_options[] = {
+	{"op", required_argument, 0, O_OP},         {"prec", required_argument, 0, O_PREC},
+	{"layout", required_argument, 0, O_LAYOUT}, {"suite", required_argument, 0, O_SUITE},
+	{"device", required_argument, 0, O_DEVICE}, {"db", required_argument, 0, O_DB},
+	{"retune", no_argument, 0, O_RETUNE},       {"csv", no_argument, 0, O_CSV},
+	{"json", no_argument, 0, O_JSON},           {"arch", required_argument, 0, O_ARCH},
+	{"emit", required_argument, 0, O_EMIT},     {"every", required_argument, 0, O_EVERY},
+	{"samples", required_argument, 0, O_SAMPLES}, {"paired", required_argument, 0, O_PAIRED},
+	{"strategy", required_argument, 0, O_STRATEGY},
+	{"budget", required_argument, 0, O_BUDGET}, {"seed", required_argument, 0, O_SEED},
+	{"confidence", required_argument, 0, O_CONFIDENCE}, {"precision", required_argument, 0, O_PRECISION},
+	{"min-samples", required_argument, 0, O_MIN_SAMPLES}, {"max-samples", required_argument, 0, O_MAX_SAMPLES},
+	{"fixed-samples", required_argument, 0, O_FIXED}, {"seeds", required_argument, 0, O_SEEDS},
+	{"trials", required_argument, 0, O_TRIALS}, {"from-db", no_argument, 0, O_FROM_DB},
+	{"candidates", required_argument, 0, O_CANDIDATES}, {"noise", required_argument, 0, O_NOISE},
+	{"outliers", required_argument, 0, O_OUTLIERS}, {"window", required_argument, 0, O_WINDOW},
+	{"min-search", required_argument, 0, O_MIN_SEARCH},
+	{"format", required_argument, 0, O_FORMAT}, {"stale", no_argument, 0, O_STALE},
+	{"any-version", no_argument, 0, O_ANY},     {"dry-run", no_argument, 0, O_DRY},
+	{"verbose", no_argument, 0, 'v'},           {"help", no_argument, 0, 'h'},
+	{"version", no_argument, 0, 'V'},
+};
+#define NFIXED (int)(sizeof fixed_options / sizeof fixed_options[0])
+#define MAX_DIM_NAMES 64
+
+/* The option table: the fixed options, then one per distinct dim name of the families (--m, --w, ...). */
+static void build_options(struct option *opts, const char **dim_names, int *ndim_names)
 {
-	static const struct option longopts[] = {
-		{"op", required_argument, 0, O_OP},         {"prec", required_argument, 0, O_PREC},
-		{"m", required_argument, 0, O_M},           {"n", required_argument, 0, O_N},
-		{"k", required_argument, 0, O_K},           {"ta", required_argument, 0, O_TA},
-		{"tb", required_argument, 0, O_TB},         {"layout", required_argument, 0, O_LAYOUT},
-		{"suite", required_argument, 0, O_SUITE},   {"device", required_argument, 0, O_DEVICE},
-		{"db", required_argument, 0, O_DB},         {"retune", no_argument, 0, O_RETUNE},
-		{"csv", no_argument, 0, O_CSV},             {"json", no_argument, 0, O_JSON},
-		{"arch", required_argument, 0, O_ARCH},     {"emit", required_argument, 0, O_EMIT},
-		{"every", required_argument, 0, O_EVERY},
-		{"samples", required_argument, 0, O_SAMPLES}, {"paired", required_argument, 0, O_PAIRED},
-		{"strategy", required_argument, 0, O_STRATEGY},
-		{"budget", required_argument, 0, O_BUDGET}, {"seed", required_argument, 0, O_SEED},
-		{"confidence", required_argument, 0, O_CONFIDENCE}, {"precision", required_argument, 0, O_PRECISION},
-		{"min-samples", required_argument, 0, O_MIN_SAMPLES}, {"max-samples", required_argument, 0, O_MAX_SAMPLES},
-		{"fixed-samples", required_argument, 0, O_FIXED}, {"seeds", required_argument, 0, O_SEEDS},
-		{"trials", required_argument, 0, O_TRIALS}, {"from-db", no_argument, 0, O_FROM_DB},
-		{"candidates", required_argument, 0, O_CANDIDATES}, {"noise", required_argument, 0, O_NOISE},
-		{"outliers", required_argument, 0, O_OUTLIERS}, {"window", required_argument, 0, O_WINDOW},
-		{"min-search", required_argument, 0, O_MIN_SEARCH},
-		{"format", required_argument, 0, O_FORMAT}, {"stale", no_argument, 0, O_STALE},
-		{"any-version", no_argument, 0, O_ANY},     {"dry-run", no_argument, 0, O_DRY},
-		{"verbose", no_argument, 0, 'v'},           {"help", no_argument, 0, 'h'},
-		{"version", no_argument, 0, 'V'},           {0, 0, 0, 0},
-	};
-	int rc = 0, got_m = 0, got_n = 0, got_k = 0;
-	memset(c, 0, sizeof *c);
-	c->cmd = DLB_CMD_TUNE;
-	c->op = "gemm";
-	c->prec = c->precs[0] = DLB_PREC_FP32;
-	c->nprecs = 1;
-	c->arch = "sm_90a";
-	c->every = 1;
-	c->samples = 15;
-	c->paired = 30;
-	c->strategy = "model";
-	c->seed = 1;
-	c->confidence = 0.95;
-	c->precision = 0.01;
-	c->min_samples = 4;
-	c->max_samples = 50;
-	c->seeds = 3;
-	c->min_search_s = -1; /* tune: DLB_MIN_SEARCH_S; simulate: none */
-	c->trials = 100;
-	c->candidates = 200;
-	c->noise = 0.03;
-	int first = 1, nargs = 0;
-	if (argc > 1 && argv[1][0] != '-') {
-		const char *w = argv[1], *sub = argc > 2 ? argv[2] : "";
-		int found = 0;
-		for (size_t i = 0; i < sizeof commands / sizeof commands[0] && !found; i++) {
-			if (strcmp(w, commands[i].word) || (commands[i].sub && strcmp(sub, commands[i].sub)))
+	const struct dlb_family *f;
+	int n = NFIXED;
+	memcpy(opts, fixed_options, sizeof fixed_options);
+	*ndim_names = 0;
+	for (int i = 0; (f = dlb_family_at(i)) != NULL; i++)
+		for (int d = 0; d < f->ndims && *ndim_names < MAX_DIM_NAMES; d++) {
+			int seen = 0;
+			for (int j = 0; j < n; j++)
+				seen |= !strcmp(opts[j].name, f->dims[d].name);
+			if (seen)
 				continue;
-			c->cmd = commands[i].cmd;
-			nargs = commands[i].nargs;
-			first += commands[i].sub ? 2 : 1;
-			found = 1;
+			dim_names[*ndim_names] = f->dims[d].name;
+			opts[n++] = (struct option){f->dims[d].name, required_argument, 0, O_DIM + (*ndim_names)++};
 		}
-		if (!found && !strcmp(w, "db"))
-			DLB_USER_FAIL(DLB_E_USAGE, "db: expected a subcommand: stats, list, show, verify, gc, migrate");
-		if (!found)
-			DLB_USER_FAIL(DLB_E_USAGE,
-				      "unknown command '%s' (tune, compile, space, devices, lookup, export, import, merge, db, "
-				      "simulate; see --help)",
-				      w);
-	}
-	/* Options start after the command words: getopt sees them as argv[1..]. optind = 0 makes glibc reset
-	 * all of its state, so parsing twice in one process is safe. */
-	int ac = argc - (first - 1);
-	char **av = argv + (first - 1);
-	optind = 0;
-	opterr = 0;
-	int ch;
-	while ((ch = getopt_long(ac, av, ":vhV", longopts, NULL)) != -1) {
-		switch (ch) {
-		case O_OP:
-			if (!dlb_op_known(optarg)) {
-				char ops[128];
-				dlb_op_names(ops, sizeof ops);
-				DLB_USER_FAIL(DLB_E_USAGE, "unknown op '%s' (known: %s)", optarg, ops);
-			}
-			c->op = optarg;
-			c->have_op = 1;
-			break;
-		case O_PREC:
-			DLB_CHECK(parse_precs(optarg, c));
-			c->have_prec = 1;
-			break;
-		case O_M:
-			DLB_CHECK(parse_dim("--m", optarg, &c->m));
-			got_m = 1;
-			break;
-		case O_N:
-			DLB_CHECK(parse_dim("--n", optarg, &c->n));
-			got_n = 1;
-			break;
-		case O_K:
-			DLB_CHECK(parse_dim("--k", optarg, &c->k));
-			got_k = 1;
-			break;
-		case O_TA:
-		case O_TB: {
-			int v;
-			DLB_CHECK(parse_int(ch == O_TA ? "--ta" : "--tb", optarg, 0, 1, &v));
-			*(ch == O_TA ? &c->ta : &c->tb) = v;
-			c->have_layout = 1;
-			break;
-		}
-		case O_LAYOUT:
-			if (dlb_layout_parse(optarg, &c->ta, &c->tb))
-				DLB_USER_FAIL(DLB_E_USAGE, "unknown layout '%s' (NN, NT, TN, TT)", optarg);
-			c->have_layout = 1;
-			break;
-		case O_SUITE:
-			c->suite = optarg;
-			break;
-		case O_DEVICE:
-			if (!*optarg)
-				DLB_USER_FAIL(DLB_E_USAGE, "--device: empty value");
-			c->device_str = optarg;
-			break;
-		case O_DB:
-			if (!*optarg)
-				DLB_USER_FAIL(DLB_E_USAGE, "--db: empty path");
-			c->db = optarg;
-			break;
-		case O_RETUNE:
-			c->retune = 1;
-			break;
-		case O_CSV:
-			c->csv = 1;
-			break;
-		case O_JSON:
-			c->json = 1;
-			break;
-		case O_ARCH:
-			if (strncmp(optarg, "sm_", 3) || strlen(optarg) < 5 || strlen(optarg) > 8)
-				DLB_USER_FAIL(DLB_E_USAGE, "--arch '%s': expected sm_NN or sm_NNa (e.g. sm_90a)", optarg);
-			c->arch = optarg;
-			c->have_arch = 1;
-			break;
-		case O_EMIT:
-			c->emit = optarg;
-			break;
-		case O_EVERY:
-			DLB_CHECK(parse_int("--every", optarg, 1, 1000000, &c->every));
-			break;
-		case O_SAMPLES:
-			DLB_CHECK(parse_int("--samples", optarg, 3, 10000, &c->samples));
-			break;
-		case O_PAIRED:
-			DLB_CHECK(parse_int("--paired", optarg, 0, DLB_PAIRED_MAX, &c->paired));
-			c->have_paired = 1;
-			break;
-		case O_STRATEGY: {
-			enum dlb_strategy st;
-			if (dlb_strategy_parse(optarg, &st))
-				DLB_USER_FAIL(DLB_E_USAGE, "--strategy '%s': expected exhaustive, random, anneal or model", optarg);
-			c->strategy = optarg;
-			c->have_search = 1;
-			break;
-		}
-		case O_BUDGET: {
-			size_t len = strlen(optarg);
-			if (len > 1 && optarg[len - 1] == 's') {
-				char num[32];
-				snprintf(num, sizeof num, "%.*s", (int)(len - 1), optarg);
-				if (parse_double("--budget", num, 0.001, 1e7, &c->budget_s))
-					DLB_USER_FAIL(DLB_E_USAGE, "--budget '%s': expected candidates (e.g. 40) or seconds (e.g. 90s)",
-						      optarg);
-			} else if (parse_int("--budget", optarg, 1, 100000000, &c->budget)) {
-				DLB_USER_FAIL(DLB_E_USAGE, "--budget '%s': expected candidates (e.g. 40) or seconds (e.g. 90s)",
-					      optarg);
-			}
-			c->have_search = 1;
-			break;
-		}
-		case O_SEED: {
-			char *end;
-			errno = 0;
-			c->seed = strtoll(optarg, &end, 10);
-			if (!*optarg || *end || errno || c->seed < 0)
-				DLB_USER_FAIL(DLB_E_USAGE, "--seed '%s': expected a non-negative integer", optarg);
-			c->have_search = 1;
-			break;
-		}
-		case O_CONFIDENCE:
-			DLB_CHECK(parse_double("--confidence", optarg, 0.5, 0.9999, &c->confidence));
-			c->have_search = 1;
-			break;
-		case O_PRECISION:
-			DLB_CHECK(parse_double("--precision", optarg, 0.0001, 0.5, &c->precision));
-			c->have_search = 1;
-			break;
-		case O_MIN_SAMPLES:
-			DLB_CHECK(parse_int("--min-samples", optarg, 2, 1000, &c->min_samples));
-			c->have_search = 1;
-			break;
-		case O_MAX_SAMPLES:
-			DLB_CHECK(parse_int("--max-samples", optarg, 2, 10000, &c->max_samples));
-			c->have_search = 1;
-			break;
-		case O_FIXED:
-			DLB_CHECK(parse_int("--fixed-samples", optarg, 1, 10000, &c->fixed_samples));
-			c->have_search = 1;
-			break;
-		case O_SEEDS:
-			DLB_CHECK(parse_int("--seeds", optarg, 0, 16, &c->seeds));
-			c->have_search = 1;
-			break;
-		case O_WINDOW:
-			DLB_CHECK(parse_int("--window", optarg, 1, 100000, &c->window));
-			c->have_search = 1;
-			break;
-		case O_MIN_SEARCH:
-			DLB_CHECK(parse_double("--min-search", optarg, 0, 1e6, &c->min_search_s));
-			c->have_search = 1;
-			break;
-		case O_TRIALS:
-			DLB_CHECK(parse_int("--trials", optarg, 1, 1000000, &c->trials));
-			c->have_sim = 1;
-			break;
-		case O_FROM_DB:
-			c->from_db = 1;
-			c->have_sim = 1;
-			break;
-		case O_CANDIDATES:
-			DLB_CHECK(parse_int("--candidates", optarg, 8, 100000, &c->candidates));
-			c->have_sim = c->have_synthetic = 1;
-			break;
-		case O_NOISE:
-			DLB_CHECK(parse_double("--noise", optarg, 0, 1, &c->noise));
-			c->have_sim = c->have_synthetic = 1;
-			break;
-		case O_OUTLIERS:
-			DLB_CHECK(parse_double("--outliers", optarg, 0, 0.5, &c->outliers));
-			c->have_sim = c->have_synthetic = 1;
-			break;
-		case O_FORMAT:
-			c->format = optarg;
-			break;
-		case O_STALE:
-			c->stale = 1;
-			break;
-		case O_ANY:
-			c->any_version = 1;
-			break;
-		case O_DRY:
-			c->dry_run = 1;
-			break;
-		case 'v':
-			c->verbose++;
-			break;
-		case 'h':
-			c->cmd = DLB_CMD_HELP;
-			break;
-		case 'V':
-			c->cmd = DLB_CMD_VERSION;
-			break;
-		case ':':
-			DLB_USER_FAIL(DLB_E_USAGE, "option %s needs a value", av[optind - 1]);
-		default:
-			if (optopt) /* an unknown letter, perhaps inside a group such as -xv */
-				DLB_USER_FAIL(DLB_E_USAGE, "unknown option '-%c' (see --help)", optopt);
-			DLB_USER_FAIL(DLB_E_USAGE, "unknown option '%s' (see --help)", av[optind - 1]);
-		}
-	}
-	if (c->cmd == DLB_CMD_HELP || c->cmd == DLB_CMD_VERSION)
+	opts[n] = (struct option){0, 0, 0, 0};
+}
+
+/* The command words before the options: argv[1] and perhaps argv[2] ("db list"). *first: where options start. */
+static int parse_command(int argc, char **argv, struct dlb_cli *c, int *first, int *nargs)
+{
+	int rc = 0;
+	*first = 1;
+	*nargs = 0;
+	if (argc < 2 || argv[1][0] == '-')
 		return 0;
-	if (nargs != 0 && optind < ac)
-		c->arg = av[optind++];
-	if (nargs == 1 && !c->arg)
-		DLB_USER_FAIL(DLB_E_USAGE, "%s needs an operand: %s", c->cmd == DLB_CMD_IMPORT ? "import" : "merge",
-			      c->cmd == DLB_CMD_IMPORT ? "the JSON file to import" : "the database directory to merge from");
-	if (optind < ac)
-		DLB_USER_FAIL(DLB_E_USAGE, "unexpected argument '%s' (see --help)", av[optind]);
+	const char *w = argv[1], *sub = argc > 2 ? argv[2] : "";
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+		if (strcmp(w, commands[i].word) || (commands[i].sub && strcmp(sub, commands[i].sub)))
+			continue;
+		c->cmd = commands[i].cmd;
+		*nargs = commands[i].nargs;
+		*first += commands[i].sub ? 2 : 1;
+		return 0;
+	}
+	if (!strcmp(w, "db"))
+		DLB_USER_FAIL(DLB_E_USAGE, "db: expected a subcommand: stats, list, show, verify, gc, migrate");
+	DLB_USER_FAIL(DLB_E_USAGE,
+		      "unknown command '%s' (tune, compile, space, devices, lookup, export, import, merge, db, "
+		      "simulate; see --help)",
+		      w);
+fail:
+	return rc;
+}
+
+static int parse_budget(const char *s, struct dlb_cli *c)
+{
+	int rc = 0;
+	size_t len = strlen(s);
+	if (len > 1 && s[len - 1] == 's') {
+		char num[32];
+		snprintf(num, sizeof num, "%.*s", (int)(len - 1), s);
+		if (parse_double("--budget", num, 0.001, 1e7, &c->budget_s))
+			DLB_USER_FAIL(DLB_E_USAGE, "--budget '%s': expected candidates (e.g. 40) or seconds (e.g. 90s)", s);
+	} else if (parse_int("--budget", s, 1, 100000000, &c->budget)) {
+		DLB_USER_FAIL(DLB_E_USAGE, "--budget '%s': expected candidates (e.g. 40) or seconds (e.g. 90s)", s);
+	}
+fail:
+	return rc;
+}
+
+/* The options of the search (tune and simulate); 1 when ch is not one of them. */
+static int search_option(int ch, const char *arg, struct dlb_cli *c, int *rc)
+{
+	switch (ch) {
+	case O_STRATEGY: {
+		enum dlb_strategy st;
+		if (dlb_strategy_parse(arg, &st)) {
+			dlb_set_error(NULL, 0, "--strategy '%s': expected exhaustive, random, anneal or model", arg);
+			*rc = DLB_E_USAGE;
+		}
+		c->strategy = arg;
+		break;
+	}
+	case O_BUDGET:
+		*rc = parse_budget(arg, c);
+		break;
+	case O_SEED: {
+		char *end;
+		errno = 0;
+		c->seed = strtoll(arg, &end, 10);
+		if (!*arg || *end || errno || c->seed < 0) {
+			dlb_set_error(NULL, 0, "--seed '%s': expected a non-negative integer", arg);
+			*rc = DLB_E_USAGE;
+		}
+		break;
+	}
+	case O_CONFIDENCE:
+		*rc = parse_double("--confidence", arg, 0.5, 0.9999, &c->confidence);
+		break;
+	case O_PRECISION:
+		*rc = parse_double("--precision", arg, 0.0001, 0.5, &c->precision);
+		break;
+	case O_MIN_SAMPLES:
+		*rc = parse_int("--min-samples", arg, 2, 1000, &c->min_samples);
+		break;
+	case O_MAX_SAMPLES:
+		*rc = parse_int("--max-samples", arg, 2, 10000, &c->max_samples);
+		break;
+	case O_FIXED:
+		*rc = parse_int("--fixed-samples", arg, 1, 10000, &c->fixed_samples);
+		break;
+	case O_SEEDS:
+		*rc = parse_int("--seeds", arg, 0, 16, &c->seeds);
+		break;
+	case O_WINDOW:
+		*rc = parse_int("--window", arg, 1, 100000, &c->window);
+		break;
+	case O_MIN_SEARCH:
+		*rc = parse_double("--min-search", arg, 0, 1e6, &c->min_search_s);
+		break;
+	default:
+		return 1;
+	}
+	c->have_search = 1;
+	return 0;
+}
+
+/* The options of simulate; 1 when ch is not one of them. */
+static int sim_option(int ch, const char *arg, struct dlb_cli *c, int *rc)
+{
+	switch (ch) {
+	case O_TRIALS:
+		*rc = parse_int("--trials", arg, 1, 1000000, &c->trials);
+		break;
+	case O_FROM_DB:
+		c->from_db = 1;
+		break;
+	case O_CANDIDATES:
+		*rc = parse_int("--candidates", arg, 8, 100000, &c->candidates);
+		c->have_synthetic = 1;
+		break;
+	case O_NOISE:
+		*rc = parse_double("--noise", arg, 0, 1, &c->noise);
+		c->have_synthetic = 1;
+		break;
+	case O_OUTLIERS:
+		*rc = parse_double("--outliers", arg, 0, 0.5, &c->outliers);
+		c->have_synthetic = 1;
+		break;
+	default:
+		return 1;
+	}
+	c->have_sim = 1;
+	return 0;
+}
+
+/* Every other option of one getopt step. */
+static int apply_option(int ch, const char *arg, struct dlb_cli *c, const char **dim_names, int ndim_names)
+{
+	int rc = 0;
+	if (!search_option(ch, arg, c, &rc) || !sim_option(ch, arg, c, &rc))
+		return rc;
+	if (ch >= O_DIM && ch < O_DIM + ndim_names) { /* resolved once --op is known */
+		if (c->ndim_args == (int)(sizeof c->dim_args / sizeof c->dim_args[0]))
+			DLB_USER_FAIL(DLB_E_USAGE, "too many problem options");
+		c->dim_args[c->ndim_args++] = (struct dlb_dim_arg){dim_names[ch - O_DIM], arg};
+		return 0;
+	}
+	switch (ch) {
+	case O_OP:
+		if (!dlb_op_known(arg)) {
+			char ops[128];
+			dlb_op_names(ops, sizeof ops);
+			DLB_USER_FAIL(DLB_E_USAGE, "unknown op '%s' (known: %s)", arg, ops);
+		}
+		c->op = arg;
+		c->have_op = 1;
+		break;
+	case O_PREC:
+		DLB_CHECK(parse_precs(arg, c));
+		c->have_prec = 1;
+		break;
+	case O_LAYOUT:
+		c->layout = arg;
+		break;
+	case O_SUITE:
+		c->suite = arg;
+		break;
+	case O_DEVICE:
+		if (!*arg)
+			DLB_USER_FAIL(DLB_E_USAGE, "--device: empty value");
+		c->device_str = arg;
+		break;
+	case O_DB:
+		if (!*arg)
+			DLB_USER_FAIL(DLB_E_USAGE, "--db: empty path");
+		c->db = arg;
+		break;
+	case O_RETUNE:
+		c->retune = 1;
+		break;
+	case O_CSV:
+		c->csv = 1;
+		break;
+	case O_JSON:
+		c->json = 1;
+		break;
+	case O_ARCH:
+		if (strncmp(arg, "sm_", 3) || strlen(arg) < 5 || strlen(arg) > 8)
+			DLB_USER_FAIL(DLB_E_USAGE, "--arch '%s': expected sm_NN or sm_NNa (e.g. sm_90a)", arg);
+		c->arch = arg;
+		c->have_arch = 1;
+		break;
+	case O_EMIT:
+		c->emit = arg;
+		break;
+	case O_EVERY:
+		DLB_CHECK(parse_int("--every", arg, 1, 1000000, &c->every));
+		break;
+	case O_SAMPLES:
+		DLB_CHECK(parse_int("--samples", arg, 3, 10000, &c->samples));
+		break;
+	case O_PAIRED:
+		DLB_CHECK(parse_int("--paired", arg, 0, DLB_PAIRED_MAX, &c->paired));
+		c->have_paired = 1;
+		break;
+	case O_FORMAT:
+		c->format = arg;
+		break;
+	case O_STALE:
+		c->stale = 1;
+		break;
+	case O_ANY:
+		c->any_version = 1;
+		break;
+	case O_DRY:
+		c->dry_run = 1;
+		break;
+	case 'v':
+		c->verbose++;
+		break;
+	case 'h':
+		c->cmd = DLB_CMD_HELP;
+		break;
+	case 'V':
+		c->cmd = DLB_CMD_VERSION;
+		break;
+	}
+fail:
+	return rc;
+}
+
+/* "--m, --n and --k": the options of the family's dims without a default. */
+static void required_list(const struct dlb_family *f, char *buf, int len)
+{
+	int n = 0, seen = 0, off = 0;
+	for (int d = 0; d < f->ndims; d++)
+		n += !f->dims[d].has_default;
+	buf[0] = 0;
+	for (int d = 0; d < f->ndims && off < len; d++)
+		if (!f->dims[d].has_default) {
+			seen++;
+			off += snprintf(buf + off, (size_t)(len - off), "%s--%s", seen == 1 ? "" : seen == n ? " and " : ", ",
+					f->dims[d].name);
+		}
+}
+
+/* The problem options, checked against --op's dims: values, defaults, the layout, whether one problem is
+ * given whole. */
+static int resolve_problem(struct dlb_cli *c)
+{
+	int rc = 0, nreq = 0, got_req = 0;
+	const struct dlb_family *f = c->family = dlb_family_find(c->op);
+	char list[256];
+	for (int d = 0; d < f->ndims; d++) {
+		c->dim[d] = f->dims[d].has_default ? f->dims[d].def : 0;
+		nreq += !f->dims[d].has_default;
+	}
+	for (int i = 0; i < c->ndim_args; i++) {
+		const struct dlb_dim_arg *a = &c->dim_args[i];
+		int d = dlb_family_dim(f, a->name);
+		char where[64];
+		if (d < 0) {
+			int off = 0;
+			for (int j = 0; j < f->ndims && off < (int)sizeof list; j++)
+				off += snprintf(list + off, sizeof list - (size_t)off, "%s--%s", j ? " " : "", f->dims[j].name);
+			DLB_USER_FAIL(DLB_E_USAGE, "--%s is not a dimension of %s (its problem options: %s)", a->name, f->name,
+				      list);
+		}
+		snprintf(where, sizeof where, "--%s", a->name);
+		DLB_CHECK(dlb_dim_parse(&f->dims[d], where, a->value, &c->dim[d]));
+		if (f->dims[d].kind == DLB_DIM_CHOICE)
+			c->have_layout = 1;
+		else
+			c->have_dims = 1;
+		got_req += !f->dims[d].has_default && !c->dim_given[d];
+		c->dim_given[d] = 1;
+	}
+	if (c->layout) {
+		if (dlb_layout_parse(f, c->layout, c->dim)) {
+			dlb_layout_names(f, list, sizeof list);
+			DLB_USER_FAIL(DLB_E_USAGE, "unknown layout '%s' for %s (%s)", c->layout, f->name,
+				      *list ? list : "it has no layouts");
+		}
+		c->have_layout = 1;
+	}
+	required_list(f, list, sizeof list);
+	if (c->cmd == DLB_CMD_LOOKUP && got_req < nreq)
+		DLB_USER_FAIL(DLB_E_USAGE, "lookup needs the problem: %s (and --prec, --layout)", list);
+	if (got_req > 0) {
+		if (got_req < nreq)
+			DLB_USER_FAIL(DLB_E_USAGE, "one problem needs all of %s", list);
+		if (c->suite)
+			DLB_USER_FAIL(DLB_E_USAGE, "give either --suite or the problem (%s), not both", list);
+	}
+	c->have_shape = nreq > 0 && got_req == nreq;
+fail:
+	return rc;
+}
+
+void dlb_cli_problem(const struct dlb_cli *c, const struct dlb_op *op, struct dlb_problem *p)
+{
+	memset(p, 0, sizeof *p);
+	p->op = op;
+	p->prec = op->prec;
+	memcpy(p->dim, c->dim, sizeof p->dim);
+}
+
+/* Options that go with some commands only, and pairs that exclude each other. */
+static int check_combinations(struct dlb_cli *c)
+{
+	int rc = 0;
 	int gpu_cmd = c->cmd == DLB_CMD_TUNE || c->cmd == DLB_CMD_COMPILE || c->cmd == DLB_CMD_DEVICES;
 	if (c->device_str && gpu_cmd)
 		DLB_CHECK(parse_int("--device", c->device_str, 0, 1023, &c->device));
@@ -607,15 +710,7 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 		DLB_USER_FAIL(DLB_E_USAGE, "--any-version goes with db list, export, lookup and simulate --from-db");
 	if (c->dry_run && c->cmd != DLB_CMD_DB_GC)
 		DLB_USER_FAIL(DLB_E_USAGE, "--dry-run goes with db gc");
-	if (c->cmd == DLB_CMD_LOOKUP && !(got_m && got_n && got_k))
-		DLB_USER_FAIL(DLB_E_USAGE, "lookup needs the problem: --m, --n and --k (and --prec, --layout)");
-	if (got_m || got_n || got_k) {
-		if (!(got_m && got_n && got_k))
-			DLB_USER_FAIL(DLB_E_USAGE, "one problem needs all of --m, --n and --k");
-		if (c->suite)
-			DLB_USER_FAIL(DLB_E_USAGE, "give either --suite or --m/--n/--k, not both");
-		c->have_shape = 1;
-	}
+	DLB_CHECK(resolve_problem(c));
 	if (c->csv && c->json)
 		DLB_USER_FAIL(DLB_E_USAGE, "choose one of --csv and --json");
 	if (c->emit && c->cmd != DLB_CMD_COMPILE)
@@ -636,6 +731,69 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 	if (c->from_db && c->have_synthetic)
 		DLB_USER_FAIL(DLB_E_USAGE, "--from-db replays recorded landscapes: --candidates, --noise and --outliers "
 					   "describe a synthetic one");
+fail:
+	return rc;
+}
+
+static void set_defaults(struct dlb_cli *c)
+{
+	memset(c, 0, sizeof *c);
+	c->cmd = DLB_CMD_TUNE;
+	c->op = dlb_family_at(0)->name; /* the first family registered */
+	c->prec = c->precs[0] = DLB_PREC_FP32;
+	c->nprecs = 1;
+	c->arch = "sm_90a";
+	c->every = 1;
+	c->samples = 15;
+	c->paired = 30;
+	c->strategy = "model";
+	c->seed = 1;
+	c->confidence = 0.95;
+	c->precision = 0.01;
+	c->min_samples = 4;
+	c->max_samples = 50;
+	c->seeds = 3;
+	c->min_search_s = -1; /* tune: DLB_MIN_SEARCH_S; simulate: none */
+	c->trials = 100;
+	c->candidates = 200;
+	c->noise = 0.03;
+}
+
+int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
+{
+	struct option longopts[NFIXED + MAX_DIM_NAMES + 1];
+	const char *dim_names[MAX_DIM_NAMES];
+	int rc = 0, first, nargs, ndim_names;
+	set_defaults(c);
+	build_options(longopts, dim_names, &ndim_names);
+	DLB_CHECK(parse_command(argc, argv, c, &first, &nargs));
+	/* Options start after the command words: getopt sees them as argv[1..]. optind = 0 makes glibc reset
+	 * all of its state, so parsing twice in one process is safe. */
+	int ac = argc - (first - 1);
+	char **av = argv + (first - 1);
+	optind = 0;
+	opterr = 0;
+	int ch;
+	while ((ch = getopt_long(ac, av, ":vhV", longopts, NULL)) != -1) {
+		if (ch == ':')
+			DLB_USER_FAIL(DLB_E_USAGE, "option %s needs a value", av[optind - 1]);
+		if (ch == '?') {
+			if (optopt) /* an unknown letter, perhaps inside a group such as -xv */
+				DLB_USER_FAIL(DLB_E_USAGE, "unknown option '-%c' (see --help)", optopt);
+			DLB_USER_FAIL(DLB_E_USAGE, "unknown option '%s' (see --help)", av[optind - 1]);
+		}
+		DLB_CHECK(apply_option(ch, optarg, c, dim_names, ndim_names));
+	}
+	if (c->cmd == DLB_CMD_HELP || c->cmd == DLB_CMD_VERSION)
+		return 0;
+	if (nargs != 0 && optind < ac)
+		c->arg = av[optind++];
+	if (nargs == 1 && !c->arg)
+		DLB_USER_FAIL(DLB_E_USAGE, "%s needs an operand: %s", c->cmd == DLB_CMD_IMPORT ? "import" : "merge",
+			      c->cmd == DLB_CMD_IMPORT ? "the JSON file to import" : "the database directory to merge from");
+	if (optind < ac)
+		DLB_USER_FAIL(DLB_E_USAGE, "unexpected argument '%s' (see --help)", av[optind]);
+	DLB_CHECK(check_combinations(c));
 fail:
 	return rc;
 }

@@ -49,9 +49,17 @@ struct dlb_cli {
 	enum dlb_prec precs[DLB_PREC_COUNT]; /* --prec as given: tune and compile run each, in this order */
 	int nprecs;             /* at least 1; more only for tune and compile */
 	int have_op, have_prec, have_layout; /* given explicitly (filters of the database commands) */
-	int have_shape;
-	int64_t m, n, k;
-	int ta, tb;
+	/* The problem: options named after the dims of every family, as given, then resolved against --op's */
+	struct dlb_dim_arg {
+		const char *name, *value;
+	} dim_args[2 * DLB_MAX_DIMS];
+	int ndim_args;
+	const char *layout;     /* --layout as given */
+	const struct dlb_family *family; /* --op's */
+	int64_t dim[DLB_MAX_DIMS]; /* the values (defaults where not given) */
+	int dim_given[DLB_MAX_DIMS];
+	int have_shape;         /* every dim without a default given: one problem */
+	int have_dims;          /* some SIZE or REAL dim given (db show's filter) */
 	const char *suite;
 	int device;             /* GPU ordinal, for the commands that run on a GPU */
 	const char *device_str; /* --device as given: a GPU name or UUID filter for the database commands */
@@ -85,6 +93,8 @@ struct dlb_cli {
 /* Parse argv. 0 ok; DLB_E_USAGE with the reason in dlb_last_error(). Never exits. */
 int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c);
 void dlb_cli_usage(FILE *out);
+/* The problem the options give, for op (of c->family). */
+void dlb_cli_problem(const struct dlb_cli *c, const struct dlb_op *op, struct dlb_problem *p);
 /* The registry entry of op `name` in precision prec (out may be NULL: just the check); DLB_E_USAGE naming
  * the precisions built when that one is not ("gemm has no int8 kernels in this build (built: fp32)"). */
 int dlb_cli_op(const char *name, enum dlb_prec prec, const struct dlb_op **out);

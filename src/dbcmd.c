@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <lmdb.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,11 +28,19 @@ fail:
 	return rc;
 }
 
-static void filter_of(const struct dlb_cli *c, struct dlb_filter *f)
+/* The --layout of the command line as a key's layout text (one buffer: filters last as long as a command). */
+static const char *cli_layout(const struct dlb_cli *c)
+{
+	static char layout[64];
+	dlb_layout_text(c->family, c->dim, layout, sizeof layout);
+	return layout;
+}
+
+void dlb_filter_of(const struct dlb_cli *c, struct dlb_filter *f)
 {
 	f->op = c->have_op ? c->op : NULL;
 	f->prec = c->have_prec ? (int)c->prec : -1;
-	f->layout = c->have_layout ? dlb_layout_name(c->ta, c->tb) : NULL;
+	f->layout = c->have_layout ? cli_layout(c) : NULL;
 	f->device = c->device_str;
 	f->currency = c->any_version ? DLB_ANY_VERSION : c->stale ? DLB_STALE : DLB_CURRENT;
 }
@@ -51,12 +58,14 @@ static int print_platform(const char *k, size_t kl, const char *v, size_t vl, vo
 	struct plat_print *pp = arg;
 	struct dlb_platform p;
 	json_t *j = dlb_json_parse(v, vl);
-	if (dlb_platform_from_json(j, &p) == 0)
-		fprintf(pp->out, "  %s (%s) on %s, %s: driver %d, CUDA %d, NVRTC %d, cuBLAS %d, cuDNN %lld, cuSPARSE %d, "
-				 "dlbtune %s; seen %s .. %s\n",
-			p.gpu, p.uuid, p.hostname, p.kernel, p.driver, p.cuda, p.nvrtc, p.cublas, p.cudnn, p.cusparse,
-			p.dlbtune, p.first_seen, p.last_seen);
-	else
+	if (dlb_platform_from_json(j, &p) == 0) {
+		fprintf(pp->out, "  %s (%s) on %s, %s: driver %d, CUDA %d, NVRTC %d, ", p.gpu, p.uuid, p.hostname, p.kernel,
+			p.driver, p.cuda, p.nvrtc);
+		for (int i = 0; dlb_libs[i] && i < DLB_MAX_LIBS; i++)
+			if (dlb_libs[i]->in_platform_key)
+				fprintf(pp->out, "%s %lld, ", dlb_libs[i]->name, p.lib[i]);
+		fprintf(pp->out, "dlbtune %s; seen %s .. %s\n", p.dlbtune, p.first_seen, p.last_seen);
+	} else
 		fprintf(pp->out, "  (unreadable platform %.*s)\n", (int)kl, k);
 	json_decref(j);
 	return 0;
@@ -89,7 +98,7 @@ static int cmd_list(const struct dlb_cli *c, struct dlb_store *s)
 	int rc = 0, n = 0;
 	struct dlb_row *rows = NULL;
 	struct dlb_filter f;
-	filter_of(c, &f);
+	dlb_filter_of(c, &f);
 	DLB_CHECK(dlb_catalog_load(s, &f, &rows, &n));
 	for (int i = 0; i < n; i++) {
 		const struct dlb_row *w = &rows[i];
@@ -99,9 +108,9 @@ static int cmd_list(const struct dlb_cli *c, struct dlb_store *s)
 			snprintf(t, sizeof t, "%.3f us [%.3f, %.3f]", r->tuned.median, r->tuned.median_lo, r->tuned.median_hi);
 		else
 			snprintf(t, sizeof t, "(none verified)");
-		printf("%s %s %s %lldx%lldx%lld on %s (driver %d): %s  %s  %s%s%s\n", w->k.op, w->k.prec, w->k.layout,
-		       (long long)w->k.m, (long long)w->k.n, (long long)w->k.k, w->k.gpu, w->k.driver, r->found ? r->config : "",
-		       t, r->timestamp, w->stale ? "  stale: " : "", w->stale ? w->why : "");
+		printf("%s %s %s %s on %s (driver %d): %s  %s  %s%s%s\n", w->k.op, w->k.prec, w->k.layout, w->k.shape,
+		       w->k.gpu, w->k.driver, r->found ? r->config : "", t, r->timestamp, w->stale ? "  stale: " : "",
+		       w->stale ? w->why : "");
 	}
 	const char *which = f.currency == DLB_CURRENT ? "current " : f.currency == DLB_STALE ? "stale " : "";
 	fprintf(stderr, "%d %sresults in %s%s\n", n, which, dlb_store_path(s),
@@ -161,14 +170,16 @@ static int cmd_show(const struct dlb_cli *c, struct dlb_store *s)
 	int rc = 0, n = 0, shown = 0;
 	struct dlb_row *rows = NULL;
 	struct dlb_filter f;
-	filter_of(c, &f);
+	dlb_filter_of(c, &f);
 	f.currency = DLB_ANY_VERSION;
+	char shape[200];
+	dlb_shape_text(c->family, c->dim, shape, sizeof shape);
 	if (!c->arg && !c->have_shape)
-		DLB_USER_FAIL(DLB_E_USAGE, "db show needs a KEY (from db list -v... or mdb_dump) or a problem: --m --n --k");
+		DLB_USER_FAIL(DLB_E_USAGE, "db show needs a KEY (from db list or mdb_dump) or a problem (see --help)");
 	DLB_CHECK(dlb_catalog_load(s, &f, &rows, &n));
 	for (int i = 0; i < n; i++) {
 		const struct dlb_row *w = &rows[i];
-		if (c->arg ? strcmp(c->arg, w->r.key) != 0 : (w->k.m != c->m || w->k.n != c->n || w->k.k != c->k))
+		if (c->arg ? strcmp(c->arg, w->r.key) != 0 : strcmp(w->k.shape, shape) != 0)
 			continue;
 		if (shown++)
 			printf("\n");
@@ -368,7 +379,7 @@ int dlb_db_verify(struct dlb_store *s, FILE *out, int *problems)
 		char *val = NULL;
 		int gr = dlb_store_get(s, x->ref_t, x->ref, &val);
 		free(val);
-		if (gr == MDB_NOTFOUND) {
+		if (gr == DLB_E_NOTFOUND) {
 			v.t = x->t;
 			problem(&v, x->key, strlen(x->key), x->what);
 		} else if (gr) {
@@ -433,7 +444,7 @@ static int cmd_gc(const struct dlb_cli *c, struct dlb_store *s)
 	int rc = 0, n = 0, nstale = 0;
 	struct dlb_row *rows = NULL;
 	struct dlb_filter f;
-	filter_of(c, &f);
+	dlb_filter_of(c, &f);
 	f.currency = DLB_STALE;
 	DLB_CHECK(dlb_catalog_load(s, &f, &rows, &n));
 	struct gc_ctx g = {rows, n, 0, c->dry_run};
@@ -464,7 +475,7 @@ static int cmd_export(const struct dlb_cli *c, struct dlb_store *s)
 	struct dlb_row *rows = NULL;
 	struct dlb_filter f;
 	enum dlb_export_format fmt;
-	filter_of(c, &f);
+	dlb_filter_of(c, &f);
 	if (dlb_export_format_parse(c->format, &fmt))
 		DLB_USER_FAIL(DLB_E_USAGE, "unknown export format '%s'", c->format);
 	DLB_CHECK(dlb_catalog_load(s, &f, &rows, &n));
@@ -512,14 +523,34 @@ static json_t *jnum(double x)
 	return isfinite(x) ? json_real(x) : json_null();
 }
 
+/* The sizes of a problem as a JSON object {"m": 35, ...}. */
+static json_t *sizes_json(const struct dlb_problem *p)
+{
+	const struct dlb_family *f = p->op->family;
+	json_t *o = json_object();
+	for (int d = 0; o && d < f->ndims; d++)
+		if (f->dims[d].kind == DLB_DIM_SIZE)
+			json_object_set_new(o, f->dims[d].name, json_integer(p->dim[d]));
+		else if (f->dims[d].kind == DLB_DIM_REAL)
+			json_object_set_new(o, f->dims[d].name, json_real((double)p->dim[d] / (double)f->dims[d].scale));
+	return o;
+}
+
 static int cmd_lookup(const struct dlb_cli *c, struct dlb_store *s)
 {
 	int rc = 0, n = 0, answered = 0;
 	struct dlb_row *rows = NULL;
 	struct dlb_filter f;
+	struct dlb_problem q;
+	const struct dlb_op *op;
 	json_t *arr = c->json ? json_array() : NULL;
-	const char *layout = dlb_layout_name(c->ta, c->tb);
-	filter_of(c, &f);
+	char layout[64], shape[200], opts[400];
+	DLB_CHECK(dlb_cli_op(c->op, c->prec, &op));
+	dlb_cli_problem(c, op, &q);
+	dlb_problem_layout(&q, layout, sizeof layout);
+	dlb_problem_shape(&q, shape, sizeof shape);
+	dlb_problem_options(op->family, q.dim, opts, sizeof opts);
+	dlb_filter_of(c, &f);
 	f.op = c->op;
 	f.prec = (int)c->prec;
 	f.layout = layout;
@@ -539,7 +570,7 @@ static int cmd_lookup(const struct dlb_cli *c, struct dlb_store *s)
 			const struct dlb_row *w = &rows[j];
 			if (strcmp(w->k.uuid, rows[i].k.uuid) || !w->r.found)
 				continue;
-			double d = dlb_shape_distance(&w->k, c->m, c->n, c->k);
+			double d = dlb_problem_distance(&w->r.p, &q);
 			if (d < bd || (d == bd && best && w->k.driver > best->k.driver)) {
 				bd = d;
 				best = w;
@@ -552,13 +583,12 @@ static int cmd_lookup(const struct dlb_cli *c, struct dlb_store *s)
 		int exact = bd == 0;
 		if (arr) {
 			double sp = dlb_result_speedup(r);
-			json_t *o = json_pack("{s:s,s:s,s:s,s:b,s:f,s:{s:I,s:I,s:I},s:s,s:o,s:o,s:o,s:o,s:b,s:s,s:s}", "gpu",
-					       best->k.gpu, "uuid", best->k.uuid, "kind", exact ? "stored" : "guess", "exact",
-					       exact, "distance", bd, "from_shape", "m", (json_int_t)best->k.m, "n",
-					       (json_int_t)best->k.n, "k", (json_int_t)best->k.k, "config", r->config,
-					       "median_us", jnum(r->tuned.median), "median_lo", jnum(r->tuned.median_lo),
-					       "median_hi", jnum(r->tuned.median_hi), "speedup", jnum(sp),
-					       "stale", best->stale, "measured", r->timestamp, "key", r->key);
+			json_t *o = json_pack("{s:s,s:s,s:s,s:b,s:f,s:o,s:s,s:o,s:o,s:o,s:o,s:b,s:s,s:s}", "gpu", best->k.gpu,
+					      "uuid", best->k.uuid, "kind", exact ? "stored" : "guess", "exact", exact, "distance",
+					      bd, "from_shape", sizes_json(&r->p), "config", r->config, "median_us",
+					      jnum(r->tuned.median), "median_lo", jnum(r->tuned.median_lo), "median_hi",
+					      jnum(r->tuned.median_hi), "speedup", jnum(sp), "stale", best->stale, "measured",
+					      r->timestamp, "key", r->key);
 			if (!o || json_array_append_new(arr, o))
 				DLB_FAIL(DLB_E_JSON, "cannot encode the answer for %s as JSON", best->k.gpu);
 			continue;
@@ -566,19 +596,15 @@ static int cmd_lookup(const struct dlb_cli *c, struct dlb_store *s)
 		char sp[32];
 		printf("%s (%s), driver %d:\n", best->k.gpu, best->k.uuid, best->k.driver);
 		if (exact)
-			printf("  stored best for %s %s %s %lldx%lldx%lld: %s\n  %.3f us [%.3f, %.3f] (n=%d), %s vendor best, "
-			       "measured %s%s\n",
-			       c->op, dlb_prec_name(c->prec), layout, (long long)c->m, (long long)c->n, (long long)c->k,
-			       r->config, r->tuned.median, r->tuned.median_lo, r->tuned.median_hi, r->tuned.n,
-			       dlb_fmt_num(sp, sizeof sp, dlb_result_speedup(r), "%.2fx"), r->timestamp,
-			       best->stale ? " (stale: --any-version)" : "");
+			printf("  stored best for %s %s %s %s: %s\n  %.3f us [%.3f, %.3f] (n=%d), %s vendor best, measured %s%s\n",
+			       c->op, dlb_prec_name(c->prec), layout, shape, r->config, r->tuned.median, r->tuned.median_lo,
+			       r->tuned.median_hi, r->tuned.n, dlb_fmt_num(sp, sizeof sp, dlb_result_speedup(r), "%.2fx"),
+			       r->timestamp, best->stale ? " (stale: --any-version)" : "");
 		else
-			printf("  GUESS for %s %s %s %lldx%lldx%lld (not tuned): %s\n  from the nearest tuned shape %lldx%lldx%lld, "
-			       "distance %.2f in log2(M,N,K); %.3f us there. Tune it: dlbtune --op %s --prec %s --m %lld --n %lld "
-			       "--k %lld --layout %s\n",
-			       c->op, dlb_prec_name(c->prec), layout, (long long)c->m, (long long)c->n, (long long)c->k,
-			       r->config, (long long)best->k.m, (long long)best->k.n, (long long)best->k.k, bd, r->tuned.median,
-			       c->op, dlb_prec_name(c->prec), (long long)c->m, (long long)c->n, (long long)c->k, layout);
+			printf("  GUESS for %s %s %s %s (not tuned): %s\n  from the nearest tuned shape %s, distance %.2f "
+			       "(log2 of the sizes); %.3f us there. Tune it: dlbtune --op %s --prec %s %s\n",
+			       c->op, dlb_prec_name(c->prec), layout, shape, r->config, best->k.shape, bd, r->tuned.median, c->op,
+			       dlb_prec_name(c->prec), opts);
 	}
 	if (arr) {
 		json_dumpf(arr, stdout, JSON_INDENT(1));
@@ -586,12 +612,10 @@ static int cmd_lookup(const struct dlb_cli *c, struct dlb_store *s)
 	}
 	if (!answered)
 		DLB_USER_FAIL(DLB_E_NOTFOUND,
-			      "no %sverified result for %s %s %s on %s in %s%s; tune it: dlbtune --op %s --prec %s --m %lld --n "
-			      "%lld --k %lld --layout %s",
-			      c->any_version ? "" : "current ", c->op, dlb_prec_name(c->prec), layout,
+			      "no %sverified result for %s %s %s %s on %s in %s%s; tune it: dlbtune --op %s --prec %s %s",
+			      c->any_version ? "" : "current ", c->op, dlb_prec_name(c->prec), layout, shape,
 			      c->device_str ? c->device_str : "any GPU", dlb_store_path(s),
-			      c->any_version ? "" : " (--any-version includes stale ones)", c->op, dlb_prec_name(c->prec),
-			      (long long)c->m, (long long)c->n, (long long)c->k, layout);
+			      c->any_version ? "" : " (--any-version includes stale ones)", c->op, dlb_prec_name(c->prec), opts);
 fail:
 	json_decref(arr);
 	dlb_catalog_free(rows, n);

@@ -3,6 +3,7 @@
 #ifndef DLB_DBCMD_H
 #define DLB_DBCMD_H
 #include "../store/store.h"
+#include "catalog.h"
 #include "cli.h"
 
 #include <stdio.h>
@@ -10,6 +11,8 @@
 /* The database directory: --db, else the default (store.h). */
 int dlb_db_path(const struct dlb_cli *c, char *buf, size_t len);
 int dlb_cmd_db(const struct dlb_cli *c);
+/* The catalog filter of the command line's --op, --prec, --layout, --device, --stale and --any-version. */
+void dlb_filter_of(const struct dlb_cli *c, struct dlb_filter *f);
 /* Read every entry of every sub-database and check the references between them. Problems are written to
  * out, one per line, and counted in *problems; the return value is non-zero only when reading failed. */
 int dlb_db_verify(struct dlb_store *s, FILE *out, int *problems);

@@ -11,11 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <cublasLt.h>
-#include <cublas_v2.h>
+#include "op.h"
+
 #include <cuda.h>
-#include <cudnn.h>
-#include <cusparse.h>
 #include <nvrtc.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -33,17 +31,6 @@ void dlb_versions_get(struct dlb_versions *v)
 		v->driver = 0;
 	if (nvrtcVersion(&v->nvrtc_major, &v->nvrtc_minor) != NVRTC_SUCCESS)
 		v->nvrtc_major = v->nvrtc_minor = 0;
-	int maj = 0, min = 0, pat = 0;
-	if (cublasGetProperty(MAJOR_VERSION, &maj) == CUBLAS_STATUS_SUCCESS &&
-	    cublasGetProperty(MINOR_VERSION, &min) == CUBLAS_STATUS_SUCCESS &&
-	    cublasGetProperty(PATCH_LEVEL, &pat) == CUBLAS_STATUS_SUCCESS)
-		v->cublas = maj * 10000 + min * 100 + pat;
-	v->cublaslt = cublasLtGetVersion();
-	v->cudnn = cudnnGetVersion();
-	if (cusparseGetProperty(MAJOR_VERSION, &maj) == CUSPARSE_STATUS_SUCCESS &&
-	    cusparseGetProperty(MINOR_VERSION, &min) == CUSPARSE_STATUS_SUCCESS &&
-	    cusparseGetProperty(PATCH_LEVEL, &pat) == CUSPARSE_STATUS_SUCCESS)
-		v->cusparse = maj * 1000 + min * 100 + pat;
 }
 
 int dlb_device_count(int *count)
@@ -131,6 +118,13 @@ static const struct {
 	{8, 0, 2048, 4096},
 	{9, 0, 4096, 8192},
 };
+
+double dlb_device_peak_gbs(const struct dlb_device *dev)
+{
+	/* double data rate: two transfers per memory clock over the bus */
+	double gbs = 2.0 * (dev->mem_clock_khz * 1e3) * (dev->mem_bus_bits / 8.0) / 1e9;
+	return gbs > 0 ? gbs : NAN;
+}
 
 double dlb_device_peak_tflops(const struct dlb_device *dev, enum dlb_prec prec)
 {
@@ -330,10 +324,8 @@ void dlb_platform_of(const struct dlb_device *dev, struct dlb_platform *p)
 	p->driver = dev->ver.driver;
 	p->cuda = dev->ver.runtime;
 	p->nvrtc = dev->ver.nvrtc_major * 100 + dev->ver.nvrtc_minor;
-	p->cublas = dev->ver.cublas;
-	p->cublaslt = (long long)dev->ver.cublaslt;
-	p->cudnn = (long long)dev->ver.cudnn;
-	p->cusparse = dev->ver.cusparse;
+	for (int i = 0; dlb_libs[i] && i < DLB_MAX_LIBS; i++)
+		p->lib[i] = dlb_libs[i]->version();
 	if (gethostname(p->hostname, sizeof p->hostname - 1))
 		snprintf(p->hostname, sizeof p->hostname, "?");
 	if (uname(&u) == 0)

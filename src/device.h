@@ -12,10 +12,6 @@ struct dlb_versions {
 	int runtime;     /* cudaRuntimeGetVersion, e.g. 13000 */
 	int driver;      /* cudaDriverGetVersion; 0 when no driver is installed */
 	int nvrtc_major, nvrtc_minor;
-	int cublas;      /* e.g. 130100 */
-	size_t cublaslt;
-	size_t cudnn;
-	int cusparse;
 };
 
 struct dlb_device {
@@ -34,7 +30,7 @@ struct dlb_device {
 	cudaStream_t stream;
 };
 
-/* Versions of everything linked; works without a GPU (driver then reads 0). */
+/* Versions of the CUDA runtime, driver and NVRTC (the libraries: struct dlb_lib); works without a GPU (driver then reads 0). */
 void dlb_versions_get(struct dlb_versions *v);
 /* Count of CUDA devices, or DLB_E_NODRIVER / DLB_E_NODEVICE with a message naming the cause. */
 int dlb_device_count(int *count);
@@ -46,6 +42,8 @@ double dlb_device_fp32_peak_tflops(const struct dlb_device *dev);
  * maximum: on an H100 SXM 1.98 GHz, so 1070 TFLOP/s fp16 where NVIDIA's 989 assumes 1.83 GHz — the % of
  * peak shown is the stricter one). NAN where unknown. */
 double dlb_device_peak_tflops(const struct dlb_device *dev, enum dlb_prec prec);
+/* Memory bandwidth in GB/s from the memory clock and bus width; NAN when the driver reports neither. */
+double dlb_device_peak_gbs(const struct dlb_device *dev);
 /* The NVRTC target for this device: "sm_80", "sm_90a" (Hopper's arch-specific features), ... */
 void dlb_device_arch(const struct dlb_device *dev, char *buf, size_t len);
 int dlb_device_free_mem(size_t *free_bytes);

@@ -9,6 +9,11 @@ struct dlb_embedded {
 	size_t size;
 };
 extern const struct dlb_embedded dlb_embedded_files[];
+/* Add a table like dlb_embedded_files (ending in a NULL name) of files a program brings (e.g. the tests'
+ * toy op's template and suite); before any lookup. 0, or ENOSPC. */
+int dlb_embedded_register(const struct dlb_embedded *files);
+/* The i-th embedded file, the build's then the registered ones; NULL past the last. */
+const struct dlb_embedded *dlb_embedded_at(int i);
 /* The embedded file of that name, or NULL. */
 const struct dlb_embedded *dlb_embedded_find(const char *name);
 #endif

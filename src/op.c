@@ -1,54 +1,131 @@
-/* op: the registry. */
+/* op: the registry — the built-in ops (src/ops/registry.c) and those a program registers — and the generic
+ * facts derived from what a family declares. */
 #include "op.h"
 
-#include "ops/gemm.h"
-#include "ops/gemm_tc.h"
-
+#include "device.h"
 #include "embedded.h"
+#include "err.h"
 #include "jit.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-const struct dlb_op *const dlb_ops[] = {&dlb_op_gemm, &dlb_op_gemm_fp16, &dlb_op_gemm_int8, NULL};
+#define MAX_EXTRA_OPS 16
+static const struct dlb_op *extra_ops[MAX_EXTRA_OPS];
+static int nextra;
+
+int dlb_op_register(const struct dlb_op *op)
+{
+	if (nextra == MAX_EXTRA_OPS)
+		return ENOSPC;
+	extra_ops[nextra++] = op;
+	return 0;
+}
+
+const struct dlb_op *dlb_op_at(int i)
+{
+	int nb = 0;
+	while (dlb_builtin_ops[nb])
+		nb++;
+	if (i < 0)
+		return NULL;
+	if (i < nb)
+		return dlb_builtin_ops[i];
+	return i - nb < nextra ? extra_ops[i - nb] : NULL;
+}
 
 const struct dlb_op *dlb_op_find(const char *name, enum dlb_prec prec)
 {
-	for (int i = 0; dlb_ops[i]; i++)
-		if (!strcmp(dlb_ops[i]->name, name) && dlb_ops[i]->prec == prec)
-			return dlb_ops[i];
+	const struct dlb_op *op;
+	for (int i = 0; (op = dlb_op_at(i)) != NULL; i++)
+		if (!strcmp(op->name, name) && op->prec == prec)
+			return op;
+	return NULL;
+}
+
+const struct dlb_family *dlb_family_find(const char *name)
+{
+	const struct dlb_op *op;
+	for (int i = 0; (op = dlb_op_at(i)) != NULL; i++)
+		if (!strcmp(op->family->name, name))
+			return op->family;
+	return NULL;
+}
+
+const struct dlb_family *dlb_family_at(int n)
+{
+	const struct dlb_op *op;
+	for (int i = 0; (op = dlb_op_at(i)) != NULL; i++) {
+		int seen = 0;
+		for (int j = 0; j < i; j++)
+			seen |= dlb_op_at(j)->family == op->family;
+		if (!seen && n-- == 0)
+			return op->family;
+	}
 	return NULL;
 }
 
 int dlb_op_known(const char *name)
 {
-	for (int i = 0; dlb_ops[i]; i++)
-		if (!strcmp(dlb_ops[i]->name, name))
-			return 1;
-	return 0;
+	return dlb_family_find(name) != NULL;
 }
 
 void dlb_op_precs(const char *name, char *buf, int len)
 {
+	const struct dlb_op *op;
 	int off = 0;
 	buf[0] = 0;
-	for (int i = 0; dlb_ops[i] && off < len; i++)
-		if (!strcmp(dlb_ops[i]->name, name))
-			off += snprintf(buf + off, (size_t)(len - off), "%s%s", off ? " " : "", dlb_prec_name(dlb_ops[i]->prec));
+	for (int i = 0; (op = dlb_op_at(i)) != NULL && off < len; i++)
+		if (!strcmp(op->name, name))
+			off += snprintf(buf + off, (size_t)(len - off), "%s%s", off ? " " : "", dlb_prec_name(op->prec));
 }
 
 void dlb_op_names(char *buf, int len)
 {
+	const struct dlb_family *f;
 	int off = 0;
 	buf[0] = 0;
-	for (int i = 0; dlb_ops[i] && off < len; i++) {
-		int seen = 0;
-		for (int j = 0; j < i; j++)
-			seen |= !strcmp(dlb_ops[j]->name, dlb_ops[i]->name);
-		if (!seen)
-			off += snprintf(buf + off, (size_t)(len - off), "%s%s", off ? " " : "", dlb_ops[i]->name);
-	}
+	for (int i = 0; (f = dlb_family_at(i)) != NULL && off < len; i++)
+		off += snprintf(buf + off, (size_t)(len - off), "%s%s", off ? " " : "", f->name);
+}
+
+int dlb_family_dim(const struct dlb_family *f, const char *name)
+{
+	for (int d = 0; d < f->ndims; d++)
+		if (!strcmp(f->dims[d].name, name))
+			return d;
+	return -1;
+}
+
+const char *dlb_op_unit(const struct dlb_op *op)
+{
+	return op->family->work_kind == DLB_WORK_BYTES ? "GB/s" : dlb_prec_info(op->prec)->unit;
+}
+
+const char *dlb_op_peak_about(const struct dlb_op *op)
+{
+	return op->family->work_kind == DLB_WORK_BYTES ? "the device memory bandwidth" : dlb_prec_info(op->prec)->peak;
+}
+
+double dlb_op_peak(const struct dlb_op *op, const struct dlb_device *dev)
+{
+	if (op->family->work_kind == DLB_WORK_BYTES)
+		return dlb_device_peak_gbs(dev);
+	return dlb_device_peak_tflops(dev, op->prec);
+}
+
+double dlb_op_throughput(const struct dlb_op *op, const struct dlb_problem *p, double us)
+{
+	double scale = op->family->work_kind == DLB_WORK_BYTES ? 1e9 : 1e12;
+	return op->family->work(p) / (us * 1e-6) / scale;
+}
+
+void dlb_lib_version_text(const struct dlb_lib *lib, char *buf, int len)
+{
+	lib->format(lib->version(), buf, len);
 }
 
 char *dlb_op_template(const struct dlb_op *op)

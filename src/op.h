@@ -1,6 +1,8 @@
-/* op: an op is one table entry — its tuning space, template, and the hooks that set up a problem, launch a
- * candidate, verify it and time the vendor. Adding an op touches src/ops/<op>.c, templates/<op>*.cu and the
- * registry in op.c. */
+/* op: the seam between generic code and the op families. A family (GEMM, convolution, ...) declares its
+ * problem — dimensions, work measure, vendor library, extra table columns — once; an op is one (family,
+ * precision) entry with its tuning space, template and the hooks that set up a problem, launch a candidate,
+ * verify it and time the vendor. Generic code loops over what they declare and never names one of them.
+ * docs/ARCHITECTURE.md says how to add one. */
 #ifndef DLB_OP_H
 #define DLB_OP_H
 #include "../search/space.h"
@@ -12,6 +14,58 @@
 #include "verify.h"
 
 #include <stddef.h>
+
+/* A library the results depend on: its version is recorded with every platform (and, for a family's vendor
+ * library, in every key, so a result measured with another version never answers as current). */
+struct dlb_lib {
+	const char *key;  /* in key and platform texts and JSON: "cublas" */
+	const char *name; /* for people: "cuBLAS" */
+	long long (*version)(void);              /* the version this build runs with; works without a GPU */
+	void (*format)(long long v, char *buf, int len); /* "13.1.0" */
+	int in_platform_key;                     /* part of the platform key text (in the registry's order) */
+};
+/* Every library known to the build (src/ops/libs.c), NULL-terminated, in the order of platform records. */
+extern const struct dlb_lib *const dlb_libs[];
+/* The version of lib this build runs with, as text. */
+void dlb_lib_version_text(const struct dlb_lib *lib, char *buf, int len);
+
+/* An extra column of a family's tables: the best verified vendor entry of one kind (e.g. GEMM's cuBLAS and
+ * best-cuBLASLt times). */
+struct dlb_vendor_col {
+	const char *title; /* text table: "cuBLAS us" */
+	const char *field; /* CSV column and JSON field: "cublas_us" */
+	int kind;          /* vendor entries with this kind (struct dlb_vendor_entry) */
+};
+
+/* How a family's throughput is measured. */
+enum dlb_work_kind {
+	DLB_WORK_FLOPS, /* work() in operations: the precision's unit (TFLOP/s, TOPS) against its compute peak */
+	DLB_WORK_BYTES, /* work() in bytes moved: GB/s against the device's memory bandwidth */
+};
+
+struct dlb_gpu;
+
+/* What one op family declares about its problems. */
+struct dlb_family {
+	const char *name;  /* "gemm": --op, keys, built-in suites (<name>_<suite>.csv) */
+	const char *about; /* the problem in one line, for --help */
+	const char *examples;      /* lines of --help's examples ("  dlbtune --op gemm ...   what it does\n") */
+	const char *default_suite; /* the built-in suite tune runs without --suite or a problem ("training") */
+	const struct dlb_dim *dims;
+	int ndims;
+	enum dlb_work_kind work_kind;
+	double (*work)(const struct dlb_problem *p); /* of the problem as given (not padded) */
+	/* lookup's nearest shape; NULL: Euclidean in log2 of the SIZE and REAL dims, plus 1 for another layout */
+	double (*distance)(const struct dlb_problem *a, const struct dlb_problem *b);
+	const struct dlb_lib *vendor_lib; /* its version is in every key of the family */
+	const char *vendor_about;         /* for --help: the baselines and the reference */
+	const struct dlb_vendor_col *cols;
+	int ncols;
+	/* The family's per-process GPU state (its vendor library's handles, reference kernels), opened on first
+	 * use by dlb_gpu_family_state and closed with the GPU context; NULL when it has none. */
+	int (*open)(struct dlb_gpu *g, void **state);
+	void (*close)(void *state);
+};
 
 /* One configuration, compiled (or not) and loaded (or not). */
 struct dlb_candidate {
@@ -25,8 +79,9 @@ struct dlb_candidate {
 };
 
 struct dlb_op {
-	const char *name;
-	enum dlb_prec prec;                  /* one entry per (name, precision) */
+	const char *name;                    /* the family's name */
+	const struct dlb_family *family;
+	enum dlb_prec prec;                  /* one entry per (family, precision) */
 	const char *summary;
 	const char *template_file;           /* embedded file name */
 	const char *template_extra;          /* a second embedded file appended to the first, or NULL */
@@ -43,11 +98,8 @@ struct dlb_op {
 	 * none. Loading a candidate raises those kernels' limit to it (the opt-in limit beyond 48 KiB). */
 	size_t (*dyn_smem)(const int *v);
 
-	double (*flops)(const struct dlb_problem *p);
 	/* Device bytes the problem needs (inputs, outputs, reference, workspace). */
 	size_t (*device_bytes)(const struct dlb_problem *p, const struct dlb_device *dev);
-	/* One line: "1760x16x1760 NN". */
-	void (*describe)(const struct dlb_problem *p, char *buf, int len);
 
 	/* GPU side: one problem at a time. */
 	int (*setup)(struct dlb_gpu *g, const struct dlb_problem *p, void **state);
@@ -67,7 +119,17 @@ struct dlb_op {
 	void (*teardown)(void *state);
 };
 
-extern const struct dlb_op *const dlb_ops[];
+/* The ops of this build (src/ops/registry.c), NULL-terminated. */
+extern const struct dlb_op *const dlb_builtin_ops[];
+/* Add an op to those dlb_op_at lists (a program that brings its own, e.g. the tests' toy op); before any
+ * parsing. 0, or ENOSPC. */
+int dlb_op_register(const struct dlb_op *op);
+/* The i-th op, built-in then registered; NULL past the last. */
+const struct dlb_op *dlb_op_at(int i);
+/* The family named name, or NULL. */
+const struct dlb_family *dlb_family_find(const char *name);
+/* The i-th distinct family, in the order of the ops; NULL past the last. */
+const struct dlb_family *dlb_family_at(int i);
 /* The entry of op `name` in precision `prec`, or NULL when that precision of the op is not built. */
 const struct dlb_op *dlb_op_find(const char *name, enum dlb_prec prec);
 /* The op's template text: template_file, then template_extra; caller frees; NULL if one is not embedded. */
@@ -80,4 +142,14 @@ int dlb_op_known(const char *name);
 void dlb_op_precs(const char *name, char *buf, int len);
 /* "gemm" — the registered names, space-separated, each once. */
 void dlb_op_names(char *buf, int len);
+/* The dim of f named name, or -1. */
+int dlb_family_dim(const struct dlb_family *f, const char *name);
+
+/* Throughput: the family's unit for op's precision ("TFLOP/s", "TOPS", "GB/s"), what its %peak is a share of,
+ * and that peak on dev in the unit (NAN when unknown). */
+const char *dlb_op_unit(const struct dlb_op *op);
+const char *dlb_op_peak_about(const struct dlb_op *op);
+double dlb_op_peak(const struct dlb_op *op, const struct dlb_device *dev);
+/* work / seconds in the op's unit. */
+double dlb_op_throughput(const struct dlb_op *op, const struct dlb_problem *p, double us);
 #endif

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,25 +39,25 @@ double dlb_result_throughput(const struct dlb_result *r)
 {
 	if (!r->found || !(r->tuned.median > 0) || !r->p.op)
 		return NAN;
-	return r->p.op->flops(&r->p) / (r->tuned.median * 1e-6) / 1e12;
+	return dlb_op_throughput(r->p.op, &r->p, r->tuned.median);
 }
 
 double dlb_result_pct_peak(const struct dlb_result *r)
 {
 	double t = dlb_result_throughput(r);
-	return isfinite(t) && r->peak_tflops > 0 && isfinite(r->peak_tflops) ? t / r->peak_tflops * 100.0 : NAN;
+	return isfinite(t) && r->peak > 0 && isfinite(r->peak) ? t / r->peak * 100.0 : NAN;
 }
 
 /* The fastest vendor entry that was verified and timed (the floor is no vendor), of one kind or any. A tie goes
  * to the name that sorts first: a run holds its entries in the order they ran, a load in name order, and
  * both must name the same best. */
-static const struct dlb_vendor_entry *best_entry(const struct dlb_result *r, int want_lt, int any)
+static const struct dlb_vendor_entry *best_entry(const struct dlb_result *r, int kind, int any)
 {
 	const struct dlb_vendor_entry *best = NULL;
 	for (int i = 0; i < r->nvendor; i++) {
 		const struct dlb_vendor_entry *v = &r->vendor[i];
 		if (v->is_floor || !v->ok || !(v->st.median > 0) || !isfinite(v->st.median) ||
-		    (!any && v->is_lt != want_lt))
+		    (!any && v->kind != kind))
 			continue;
 		if (!best || v->st.median < best->st.median ||
 		    (v->st.median == best->st.median && strcmp(v->name, best->name) < 0))
@@ -65,9 +66,9 @@ static const struct dlb_vendor_entry *best_entry(const struct dlb_result *r, int
 	return best;
 }
 
-static double best_of(const struct dlb_result *r, int want_lt, int any)
+static double best_of(const struct dlb_result *r, int kind, int any)
 {
-	const struct dlb_vendor_entry *v = best_entry(r, want_lt, any);
+	const struct dlb_vendor_entry *v = best_entry(r, kind, any);
 	return v ? v->st.median : NAN;
 }
 
@@ -76,14 +77,9 @@ const struct dlb_vendor_entry *dlb_result_vendor_best(const struct dlb_result *r
 	return best_entry(r, 0, 1);
 }
 
-double dlb_result_cublas_us(const struct dlb_result *r)
+double dlb_result_kind_best_us(const struct dlb_result *r, int kind)
 {
-	return best_of(r, 0, 0);
-}
-
-double dlb_result_lt_best_us(const struct dlb_result *r)
-{
-	return best_of(r, 1, 0);
+	return best_of(r, kind, 0);
 }
 
 double dlb_result_vendor_best_us(const struct dlb_result *r)
@@ -137,4 +133,13 @@ void dlb_result_free(struct dlb_result *r)
 	free(r->trials);
 	r->trials = NULL;
 	r->ntrials = 0;
+}
+
+const char *dlb_fmt_num(char *buf, size_t len, double x, const char *f)
+{
+	if (isfinite(x))
+		snprintf(buf, len, f, x);
+	else
+		snprintf(buf, len, "n/a");
+	return buf;
 }

@@ -5,6 +5,7 @@
 #include "../search/stats.h"
 #include "problem.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 enum dlb_status {
@@ -39,13 +40,14 @@ struct dlb_trial {
 };
 
 /* Where a measurement ran: one GPU under one set of driver and library versions, on one host. */
+#define DLB_MAX_LIBS 8
 struct dlb_platform {
-	char key[256]; /* uuid|driver=..|cuda=..|nvrtc=..|cublas=..|cudnn=..|cusparse=..|dlbtune=.. */
+	char key[256]; /* uuid|driver=..|cuda=..|nvrtc=..|<lib>=..|...|dlbtune=.. (the libraries in_platform_key) */
 	char gpu[128], uuid[48];
 	int sm, sm_count, clock_mhz, mem_clock_mhz, mem_bus_bits;
 	double memory_gib, l2_mib;
-	int driver, cuda, nvrtc, cublas, cusparse;
-	long long cublaslt, cudnn;
+	int driver, cuda, nvrtc;
+	long long lib[DLB_MAX_LIBS]; /* the version of dlb_libs[i] (src/op.h); 0: not recorded */
 	char hostname[64], kernel[96], dlbtune[24];
 	char first_seen[24], last_seen[24];
 };
@@ -53,10 +55,11 @@ struct dlb_platform {
 #define DLB_RESULT_MAX_VENDOR 10
 struct dlb_vendor_entry {
 	char name[48];
-	int is_lt, ok;
+	int kind;     /* which of the family's vendor columns it belongs to (struct dlb_vendor_col) */
+	int ok;
 	struct dlb_stats st;
 	int is_floor; /* not a vendor kernel: the stream floor (reads the inputs, writes the output once) */
-	char config[112]; /* cuBLASLt's configuration of the algorithm (dlb_lt_describe); "" for the others and in
+	char config[112]; /* the algorithm's configuration as the vendor reports it; "" where it reports none and in
 	                   * records made before it was kept */
 };
 
@@ -91,8 +94,8 @@ struct dlb_result {
 	char config[128];
 	struct dlb_stats tuned; /* microseconds */
 	double max_err, tol;
-	double peak_tflops;     /* the precision's peak on the device it ran on, in its unit (TFLOP/s or TOPS; the
-	                         * dense tensor-core peak for fp16 and int8); NAN when not recorded */
+	double peak;            /* the op's peak on the device it ran on, in its unit (dlb_op_unit: TFLOP/s, TOPS or
+	                         * GB/s); NAN when not recorded */
 	int nvendor;
 	struct dlb_vendor_entry vendor[DLB_RESULT_MAX_VENDOR];
 	int counts[DLB_ST_COUNT];
@@ -108,11 +111,11 @@ struct dlb_result {
 /* Derived columns; NAN where the number does not exist (never a made-up one): no verified candidate, no vendor
  * entry of that kind (e.g. cuBLASLt had no algorithm for the layout), none verified, or no peak recorded. A
  * vendor entry counts when it was verified and timed. */
-/* op->flops of the shape as given (not padded) / tuned median, in the precision's unit (dlb_prec_info). */
+/* The family's work of the shape as given (not padded) / tuned median, in the op's unit (dlb_op_unit). */
 double dlb_result_throughput(const struct dlb_result *r);
-double dlb_result_pct_peak(const struct dlb_result *r);    /* throughput / peak_tflops × 100 */
-double dlb_result_cublas_us(const struct dlb_result *r);   /* the non-Lt entry */
-double dlb_result_lt_best_us(const struct dlb_result *r);  /* best verified cuBLASLt algorithm */
+double dlb_result_pct_peak(const struct dlb_result *r);    /* throughput / peak × 100 */
+/* The best verified entry of one kind (a family's vendor column, struct dlb_vendor_col). */
+double dlb_result_kind_best_us(const struct dlb_result *r, int kind);
 double dlb_result_vendor_best_us(const struct dlb_result *r);
 /* The entry behind dlb_result_vendor_best_us (its name for the reports); NULL when there is none. */
 const struct dlb_vendor_entry *dlb_result_vendor_best(const struct dlb_result *r);
@@ -129,4 +132,6 @@ double dlb_result_paired_hi(const struct dlb_result *r);
  * by[1] those with the vendor first; two medians apart say the order matters. EINVAL for n < 2. */
 int dlb_paired_by_order(const double *ratio, int n, double confidence, struct dlb_stats by[2]);
 void dlb_result_free(struct dlb_result *r);
+/* x with printf format f, or "n/a" when it is not a finite number (never a made-up value). */
+const char *dlb_fmt_num(char *buf, size_t len, double x, const char *f);
 #endif

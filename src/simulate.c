@@ -187,9 +187,8 @@ static int simulate_db(const struct dlb_cli *c, const struct dlb_search_opts *so
 	struct dlb_store *s = NULL;
 	struct dlb_row *rows = NULL;
 	char path[4096];
-	struct dlb_filter f = {.op = c->have_op ? c->op : NULL, .prec = c->have_prec ? (int)c->prec : -1,
-			       .layout = c->have_layout ? dlb_layout_name(c->ta, c->tb) : NULL, .device = c->device_str,
-			       .currency = c->any_version ? DLB_ANY_VERSION : DLB_CURRENT};
+	struct dlb_filter f;
+	dlb_filter_of(c, &f);
 	DLB_CHECK(dlb_db_path(c, path, sizeof path));
 	DLB_CHECK(dlb_store_open(path, DLB_STORE_RDONLY, &s));
 	DLB_CHECK(dlb_catalog_load(s, &f, &rows, &nrows));
@@ -205,9 +204,9 @@ static int simulate_db(const struct dlb_cli *c, const struct dlb_search_opts *so
 			dlb_result_free(&r);
 			DLB_FAIL(ENOMEM, "out of memory");
 		}
-		char label[320];
-		snprintf(label, sizeof label, "%s %s %s %lldx%lldx%lld on %s", rows[i].k.op, rows[i].k.prec, rows[i].k.layout,
-			 (long long)rows[i].k.m, (long long)rows[i].k.n, (long long)rows[i].k.k, rows[i].k.gpu);
+		char label[400];
+		snprintf(label, sizeof label, "%s %s %s %s on %s", rows[i].k.op, rows[i].k.prec, rows[i].k.layout,
+			 rows[i].k.shape, rows[i].k.gpu);
 		if (lr) {
 			if (c->verbose)
 				printf("%s: skipped (fewer than 8 timed candidates, or configurations of different "
@@ -220,7 +219,7 @@ static int simulate_db(const struct dlb_cli *c, const struct dlb_search_opts *so
 		/* As tune does: the winners of the nearest other shapes tuned on the same GPU go first (here, the
 		 * winners this database recorded for them). */
 		char near[16][128];
-		int nnear = c->seeds > 0 ? dlb_rows_nearest(rows, nrows, &rows[i].k, c->seeds, near) : 0;
+		int nnear = c->seeds > 0 ? dlb_rows_nearest(rows, nrows, &rows[i].r.p, rows[i].k.uuid, c->seeds, near) : 0;
 		for (int j = 0; j < nnear; j++)
 			for (int q = 0; q < L.n; q++)
 				if (!strcmp(r.trials[trial_of[q]].config, near[j])) {
@@ -238,7 +237,7 @@ static int simulate_db(const struct dlb_cli *c, const struct dlb_search_opts *so
 		dlb_result_free(&r);
 		if (sr)
 			DLB_FAIL(ENOMEM, "out of memory in the simulation");
-		char line[384];
+		char line[480];
 		snprintf(line, sizeof line, "%s, %d candidates", label, n);
 		print_line(line, &one);
 		acc += one.accuracy;

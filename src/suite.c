@@ -10,9 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { COL_M, COL_N, COL_K, COL_AT, COL_BT, NCOLS };
-static const char *const col_names[NCOLS] = {"m", "n", "k", "a_t", "b_t"};
-
 /* Split `line` at commas in place; trims spaces; returns the field count (at most max). */
 static int split_fields(char *line, char **f, int max)
 {
@@ -39,11 +36,62 @@ static int split_fields(char *line, char **f, int max)
 	return n;
 }
 
+/* The columns of the header line: for each dim of f, its field index, or -1 where the dim has a default. */
+static int read_header(const struct dlb_family *f, char **fld, int nf, const char *origin, int lineno, int *col)
+{
+	int rc = 0;
+	for (int d = 0; d < f->ndims; d++) {
+		const char *name = f->dims[d].csv ? f->dims[d].csv : f->dims[d].name;
+		col[d] = -1;
+		for (int i = 0; i < nf && i < 16; i++)
+			if (!strcmp(fld[i], name))
+				col[d] = i;
+		if (col[d] < 0 && !f->dims[d].has_default) {
+			char want[256];
+			dlb_suite_columns(f, want, sizeof want);
+			DLB_USER_FAIL(DLB_E_PARSE, "%s:%d: header has no column '%s' (expected %s)", origin, lineno, name, want);
+		}
+	}
+fail:
+	return rc;
+}
+
+/* One row: every dim from its column, or its default. */
+static int read_row(struct dlb_problem *p, char **fld, const int *col, const char *origin, int lineno)
+{
+	int rc = 0;
+	const struct dlb_family *f = p->op->family;
+	for (int d = 0; d < f->ndims; d++) {
+		const struct dlb_dim *dim = &f->dims[d];
+		char where[320];
+		if (col[d] < 0) {
+			p->dim[d] = dim->def;
+			continue;
+		}
+		snprintf(where, sizeof where, "%s:%d: %s", origin, lineno, dim->csv ? dim->csv : dim->name);
+		if (dlb_dim_parse(dim, where, fld[col[d]], &p->dim[d])) {
+			char msg[512]; /* the message is rewritten as a parse error: copied out of the buffer it is in */
+			snprintf(msg, sizeof msg, "%s", dlb_last_error());
+			DLB_USER_FAIL(DLB_E_PARSE, "%s", msg);
+		}
+	}
+fail:
+	return rc;
+}
+
+void dlb_suite_columns(const struct dlb_family *f, char *buf, int len)
+{
+	int off = 0;
+	buf[0] = 0;
+	for (int d = 0; d < f->ndims && off < len; d++)
+		off += snprintf(buf + off, (size_t)(len - off), "%s%s", d ? "," : "", f->dims[d].csv ? f->dims[d].csv : f->dims[d].name);
+}
+
 int dlb_suite_parse(const char *text, const char *origin, const struct dlb_op *op, enum dlb_prec prec,
 		    struct dlb_suite *out)
 {
-	int rc = 0, cap = 64, lineno = 0, col[NCOLS], have_header = 0;
-	char *copy = strdup(text);
+	int rc = 0, cap = 64, lineno = 0, col[DLB_MAX_DIMS], have_header = 0;
+	char *copy = strdup(text), want[256];
 	memset(out, 0, sizeof *out);
 	snprintf(out->name, sizeof out->name, "%s", origin);
 	out->problems = malloc((size_t)cap * sizeof *out->problems);
@@ -64,33 +112,14 @@ int dlb_suite_parse(const char *text, const char *origin, const struct dlb_op *o
 		char *f[16];
 		int nf = split_fields(s, f, 16);
 		if (!have_header) {
-			for (int c = 0; c < NCOLS; c++) {
-				col[c] = -1;
-				for (int i = 0; i < nf && i < 16; i++)
-					if (!strcmp(f[i], col_names[c]))
-						col[c] = i;
-				if (col[c] < 0)
-					DLB_USER_FAIL(DLB_E_PARSE, "%s:%d: header has no column '%s' (expected m,n,k,a_t,b_t)",
-						 origin, lineno, col_names[c]);
-			}
+			DLB_CHECK(read_header(op->family, f, nf, origin, lineno, col));
 			have_header = nf;
 			continue;
 		}
 		if (nf != have_header)
 			DLB_USER_FAIL(DLB_E_PARSE, "%s:%d: %d fields, the header has %d", origin, lineno, nf, have_header);
 		struct dlb_problem p = {.op = op, .prec = prec, .line = lineno};
-		int64_t *dims[3] = {&p.m, &p.n, &p.k};
-		for (int c = COL_M; c <= COL_K; c++)
-			if (dlb_parse_dim(f[col[c]], dims[c]))
-				DLB_USER_FAIL(DLB_E_PARSE, "%s:%d: %s = '%s' is not a size in 1..%lld", origin, lineno,
-					 col_names[c], f[col[c]], (long long)(DLB_MAX_DIM));
-		for (int c = COL_AT; c <= COL_BT; c++) {
-			const char *v = f[col[c]];
-			if (strcmp(v, "0") && strcmp(v, "1"))
-				DLB_USER_FAIL(DLB_E_PARSE, "%s:%d: %s = '%s' must be 0 or 1", origin, lineno, col_names[c], v);
-		}
-		p.ta = f[col[COL_AT]][0] == '1';
-		p.tb = f[col[COL_BT]][0] == '1';
+		DLB_CHECK(read_row(&p, f, col, origin, lineno));
 		if (out->n == cap) {
 			cap *= 2;
 			struct dlb_problem *grown = realloc(out->problems, (size_t)cap * sizeof *grown);
@@ -100,8 +129,9 @@ int dlb_suite_parse(const char *text, const char *origin, const struct dlb_op *o
 		}
 		out->problems[out->n++] = p;
 	}
+	dlb_suite_columns(op->family, want, sizeof want);
 	if (!have_header)
-		DLB_USER_FAIL(DLB_E_PARSE, "%s: empty: no header line m,n,k,a_t,b_t", origin);
+		DLB_USER_FAIL(DLB_E_PARSE, "%s: empty: no header line %s", origin, want);
 	if (out->n == 0)
 		DLB_USER_FAIL(DLB_E_PARSE, "%s: no problems after the header", origin);
 	free(copy);
@@ -150,14 +180,15 @@ static char *read_file(const char *path, int *rc)
 	return buf;
 }
 
-void dlb_suite_builtin_names(const struct dlb_op *op, char *buf, int len)
+void dlb_suite_builtin_names(const char *op_name, char *buf, int len)
 {
+	const struct dlb_embedded *e;
 	int off = 0;
-	size_t pl = strlen(op->name);
+	size_t pl = strlen(op_name);
 	buf[0] = 0;
-	for (const struct dlb_embedded *e = dlb_embedded_files; e->name && off < len; e++) {
+	for (int i = 0; (e = dlb_embedded_at(i)) != NULL && off < len; i++) {
 		size_t nl = strlen(e->name);
-		if (nl > pl + 5 && !strncmp(e->name, op->name, pl) && e->name[pl] == '_' &&
+		if (nl > pl + 5 && !strncmp(e->name, op_name, pl) && e->name[pl] == '_' &&
 		    !strcmp(e->name + nl - 4, ".csv"))
 			off += snprintf(buf + off, (size_t)(len - off), "%s%.*s", off ? " " : "", (int)(nl - pl - 5),
 					e->name + pl + 1);
@@ -188,7 +219,7 @@ int dlb_suite_load(const char *spec, const struct dlb_op *op, enum dlb_prec prec
 	const struct dlb_embedded *e = dlb_embedded_find(file);
 	if (!e) {
 		char names[256];
-		dlb_suite_builtin_names(op, names, sizeof names);
+		dlb_suite_builtin_names(op->name, names, sizeof names);
 		DLB_USER_FAIL(DLB_E_USAGE, "unknown suite '%s' for --op %s (built in: %s; or give a FILE.csv)", spec,
 			 op->name, names);
 	}

@@ -4,7 +4,6 @@
 #define _GNU_SOURCE /* memmem */
 #include "tune.h"
 
-#include "../reports/table.h"
 
 #include "../store/key.h"
 #include "catalog.h"
@@ -14,7 +13,6 @@
 #include "err.h"
 
 #include <errno.h>
-#include <lmdb.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -208,20 +206,13 @@ void dlb_candidates_free(struct dlb_candidate *c, int n)
 int dlb_problem_key(const struct dlb_device *dev, const struct dlb_problem *p, char *buf, size_t len)
 {
 	struct dlb_key k = {0};
-	snprintf(k.op, sizeof k.op, "%s", p->op->name);
-	snprintf(k.prec, sizeof k.prec, "%s", dlb_prec_name(p->prec));
-	snprintf(k.layout, sizeof k.layout, "%s", dlb_layout_name(p->ta, p->tb));
-	k.m = p->m;
-	k.n = p->n;
-	k.k = p->k;
+	dlb_key_of_problem(p, &k);
 	snprintf(k.gpu, sizeof k.gpu, "%.127s", dev->name);
 	snprintf(k.uuid, sizeof k.uuid, "%s", dev->uuid);
 	k.sm = dev->cc_major * 10 + dev->cc_minor;
 	k.driver = dev->ver.driver;
 	k.cuda = dev->ver.runtime;
 	k.nvrtc = dev->ver.nvrtc_major * 100 + dev->ver.nvrtc_minor;
-	k.cublas = dev->ver.cublas;
-	k.tpl_hash = dlb_op_template_hash_of(p->op);
 	return dlb_key_encode(&k, buf, len) < 0 ? DLB_E_USAGE : 0;
 }
 
@@ -232,8 +223,8 @@ int dlb_check_memory(const struct dlb_suite *suite, const struct dlb_device *dev
 		const struct dlb_problem *p = &suite->problems[i];
 		size_t need = p->op->device_bytes(p, dev);
 		if (need > free_b) {
-			char d[128];
-			p->op->describe(p, d, sizeof d);
+			char d[256];
+			dlb_problem_describe(p, d, sizeof d);
 			DLB_USER_FAIL(DLB_E_USAGE, "%s%s%s needs %.2f GiB of device memory; GPU %d has %.2f GiB free",
 				      p->line ? suite->name : "", p->line ? ": " : "", d, (double)need / (1 << 30),
 				      dev->ordinal, (double)free_b / (1 << 30));
@@ -833,7 +824,7 @@ static int tune_problem(struct run *x, int pi, struct dlb_candidate *cand, int n
 	if (r->found)
 		DLB_CHECK(time_paired(x, &q.pt[res.best], r, progress));
 	r->gpu_seconds = now_s() - t0;
-	r->peak_tflops = dlb_device_peak_tflops(x->wctx.dev, r->p.prec);
+	r->peak = dlb_op_peak(r->p.op, x->wctx.dev);
 	snprintf(r->gpu, sizeof r->gpu, "%.127s", x->wctx.dev->name);
 	iso_now(r->timestamp, sizeof r->timestamp);
 fail:
@@ -890,14 +881,14 @@ int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, const
 		memset(r, 0, sizeof *r);
 		r->p = suite->problems[i];
 		DLB_CHECK(dlb_problem_key(dev, &r->p, key, sizeof key));
-		int gr = o->retune ? MDB_NOTFOUND : dlb_result_load(db, key, 0, r);
+		int gr = o->retune ? DLB_E_NOTFOUND : dlb_result_load(db, key, 0, r);
 		if (gr == 0) {
 			r->cached = 1;
 			continue;
 		}
 		if (gr == DLB_E_JSON)
 			fprintf(stderr, "dlbtune: warning: %s; tuning it again\n", dlb_last_error());
-		else if (gr != MDB_NOTFOUND)
+		else if (gr != DLB_E_NOTFOUND)
 			DLB_CHECK(gr);
 		memset(r, 0, sizeof *r);
 		r->p = suite->problems[i];
@@ -941,8 +932,8 @@ int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, const
 		struct dlb_result *r = &results[i];
 		if (r->cached)
 			continue;
-		char desc[128], progress[192];
-		r->p.op->describe(&r->p, desc, sizeof desc);
+		char desc[256], progress[320];
+		dlb_problem_describe(&r->p, desc, sizeof desc);
 		snprintf(progress, sizeof progress, "[%3d/%d] %s %s", ++done, misses, dlb_prec_name(r->p.prec), desc);
 		rc = tune_problem(&x, i, cand, ncand, r, progress);
 		if (rc) { /* this problem has no result; its finished trials are stored */

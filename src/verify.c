@@ -117,20 +117,6 @@ fail:
 	return rc;
 }
 
-int dlb_gemm_ref_s8(struct dlb_gpu *g, int64_t M, int64_t N, int64_t K, const void *A, int64_t lda, int ta,
-		    const void *B, int64_t ldb, int tb, int *C, int64_t ldc)
-{
-	int rc = 0;
-	int64_t mb = (M + 15) / 16, nb = (N + 15) / 16;
-	if (mb > 0x7fffffff || nb > 65535)
-		DLB_FAIL(DLB_E_LIMIT, "the int8 reference kernel's grid cannot cover %lldx%lld", (long long)M, (long long)N);
-	void *args[] = {&M, &N, &K, &A, &lda, &ta, &B, &ldb, &tb, &C, &ldc};
-	DLB_CHECK(dlb_launch(g->gemm_ref_s8, (dim3){(unsigned)mb, (unsigned)nb, 1}, (dim3){16, 16, 1}, 0, g->dev->stream,
-			     args));
-fail:
-	return rc;
-}
-
 double dlb_tol_fp32(int64_t k)
 {
 	return 8.0 * FLT_EPSILON * (double)k * 0.25;

@@ -41,10 +41,6 @@ int dlb_compare_f16(struct dlb_gpu *g, const void *out, int64_t ldo, const float
 /* int32 outputs: exact. max_err is the largest |difference|, bad the number of differing elements. */
 int dlb_compare_s32(struct dlb_gpu *g, const int *out, int64_t ldo, const int *ref, int64_t ldr, int64_t M,
 		    int64_t N, struct dlb_check *c);
-/* C (int32, column-major, ld ldc) = op(A)·op(B) for int8 A and B: our exact reference where cuBLASLt has no
- * int8 algorithm. */
-int dlb_gemm_ref_s8(struct dlb_gpu *g, int64_t M, int64_t N, int64_t K, const void *A, int64_t lda, int ta,
-		    const void *B, int64_t ldb, int tb, int *C, int64_t ldc);
 /* The memory floor of an op (not a check): one launch that reads na bytes at a and nb at b once and writes
  * nc bytes at c once, streaming 16-byte vectors over the whole GPU. Timed by the harness like the kernels,
  * it is what no kernel that must read its inputs and write its output can beat by much. */

@@ -1,4 +1,5 @@
-/* key: "v1|op|prec|layout|MxNxK|gpu=...|uuid=...|sm=..|driver=..|cuda=..|nvrtc=..|cublas=..|tpl=<hex>".
+/* key: "v1|op|prec|layout|shape|gpu=...|uuid=...|sm=..|driver=..|cuda=..|nvrtc=..|<vendor>=..|tpl=<hex>", e.g.
+ * "v1|gemm|fp32|NN|35x700x2048|...|cublas=130100|tpl=...".
  * The measured problem comes first so that keys of one op sort together. '|' in a GPU name becomes '/'. */
 #include "key.h"
 
@@ -16,10 +17,9 @@ int dlb_key_encode(const struct dlb_key *k, char *buf, size_t len)
 		if (*p == '|')
 			*p = '/';
 	int n = snprintf(buf, len,
-			 "v%d|%s|%s|%s|%" PRId64 "x%" PRId64 "x%" PRId64
-			 "|gpu=%s|uuid=%s|sm=%d|driver=%d|cuda=%d|nvrtc=%d|cublas=%d|tpl=%016" PRIx64,
-			 DLB_KEY_VERSION, k->op, k->prec, k->layout, k->m, k->n, k->k, gpu, k->uuid, k->sm, k->driver,
-			 k->cuda, k->nvrtc, k->cublas, k->tpl_hash);
+			 "v%d|%s|%s|%s|%s|gpu=%s|uuid=%s|sm=%d|driver=%d|cuda=%d|nvrtc=%d|%s=%lld|tpl=%016" PRIx64,
+			 DLB_KEY_VERSION, k->op, k->prec, k->layout, k->shape, gpu, k->uuid, k->sm, k->driver, k->cuda,
+			 k->nvrtc, k->vlib, k->vlib_version, k->tpl_hash);
 	if (n < 0 || (size_t)n >= len || n > DLB_KEY_MAX)
 		return -1;
 	return n;
@@ -34,13 +34,13 @@ int dlb_key_decode(const char *buf, size_t len, struct dlb_key *k)
 	memcpy(tmp, buf, len);
 	tmp[len] = 0;
 	memset(k, 0, sizeof *k);
-	if (sscanf(tmp, "v%d|%15[^|]|%7[^|]|%3[^|]|%" SCNd64 "x%" SCNd64 "x%" SCNd64 "|gpu=%127[^|]|uuid=%47[^|]|%n",
-		   &ver, k->op, k->prec, k->layout, &k->m, &k->n, &k->k, k->gpu, k->uuid, &used) != 9 ||
+	if (sscanf(tmp, "v%d|%15[^|]|%7[^|]|%31[^|]|%159[^|]|gpu=%127[^|]|uuid=%47[^|]|%n", &ver, k->op, k->prec,
+		   k->layout, k->shape, k->gpu, k->uuid, &used) != 7 ||
 	    ver != DLB_KEY_VERSION || !used)
 		return DLB_E_PARSE;
 	int hash_at = 0, tail = 0;
-	if (sscanf(tmp + used, "sm=%d|driver=%d|cuda=%d|nvrtc=%d|cublas=%d|tpl=%n%16" SCNx64 "%n", &k->sm, &k->driver,
-		   &k->cuda, &k->nvrtc, &k->cublas, &hash_at, &k->tpl_hash, &tail) != 6 ||
+	if (sscanf(tmp + used, "sm=%d|driver=%d|cuda=%d|nvrtc=%d|%15[a-z0-9_]=%lld|tpl=%n%16" SCNx64 "%n", &k->sm,
+		   &k->driver, &k->cuda, &k->nvrtc, k->vlib, &k->vlib_version, &hash_at, &k->tpl_hash, &tail) != 7 ||
 	    tail - hash_at != 16 || tmp[used + tail] != 0) /* the hash is always 16 hex digits */
 		return DLB_E_PARSE;
 	return 0;

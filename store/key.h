@@ -1,5 +1,6 @@
-/* key: the database key of a result — what was measured (op, precision, layout, shape) and under which
- * conditions (GPU, driver, library versions, template source). Any difference means a different key, so a
+/* key: the database key of a result — what was measured (op, precision, and the op's layout and shape text,
+ * src/problem.h) and under which conditions (GPU, driver, CUDA runtime, NVRTC, the op's vendor library,
+ * template source). Any difference means a different key, so a
  * result measured elsewhere never answers as current. Encoded as readable text so mdb_dump shows it. */
 #ifndef DLB_KEY_H
 #define DLB_KEY_H
@@ -10,13 +11,15 @@
 #define DLB_KEY_MAX 511 /* LMDB's default maximum key size */
 
 struct dlb_key {
-	char op[16], prec[8], layout[4];
-	int64_t m, n, k;
+	char op[16], prec[8];
+	char layout[32];    /* "NN"; "-" for an op without layouts */
+	char shape[160];    /* "35x700x2048" */
 	char gpu[128], uuid[48];
 	int sm;             /* compute capability ×10 + minor */
 	int driver, cuda;   /* cudaDriverGetVersion, cudaRuntimeGetVersion */
 	int nvrtc;          /* major ×100 + minor */
-	int cublas;
+	char vlib[16];      /* the op's vendor library ("cublas") and its version */
+	long long vlib_version;
 	uint64_t tpl_hash;  /* FNV-1a of the template source */
 };
 

@@ -37,7 +37,7 @@ static int merge_fn(struct dlb_txn *txn, void *arg)
 		int gr = dlb_txn_get(txn, DLB_T_PLATFORMS, m->in->plat.key, &p);
 		free(p);
 		DLB_CHECK(dlb_platform_put(txn, &m->in->plat, &changed));
-		m->platform_added = gr == MDB_NOTFOUND;
+		m->platform_added = gr == DLB_E_NOTFOUND;
 	}
 	rc = dlb_txn_get(txn, DLB_T_BEST, in->key, &old);
 	if (rc == 0) {
@@ -57,7 +57,7 @@ static int merge_fn(struct dlb_txn *txn, void *arg)
 			m->outcome = 1;
 			snprintf(m->why, sizeof m->why, "the stored record was unreadable");
 		}
-	} else if (rc != MDB_NOTFOUND) {
+	} else if (rc != DLB_E_NOTFOUND) {
 		DLB_FAIL(rc, "reading %s: %s", in->key, dlb_strerror(rc));
 	}
 	rc = 0;
@@ -78,7 +78,7 @@ static int merge_fn(struct dlb_txn *txn, void *arg)
 			if (keep)
 				continue;
 			m->trials_replaced++;
-		} else if (rc == MDB_NOTFOUND) {
+		} else if (rc == DLB_E_NOTFOUND) {
 			m->trials_added++;
 		} else {
 			DLB_FAIL(rc, "reading a trial of %s: %s", in->key, dlb_strerror(rc));

@@ -3,6 +3,7 @@
 #include "record.h"
 
 #include "../src/err.h"
+#include "../src/op.h"
 
 #include <errno.h>
 #include <lmdb.h>
@@ -108,7 +109,7 @@ json_t *dlb_best_json(const struct dlb_result *r)
 		json_object_set_new(counts, dlb_status_name((enum dlb_status)s), json_integer(r->counts[s]));
 	json_t *j = json_pack("{s:i,s:b,s:s,s:o,s:o,s:o,s:o,s:o,s:s,s:s,s:s,s:o}", "record_version", DLB_RECORD_VERSION,
 			      "found", r->found, "config", r->config, "tuned", stats_json(&r->tuned), "max_err",
-			      num(r->max_err), "tol", num(r->tol), "peak_tflops", num(r->peak_tflops), "gpu_seconds",
+			      num(r->max_err), "tol", num(r->tol), "peak", num(r->peak), "gpu_seconds",
 			      num(r->gpu_seconds), "gpu", r->gpu, "timestamp", r->timestamp, "platform", r->platform,
 			      "counts", counts);
 	const struct dlb_paired *pd = &r->paired;
@@ -140,7 +141,8 @@ static int best_fields(json_t *root, struct dlb_result *r)
 		return DLB_E_JSON;
 	r->max_err = num_of(json_object_get(root, "max_err"));
 	r->tol = num_of(json_object_get(root, "tol"));
-	r->peak_tflops = num_of(json_object_get(root, "peak_tflops"));
+	/* "peak_tflops" in records made before an op could be judged in GB/s */
+	r->peak = num_of(json_object_get(root, json_object_get(root, "peak") ? "peak" : "peak_tflops"));
 	r->gpu_seconds = num_of(json_object_get(root, "gpu_seconds"));
 	json_t *counts = json_object_get(root, "counts");
 	for (int s = 0; s < DLB_ST_COUNT; s++)
@@ -221,11 +223,11 @@ int dlb_trial_from_json(json_t *j, struct dlb_trial *t)
 
 json_t *dlb_vendor_json(const struct dlb_vendor_entry *v)
 {
-	json_t *o = json_pack("{s:s,s:b,s:b,s:o}", "name", v->name, "is_lt", v->is_lt, "ok", v->ok, "stats",
+	json_t *o = json_pack("{s:s,s:i,s:b,s:o}", "name", v->name, "kind", v->kind, "ok", v->ok, "stats",
 			      stats_json(&v->st));
 	if (o && v->is_floor) /* absent in entries of vendor kernels and in records made before the floor */
 		json_object_set_new(o, "floor", json_true());
-	if (o && v->config[0]) /* cuBLASLt's algorithms only; absent in records made before it was kept */
+	if (o && v->config[0]) /* where the vendor reports one; absent in records made before it was kept */
 		json_object_set_new(o, "config", json_string(v->config));
 	return o;
 }
@@ -235,7 +237,9 @@ int dlb_vendor_from_json(json_t *j, struct dlb_vendor_entry *v)
 	memset(v, 0, sizeof *v);
 	if (!json_is_object(j) || whole_str_of(j, "name", v->name, sizeof v->name))
 		return DLB_E_JSON;
-	v->is_lt = json_is_true(json_object_get(j, "is_lt"));
+	/* records made before families declared their vendor columns: "is_lt", true for kind 1 */
+	json_t *kind = json_object_get(j, "kind");
+	v->kind = kind ? (int)json_integer_value(kind) : json_is_true(json_object_get(j, "is_lt"));
 	v->ok = json_is_true(json_object_get(j, "ok"));
 	v->is_floor = json_is_true(json_object_get(j, "floor"));
 	str_of(j, "config", v->config, sizeof v->config);
@@ -248,14 +252,16 @@ json_t *dlb_platform_json(const struct dlb_platform *p)
 			      p->uuid, "sm", p->sm, "sm_count", p->sm_count, "clock_mhz", p->clock_mhz, "mem_clock_mhz",
 			      p->mem_clock_mhz, "mem_bus_bits", p->mem_bus_bits, "memory_gib", num(p->memory_gib),
 			      "l2_mib", num(p->l2_mib));
-	json_t *k = json_pack("{s:i,s:i,s:i,s:i,s:I,s:I,s:i,s:s,s:s,s:s,s:s,s:s}", "driver", p->driver, "cuda", p->cuda,
-			      "nvrtc", p->nvrtc, "cublas", p->cublas, "cublaslt", (json_int_t)p->cublaslt, "cudnn",
-			      (json_int_t)p->cudnn, "cusparse", p->cusparse, "hostname", p->hostname, "kernel",
-			      p->kernel, "dlbtune", p->dlbtune, "first_seen", p->first_seen, "last_seen", p->last_seen);
-	if (!j || !k || json_object_update(j, k)) {
+	json_t *v = json_pack("{s:i,s:i,s:i}", "driver", p->driver, "cuda", p->cuda, "nvrtc", p->nvrtc);
+	for (int i = 0; v && dlb_libs[i] && i < DLB_MAX_LIBS; i++)
+		json_object_set_new(v, dlb_libs[i]->key, json_integer(p->lib[i]));
+	json_t *k = json_pack("{s:s,s:s,s:s,s:s,s:s}", "hostname", p->hostname, "kernel", p->kernel, "dlbtune",
+			      p->dlbtune, "first_seen", p->first_seen, "last_seen", p->last_seen);
+	if (!j || !v || !k || json_object_update(j, v) || json_object_update(j, k)) {
 		json_decref(j);
 		j = NULL;
 	}
+	json_decref(v);
 	json_decref(k);
 	return j;
 }
@@ -277,10 +283,8 @@ int dlb_platform_from_json(json_t *j, struct dlb_platform *p)
 	p->driver = int_of(j, "driver");
 	p->cuda = int_of(j, "cuda");
 	p->nvrtc = int_of(j, "nvrtc");
-	p->cublas = int_of(j, "cublas");
-	p->cublaslt = json_integer_value(json_object_get(j, "cublaslt"));
-	p->cudnn = json_integer_value(json_object_get(j, "cudnn"));
-	p->cusparse = int_of(j, "cusparse");
+	for (int i = 0; dlb_libs[i] && i < DLB_MAX_LIBS; i++)
+		p->lib[i] = json_integer_value(json_object_get(j, dlb_libs[i]->key));
 	str_of(j, "hostname", p->hostname, sizeof p->hostname);
 	str_of(j, "kernel", p->kernel, sizeof p->kernel);
 	str_of(j, "dlbtune", p->dlbtune, sizeof p->dlbtune);
@@ -307,8 +311,12 @@ int dlb_vendor_key(const char *rkey, const char *name, char *buf, size_t len)
 
 void dlb_platform_key(struct dlb_platform *p)
 {
-	snprintf(p->key, sizeof p->key, "%s|driver=%d|cuda=%d|nvrtc=%d|cublas=%d|cudnn=%lld|cusparse=%d|dlbtune=%s",
-		 p->uuid, p->driver, p->cuda, p->nvrtc, p->cublas, p->cudnn, p->cusparse, p->dlbtune);
+	int off = snprintf(p->key, sizeof p->key, "%s|driver=%d|cuda=%d|nvrtc=%d|", p->uuid, p->driver, p->cuda, p->nvrtc);
+	for (int i = 0; dlb_libs[i] && i < DLB_MAX_LIBS && off < (int)sizeof p->key; i++)
+		if (dlb_libs[i]->in_platform_key)
+			off += snprintf(p->key + off, sizeof p->key - (size_t)off, "%s=%lld|", dlb_libs[i]->key, p->lib[i]);
+	if (off < (int)sizeof p->key)
+		snprintf(p->key + off, sizeof p->key - (size_t)off, "dlbtune=%s", p->dlbtune);
 }
 
 /* ---- loading and saving whole results ---- */
@@ -491,13 +499,13 @@ int dlb_platform_put(struct dlb_txn *txn, const struct dlb_platform *p, int *cha
 			if (!strcmp(cur.first_seen, merged.first_seen) && !strcmp(cur.last_seen, merged.last_seen))
 				goto fail; /* nothing new */
 		}
-	} else if (rc != MDB_NOTFOUND) {
+	} else if (rc != DLB_E_NOTFOUND) {
 		DLB_FAIL(rc, "reading platform %s: %s", p->key, dlb_strerror(rc));
 	}
 	DLB_CHECK(dlb_txn_put_json(txn, DLB_T_PLATFORMS, p->key, dlb_platform_json(&merged)));
 	*changed = 1;
 fail:
-	if (rc == MDB_NOTFOUND)
+	if (rc == DLB_E_NOTFOUND)
 		rc = 0;
 	json_decref(j);
 	free(old);

@@ -33,7 +33,7 @@ int dlb_vendor_key(const char *rkey, const char *name, char *buf, size_t len);
 /* The platform key of p, from its fields. */
 void dlb_platform_key(struct dlb_platform *p);
 
-/* The best record under key, with its vendor entries and, if asked, its trials. MDB_NOTFOUND when absent;
+/* The best record under key, with its vendor entries and, if asked, its trials. DLB_E_NOTFOUND when absent;
  * DLB_E_JSON when a stored value cannot be read. r->p is left to the caller. */
 int dlb_result_load(struct dlb_store *s, const char *key, int with_trials, struct dlb_result *r);
 /* Store best and vendor entries of r (under r->key) in one transaction. Trials are stored as they finish. */

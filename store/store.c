@@ -173,6 +173,8 @@ int dlb_txn_get(struct dlb_txn *t, enum dlb_table tb, const char *key, char **va
 	MDB_val k = {strlen(key), (void *)key}, v;
 	*value = NULL;
 	int rc = mdb_get(t->txn, t->s->dbi[tb], &k, &v);
+	if (rc == MDB_NOTFOUND) /* callers see the project's code: LMDB stays inside this module */
+		return DLB_E_NOTFOUND;
 	return rc ? rc : copy_value(&v, value);
 }
 
@@ -247,7 +249,7 @@ int dlb_store_get(struct dlb_store *s, enum dlb_table tb, const char *key, char 
 	*value = NULL;
 	MDB_CHECK(txn_begin(s, MDB_RDONLY, &t.txn));
 	rc = dlb_txn_get(&t, tb, key, value);
-	if (rc && rc != MDB_NOTFOUND)
+	if (rc && rc != DLB_E_NOTFOUND)
 		DLB_FAIL(rc, "reading %s from %s: %s", table_names[tb], s->path, dlb_strerror(rc));
 fail:
 	if (t.txn)

@@ -34,7 +34,7 @@ int dlb_store_open(const char *path, unsigned flags, struct dlb_store **out);
 void dlb_store_close(struct dlb_store *s);
 const char *dlb_store_path(const struct dlb_store *s);
 
-/* The value under key (NUL-terminated, caller frees), or MDB_NOTFOUND. */
+/* The value under key (NUL-terminated, caller frees), or DLB_E_NOTFOUND. */
 int dlb_store_get(struct dlb_store *s, enum dlb_table t, const char *key, char **value);
 /* Run fn inside one write transaction and commit. When the map is full the transaction is aborted, the map
  * doubled (up to $DLBTUNE_DB_MAXSIZE, default 64 GiB, and never past the free disk) and fn run again from

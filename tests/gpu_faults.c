@@ -7,7 +7,7 @@
 #include "device.h"
 #include "err.h"
 #include "jit.h"
-#include "ops/gemm.h"
+#include "ops/gemm/gemm.h"
 #include "testlib.h"
 #include "tune.h"
 
@@ -83,7 +83,7 @@ int main(void)
 	snprintf(dbdir, sizeof dbdir, "%s/db", dir);
 	struct dlb_store *db = NULL;
 	REQUIRE(dlb_store_open(dbdir, DLB_STORE_CREATE, &db) == 0, "open: %s", dlb_last_error());
-	struct dlb_problem p = {&dlb_op_gemm, DLB_PREC_FP32, 1024, 1024, 32, 0, 0, 0};
+	struct dlb_problem p = {&dlb_op_gemm, DLB_PREC_FP32, {1024, 1024, 32, 0, 0}, 0};
 	struct dlb_suite suite = {.name = "faults", .problems = &p, .n = 1};
 	struct dlb_result res = {0};
 	struct dlb_tune_opts o = {.verbose = 1,

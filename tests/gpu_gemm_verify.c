@@ -8,8 +8,8 @@
  * ncu). */
 #include "../src/device.h"
 #include "../src/err.h"
-#include "../src/ops/gemm.h"
-#include "../src/ops/gemm_tc.h"
+#include "../src/ops/gemm/gemm.h"
+#include "../src/ops/gemm/gemm_tc.h"
 #include "../src/tune.h"
 
 #include <inttypes.h>
@@ -114,12 +114,13 @@ static int check_op(struct dlb_device *dev, struct dlb_gpu *g, const struct dlb_
 	}
 	for (size_t s = first; s < nshapes; s++)
 		for (int layout = 0; layout < 4; layout++) {
-			struct dlb_problem p = {op, op->prec, shapes[s][0], shapes[s][1], shapes[s][2], layout / 2,
-						layout % 2, 0};
+			struct dlb_problem p = {op, op->prec, {shapes[s][0], shapes[s][1], shapes[s][2], layout / 2, layout % 2},
+						0};
+			char desc[256];
+			dlb_problem_describe(&p, desc, sizeof desc);
 			void *state = NULL;
 			if (op->setup(g, &p, &state)) {
-				printf("setup %lldx%lldx%lld: %s\n", (long long)p.m, (long long)p.n, (long long)p.k,
-				       dlb_last_error());
+				printf("setup %s: %s\n", desc, dlb_last_error());
 				return 99;
 			}
 			for (int i = 0; i < ncand; i++) {
@@ -133,18 +134,16 @@ static int check_op(struct dlb_device *dev, struct dlb_gpu *g, const struct dlb_
 					int vr = op->verify(state, &cand[i], splits[v], &chk);
 					if (vr) {
 						errors++;
-						printf("ERROR %s SPLITK=%d on %lldx%lldx%lld %s: %s\n", cand[i].text, splits[v],
-						       (long long)p.m, (long long)p.n, (long long)p.k,
-						       dlb_layout_name(p.ta, p.tb), dlb_last_error());
+						printf("ERROR %s SPLITK=%d on %s: %s\n", cand[i].text, splits[v], desc,
+						       dlb_last_error());
 						if (vr == DLB_E_CUDA_STICKY)
 							return 1;
 					} else if (!chk.ok) {
 						wrong++;
-						printf("WRONG %s %s SPLITK=%d on %lldx%lldx%lld %s: max err %g (tol %g), %llu "
-						       "non-finite, %llu failing\n",
-						       dlb_prec_name(op->prec), cand[i].text, splits[v], (long long)p.m,
-						       (long long)p.n, (long long)p.k, dlb_layout_name(p.ta, p.tb), chk.max_err,
-						       chk.tol, (unsigned long long)chk.nonfinite, (unsigned long long)chk.bad);
+						printf("WRONG %s %s SPLITK=%d on %s: max err %g (tol %g), %llu non-finite, %llu "
+						       "failing\n",
+						       dlb_prec_name(op->prec), cand[i].text, splits[v], desc, chk.max_err, chk.tol,
+						       (unsigned long long)chk.nonfinite, (unsigned long long)chk.bad);
 					}
 				}
 			}

@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "err.h"
 #include "op.h"
+#include "ops/gemm/gemm.h"
 #include "testlib.h"
 
 #include <stdarg.h>
@@ -60,15 +61,15 @@ static void test_defaults(void)
 	CHECK_EQ_INT(c.seeds, 3);
 	CHECK_EQ_INT(c.device, 0);
 	CHECK_EQ_INT(c.have_shape, 0);
-	CHECK(!c.suite && !c.db && !c.emit && !c.csv && !c.json && !c.retune && !c.verbose && !c.ta && !c.tb,
+	CHECK(!c.suite && !c.db && !c.emit && !c.csv && !c.json && !c.retune && !c.verbose && !c.dim[GEMM_TA] && !c.dim[GEMM_TB],
 	      "defaults: a flag or path is set");
 
 	/* Nothing carries over from one parse to the next. */
 	CHECK_EQ_INT(parse(&c, "--csv", "--retune", "-v", "--ta", "1", "--db", "/tmp/d", NULL), 0);
-	CHECK(c.csv && c.retune && c.verbose && c.ta == 1, "--csv --retune -v --ta 1 not all set");
+	CHECK(c.csv && c.retune && c.verbose && c.dim[GEMM_TA] == 1, "--csv --retune -v --ta 1 not all set");
 	CHECK_EQ_STR(c.db, "/tmp/d");
 	CHECK_EQ_INT(parse(&c, NULL), 0);
-	CHECK(!c.csv && !c.retune && !c.verbose && !c.ta && !c.db, "options of the previous parse carried over");
+	CHECK(!c.csv && !c.retune && !c.verbose && !c.dim[GEMM_TA] && !c.db, "options of the previous parse carried over");
 }
 
 static void test_valid(void)
@@ -76,22 +77,22 @@ static void test_valid(void)
 	struct dlb_cli c;
 	CHECK_EQ_INT(parse(&c, "--op", "gemm", "--m", "35", "--n", "700", "--k", "2048", "--ta", "1", NULL), 0);
 	CHECK_EQ_INT(c.have_shape, 1);
-	CHECK_EQ_INT(c.m, 35);
-	CHECK_EQ_INT(c.n, 700);
-	CHECK_EQ_INT(c.k, 2048);
-	CHECK_EQ_INT(c.ta, 1);
-	CHECK_EQ_INT(c.tb, 0);
+	CHECK_EQ_INT(c.dim[GEMM_M], 35);
+	CHECK_EQ_INT(c.dim[GEMM_N], 700);
+	CHECK_EQ_INT(c.dim[GEMM_K], 2048);
+	CHECK_EQ_INT(c.dim[GEMM_TA], 1);
+	CHECK_EQ_INT(c.dim[GEMM_TB], 0);
 	CHECK_EQ_INT(c.cmd, DLB_CMD_TUNE);
 
 	CHECK_EQ_INT(parse(&c, "tune", "--m", "2147483647", "--n", "1", "--k", "1", "--tb", "1", NULL), 0);
-	CHECK_EQ_INT(c.m, 2147483647);
-	CHECK_EQ_INT(c.tb, 1);
+	CHECK_EQ_INT(c.dim[GEMM_M], 2147483647);
+	CHECK_EQ_INT(c.dim[GEMM_TB], 1);
 	CHECK_EQ_INT(c.cmd, DLB_CMD_TUNE);
 
 	CHECK_EQ_INT(parse(&c, "--layout", "TN", NULL), 0);
-	CHECK(c.ta == 1 && c.tb == 0, "--layout TN: ta %d tb %d", c.ta, c.tb);
+	CHECK(c.dim[GEMM_TA] == 1 && c.dim[GEMM_TB] == 0, "--layout TN: ta %d tb %d", (int)c.dim[GEMM_TA], (int)c.dim[GEMM_TB]);
 	CHECK_EQ_INT(parse(&c, "--layout", "NT", NULL), 0);
-	CHECK(c.ta == 0 && c.tb == 1, "--layout NT: ta %d tb %d", c.ta, c.tb);
+	CHECK(c.dim[GEMM_TA] == 0 && c.dim[GEMM_TB] == 1, "--layout NT: ta %d tb %d", (int)c.dim[GEMM_TA], (int)c.dim[GEMM_TB]);
 
 	CHECK_EQ_INT(parse(&c, "compile", "--arch", "sm_80", NULL), 0);
 	CHECK_EQ_INT(c.cmd, DLB_CMD_COMPILE);

@@ -5,7 +5,7 @@
 #include "../store/record.h"
 #include "../store/store.h"
 #include "err.h"
-#include "ops/gemm.h"
+#include "ops/gemm/gemm.h"
 #include "supervise.h"
 #include "testlib.h"
 #include "tune.h"
@@ -181,7 +181,7 @@ int main(void)
 	struct dlb_device dev = {.ordinal = 0, .name = "Fake GPU", .uuid = "GPU-fake", .cc_major = 9, .sm_count = 132,
 				 .clock_khz = 1980000, .max_threads_per_block = 1024, .regs_per_block = 65536,
 				 .smem_per_block = 48 << 10, .smem_per_block_optin = 227 << 10, .total_mem = 1ull << 34};
-	struct dlb_problem p = {&dlb_op_gemm, DLB_PREC_FP32, 64, 64, 64, 0, 0, 0};
+	struct dlb_problem p = {&dlb_op_gemm, DLB_PREC_FP32, {64, 64, 64, 0, 0}, 0};
 	struct dlb_suite suite = {.name = "fake", .problems = &p, .n = 1};
 	struct dlb_result res = {0};
 	struct dlb_tune_opts o = {.sample = {.warmup = 1, .min_sample_us = 20, .confidence = 0.95},
@@ -257,7 +257,7 @@ int main(void)
 
 	/* 2. Interrupted while candidate 3 hangs (its limit is long this time): the trials finished before it are
 	 * stored, the worker is reaped; the rerun verifies only what had not been verified. */
-	struct dlb_problem p2 = {&dlb_op_gemm, DLB_PREC_FP32, 128, 64, 64, 0, 0, 0};
+	struct dlb_problem p2 = {&dlb_op_gemm, DLB_PREC_FP32, {128, 64, 64, 0, 0}, 0};
 	suite.problems = &p2;
 	o.floor_s = 60; /* the hang is ended by the interrupt, not by its limit */
 	unlink(verify_log);

@@ -8,7 +8,7 @@
 #include "../store/record.h"
 #include "../store/store.h"
 #include "err.h"
-#include "ops/gemm.h"
+#include "ops/gemm/gemm.h"
 #include "result.h"
 #include "testlib.h"
 
@@ -78,7 +78,7 @@ static int decode_best(const char *text, struct dlb_result *r)
 static void sample_result(struct dlb_result *r)
 {
 	memset(r, 0, sizeof *r);
-	r->p = (struct dlb_problem){.op = &dlb_op_gemm, .prec = DLB_PREC_FP32, .m = 1760, .n = 16, .k = 1760};
+	r->p = (struct dlb_problem){.op = &dlb_op_gemm, .prec = DLB_PREC_FP32, .dim = {[GEMM_M] = 1760, [GEMM_N] = 16, [GEMM_K] = 1760}};
 	r->found = 1;
 	snprintf(r->key, sizeof r->key, "%s", KEY);
 	snprintf(r->platform, sizeof r->platform, "GPU-1|driver=13000|cuda=13000|nvrtc=1300|cublas=130100|cudnn=91400|"
@@ -87,7 +87,7 @@ static void sample_result(struct dlb_result *r)
 	r->tuned = stats(15, 40.875);
 	r->max_err = 3.0517578125e-05;
 	r->tol = 1.0 / 3000;
-	r->peak_tflops = 66.9;
+	r->peak = 66.9;
 	r->gpu_seconds = 12.345678901234567;
 	snprintf(r->gpu, sizeof r->gpu, "NVIDIA H100 80GB HBM3");
 	snprintf(r->timestamp, sizeof r->timestamp, "2025-01-02T03:04:05Z");
@@ -135,12 +135,12 @@ static void test_round_trip(void)
 	for (int i = 0; i < 3; i++)
 		CHECK_EQ_INT(dlb_trial_save(db, r.key, &trials[i]), 0);
 
-	struct dlb_problem other = {.op = &dlb_op_gemm, .m = 7, .n = 8, .k = 9, .ta = 1};
+	struct dlb_problem other = {.op = &dlb_op_gemm, .dim = {[GEMM_M] = 7, [GEMM_N] = 8, [GEMM_K] = 9, [GEMM_TA] = 1}};
 	memset(&d, 0, sizeof d);
 	d.p = other;
 	d.cached = 1;
 	CHECK_EQ_INT(dlb_result_load(db, KEY, 1, &d), 0);
-	CHECK(d.p.m == 7 && d.p.n == 8 && d.p.k == 9 && d.p.ta == 1 && d.p.op == &dlb_op_gemm,
+	CHECK(GM(&d.p) == 7 && GN(&d.p) == 8 && GK(&d.p) == 9 && GTA(&d.p) == 1 && d.p.op == &dlb_op_gemm,
 	      "the caller's problem was not kept");
 	CHECK_EQ_STR(d.key, KEY);
 	CHECK_EQ_STR(d.platform, r.platform);
@@ -149,7 +149,7 @@ static void test_round_trip(void)
 	check_stats("tuned", &d.tuned, &r.tuned);
 	CHECK(same(d.max_err, r.max_err), "max_err %.17g", d.max_err);
 	CHECK(same(d.tol, r.tol), "tol %.17g, expected %.17g", d.tol, r.tol);
-	CHECK(same(d.peak_tflops, r.peak_tflops), "peak_tflops %.17g", d.peak_tflops);
+	CHECK(same(d.peak, r.peak), "peak %.17g", d.peak);
 	CHECK(same(d.gpu_seconds, r.gpu_seconds), "gpu_seconds %.17g", d.gpu_seconds);
 	CHECK_EQ_STR(d.gpu, r.gpu);
 	CHECK_EQ_STR(d.timestamp, r.timestamp);
@@ -159,10 +159,10 @@ static void test_round_trip(void)
 		snprintf(what, sizeof what, "vendor[%d]", i);
 		CHECK_EQ_STR(d.vendor[i].name, r.vendor[i].name);
 		CHECK_EQ_STR(d.vendor[i].config, r.vendor[i].config);
-		CHECK(d.vendor[i].is_lt == r.vendor[i].is_lt && d.vendor[i].ok == r.vendor[i].ok &&
+		CHECK(d.vendor[i].kind == r.vendor[i].kind && d.vendor[i].ok == r.vendor[i].ok &&
 			      d.vendor[i].is_floor == r.vendor[i].is_floor,
-		      "%s: is_lt %d ok %d floor %d, expected %d %d %d", what, d.vendor[i].is_lt, d.vendor[i].ok,
-		      d.vendor[i].is_floor, r.vendor[i].is_lt, r.vendor[i].ok, r.vendor[i].is_floor);
+		      "%s: kind %d ok %d floor %d, expected %d %d %d", what, d.vendor[i].kind, d.vendor[i].ok,
+		      d.vendor[i].is_floor, r.vendor[i].kind, r.vendor[i].ok, r.vendor[i].is_floor);
 		check_stats(what, &d.vendor[i].st, &r.vendor[i].st);
 	}
 	for (int s = 0; s < DLB_ST_COUNT; s++)
@@ -204,7 +204,7 @@ static void test_round_trip(void)
 	CHECK_EQ_INT(d.nvendor, 4);
 	CHECK_EQ_STR(d.config, r.config);
 	dlb_result_free(&d);
-	CHECK_EQ_INT(dlb_result_load(db, "v1|no such key", 0, &d), MDB_NOTFOUND);
+	CHECK_EQ_INT(dlb_result_load(db, "v1|no such key", 0, &d), DLB_E_NOTFOUND);
 
 	/* JSON has no NaN: the text must still be valid JSON (null), which the loads above already read. */
 	char *json = encode_best(&r), *tj = dlb_json_text(dlb_trial_json(&trials[0]));
@@ -337,12 +337,12 @@ static void report_row(struct dlb_row *w, enum dlb_prec prec, int64_t m, int64_t
 	REQUIRE(dlb_key_decode(key, strlen(key), &w->k) == 0, "cannot decode %s", key);
 	struct dlb_result *r = &w->r;
 	snprintf(r->key, sizeof r->key, "%s", key);
-	r->p = (struct dlb_problem){.op = prec == DLB_PREC_INT8 ? &gemm_int8 : &dlb_op_gemm, .prec = prec, .m = m,
-				    .n = n, .k = k};
+	r->p = (struct dlb_problem){.op = prec == DLB_PREC_INT8 ? &gemm_int8 : &dlb_op_gemm, .prec = prec,
+				    .dim = {[GEMM_M] = m, [GEMM_N] = n, [GEMM_K] = k}};
 	r->found = 1;
 	snprintf(r->config, sizeof r->config, "BM=64 BN=64 BK=16 TM=4 TN=4 SPLITK=1");
 	r->tuned = stats(15, tuned_us);
-	r->peak_tflops = peak;
+	r->peak = peak;
 	r->max_err = r->tol = 0;
 	snprintf(r->timestamp, sizeof r->timestamp, "2026-01-02T03:04:05Z");
 }
@@ -454,7 +454,7 @@ static void test_table_text(const struct dlb_result *rows)
 	CHECK(!strstr(line, "padded"), "64x64x64 is not padded: %s", line);
 	/* the footnote, once, under the int8 table only */
 	CHECK_EQ_INT(count_of(t, "padded: 1 of 2 rows ran with M, N and K rounded up to multiples of 4 (DeepBench's rule); "
-				 "the inputs are padded once, the padded GEMM is timed, and the time does not include "
+				 "the inputs are padded once, the padded problem is timed, and the time does not include "
 				 "the padding; TOPS count the shape as given"),
 		     1);
 	CHECK(strstr(t, "padded: 1 of 2 rows") < strstr(t, "gemm fp32 on"), "the footnote is not under the int8 table");
@@ -470,16 +470,18 @@ static void test_table_text(const struct dlb_result *rows)
 static void test_table_csv(const struct dlb_result *rows)
 {
 	char *t = table(rows, DLB_FMT_CSV), line[512];
+	/* the problem's dims, then the generic columns with GEMM's vendor columns after the peak */
 	CHECK_HAS(t, "m,n,k,layout,prec,best_config,tuned_us,tuned_ci_lo,tuned_ci_hi,throughput,unit,pct_peak,peak,"
-		     "cublas_us,cublaslt_best_us,speedup,verified,cached,padded,padded_m,padded_n,padded_k,floor_us,"
-		     "vendor_best,vendor_best_config,paired_vendor,paired_n,paired_tuned_us,paired_vendor_us,paired_speedup,"
-		     "paired_speedup_lo,paired_speedup_hi\n");
+		     "cublas_us,cublaslt_best_us,vendor_best,vendor_best_config,speedup,paired_vendor,paired_n,"
+		     "paired_tuned_us,paired_vendor_us,paired_speedup,paired_speedup_lo,paired_speedup_hi,floor_us,verified,"
+		     "cached,padded,padded_m,padded_n,padded_k\n");
 	CHECK_HAS(line_with(t, "35,700,2047,NN,int8", line, sizeof line),
-		  ",10.030,TOPS,0.51,1979.0,12.000,n/a,1.2000,1,0,1,36,700,2048,3.000,cublasGemmEx,\"\",\"cublasGemmEx\",30,"
-		  "9.800,12.250,1.2500,1.2000,1.3000");
-	CHECK_HAS(line_with(t, "64,64,64,NN,int8", line, sizeof line), ",0.105,TOPS,0.01,1979.0,n/a,n/a,n/a,1,0,0,64,64,64,n/a");
+		  ",10.030,TOPS,0.51,1979.0,12.000,n/a,\"cublasGemmEx\",\"\",1.2000,\"cublasGemmEx\",30,9.800,12.250,1.2500,"
+		  "1.2000,1.3000,3.000,1,0,1,36,700,2048");
+	CHECK_HAS(line_with(t, "64,64,64,NN,int8", line, sizeof line),
+		  ",0.105,TOPS,0.01,1979.0,n/a,n/a,\"\",\"\",n/a,\"\",0,n/a,n/a,n/a,n/a,n/a,n/a,1,0,0,64,64,64");
 	CHECK_HAS(line_with(t, "35,700,2047,NN,fp32", line, sizeof line),
-		  ",5.015,TFLOP/s,n/a,n/a,30.000,n/a,1.5000,1,0,0,35,700,2047,n/a,cublasSgemm,\"\",\"\",0,n/a,n/a,n/a,n/a,n/a");
+		  ",5.015,TFLOP/s,n/a,n/a,30.000,n/a,\"cublasSgemm\",\"\",1.5000,\"\",0,n/a,n/a,n/a,n/a,n/a,n/a,1,0,0,35,700,2047");
 	CHECK_EQ_INT(count_of(t, "\n"), 4);
 	no_made_up_numbers("csv", t);
 	free(t);
@@ -545,7 +547,7 @@ static void test_vendor_config(const struct dlb_result *given)
 	rows[2].vendor[1] = (struct dlb_vendor_entry){"cublasLt#0", 1, 1, stats(15, 25.0)};
 	snprintf(rows[2].vendor[1].config, sizeof rows[2].vendor[1].config, "%s", cfg);
 	char *t = table(rows, DLB_FMT_CSV), line[512], want[160];
-	snprintf(want, sizeof want, ",n/a,cublasLt#0,\"%s\"", cfg);
+	snprintf(want, sizeof want, ",25.000,\"cublasLt#0\",\"%s\",1.2500,", cfg);
 	CHECK_HAS(line_with(t, "35,700,2047,NN,fp32", line, sizeof line), want);
 	free(t);
 	t = table(rows, DLB_FMT_JSON);
@@ -576,29 +578,35 @@ static void test_export(const struct dlb_row *rows)
 	struct dlb_store *db = temp_store(dir);
 	struct export_arg e = {DLB_EXPORT_CSV, db, rows};
 	char *t = printed(print_export, NULL, 3, &e);
-	CHECK_HAS(t, ",samples,throughput,unit,vendor_best,vendor_best_us,speedup,verified,current,measured,padded,"
-		     "padded_m,padded_n,padded_k,floor_us,vendor_best_config,paired_vendor,paired_n,paired_tuned_us,paired_vendor_us,"
-		     "paired_speedup,paired_speedup_lo,paired_speedup_hi\n");
-	CHECK_HAS(line_with(t, "int8,NN,35,700,2047", line, sizeof line),
-		  ",10.030,TOPS,\"cublasGemmEx\",12.000,1.2000,1,1,2026-01-02T03:04:05Z,1,36,700,2048,3.000,\"\",\"cublasGemmEx\",30,"
-		  "9.800,12.250,1.2500,1.2000,1.3000");
-	CHECK_HAS(line_with(t, "int8,NN,64,64,64", line, sizeof line), ",TOPS,\"\",n/a,n/a,1,1,2026-01-02T03:04:05Z,0,64,64,64");
-	CHECK_HAS(line_with(t, "fp32,NN,35,700,2047", line, sizeof line), ",TFLOP/s,\"cublasSgemm\",30.000,1.5000,1,1,");
+	/* the run's CSV columns (export names and all) after the row's GPU, driver, CUDA and op */
+	CHECK_HAS(t, "gpu,uuid,driver,cuda,op,m,n,k,layout,prec,best_config,tuned_us,tuned_ci_lo,tuned_ci_hi,tuned_samples,"
+		     "throughput,unit,pct_peak,peak,cublas_us,cublaslt_best_us,vendor_best,vendor_best_us,vendor_best_config,"
+		     "speedup,paired_vendor,paired_n,paired_tuned_us,paired_vendor_us,paired_speedup,paired_speedup_lo,"
+		     "paired_speedup_hi,floor_us,verified,current,measured,padded,padded_m,padded_n,padded_k\n");
+	CHECK_HAS(line_with(t, "gemm,35,700,2047,NN,int8", line, sizeof line),
+		  ",10.030,TOPS,0.51,1979.0,12.000,n/a,\"cublasGemmEx\",12.000,\"\",1.2000,\"cublasGemmEx\",30,9.800,12.250,"
+		  "1.2500,1.2000,1.3000,3.000,1,1,2026-01-02T03:04:05Z,1,36,700,2048");
+	CHECK_HAS(line_with(t, "gemm,64,64,64,NN,int8", line, sizeof line),
+		  ",TOPS,0.01,1979.0,n/a,n/a,\"\",n/a,\"\",n/a,\"\",0,n/a,n/a,n/a,n/a,n/a,n/a,1,1,2026-01-02T03:04:05Z,0,64,64,64");
+	CHECK_HAS(line_with(t, "gemm,35,700,2047,NN,fp32", line, sizeof line),
+		  ",TFLOP/s,n/a,n/a,30.000,n/a,\"cublasSgemm\",30.000,\"\",1.5000,");
 	no_made_up_numbers("export csv", t);
 	free(t);
 
 	e.fmt = DLB_EXPORT_MD;
 	t = printed(print_export, NULL, 3, &e);
-	CHECK_HAS(t, "## gemm int8 on Test GPU (GPU-1), driver 13.0, CUDA 13.0\n\n| layout | M×N×K | config | tuned µs [95% CI] "
-		     "| TOPS |");
-	CHECK_HAS(t, "## gemm fp32 on Test GPU (GPU-1), driver 13.0, CUDA 13.0\n\n| layout | M×N×K | config | tuned µs [95% CI] "
-		     "| TFLOP/s |");
-	CHECK_HAS(t, "| NN | 35×700×2047 (padded: 36×700×2048) | BM=64");
-	CHECK_HAS(line_with(t, "| NN | 64×64×64 |", line, sizeof line), "| 0.10 | n/a | n/a | n/a | n/a | n/a | yes |");
-	CHECK_HAS(line_with(t, "| NN | 35×700×2047 (padded", line, sizeof line),
-		  "| cublasGemmEx | 12.00 | 1.20× | 1.25× [1.20, 1.30] | 3.00 | yes |");
+	/* the text table's columns, with the CIs, the vendor best's name and whether the row is current */
+	CHECK_HAS(t, "## gemm int8 on Test GPU (GPU-1), driver 13.0, CUDA 13.0\n\n| M | N | K | layout | best config | "
+		     "tuned µs [95% CI] | TOPS | %peak | cuBLAS us | Lt-best | vendor best | speedup | paired [95% CI] | "
+		     "floor us | verified | current |\n|---:|---:|---:|---|---|---|---:|");
+	CHECK_HAS(t, "## gemm fp32 on Test GPU (GPU-1), driver 13.0, CUDA 13.0\n\n| M | N | K | layout | best config | "
+		     "tuned µs [95% CI] | TFLOP/s |");
+	CHECK_HAS(line_with(t, "| 64 | 64 | 64 | NN |", line, sizeof line),
+		  "| 5.00 [4.67, 5.14] | 0.10 | 0.0% | n/a | n/a | n/a | n/a | n/a | n/a | yes | yes |");
+	CHECK_HAS(line_with(t, "| 35 | 700 | 2047 | NN | BM=64 BN=64 BK=16 TM=4 TN=4 SPLITK=1 | 10.00", line, sizeof line),
+		  "| 12.00 | n/a | cublasGemmEx | 1.20x | 1.25x [1.20, 1.30] | 3.00 | yes, padded: 36x700x2048 | yes |");
 	CHECK_EQ_INT(count_of(t, "\nPadded: 1 of 2 rows ran with M, N and K rounded up to multiples of 4 (DeepBench's rule); "
-				 "the inputs are padded once, the padded GEMM is timed, and the time does not include "
+				 "the inputs are padded once, the padded problem is timed, and the time does not include "
 				 "the padding; TOPS count the shape as given.\n"),
 		     1);
 	CHECK(strstr(t, "Padded: 1 of 2 rows") > strstr(t, "## gemm int8"), "the padding note is not under the int8 table");
@@ -627,13 +635,13 @@ static void test_reports(void)
 		rows[i] = w[i].r;
 	/* derived numbers: of the shape as given; NAN (never a made-up number) where one does not exist */
 	CHECK_NEAR(dlb_result_throughput(&rows[0]), 2.0 * 35 * 700 * 2047 / 10e-6 / 1e12, 1e-9);
-	CHECK(isnan(dlb_result_lt_best_us(&rows[0])), "no cuBLASLt entry: %g", dlb_result_lt_best_us(&rows[0]));
-	CHECK(isnan(dlb_result_cublas_us(&rows[1])) && isnan(dlb_result_vendor_best_us(&rows[1])) &&
+	CHECK(isnan(dlb_result_kind_best_us(&rows[0], DLB_GEMM_KIND_LT)), "no cuBLASLt entry: %g", dlb_result_kind_best_us(&rows[0], DLB_GEMM_KIND_LT));
+	CHECK(isnan(dlb_result_kind_best_us(&rows[1], DLB_GEMM_KIND_CUBLAS)) && isnan(dlb_result_vendor_best_us(&rows[1])) &&
 		      isnan(dlb_result_speedup(&rows[1])),
 	      "unverified vendor entries gave a number");
 	CHECK(isnan(dlb_result_pct_peak(&rows[2])), "no peak: %%peak %g", dlb_result_pct_peak(&rows[2]));
 	struct dlb_result zero = rows[0];
-	zero.peak_tflops = 0;
+	zero.peak = 0;
 	zero.vendor[0].st.median = 0; /* verified but never timed */
 	CHECK(isnan(dlb_result_pct_peak(&zero)) && isnan(dlb_result_speedup(&zero)), "a zero peak or vendor time gave %g, %g",
 	      dlb_result_pct_peak(&zero), dlb_result_speedup(&zero));

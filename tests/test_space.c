@@ -2,7 +2,7 @@
  * and its constraint counts, the same sets as the predicates it was first written with, device limits, the
  * text form of a configuration — and the split-K factors. */
 #include "err.h"
-#include "ops/gemm.h"
+#include "ops/gemm/gemm.h"
 #include "problem.h"
 #include "spacecmd.h"
 #include "tune.h"
@@ -329,14 +329,14 @@ static void test_report(void)
 static void test_splits(void)
 {
 	int v[GEMM_NPARAMS] = {[GEMM_BM] = 128, [GEMM_BN] = 128, [GEMM_BK] = 8, [GEMM_TM] = 8, [GEMM_TN] = 8};
-	struct dlb_problem p = {.op = &dlb_op_gemm, .m = 4096, .n = 4096, .k = 4096};
+	struct dlb_problem p = {.op = &dlb_op_gemm, .dim = {[GEMM_M] = 4096, [GEMM_N] = 4096, [GEMM_K] = 4096}};
 	int s[16];
 	int n = dlb_gemm_splits(&p, v, 132, s, 16);
 	CHECK(n == 1 && s[0] == 1, "4096^3 on 132 SMs: %d splits, first %d; expected only 1", n, s[0]);
 
 	/* Few tiles, deep k: split-K pays. */
 	int w[GEMM_NPARAMS] = {[GEMM_BM] = 32, [GEMM_BN] = 16, [GEMM_BK] = 8, [GEMM_TM] = 4, [GEMM_TN] = 2};
-	struct dlb_problem q = {.op = &dlb_op_gemm, .m = 512, .n = 8, .k = 500000};
+	struct dlb_problem q = {.op = &dlb_op_gemm, .dim = {[GEMM_M] = 512, [GEMM_N] = 8, [GEMM_K] = 500000}};
 	int64_t tiles = (512 / 32) * 1;
 	n = dlb_gemm_splits(&q, w, 132, s, 16);
 	CHECK(n >= 2, "512x8x500000: only %d split factor(s)", n);
@@ -345,18 +345,18 @@ static void test_splits(void)
 		CHECK(s[i] == 2 * s[i - 1], "split %d is %d after %d: not the next power of two", i, s[i], s[i - 1]);
 		CHECK(tiles * s[i] <= WAVES * 132, "split %d: %lld tiles x %d > %d x 132 SMs", i, (long long)tiles,
 		      s[i], WAVES);
-		CHECK(q.k / s[i] >= KSTEPS * w[GEMM_BK], "split %d: k/%d = %lld < %d BK", i, s[i],
-		      (long long)(q.k / s[i]), KSTEPS);
+		CHECK(GK(&q) / s[i] >= KSTEPS * w[GEMM_BK], "split %d: k/%d = %lld < %d BK", i, s[i],
+		      (long long)(GK(&q) / s[i]), KSTEPS);
 	}
 	int want = 1; /* with WAVES 2 and KSTEPS 8: 1 2 4 8 16, as 16 tiles x 32 would be 512 > 264 */
-	for (int f = 2; f <= 64 && tiles * f <= WAVES * 132 && q.k / f >= KSTEPS * w[GEMM_BK]; f *= 2)
+	for (int f = 2; f <= 64 && tiles * f <= WAVES * 132 && GK(&q) / f >= KSTEPS * w[GEMM_BK]; f *= 2)
 		want++;
 	CHECK_EQ_INT(n, want);
 
 	/* max bounds the list; k too shallow to split leaves 1. */
 	CHECK_EQ_INT(dlb_gemm_splits(&q, w, 132, s, 3), 3);
 	CHECK_EQ_INT(dlb_gemm_splits(&q, w, 132, s, 0), 0);
-	q.k = 40;
+	GK(&q) = 40;
 	CHECK_EQ_INT(dlb_gemm_splits(&q, w, 132, s, 16), 1);
 }
 

@@ -8,6 +8,7 @@
 #include "dbcmd.h"
 #include "device.h"
 #include "err.h"
+#include "op.h"
 #include "testlib.h"
 
 #include <dirent.h>
@@ -58,10 +59,13 @@ static void make_key(char *buf, size_t len, int64_t m, int driver, int current)
 {
 	struct dlb_versions v;
 	dlb_versions_get(&v);
-	struct dlb_key k = {.op = "gemm", .prec = "fp32", .layout = "NN", .m = m, .n = 16, .k = 1760,
-			    .gpu = "NVIDIA H200", .uuid = "GPU-test", .sm = 90, .driver = driver, .cuda = v.runtime,
-			    .nvrtc = v.nvrtc_major * 100 + v.nvrtc_minor, .cublas = v.cublas,
+	const struct dlb_lib *lib = dlb_family_find("gemm")->vendor_lib;
+	struct dlb_key k = {.op = "gemm", .prec = "fp32", .layout = "NN", .gpu = "NVIDIA H200", .uuid = "GPU-test",
+			    .sm = 90, .driver = driver, .cuda = v.runtime, .nvrtc = v.nvrtc_major * 100 + v.nvrtc_minor,
+			    .vlib_version = lib->version(),
 			    .tpl_hash = current ? dlb_op_template_hash("gemm", "fp32") : 0x0123456789abcdefull};
+	snprintf(k.shape, sizeof k.shape, "%lldx16x1760", (long long)m);
+	snprintf(k.vlib, sizeof k.vlib, "%s", lib->key);
 	REQUIRE(dlb_key_encode(&k, buf, len) > 0, "key encode");
 }
 
@@ -73,7 +77,7 @@ static void fill_result(struct dlb_result *r, const char *key, int found, int n)
 	snprintf(r->config, sizeof r->config, "%s", found ? "BM=32 BN=16 BK=16 TM=4 TN=2 SPLITK=8" : "");
 	r->tuned = (struct dlb_stats){.n = n, .median = 17.5, .median_lo = 17.25, .median_hi = 17.75};
 	r->counts[DLB_ST_OK] = 1;
-	r->max_err = r->tol = r->peak_tflops = r->gpu_seconds = NAN;
+	r->max_err = r->tol = r->peak = r->gpu_seconds = NAN;
 	snprintf(r->timestamp, sizeof r->timestamp, "2026-11-21T00:00:00Z");
 	r->nvendor = 1;
 	r->vendor[0] = (struct dlb_vendor_entry){"cublasSgemm", 0, 1, {.n = n, .median = 18.0}};
@@ -204,7 +208,7 @@ static void test_migration(void)
 		"{\"record_version\":1,\"found\":true,\"config\":\"BM=32 BN=16 BK=16 TM=4 TN=2 SPLITK=8\","
 		"\"tuned\":{\"n\":15,\"median_us\":16.5,\"median_lo\":16.25,\"median_hi\":16.75,\"mean_us\":16.5,"
 		"\"mean_lo\":16.4,\"mean_hi\":16.6,\"stddev\":0.1,\"min\":16.2,\"max\":17.0},\"max_err\":1e-6,\"tol\":1e-5,"
-		"\"peak_tflops\":66.9,\"gpu_seconds\":3.5,\"gpu\":\"NVIDIA H200\",\"timestamp\":\"2026-11-20T10:00:00Z\","
+		"\"peak\":66.9,\"gpu_seconds\":3.5,\"gpu\":\"NVIDIA H200\",\"timestamp\":\"2026-11-20T10:00:00Z\","
 		"\"counts\":{\"ok\":1,\"wrong_answer\":1},\"vendor\":[{\"name\":\"cublasSgemm\",\"is_lt\":false,\"ok\":true,"
 		"\"stats\":{\"n\":15,\"median_us\":18.0,\"median_lo\":17.9,\"median_hi\":18.1,\"mean_us\":18.0,\"mean_lo\":"
 		"17.9,\"mean_hi\":18.1,\"stddev\":0.1,\"min\":17.8,\"max\":18.4}}],\"trials\":[{\"config\":\"BM=32 BN=16 BK=16 "

@@ -2,6 +2,7 @@
  * what a problem runs as: the precision facts and int8's padding to multiples of 4. */
 #include "err.h"
 #include "op.h"
+#include "ops/gemm/gemm.h"
 #include "suite.h"
 #include "testlib.h"
 
@@ -14,9 +15,9 @@ static void check_problem(const struct dlb_suite *s, int i, int64_t m, int64_t n
 	if (!CHECK(i < s->n, "%s: no problem %d (%d parsed)", s->name, i, s->n))
 		return;
 	const struct dlb_problem *p = &s->problems[i];
-	CHECK(p->m == m && p->n == n && p->k == k && p->ta == ta && p->tb == tb,
-	      "%s: problem %d is %lld,%lld,%lld,%d,%d; expected %lld,%lld,%lld,%d,%d", s->name, i, (long long)p->m,
-	      (long long)p->n, (long long)p->k, p->ta, p->tb, (long long)m, (long long)n, (long long)k, ta, tb);
+	CHECK(GM(p) == m && GN(p) == n && GK(p) == k && GTA(p) == ta && GTB(p) == tb,
+	      "%s: problem %d is %lld,%lld,%lld,%d,%d; expected %lld,%lld,%lld,%d,%d", s->name, i, (long long)GM(p),
+	      (long long)GN(p), (long long)GK(p), GTA(p), GTB(p), (long long)m, (long long)n, (long long)k, ta, tb);
 }
 
 static void test_valid(void)
@@ -106,7 +107,7 @@ static void count_layouts(const struct dlb_suite *s, int c[4])
 {
 	memset(c, 0, 4 * sizeof *c);
 	for (int i = 0; i < s->n; i++)
-		c[s->problems[i].ta * 2 + s->problems[i].tb]++;
+		c[GTA(&s->problems[i]) * 2 + GTB(&s->problems[i])]++;
 }
 
 static void test_builtin(void)
@@ -137,7 +138,7 @@ static void test_builtin(void)
 	CHECK_HAS(dlb_last_error(), "inference_server");
 
 	char names[256];
-	dlb_suite_builtin_names(gemm, names, sizeof names);
+	dlb_suite_builtin_names(gemm->name, names, sizeof names);
 	CHECK(!strcmp(names, "training inference_server") || !strcmp(names, "inference_server training"),
 	      "built-in names \"%s\"", names);
 }
@@ -181,9 +182,10 @@ static void test_files(void)
 /* The shape run for prec and m x n x k must be want_*, and the return value whether it changed. */
 static void check_padded(enum dlb_prec prec, int64_t m, int64_t n, int64_t k, int64_t wm, int64_t wn, int64_t wk)
 {
-	struct dlb_problem p = {.op = gemm, .prec = prec, .m = m, .n = n, .k = k};
-	int64_t pm = 0, pn = 0, pk = 0;
-	int changed = dlb_problem_padded(&p, &pm, &pn, &pk);
+	struct dlb_problem p = {.op = gemm, .prec = prec, .dim = {[GEMM_M] = m, [GEMM_N] = n, [GEMM_K] = k}};
+	int64_t run[DLB_MAX_DIMS];
+	int changed = dlb_problem_padded(&p, run);
+	int64_t pm = run[GEMM_M], pn = run[GEMM_N], pk = run[GEMM_K];
 	CHECK(pm == wm && pn == wn && pk == wk, "%s %lldx%lldx%lld runs as %lldx%lldx%lld, expected %lldx%lldx%lld",
 	      dlb_prec_name(prec), (long long)m, (long long)n, (long long)k, (long long)pm, (long long)pn, (long long)pk,
 	      (long long)wm, (long long)wn, (long long)wk);

@@ -2,7 +2,7 @@
  * with int32 accumulation on dimensions padded to multiples of 4. Same problem convention as ops/gemm. */
 #ifndef DLB_OPS_GEMM_TC_H
 #define DLB_OPS_GEMM_TC_H
-#include "../op.h"
+#include "../../op.h"
 
 extern const struct dlb_op dlb_op_gemm_fp16;
 extern const struct dlb_op dlb_op_gemm_int8;

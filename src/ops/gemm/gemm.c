@@ -1,8 +1,8 @@
 /* ops/gemm: the GEMM op entry — fp32 space and constraints as data, buffers, launches, cuBLAS baselines. */
 #include "gemm.h"
 
-#include "../err.h"
-#include "../../search/pcg32.h"
+#include "../../err.h"
+#include "../../../search/pcg32.h"
 
 #include <errno.h>
 #include <math.h>
@@ -59,17 +59,6 @@ static const struct dlb_constraint gemm_limit_checks[] = {
 
 static const char *const gemm_kernels[] = {"gemm_nn", "gemm_nt", "gemm_tn", "gemm_tt"};
 
-static double gemm_flops(const struct dlb_problem *p)
-{
-	return 2.0 * (double)p->m * (double)p->n * (double)p->k;
-}
-
-static void gemm_describe(const struct dlb_problem *p, char *buf, int len)
-{
-	snprintf(buf, (size_t)len, "%lldx%lldx%lld %s", (long long)p->m, (long long)p->n, (long long)p->k,
-		 dlb_layout_name(p->ta, p->tb));
-}
-
 /* ---- problem state ---- */
 
 #define MAX_SETS DLB_GEMM_MAX_SETS
@@ -78,6 +67,7 @@ static void gemm_describe(const struct dlb_problem *p, char *buf, int len)
 
 struct gemm_state {
 	struct dlb_gpu *g;
+	struct dlb_blas *handles; /* the family's */
 	struct dlb_problem p;
 	struct dlb_blas_gemm blas;
 	int nsets;
@@ -93,7 +83,7 @@ struct gemm_state {
 
 static size_t set_bytes(const struct dlb_problem *p)
 {
-	return sizeof(float) * ((size_t)p->m * (size_t)p->k + (size_t)p->k * (size_t)p->n + (size_t)p->m * (size_t)p->n);
+	return sizeof(float) * ((size_t)GM(p) * (size_t)GK(p) + (size_t)GK(p) * (size_t)GN(p) + (size_t)GM(p) * (size_t)GN(p));
 }
 
 /* Enough input sets that MAX_SETS launches in a row never find their inputs in L2. */
@@ -105,21 +95,21 @@ static int sets_for(const struct dlb_problem *p, const struct dlb_device *dev)
 
 int dlb_gemm_splits(const struct dlb_problem *p, const int *v, int sm_count, int *splits, int max)
 {
-	int64_t mn = ((p->m + v[GEMM_BM] - 1) / v[GEMM_BM]) * ((p->n + v[GEMM_BN] - 1) / v[GEMM_BN]);
+	int64_t mn = ((GM(p) + v[GEMM_BM] - 1) / v[GEMM_BM]) * ((GN(p) + v[GEMM_BN] - 1) / v[GEMM_BN]);
 	int n = 0;
 	if (max > 0)
 		splits[n++] = 1;
 	/* Split K only while the grid stays within SPLIT_WAVES blocks per SM and each split keeps >= 4 k-steps:
 	 * skinny problems are latency-bound, and more blocks put more loads in flight. */
 	for (int s = 2; n < max && s <= 64; s *= 2)
-		if (mn * s <= SPLIT_WAVES * (int64_t)sm_count && p->k / s >= 4 * v[GEMM_BK])
+		if (mn * s <= SPLIT_WAVES * (int64_t)sm_count && GK(p) / s >= 4 * v[GEMM_BK])
 			splits[n++] = s;
 	return n;
 }
 
 static size_t gemm_device_bytes(const struct dlb_problem *p, const struct dlb_device *dev)
 {
-	size_t mn = (size_t)p->m * (size_t)p->n * sizeof(float);
+	size_t mn = (size_t)GM(p) * (size_t)GN(p) * sizeof(float);
 	size_t ws = (size_t)SPLIT_WAVES * dev->sm_count * 128 * 128 * sizeof(float); /* split-K bound: see dlb_gemm_splits */
 	return (size_t)sets_for(p, dev) * set_bytes(p) + mn + (ws < 64 * mn ? ws : 64 * mn) + dlb_bench_flush_bytes(dev) +
 	       ((size_t)64 << 20) /* cuBLASLt workspace */;
@@ -148,29 +138,29 @@ static int spot_check_reference(struct gemm_state *s)
 {
 	int rc = 0;
 	const struct dlb_problem *p = &s->p;
-	float *fa = malloc((size_t)p->k * sizeof *fa), *fb = malloc((size_t)p->k * sizeof *fb);
+	float *fa = malloc((size_t)GK(p) * sizeof *fa), *fb = malloc((size_t)GK(p) * sizeof *fb);
 	if (!fa || !fb)
 		DLB_FAIL(ENOMEM, "out of memory for the reference spot check");
 	struct dlb_pcg32 rng;
 	dlb_pcg32_seed(&rng, s->seed, 99);
 	for (int t = 0; t < 8; t++) {
-		int64_t i = dlb_pcg32_bounded(&rng, (uint32_t)(p->m < UINT32_MAX ? p->m : UINT32_MAX));
-		int64_t j = dlb_pcg32_bounded(&rng, (uint32_t)(p->n < UINT32_MAX ? p->n : UINT32_MAX));
+		int64_t i = dlb_pcg32_bounded(&rng, (uint32_t)(GM(p) < UINT32_MAX ? GM(p) : UINT32_MAX));
+		int64_t j = dlb_pcg32_bounded(&rng, (uint32_t)(GN(p) < UINT32_MAX ? GN(p) : UINT32_MAX));
 		/* op(A)(i, :) and op(B)(:, j): contiguous, or a column of stride ld read by a 2-D copy */
-		if (p->ta)
-			CUDA_CHECK(cudaMemcpy(fa, s->A[0] + i * s->blas.lda, (size_t)p->k * 4, cudaMemcpyDeviceToHost));
+		if (GTA(p))
+			CUDA_CHECK(cudaMemcpy(fa, s->A[0] + i * s->blas.lda, (size_t)GK(p) * 4, cudaMemcpyDeviceToHost));
 		else
-			CUDA_CHECK(cudaMemcpy2D(fa, 4, s->A[0] + i, (size_t)s->blas.lda * 4, 4, (size_t)p->k,
+			CUDA_CHECK(cudaMemcpy2D(fa, 4, s->A[0] + i, (size_t)s->blas.lda * 4, 4, (size_t)GK(p),
 						cudaMemcpyDeviceToHost));
-		if (p->tb)
-			CUDA_CHECK(cudaMemcpy2D(fb, 4, s->B[0] + j, (size_t)s->blas.ldb * 4, 4, (size_t)p->k,
+		if (GTB(p))
+			CUDA_CHECK(cudaMemcpy2D(fb, 4, s->B[0] + j, (size_t)s->blas.ldb * 4, 4, (size_t)GK(p),
 						cudaMemcpyDeviceToHost));
 		else
-			CUDA_CHECK(cudaMemcpy(fb, s->B[0] + j * s->blas.ldb, (size_t)p->k * 4, cudaMemcpyDeviceToHost));
+			CUDA_CHECK(cudaMemcpy(fb, s->B[0] + j * s->blas.ldb, (size_t)GK(p) * 4, cudaMemcpyDeviceToHost));
 		float got;
-		CUDA_CHECK(cudaMemcpy(&got, s->ref + j * p->m + i, sizeof got, cudaMemcpyDeviceToHost));
+		CUDA_CHECK(cudaMemcpy(&got, s->ref + j * GM(p) + i, sizeof got, cudaMemcpyDeviceToHost));
 		double want = 0;
-		for (int64_t k = 0; k < p->k; k++)
+		for (int64_t k = 0; k < GK(p); k++)
 			want += (double)fa[k] * (double)fb[k];
 		if (!(fabs((double)got - want) <= s->tol))
 			DLB_FAIL(DLB_E_WRONG, "cuBLAS reference disagrees with the CPU at C(%lld,%lld): %.9g vs %.9g",
@@ -190,14 +180,17 @@ static int gemm_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **sta
 		DLB_FAIL(ENOMEM, "out of memory");
 	s->g = g;
 	s->p = *p;
-	dlb_blas_gemm_fp32(&s->blas, p->ta, p->tb, p->m, p->n, p->k);
+	struct dlb_gemm_shared *shared;
+	DLB_CHECK(dlb_gemm_shared_of(g, &shared));
+	s->handles = &shared->blas;
+	dlb_blas_gemm_fp32(&s->blas, GTA(p), GTB(p), GM(p), GN(p), GK(p));
 	s->nsets = sets_for(p, g->dev);
-	s->tol = dlb_tol_fp32(p->k);
+	s->tol = dlb_tol_fp32(GK(p));
 	/* Fresh inputs on every run: the seed comes from the clock and is recorded with the result. */
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	s->seed = (uint64_t)ts.tv_sec * 1000000007ULL ^ (uint64_t)ts.tv_nsec;
-	size_t mk = (size_t)p->m * (size_t)p->k, kn = (size_t)p->k * (size_t)p->n, mn = (size_t)p->m * (size_t)p->n;
+	size_t mk = (size_t)GM(p) * (size_t)GK(p), kn = (size_t)GK(p) * (size_t)GN(p), mn = (size_t)GM(p) * (size_t)GN(p);
 	for (int i = 0; i < s->nsets; i++) {
 		DLB_CHECK(dlb_dev_alloc((void **)&s->A[i], mk * 4));
 		DLB_CHECK(dlb_dev_alloc((void **)&s->B[i], kn * 4));
@@ -210,7 +203,7 @@ static int gemm_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **sta
 	CUDA_CHECK(cudaMemsetAsync(s->counters, 0, MAX_TILES_SPLIT * sizeof(unsigned), g->dev->stream));
 	DLB_CHECK(dlb_dev_alloc((void **)&s->ref, mn * 4));
 	DLB_CHECK(dlb_poison(g, s->ref, mn * 4));
-	DLB_CHECK(dlb_blas_gemm_run(&g->blas, &s->blas, s->A[0], s->B[0], s->ref));
+	DLB_CHECK(dlb_blas_gemm_run(s->handles, &s->blas, s->A[0], s->B[0], s->ref));
 	CUDA_CHECK(cudaStreamSynchronize(g->dev->stream));
 	DLB_CHECK(spot_check_reference(s));
 	*state = s;
@@ -227,15 +220,15 @@ static int gemm_variants(void *state, const struct dlb_candidate *c, int *values
 	/* Large problems (>= 4 waves of 128x128 tiles): tiles under 64x64 move more bytes per flop than the
 	 * larger ones and cannot win; skipping them keeps exhaustive search affordable until the racing search
 	 * replaces it. */
-	if ((double)s->p.m * (double)s->p.n >= 4.0 * s->g->dev->sm_count * 128 * 128 &&
+	if ((double)GM(&s->p) * (double)GN(&s->p) >= 4.0 * s->g->dev->sm_count * 128 * 128 &&
 	    c->cfg.v[GEMM_BM] * c->cfg.v[GEMM_BN] < 64 * 64)
 		return 0;
 	int n = dlb_gemm_splits(&s->p, c->cfg.v, s->g->dev->sm_count, values, max);
 	/* Workspace for the largest split, allocated now: never inside a timed region. */
 	size_t need = 0;
 	for (int i = 0; i < n; i++)
-		if (values[i] > 1 && (size_t)values[i] * (size_t)s->p.m * (size_t)s->p.n > need)
-			need = (size_t)values[i] * (size_t)s->p.m * (size_t)s->p.n;
+		if (values[i] > 1 && (size_t)values[i] * (size_t)GM(&s->p) * (size_t)GN(&s->p) > need)
+			need = (size_t)values[i] * (size_t)GM(&s->p) * (size_t)GN(&s->p);
 	if (need > s->ws_elems) {
 		dlb_dev_free(s->ws);
 		s->ws = NULL;
@@ -258,20 +251,20 @@ static int gemm_launch(void *state, const struct dlb_candidate *c, int split, in
 	struct gemm_state *s = state;
 	const struct dlb_problem *p = &s->p;
 	const int *v = c->cfg.v;
-	int64_t mt = (p->m + v[GEMM_BM] - 1) / v[GEMM_BM], nt = (p->n + v[GEMM_BN] - 1) / v[GEMM_BN];
+	int64_t mt = (GM(p) + v[GEMM_BM] - 1) / v[GEMM_BM], nt = (GN(p) + v[GEMM_BN] - 1) / v[GEMM_BN];
 	if (mt * nt > 0x7fffffff || split > 65535)
 		DLB_FAIL(DLB_E_LIMIT, "grid of %lld blocks exceeds the device's limit", (long long)(mt * nt));
-	if (split > 1 && (mt * nt > MAX_TILES_SPLIT || (size_t)split * (size_t)p->m * (size_t)p->n > s->ws_elems))
+	if (split > 1 && (mt * nt > MAX_TILES_SPLIT || (size_t)split * (size_t)GM(p) * (size_t)GN(p) > s->ws_elems))
 		DLB_FAIL(DLB_E_LIMIT, "split-K %d needs more workspace or counters than were allocated", split);
-	int64_t kc = (p->k + split - 1) / split;
+	int64_t kc = (GK(p) + split - 1) / split;
 	kc = (kc + v[GEMM_BK] - 1) / v[GEMM_BK] * v[GEMM_BK];
-	int64_t M = p->m, N = p->n, K = p->k, lda = s->blas.lda, ldb = s->blas.ldb, ldc = s->blas.ldc;
+	int64_t M = GM(p), N = GN(p), K = GK(p), lda = s->blas.lda, ldb = s->blas.ldb, ldc = s->blas.ldc;
 	const float *A = s->A[set], *B = s->B[set];
 	float *C = s->C[set], *W = s->ws;
 	unsigned *counters = s->counters;
 	int vec_a = lda % 4 == 0, vec_b = ldb % 4 == 0, vec_c = ldc % 4 == 0;
 	void *args[] = {&M, &N, &K, &A, &lda, &B, &ldb, &C, &ldc, &W, &counters, &kc, &vec_a, &vec_b, &vec_c};
-	DLB_CHECK(dlb_launch(c->kernels[p->ta * 2 + p->tb], (dim3){(unsigned)(mt * nt), 1, (unsigned)split},
+	DLB_CHECK(dlb_launch(c->kernels[GTA(p) * 2 + GTB(p)], (dim3){(unsigned)(mt * nt), 1, (unsigned)split},
 			     (dim3){(unsigned)threads_of(v), 1, 1}, 0, s->g->dev->stream, args));
 fail:
 	return rc;
@@ -279,14 +272,14 @@ fail:
 
 static int check_output(struct gemm_state *s, struct dlb_check *out)
 {
-	return dlb_compare_f32(s->g, s->C[0], s->p.m, s->ref, s->p.m, s->p.m, s->p.n, s->tol, out);
+	return dlb_compare_f32(s->g, s->C[0], GM(&s->p), s->ref, GM(&s->p), GM(&s->p), GN(&s->p), s->tol, out);
 }
 
 static int gemm_verify(void *state, const struct dlb_candidate *c, int split, struct dlb_check *out)
 {
 	int rc = 0;
 	struct gemm_state *s = state;
-	DLB_CHECK(dlb_poison(s->g, s->C[0], (size_t)s->p.m * (size_t)s->p.n * 4));
+	DLB_CHECK(dlb_poison(s->g, s->C[0], (size_t)GM(&s->p) * (size_t)GN(&s->p) * 4));
 	if (split > 1)
 		DLB_CHECK(dlb_poison(s->g, s->ws, s->ws_elems * 4));
 	DLB_CHECK(gemm_launch(state, c, split, 0));
@@ -308,8 +301,8 @@ static int vendor_launch(void *ctx, int set)
 	struct vendor_ctx *v = ctx;
 	const struct dlb_gemm_io *io = v->io;
 	if (v->algo < 0)
-		return dlb_blas_gemm_run(&io->g->blas, io->blas, io->A[set], io->B[set], io->C[set]);
-	return dlb_lt_run(&io->g->blas, v->plan, v->algo, io->A[set], io->B[set], io->C[set]);
+		return dlb_blas_gemm_run(io->handles, io->blas, io->A[set], io->B[set], io->C[set]);
+	return dlb_lt_run(io->handles, v->plan, v->algo, io->A[set], io->B[set], io->C[set]);
 }
 
 static int floor_launch(void *ctx, int set)
@@ -329,7 +322,7 @@ static int time_vendor(struct vendor_ctx *ctx, const struct dlb_bench_opts *o, s
 	*supported = 1;
 	DLB_CHECK(dlb_poison(io->g, io->C[0], io->c_bytes));
 	if (ctx->algo < 0)
-		DLB_CHECK(dlb_blas_gemm_try(&io->g->blas, io->blas, io->A[0], io->B[0], io->C[0], supported));
+		DLB_CHECK(dlb_blas_gemm_try(io->handles, io->blas, io->A[0], io->B[0], io->C[0], supported));
 	else
 		DLB_CHECK(vendor_launch(ctx, 0));
 	if (!*supported)
@@ -360,14 +353,14 @@ int dlb_gemm_vendor(const struct dlb_gemm_io *io, const char *name, const struct
 	DLB_CHECK(time_vendor(&ctx, o, t, &supported));
 	if (supported)
 		keep->algo[(*n)++] = -1;
-	DLB_CHECK(dlb_lt_plan_create(&io->g->blas, io->blas, &keep->plan));
+	DLB_CHECK(dlb_lt_plan_create(io->handles, io->blas, &keep->plan));
 	ctx.plan = &keep->plan;
 	for (int a = 0; a < keep->plan.nalgos && *n < max - 1; a++) {
 		keep->algo[*n] = a;
 		t = &out[(*n)++];
 		memset(t, 0, sizeof *t);
 		snprintf(t->name, sizeof t->name, "cublasLt#%d", a);
-		t->is_lt = 1;
+		t->kind = DLB_GEMM_KIND_LT;
 		/* only a label: an attribute this cuBLASLt cannot report leaves its error text, not a failed baseline */
 		if (dlb_lt_describe(&keep->plan, a, t->config, sizeof t->config)) {
 			snprintf(t->config, sizeof t->config, "unreadable: %s", dlb_last_error());
@@ -420,10 +413,10 @@ static int check_state(void *state, struct dlb_check *out)
 
 static void io_of(struct gemm_state *s, struct dlb_gemm_io *io)
 {
-	*io = (struct dlb_gemm_io){.g = s->g, .blas = &s->blas, .nsets = s->nsets,
-				   .a_bytes = (size_t)s->p.m * (size_t)s->p.k * sizeof(float),
-				   .b_bytes = (size_t)s->p.k * (size_t)s->p.n * sizeof(float),
-				   .c_bytes = (size_t)s->p.m * (size_t)s->p.n * sizeof(float), .check = check_state,
+	*io = (struct dlb_gemm_io){.g = s->g, .handles = s->handles, .blas = &s->blas, .nsets = s->nsets,
+				   .a_bytes = (size_t)GM(&s->p) * (size_t)GK(&s->p) * sizeof(float),
+				   .b_bytes = (size_t)GK(&s->p) * (size_t)GN(&s->p) * sizeof(float),
+				   .c_bytes = (size_t)GM(&s->p) * (size_t)GN(&s->p) * sizeof(float), .check = check_state,
 				   .state = s, .keep = &s->vkeep};
 	for (int i = 0; i < s->nsets; i++)
 		io->A[i] = s->A[i], io->B[i] = s->B[i], io->C[i] = s->C[i];
@@ -445,6 +438,7 @@ static int gemm_vendor_launch(void *state, int entry, int set)
 
 const struct dlb_op dlb_op_gemm = {
 	.name = "gemm",
+	.family = &dlb_family_gemm,
 	.prec = DLB_PREC_FP32,
 	.summary = "dense matrix product C = op(A) op(B), column-major",
 	.template_file = "gemm_fp32.cu",
@@ -455,9 +449,7 @@ const struct dlb_op dlb_op_gemm = {
 	.space = {gemm_params, GEMM_NPARAMS, gemm_constraints, sizeof gemm_constraints / sizeof gemm_constraints[0]},
 	.limit_checks = gemm_limit_checks,
 	.nlimit_checks = sizeof gemm_limit_checks / sizeof gemm_limit_checks[0],
-	.flops = gemm_flops,
 	.device_bytes = gemm_device_bytes,
-	.describe = gemm_describe,
 	.setup = gemm_setup,
 	.variants = gemm_variants,
 	.nsets = gemm_nsets,

@@ -1,10 +1,39 @@
-/* ops/gemm: dense GEMM, C = op(A) · op(B), column-major (DeepBench / cuBLAS convention). */
+/* ops/gemm: dense GEMM, C = op(A) · op(B), column-major (DeepBench / cuBLAS convention): the family
+ * (family.c) and its fp32 op on the CUDA cores (gemm.c); the tensor-core ops are in gemm_tc.c. */
 #ifndef DLB_OPS_GEMM_H
 #define DLB_OPS_GEMM_H
-#include "../op.h"
-#include "../vendor_cublas.h"
+#include "../../op.h"
+#include "vendor_cublas.h"
 
+extern const struct dlb_family dlb_family_gemm;
 extern const struct dlb_op dlb_op_gemm;
+
+/* The problem's dims, in the order of struct dlb_problem's dim[]. */
+enum { GEMM_M, GEMM_N, GEMM_K, GEMM_TA, GEMM_TB, GEMM_NDIMS };
+#define GM(p) ((p)->dim[GEMM_M])
+#define GN(p) ((p)->dim[GEMM_N])
+#define GK(p) ((p)->dim[GEMM_K])
+#define GTA(p) ((int)(p)->dim[GEMM_TA]) /* 1: A stored transposed (cuBLAS's sense, as DeepBench's a_t) */
+#define GTB(p) ((int)(p)->dim[GEMM_TB])
+
+/* The M, N and K a problem runs with (int8: padded up to multiples of 4). */
+void dlb_gemm_run_shape(const struct dlb_problem *p, int64_t *m, int64_t *n, int64_t *k);
+
+/* The kinds of the vendor entries (the family's columns): the classic entry point, and cuBLASLt's algorithms. */
+enum { DLB_GEMM_KIND_CUBLAS, DLB_GEMM_KIND_LT };
+
+/* What every GEMM op of a process shares (the family's state): cuBLAS handles and the reference kernels. */
+struct dlb_gemm_shared {
+	struct dlb_blas blas;
+	struct dlb_module ref;
+	cudaKernel_t ref_s8;
+	int blas_open, ref_loaded;
+};
+int dlb_gemm_shared_of(struct dlb_gpu *g, struct dlb_gemm_shared **out);
+/* C (int32, column-major, ld ldc) = op(A)·op(B) for int8 A and B: our exact reference where cuBLASLt has no
+ * int8 algorithm. */
+int dlb_gemm_ref_s8(struct dlb_gpu *g, int64_t M, int64_t N, int64_t K, const void *A, int64_t lda, int ta,
+		    const void *B, int64_t ldb, int tb, int *C, int64_t ldc);
 
 /* Indices of the tunables in a configuration. */
 enum { GEMM_BM, GEMM_BN, GEMM_BK, GEMM_TM, GEMM_TN, GEMM_NPARAMS };
@@ -26,6 +55,7 @@ struct dlb_gemm_vendor_keep {
  * C[0] against its reference. */
 struct dlb_gemm_io {
 	struct dlb_gpu *g;
+	struct dlb_blas *handles;         /* the family's cuBLAS handles */
 	const struct dlb_blas_gemm *blas; /* the vendor's GEMM, with the op's types */
 	int nsets;
 	void *A[DLB_GEMM_MAX_SETS], *B[DLB_GEMM_MAX_SETS], *C[DLB_GEMM_MAX_SETS];

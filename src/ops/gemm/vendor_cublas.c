@@ -1,8 +1,8 @@
 /* vendor_cublas: every call checked; each enqueue is counted as a launch. */
 #include "vendor_cublas.h"
 
-#include "device.h"
-#include "err.h"
+#include "../../device.h"
+#include "../../err.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -5,8 +5,8 @@
 
 #include "gemm.h"
 
-#include "../err.h"
-#include "../../search/pcg32.h"
+#include "../../err.h"
+#include "../../../search/pcg32.h"
 
 #include <errno.h>
 #include <math.h>
@@ -346,24 +346,6 @@ static const struct dlb_constraint int8_limits[] = {TC_LIMITS(l_smem_int8, l_thr
 static const char *const tc_kernels[] = {"gemm_nn", "gemm_nt", "gemm_tn", "gemm_tt", "pack_cols", "pack_t"};
 enum { TC_PACK_KERNEL = 4, TC_PACKT_KERNEL = 5 };
 
-/* Useful work: the problem as given, not the padding. */
-static double tc_flops(const struct dlb_problem *p)
-{
-	return 2.0 * (double)p->m * (double)p->n * (double)p->k;
-}
-
-static void tc_describe(const struct dlb_problem *p, char *buf, int len)
-{
-	int64_t m, n, k;
-	(void)dlb_problem_padded(p, &m, &n, &k);
-	if (m != p->m || n != p->n || k != p->k)
-		snprintf(buf, (size_t)len, "%lldx%lldx%lld %s (padded %lldx%lldx%lld)", (long long)p->m, (long long)p->n,
-			 (long long)p->k, dlb_layout_name(p->ta, p->tb), (long long)m, (long long)n, (long long)k);
-	else
-		snprintf(buf, (size_t)len, "%lldx%lldx%lld %s", (long long)p->m, (long long)p->n, (long long)p->k,
-			 dlb_layout_name(p->ta, p->tb));
-}
-
 /* ---- problem state ---- */
 
 #define MAX_SETS DLB_GEMM_MAX_SETS
@@ -420,6 +402,7 @@ static size_t pack_bytes(const struct tc_pack *q, size_t es)
 
 struct tc_state {
 	struct dlb_gpu *g;
+	struct dlb_blas *handles;  /* the family's */
 	struct dlb_problem p;
 	int64_t m, n, k;           /* the dimensions run (int8: padded) */
 	int int8;
@@ -458,7 +441,7 @@ static size_t set_bytes(const struct tc_state *s)
 static size_t tc_device_bytes(const struct dlb_problem *p, const struct dlb_device *dev)
 {
 	struct tc_state s = {.p = *p, .int8 = p->prec == DLB_PREC_INT8};
-	(void)dlb_problem_padded(p, &s.m, &s.n, &s.k);
+	dlb_gemm_run_shape(p, &s.m, &s.n, &s.k);
 	s.es_in = s.int8 ? 1 : 2;
 	s.es_out = s.int8 ? 4 : 2;
 	size_t per = set_bytes(&s), want = 2 * dev->l2_bytes / (per ? per : 1);
@@ -471,8 +454,8 @@ static size_t tc_device_bytes(const struct dlb_problem *p, const struct dlb_devi
 	/* wgmma's repacks of A and B (pack_plan), one per set; the operands are stored with tight leading
 	 * dimensions (dlb_blas_gemm_*) */
 	struct tc_pack qa, qb;
-	pack_plan(0, p->ta, s.m, s.n, s.k, p->ta ? s.k : s.m, s.int8, &qa);
-	pack_plan(1, p->tb, s.m, s.n, s.k, p->tb ? s.n : s.k, s.int8, &qb);
+	pack_plan(0, GTA(p), s.m, s.n, s.k, GTA(p) ? s.k : s.m, s.int8, &qa);
+	pack_plan(1, GTB(p), s.m, s.n, s.k, GTB(p) ? s.n : s.k, s.int8, &qb);
 	size_t packed = sets * (pack_bytes(&qa, s.es_in) + pack_bytes(&qb, s.es_in));
 	return sets * per + mn + (ws < ws_tiles ? ws : ws_tiles) + packed + dlb_bench_flush_bytes(dev) +
 	       ((size_t)64 << 20);
@@ -538,8 +521,8 @@ static int spot_check_reference(struct tc_state *s)
 		int64_t i = dlb_pcg32_bounded(&rng, (uint32_t)(s->m < UINT32_MAX ? s->m : UINT32_MAX));
 		int64_t j = dlb_pcg32_bounded(&rng, (uint32_t)(s->n < UINT32_MAX ? s->n : UINT32_MAX));
 		/* op(A)(i, :) is contiguous when A is stored transposed; op(B)(:, j) when B is not */
-		DLB_CHECK(read_line(s, s->A[0], s->blas.lda, s->p.ta, i, tmp, fa));
-		DLB_CHECK(read_line(s, s->B[0], s->blas.ldb, !s->p.tb, j, tmp, fb));
+		DLB_CHECK(read_line(s, s->A[0], s->blas.lda, GTA(&s->p), i, tmp, fa));
+		DLB_CHECK(read_line(s, s->B[0], s->blas.ldb, !GTB(&s->p), j, tmp, fb));
 		double want = 0, got;
 		for (int64_t kk = 0; kk < s->k; kk++)
 			want += fa[kk] * fb[kk];
@@ -574,17 +557,17 @@ static int compute_reference(struct tc_state *s)
 	struct dlb_gpu *g = s->g;
 	if (!s->int8) {
 		struct dlb_blas_gemm rg;
-		dlb_blas_gemm_fp16(&rg, s->p.ta, s->p.tb, s->m, s->n, s->k, 1);
-		DLB_CHECK(dlb_blas_gemm_run(&g->blas, &rg, s->A[0], s->B[0], s->ref));
+		dlb_blas_gemm_fp16(&rg, GTA(&s->p), GTB(&s->p), s->m, s->n, s->k, 1);
+		DLB_CHECK(dlb_blas_gemm_run(s->handles, &rg, s->A[0], s->B[0], s->ref));
 		s->ref_by = "cublasGemmEx (fp16 in, fp32 out)";
 	} else {
-		DLB_CHECK(dlb_lt_plan_create(&g->blas, &s->blas, &plan));
+		DLB_CHECK(dlb_lt_plan_create(s->handles, &s->blas, &plan));
 		if (plan.nalgos > 0) {
-			DLB_CHECK(dlb_lt_run(&g->blas, &plan, 0, s->A[0], s->B[0], s->ref));
+			DLB_CHECK(dlb_lt_run(s->handles, &plan, 0, s->A[0], s->B[0], s->ref));
 			s->ref_by = "cuBLASLt int8";
 		} else {
-			DLB_CHECK(dlb_gemm_ref_s8(g, s->m, s->n, s->k, s->A[0], s->blas.lda, s->p.ta, s->B[0], s->blas.ldb,
-						  s->p.tb, s->ref, s->m));
+			DLB_CHECK(dlb_gemm_ref_s8(g, s->m, s->n, s->k, s->A[0], s->blas.lda, GTA(&s->p), s->B[0], s->blas.ldb,
+						  GTB(&s->p), s->ref, s->m));
 			s->ref_by = "dlbtune's int8 reference kernel";
 		}
 	}
@@ -603,13 +586,16 @@ static int tc_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state
 	s->g = g;
 	s->p = *p;
 	s->int8 = p->prec == DLB_PREC_INT8;
-	(void)dlb_problem_padded(p, &s->m, &s->n, &s->k); /* int8: multiples of 4 (DeepBench) */
+	dlb_gemm_run_shape(p, &s->m, &s->n, &s->k); /* int8: multiples of 4 (DeepBench) */
+	struct dlb_gemm_shared *shared;
+	DLB_CHECK(dlb_gemm_shared_of(g, &shared));
+	s->handles = &shared->blas;
 	s->es_in = s->int8 ? 1 : 2;
 	s->es_out = s->int8 ? 4 : 2;
 	if (s->int8)
-		dlb_blas_gemm_int8(&s->blas, p->ta, p->tb, s->m, s->n, s->k);
+		dlb_blas_gemm_int8(&s->blas, GTA(p), GTB(p), s->m, s->n, s->k);
 	else
-		dlb_blas_gemm_fp16(&s->blas, p->ta, p->tb, s->m, s->n, s->k, 0);
+		dlb_blas_gemm_fp16(&s->blas, GTA(p), GTB(p), s->m, s->n, s->k, 0);
 	s->abs_tol = s->int8 ? 0 : dlb_tol_fp32(s->k);
 	size_t per = set_bytes(s), want = 2 * g->dev->l2_bytes / (per ? per : 1);
 	s->nsets = want < 1 ? 1 : want > MAX_SETS ? MAX_SETS : (int)want;
@@ -630,8 +616,8 @@ static int tc_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state
 	/* wgmma reads its operands with cp.async (8 or 16 bytes) or TMA (16-byte aligned lines), and int8 ones
 	 * K-major only: an operand it cannot read as stored is repacked inside each timed launch of a wgmma
 	 * candidate (tc_launch; the search weighs the repack's time with the kernel's) */
-	pack_plan(0, p->ta, s->m, s->n, s->k, s->blas.lda, s->int8, &s->pk[0]);
-	pack_plan(1, p->tb, s->m, s->n, s->k, s->blas.ldb, s->int8, &s->pk[1]);
+	pack_plan(0, GTA(p), s->m, s->n, s->k, s->blas.lda, s->int8, &s->pk[0]);
+	pack_plan(1, GTB(p), s->m, s->n, s->k, s->blas.ldb, s->int8, &s->pk[1]);
 	for (int op = 0; op < 2; op++) {
 		size_t bytes = pack_bytes(&s->pk[op], s->es_in);
 		for (int i = 0; bytes && i < s->nsets; i++) {
@@ -686,7 +672,7 @@ static int tc_variants(void *state, const struct dlb_candidate *c, int *values, 
 	 * tn, or B repacked by pack_t) only; the narrow ones (BN < 64) for narrow problems, or short ones (M <= 64:
 	 * one M-tile, so the N-tiles are the grid) */
 	if (is_wgmma(c->cfg.v) && c->cfg.v[TC_BN] % 64 != 0 &&
-	    ((s->p.tb && s->pk[1].how != PACK_T) || (c->cfg.v[TC_BN] < 64 && s->n >= 64 && s->m > 64)))
+	    ((GTB(&s->p) && s->pk[1].how != PACK_T) || (c->cfg.v[TC_BN] < 64 && s->n >= 64 && s->m > 64)))
 		return 0;
 	int64_t mt = (s->m + c->cfg.v[TC_BM] - 1) / c->cfg.v[TC_BM];
 	int64_t nt = (s->n + c->cfg.v[TC_BN] - 1) / c->cfg.v[TC_BN];
@@ -703,7 +689,7 @@ static int tc_variants(void *state, const struct dlb_candidate *c, int *values, 
 		return 1;
 	}
 	struct dlb_problem run = s->p;
-	run.m = s->m, run.n = s->n, run.k = s->k;
+	run.dim[GEMM_M] = s->m, run.dim[GEMM_N] = s->n, run.dim[GEMM_K] = s->k;
 	int n = dlb_gemm_splits(&run, c->cfg.v, s->g->dev->sm_count, values, max);
 	if (c->cfg.v[TC_CLK]) { /* cluster split-K: splits 2..8 (a portable cluster), no workspace */
 		int kept = 0;
@@ -767,7 +753,7 @@ fail:
  * are a multiple of 64·lda, so its copy starts 16-byte aligned wherever A does.) */
 static size_t ar_bytes(const struct tc_state *s, const int *v, int64_t kc)
 {
-	if (!is_wgmma(v) || s->int8 || s->p.ta || s->pk[0].how != PACK_T || s->m > 64 || v[TC_BM] != 64 ||
+	if (!is_wgmma(v) || s->int8 || GTA(&s->p) || s->pk[0].how != PACK_T || s->m > 64 || v[TC_BM] != 64 ||
 	    v[TC_WGS] != 1 || v[TC_TMA] != 1 || v[TC_PERSIST] || kc > (int64_t)v[TC_STAGES] * v[TC_BK])
 		return 0;
 	size_t bytes = 16 + ((size_t)((kc - 1) * s->blas.lda + s->m) * s->es_in + 15) / 16 * 16;
@@ -794,7 +780,7 @@ static int tc_launch(void *state, const struct dlb_candidate *c, int split, int 
 	void *C = s->C[set], *W = s->ws;
 	unsigned *counters = s->counters;
 	int vec_a = vec_of(lda, s->es_in), vec_b = vec_of(ldb, s->es_in), vec_c = ldc % 4 == 0;
-	int ta = s->p.ta, tb = s->p.tb, packed_a = 0, packed_b = 0;
+	int ta = GTA(&s->p), tb = GTB(&s->p), packed_a = 0, packed_b = 0;
 	size_t ar = (uintptr_t)A % 16 ? 0 : ar_bytes(s, v, kc); /* the bulk copies read 16-byte aligned A */
 	for (int op = 0; is_wgmma(v) && op < 2; op++) { /* repacks first, in the same timed launch */
 		const struct tc_pack *q = &s->pk[op];
@@ -906,7 +892,7 @@ fail:
 	return rc;
 }
 
-/* ---- vendor baselines: cublasGemmEx and cuBLASLt, by ops/gemm.c's runner on our buffers ---- */
+/* ---- vendor baselines: cublasGemmEx and cuBLASLt, by gemm.c's runner on our buffers ---- */
 
 static int check_state(void *state, struct dlb_check *out)
 {
@@ -915,7 +901,7 @@ static int check_state(void *state, struct dlb_check *out)
 
 static void io_of(struct tc_state *s, struct dlb_gemm_io *io)
 {
-	*io = (struct dlb_gemm_io){.g = s->g, .blas = &s->blas, .nsets = s->nsets,
+	*io = (struct dlb_gemm_io){.g = s->g, .handles = s->handles, .blas = &s->blas, .nsets = s->nsets,
 				   .a_bytes = (size_t)s->m * (size_t)s->k * s->es_in,
 				   .b_bytes = (size_t)s->k * (size_t)s->n * s->es_in,
 				   .c_bytes = (size_t)s->m * (size_t)s->n * s->es_out, .check = check_state, .state = s,
@@ -939,9 +925,9 @@ static int tc_vendor_launch(void *state, int entry, int set)
 }
 
 #define TC_OP_COMMON                                                                                          \
-	.name = "gemm", .template_file = "gemm_tc.cu", .template_extra = "gemm_wgmma.cu",            \
+	.name = "gemm", .family = &dlb_family_gemm, .template_file = "gemm_tc.cu", .template_extra = "gemm_wgmma.cu",            \
 	.kernel_names = tc_kernels, .nkernels = 6, .ndyn_kernels = 4,                                                 \
-	.variant_name = "SPLITK", .flops = tc_flops, .device_bytes = tc_device_bytes, .describe = tc_describe,   \
+	.variant_name = "SPLITK", .device_bytes = tc_device_bytes,                                                 \
 	.setup = tc_setup, .variants = tc_variants, .nsets = tc_nsets, .launch = tc_launch, .verify = tc_verify,  \
 	.vendor = tc_vendor, .vendor_launch = tc_vendor_launch, .teardown = tc_teardown
 

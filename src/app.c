@@ -1,0 +1,375 @@
+/* app: the commands and their exit codes — dlbtune's main, as a function, so that a program that registers
+ * ops of its own (the tests' toy op) runs exactly the same commands. */
+#include "app.h"
+
+#include "../reports/table.h"
+#include "../store/store.h"
+#include "cli.h"
+#include "dbcmd.h"
+#include "config.h"
+#include "device.h"
+#include "err.h"
+#include "op.h"
+#include "simulate.h"
+#include "spacecmd.h"
+#include "suite.h"
+#include "tune.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+static int exit_code_for(int rc)
+{
+	switch (rc) {
+	case 0:
+		return DLB_EXIT_OK;
+	case DLB_E_USAGE:
+	case DLB_E_PARSE:
+		return DLB_EXIT_USAGE;
+	case DLB_E_NODRIVER:
+	case DLB_E_NODEVICE:
+		return DLB_EXIT_NOGPU;
+	case DLB_E_INTERRUPTED:
+		return DLB_EXIT_INTERRUPTED;
+	case DLB_E_WRONG:
+		return DLB_EXIT_UNVERIFIED;
+	default:
+		return DLB_EXIT_FAILURE;
+	}
+}
+
+static int report(int rc)
+{
+	if (rc) {
+		const char *detail = dlb_last_error();
+		fprintf(stderr, "dlbtune: error: %s\n", *detail ? detail : dlb_strerror(rc));
+		if (rc == DLB_E_NODRIVER || rc == DLB_E_NODEVICE)
+			fprintf(stderr, "dlbtune: note: `dlbtune compile`, space, lookup, export, import, merge, db and --help work without a GPU\n");
+	}
+	return exit_code_for(rc);
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	dlb_interrupted = 1;
+}
+
+static void print_version(void)
+{
+	struct dlb_versions v;
+	dlb_versions_get(&v);
+	printf("dlbtune %s\n", PACKAGE_VERSION);
+	printf("CUDA runtime %d.%d (static)\n", v.runtime / 1000, (v.runtime % 1000) / 10);
+	if (v.driver)
+		printf("CUDA driver  %d.%d\n", v.driver / 1000, (v.driver % 1000) / 10);
+	else
+		printf("CUDA driver  none found\n");
+	printf("NVRTC        %d.%d\n", v.nvrtc_major, v.nvrtc_minor);
+	for (int i = 0; dlb_libs[i]; i++) {
+		char ver[32];
+		dlb_lib_version_text(dlb_libs[i], ver, sizeof ver);
+		printf("%-12s %s\n", dlb_libs[i]->name, ver);
+	}
+}
+
+static int cmd_devices(void)
+{
+	int rc = 0, n = 0;
+	DLB_CHECK(dlb_device_count(&n));
+	for (int i = 0; i < n; i++) {
+		struct dlb_device d;
+		char arch[16];
+		DLB_CHECK(dlb_device_open(i, &d));
+		dlb_device_arch(&d, arch, sizeof arch);
+		printf("GPU %d: %s (%s), %s, %d SMs at %d MHz, %.1f GiB, L2 %zu MiB, smem/block %zu KiB (opt-in %zu KiB); "
+		       "peaks:",
+		       i, d.name, d.uuid, arch, d.sm_count, d.clock_khz / 1000, (double)d.total_mem / (1 << 30),
+		       d.l2_bytes >> 20, d.smem_per_block >> 10, d.smem_per_block_optin >> 10);
+		for (int p = 0; p < DLB_PREC_COUNT; p++) {
+			char peak[32];
+			dlb_fmt_num(peak, sizeof peak, dlb_device_peak_tflops(&d, (enum dlb_prec)p), "%.1f");
+			printf("%s %s %s %s", p ? "," : "", dlb_prec_name((enum dlb_prec)p), peak,
+			       dlb_prec_info((enum dlb_prec)p)->unit);
+		}
+		char gbs[32];
+		printf(", memory %s GB/s\n", dlb_fmt_num(gbs, sizeof gbs, dlb_device_peak_gbs(&d), "%.0f"));
+		dlb_device_close(&d);
+	}
+fail:
+	return rc;
+}
+
+static int write_file(const char *dir, const char *name, const void *data, size_t len)
+{
+	int rc = 0;
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "wb");
+	if (!f || fwrite(data, 1, len, f) != len)
+		DLB_USER_FAIL(errno ? errno : EIO, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
+fail:
+	if (f && fclose(f) && !rc)
+		rc = EIO;
+	return rc;
+}
+
+/* A file name from a candidate's text: "BM=64 BN=64" -> "BM-64_BN-64". */
+static void candidate_file_base(const char *text, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", text);
+	for (char *p = buf; *p; p++)
+		if (*p == ' ' || *p == '=')
+			*p = *p == ' ' ? '_' : '-';
+}
+
+/* One precision's space, compiled for c->arch; with --emit, each candidate written to DIR/<prec>/. */
+static int compile_prec(const struct dlb_cli *c, enum dlb_prec prec)
+{
+	int rc = 0, n = 0, failed = 0, limited = 0;
+	struct dlb_candidate *cand = NULL;
+	struct dlb_limits lim;
+	const struct dlb_op *op;
+	char dir[4096];
+	DLB_CHECK(dlb_cli_op(c->op, prec, &op));
+	dlb_limits_of(NULL, &lim);
+	if (c->emit) {
+		snprintf(dir, sizeof dir, "%s/%s", c->emit, dlb_prec_name(prec));
+		if (mkdir(dir, 0755) && errno != EEXIST)
+			DLB_USER_FAIL(errno, "cannot create %s: %s", dir, strerror(errno));
+	}
+	DLB_CHECK(dlb_compile_space(op, c->arch, &lim, c->verbose, c->every, NULL, &cand, &n));
+	for (int i = 0; i < n; i++) {
+		struct dlb_candidate *x = &cand[i];
+		if (x->job.rc == DLB_E_LIMIT) {
+			limited++;
+			if (c->verbose)
+				printf("%-40s resource_limit (over the device limits)\n", x->text);
+			continue;
+		}
+		if (x->job.rc) {
+			failed++;
+			printf("%-40s compile_error\n%s\n", x->text, x->job.log ? x->job.log : dlb_last_error());
+			continue;
+		}
+		if (c->verbose) {
+			printf("%-40s %.2fs", x->text, x->job.seconds);
+			for (int k = 0; k < x->job.nkernels; k++)
+				printf("  %s: %d regs, %d B spill st/%d B ld, %d B stack, %d B smem", x->job.kernels[k].name,
+				       x->job.kernels[k].registers, x->job.kernels[k].spill_stores,
+				       x->job.kernels[k].spill_loads, x->job.kernels[k].stack_bytes,
+				       x->job.kernels[k].smem_bytes);
+			printf("\n");
+		}
+		if (c->emit) {
+			char base[160], name[192];
+			candidate_file_base(x->text, base, sizeof base);
+			snprintf(name, sizeof name, "%s.cu", base);
+			DLB_CHECK(write_file(dir, name, x->job.source, strlen(x->job.source)));
+			snprintf(name, sizeof name, "%s.%s.cubin", base, c->arch);
+			DLB_CHECK(write_file(dir, name, x->job.cubin, x->job.cubin_size));
+		}
+	}
+	/* one precision: the line scripts read (tests/compile_all.sh); a list names each */
+	if (c->nprecs > 1)
+		printf("%s %s: ", op->name, dlb_prec_name(prec));
+	if (c->every > 1)
+		printf("compiled %d candidates (every %dth) for %s, %d failed\n", n - limited, c->every, c->arch, failed);
+	else
+		printf("compiled %d candidates for %s, %d failed\n", n - limited, c->arch, failed);
+fail:
+	dlb_candidates_free(cand, n);
+	return rc;
+}
+
+static int cmd_compile(const struct dlb_cli *c)
+{
+	int rc = 0;
+	if (c->emit && mkdir(c->emit, 0755) && errno != EEXIST)
+		DLB_USER_FAIL(errno, "cannot create %s: %s", c->emit, strerror(errno));
+	for (int i = 0; i < c->nprecs; i++)
+		DLB_CHECK(compile_prec(c, c->precs[i]));
+fail:
+	return rc;
+}
+
+/* One precision of a tune run: its registry entry and its problems. */
+struct prec_run {
+	enum dlb_prec prec;
+	const struct dlb_op *op;
+	struct dlb_suite suite;
+};
+
+/* Padded dims (int8: multiples of 4) must stay within the sizes their dims accept. */
+static int check_padding(const struct dlb_suite *s)
+{
+	int rc = 0;
+	for (int i = 0; i < s->n; i++) {
+		const struct dlb_problem *p = &s->problems[i];
+		const struct dlb_family *f = p->op->family;
+		int64_t run[DLB_MAX_DIMS];
+		char where[300] = "the command line", shape[200], shape_run[200];
+		dlb_problem_padded(p, run);
+		if (p->line)
+			snprintf(where, sizeof where, "%s:%d", s->name, p->line);
+		for (int d = 0; d < f->ndims; d++)
+			if (f->dims[d].kind == DLB_DIM_SIZE && run[d] > f->dims[d].hi) {
+				dlb_problem_shape(p, shape, sizeof shape);
+				dlb_problem_shape_run(p, shape_run, sizeof shape_run);
+				DLB_USER_FAIL(DLB_E_USAGE, "%s: %s pads %s to %s, past the largest %s %lld", where,
+					      dlb_prec_name(p->prec), shape, shape_run, f->dims[d].title, (long long)f->dims[d].hi);
+			}
+	}
+fail:
+	return rc;
+}
+
+/* Everything the user typed about one precision, checked before the GPU is touched. */
+static int load_problems(const struct dlb_cli *c, enum dlb_prec prec, struct prec_run *pr)
+{
+	int rc = 0;
+	pr->prec = prec;
+	DLB_CHECK(dlb_cli_op(c->op, prec, &pr->op));
+	if (c->have_shape) {
+		pr->suite.problems = calloc(1, sizeof *pr->suite.problems);
+		if (!pr->suite.problems)
+			DLB_FAIL(ENOMEM, "out of memory");
+		dlb_cli_problem(c, pr->op, &pr->suite.problems[0]);
+		pr->suite.n = 1;
+		snprintf(pr->suite.name, sizeof pr->suite.name, "command line");
+	} else {
+		DLB_CHECK(dlb_suite_load(c->suite ? c->suite : pr->op->family->default_suite, pr->op, prec, &pr->suite));
+	}
+	DLB_CHECK(check_padding(&pr->suite));
+fail:
+	return rc;
+}
+
+/* Moves the rows worth printing (answered, measured or failed) to the front; their count. */
+static int keep_shown(struct dlb_result *rows, int n)
+{
+	int shown = 0;
+	for (int i = 0; i < n; i++)
+		if (rows[i].cached || rows[i].nvendor || rows[i].failed)
+			rows[shown++] = rows[i];
+	return shown;
+}
+
+static int cmd_tune(const struct dlb_cli *c)
+{
+	int rc = 0, total = 0, shown = 0, first_failure = 0;
+	struct prec_run runs[DLB_PREC_COUNT] = {0};
+	struct dlb_device dev = {0};
+	size_t free_mem = 0;
+	struct dlb_store *db = NULL;
+	struct dlb_result *results = NULL;
+	char path[4096], failed[64] = "";
+	for (int i = 0; i < c->nprecs; i++) {
+		DLB_CHECK(load_problems(c, c->precs[i], &runs[i]));
+		total += runs[i].suite.n;
+	}
+	DLB_CHECK(dlb_db_path(c, path, sizeof path));
+	DLB_CHECK(dlb_tune_probe(c->device, runs[0].op, &dev, &free_mem));
+	for (int i = 0; i < c->nprecs; i++)
+		DLB_CHECK(dlb_check_memory(&runs[i].suite, &dev, free_mem));
+	DLB_CHECK(dlb_store_open(path, DLB_STORE_CREATE, &db));
+	results = calloc((size_t)total, sizeof *results);
+	if (!results)
+		DLB_FAIL(ENOMEM, "out of memory");
+	struct dlb_tune_opts o = {
+		.retune = c->retune,
+		.verbose = c->verbose,
+		.sample = {.warmup = 2, .samples = 0, .min_sample_us = 20.0, .confidence = c->confidence},
+		.vendor = {.warmup = 2, .samples = c->samples, .min_sample_us = 20.0, .confidence = 0.95},
+		.seeds = c->seeds,
+		.paired = c->paired,
+	};
+	dlb_cli_search(c, DLB_MIN_SEARCH_S, &o.search, &o.race);
+	/* One precision after the other, into the same database; a failed one is named and the next one runs. */
+	for (int i = 0; i < c->nprecs; i++) {
+		const struct prec_run *pr = &runs[i];
+		struct dlb_result *rows = results + shown;
+		memset(rows, 0, (size_t)pr->suite.n * sizeof *rows);
+		if (!c->csv && !c->json)
+			fprintf(stderr, "dlbtune: %s %s, %d problems from %s on GPU %d (%s), database %s\n", pr->op->name,
+				dlb_prec_name(pr->prec), pr->suite.n, pr->suite.name, dev.ordinal, dev.name, path);
+		int trc = dlb_tune(&o, &pr->suite, &dev, db, rows);
+		shown += keep_shown(rows, pr->suite.n);
+		if (trc && (c->nprecs == 1 || trc == DLB_E_INTERRUPTED)) {
+			rc = trc; /* its own message stands */
+			break;
+		}
+		if (trc) {
+			fprintf(stderr, "dlbtune: error: %s %s failed: %s%s\n", pr->op->name, dlb_prec_name(pr->prec),
+				dlb_last_error(), i + 1 < c->nprecs ? "; going on with the next precision" : "");
+			first_failure = first_failure ? first_failure : trc;
+			snprintf(failed + strlen(failed), sizeof failed - strlen(failed), "%s%s", *failed ? ", " : "",
+				 dlb_prec_name(pr->prec));
+		}
+	}
+	/* Print what there is, also after an interrupt or a failure: finished problems are stored. */
+	if (shown)
+		dlb_table_print(stdout, c->csv ? DLB_FMT_CSV : c->json ? DLB_FMT_JSON : DLB_FMT_TEXT, results, shown,
+				dev.name);
+	if (rc)
+		goto fail;
+	if (first_failure)
+		DLB_FAIL(first_failure, "%s %s failed (the error is above); the other precisions ran and are stored", c->op,
+			 failed);
+	for (int i = 0; i < shown; i++)
+		if (!results[i].found)
+			DLB_USER_FAIL(DLB_E_WRONG, "some problems have no verified candidate (see the table)");
+fail:
+	free(results);
+	dlb_store_close(db);
+	for (int i = 0; i < c->nprecs; i++)
+		dlb_suite_free(&runs[i].suite);
+	return rc;
+}
+
+int dlb_main(int argc, char **argv)
+{
+	struct dlb_cli c;
+	int rc = dlb_cli_parse(argc, argv, &c);
+	if (rc) {
+		fprintf(stderr, "dlbtune: error: %s\n", dlb_last_error());
+		return DLB_EXIT_USAGE;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	switch (c.cmd) {
+	case DLB_CMD_HELP:
+		dlb_cli_usage(stdout);
+		return DLB_EXIT_OK;
+	case DLB_CMD_VERSION:
+		print_version();
+		return DLB_EXIT_OK;
+	case DLB_CMD_DEVICES:
+		return report(cmd_devices());
+	case DLB_CMD_COMPILE:
+		return report(cmd_compile(&c));
+	case DLB_CMD_SPACE:
+		return report(dlb_cmd_space(&c));
+	case DLB_CMD_DB_STATS:
+	case DLB_CMD_DB_LIST:
+	case DLB_CMD_DB_SHOW:
+	case DLB_CMD_DB_VERIFY:
+	case DLB_CMD_DB_GC:
+	case DLB_CMD_DB_MIGRATE:
+	case DLB_CMD_EXPORT:
+	case DLB_CMD_IMPORT:
+	case DLB_CMD_MERGE:
+	case DLB_CMD_LOOKUP:
+		return report(dlb_cmd_db(&c));
+	case DLB_CMD_TUNE:
+		return report(cmd_tune(&c));
+	case DLB_CMD_SIMULATE:
+		return report(dlb_cmd_simulate(&c));
+	}
+	return DLB_EXIT_FAILURE;
+}

@@ -1,0 +1,125 @@
+/* ops/gemm/family: what every GEMM op shares — the problem (M, N, K and the two transposes, DeepBench's a_t
+ * and b_t), its work (2·M·N·K), its vendor (cuBLAS: the handles and the int8 reference kernel, opened once
+ * per process), and its extra columns (cuBLAS and best-cuBLASLt times). */
+#include "gemm.h"
+
+#include "../../err.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+static const char *const trans_names[] = {"N", "T"};
+
+static const struct dlb_dim gemm_dims[GEMM_NDIMS] = {
+	[GEMM_M] = {.name = "m", .title = "M", .width = 6, .about = "rows of C and of op(A)", .kind = DLB_DIM_SIZE, .lo = 1,
+		    .hi = DLB_MAX_DIM, .pad = 1},
+	[GEMM_N] = {.name = "n", .title = "N", .width = 6, .about = "columns of C and of op(B)", .kind = DLB_DIM_SIZE, .lo = 1,
+		    .hi = DLB_MAX_DIM, .pad = 1},
+	[GEMM_K] = {.name = "k", .title = "K", .about = "the inner dimension", .kind = DLB_DIM_SIZE, .lo = 1,
+		    .hi = DLB_MAX_DIM, .pad = 1},
+	[GEMM_TA] = {.name = "ta", .csv = "a_t", .title = "A", .about = "A stored transposed (T) or not (N)",
+		     .kind = DLB_DIM_CHOICE, .has_default = 1, .def = 0, .names = trans_names, .nnames = 2},
+	[GEMM_TB] = {.name = "tb", .csv = "b_t", .title = "B", .about = "B stored transposed (T) or not (N)",
+		     .kind = DLB_DIM_CHOICE, .has_default = 1, .def = 0, .names = trans_names, .nnames = 2},
+};
+
+static double gemm_work(const struct dlb_problem *p)
+{
+	return 2.0 * (double)GM(p) * (double)GN(p) * (double)GK(p);
+}
+
+/* The vendor entries' kinds: 0 the classic entry point (cublasSgemm, cublasGemmEx), 1 a cuBLASLt algorithm. */
+static const struct dlb_vendor_col gemm_cols[] = {
+	{"cuBLAS us", "cublas_us", DLB_GEMM_KIND_CUBLAS},
+	{"Lt-best", "cublaslt_best_us", DLB_GEMM_KIND_LT},
+};
+
+static int gemm_open(struct dlb_gpu *g, void **state)
+{
+	int rc = 0;
+	struct dlb_gemm_shared *s = calloc(1, sizeof *s);
+	if (!s)
+		DLB_FAIL(ENOMEM, "out of memory");
+	DLB_CHECK(dlb_blas_open(g->dev->stream, &s->blas));
+	s->blas_open = 1;
+	DLB_CHECK(dlb_gpu_load_embedded(g, "gemm_ref.cu", &s->ref));
+	s->ref_loaded = 1;
+	DLB_CHECK(dlb_module_kernel(&s->ref, "gemm_ref_s8", &s->ref_s8));
+	*state = s;
+	return 0;
+fail:
+	if (s && s->blas_open)
+		dlb_blas_close(&s->blas);
+	free(s);
+	*state = NULL;
+	return rc;
+}
+
+static void gemm_close(void *state)
+{
+	struct dlb_gemm_shared *s = state;
+	if (!s)
+		return;
+	if (s->ref_loaded)
+		dlb_module_unload(&s->ref);
+	dlb_blas_close(&s->blas);
+	free(s);
+}
+
+void dlb_gemm_run_shape(const struct dlb_problem *p, int64_t *m, int64_t *n, int64_t *k)
+{
+	int64_t run[DLB_MAX_DIMS];
+	dlb_problem_padded(p, run);
+	*m = run[GEMM_M];
+	*n = run[GEMM_N];
+	*k = run[GEMM_K];
+}
+
+int dlb_gemm_shared_of(struct dlb_gpu *g, struct dlb_gemm_shared **out)
+{
+	return dlb_gpu_family_state(g, &dlb_family_gemm, (void **)out);
+}
+
+int dlb_gemm_ref_s8(struct dlb_gpu *g, int64_t M, int64_t N, int64_t K, const void *A, int64_t lda, int ta,
+		    const void *B, int64_t ldb, int tb, int *C, int64_t ldc)
+{
+	int rc = 0;
+	struct dlb_gemm_shared *s;
+	int64_t mb = (M + 15) / 16, nb = (N + 15) / 16;
+	DLB_CHECK(dlb_gemm_shared_of(g, &s));
+	if (mb > 0x7fffffff || nb > 65535)
+		DLB_FAIL(DLB_E_LIMIT, "the int8 reference kernel's grid cannot cover %lldx%lld", (long long)M, (long long)N);
+	void *args[] = {&M, &N, &K, &A, &lda, &ta, &B, &ldb, &tb, &C, &ldc};
+	DLB_CHECK(dlb_launch(s->ref_s8, (dim3){(unsigned)mb, (unsigned)nb, 1}, (dim3){16, 16, 1}, 0, g->dev->stream,
+			     args));
+fail:
+	return rc;
+}
+
+extern const struct dlb_lib dlb_lib_cublas;
+
+const struct dlb_family dlb_family_gemm = {
+	.name = "gemm",
+	.about = "C(MxN) = op(A)(MxK) op(B)(KxN), column-major as in cuBLAS",
+	.examples = "  dlbtune --op gemm                             DeepBench's GEMM training suite, fp32, GPU 0\n"
+		    "  dlbtune --op gemm --m 35 --n 700 --k 2048     one problem (layout NN unless --ta/--tb)\n"
+		    "  dlbtune --op gemm --suite inference_server    another built-in suite\n"
+		    "  dlbtune --op gemm --prec fp32,fp16,int8       the training suite in three precisions, in turn\n"
+		    "  dlbtune --op gemm --suite my.csv --csv        your own suite (header m,n,k,a_t,b_t), CSV out\n"
+		    "  dlbtune compile --op gemm --arch sm_90a -v    registers and spills of every candidate\n"
+		    "  dlbtune space --op gemm -v                    parameters, constraint rows, the candidates left\n"
+		    "  dlbtune lookup --op gemm --m 35 --n 700 --k 2048   what to run for this GEMM\n",
+	.default_suite = "training",
+	.dims = gemm_dims,
+	.ndims = GEMM_NDIMS,
+	.work_kind = DLB_WORK_FLOPS,
+	.work = gemm_work,
+	.vendor_lib = &dlb_lib_cublas,
+	.vendor_about = "cuBLAS (fp32: cublasSgemm, default non-TF32 math; fp16 and int8: cublasGemmEx)\n"
+			"        and every cuBLASLt heuristic algorithm (up to 8); verified against cublasSgemm (fp32:\n"
+			"        tolerance 8*eps*K/4), cublasGemmEx with fp32 output (fp16) or an exact int32 reference (int8)",
+	.cols = gemm_cols,
+	.ncols = sizeof gemm_cols / sizeof gemm_cols[0],
+	.open = gemm_open,
+	.close = gemm_close,
+};
