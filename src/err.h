@@ -1,5 +1,6 @@
-/* err: dlbtune's error codes, their messages, and the check macros every CUDA/NVRTC/cuBLAS/LMDB call goes
- * through (statement text and file:line are kept for the caller to report). */
+/* err: dlbtune's error codes, their messages, and the check macros every CUDA/NVRTC/LMDB call goes through
+ * (statement text and file:line are kept for the caller to report); each op family checks its vendor library
+ * with a macro of its own in the same form. */
 #ifndef DLB_ERR_H
 #define DLB_ERR_H
 
@@ -15,7 +16,7 @@ enum dlb_code {
 	DLB_E_CUDA,                 /* any other CUDA runtime error */
 	DLB_E_CUDA_STICKY,          /* a CUDA error that poisons the context (illegal address, ...) */
 	DLB_E_NVRTC,                /* NVRTC failure, including compile errors */
-	DLB_E_CUBLAS,               /* cuBLAS / cuBLASLt failure */
+	DLB_E_VENDOR,               /* a vendor library's failure (each family's check macro says which call) */
 	DLB_E_LMDB,                 /* LMDB failure not covered by its own code */
 	DLB_E_DEVMEM,               /* problem does not fit in free device memory */
 	DLB_E_LIMIT,                /* candidate exceeds a device limit */
@@ -71,13 +72,6 @@ int dlb_map_cuda(int cuda_error);
 		nvrtcResult e_ = (call);                                                       \
 		if (e_ != NVRTC_SUCCESS)                                                       \
 			DLB_FAIL(DLB_E_NVRTC, "%s: %s", #call, nvrtcGetErrorString(e_));           \
-	} while (0)
-
-#define CUBLAS_CHECK(call)                                                             \
-	do {                                                                               \
-		cublasStatus_t e_ = (call);                                                    \
-		if (e_ != CUBLAS_STATUS_SUCCESS)                                               \
-			DLB_FAIL(DLB_E_CUBLAS, "%s: %s", #call, cublasGetStatusName(e_));          \
 	} while (0)
 
 #define MDB_CHECK(call)                                                                \

@@ -18,8 +18,8 @@
 /* A library the results depend on: its version is recorded with every platform (and, for a family's vendor
  * library, in every key, so a result measured with another version never answers as current). */
 struct dlb_lib {
-	const char *key;  /* in key and platform texts and JSON: "cublas" */
-	const char *name; /* for people: "cuBLAS" */
+	const char *key;  /* in key and platform texts and JSON (lower case) */
+	const char *name; /* for people */
 	long long (*version)(void);              /* the version this build runs with; works without a GPU */
 	void (*format)(long long v, char *buf, int len); /* "13.1.0" */
 	int in_platform_key;                     /* part of the platform key text (in the registry's order) */
@@ -32,8 +32,8 @@ void dlb_lib_version_text(const struct dlb_lib *lib, char *buf, int len);
 /* An extra column of a family's tables: the best verified vendor entry of one kind (e.g. GEMM's cuBLAS and
  * best-cuBLASLt times). */
 struct dlb_vendor_col {
-	const char *title; /* text table: "cuBLAS us" */
-	const char *field; /* CSV column and JSON field: "cublas_us" */
+	const char *title; /* text table ("... us") */
+	const char *field; /* CSV column and JSON field ("..._us") */
 	int kind;          /* vendor entries with this kind (struct dlb_vendor_entry) */
 };
 
@@ -47,9 +47,9 @@ struct dlb_gpu;
 
 /* What one op family declares about its problems. */
 struct dlb_family {
-	const char *name;  /* "gemm": --op, keys, built-in suites (<name>_<suite>.csv) */
+	const char *name;  /* --op, keys, built-in suites (<name>_<suite>.csv) */
 	const char *about; /* the problem in one line, for --help */
-	const char *examples;      /* lines of --help's examples ("  dlbtune --op gemm ...   what it does\n") */
+	const char *examples;      /* lines of --help's examples ("  dlbtune --op NAME ...   what it does\n") */
 	const char *default_suite; /* the built-in suite tune runs without --suite or a problem ("training") */
 	const struct dlb_dim *dims;
 	int ndims;

@@ -25,7 +25,7 @@ enum dlb_dim_kind {
  * otherwise, the suite column. */
 struct dlb_dim {
 	const char *name;  /* "m" */
-	const char *csv;   /* suite column when not name ("a_t"), else NULL */
+	const char *csv;   /* suite column when not name (DeepBench's own column names), else NULL */
 	const char *title; /* column title in tables ("M") */
 	int width;         /* its width in the text table (0: 7) */
 	const char *about; /* for --help: "rows of C and of op(A)" */

@@ -18,7 +18,7 @@ struct dlb_key {
 	int sm;             /* compute capability ×10 + minor */
 	int driver, cuda;   /* cudaDriverGetVersion, cudaRuntimeGetVersion */
 	int nvrtc;          /* major ×100 + minor */
-	char vlib[16];      /* the op's vendor library ("cublas") and its version */
+	char vlib[16];      /* the op's vendor library (its key in struct dlb_lib) and its version */
 	long long vlib_version;
 	uint64_t tpl_hash;  /* FNV-1a of the template source */
 };

@@ -634,7 +634,7 @@ int dlb_store_open(const char *path, unsigned flags, struct dlb_store **out)
 	int exists = stat(file, &st) == 0;
 	if (!exists) {
 		if (!(flags & DLB_STORE_CREATE) || s->rdonly)
-			DLB_USER_FAIL(DLB_E_NOTFOUND, "no database at %s (run `dlbtune --op gemm` or `dlbtune import` first)",
+			DLB_USER_FAIL(DLB_E_NOTFOUND, "no database at %s (run `dlbtune --op OP` or `dlbtune import` first)",
 				      path);
 		if ((rc = make_dirs(path)) != 0)
 			DLB_USER_FAIL(rc, "cannot create database directory %s: %s", path, strerror(rc));

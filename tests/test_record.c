@@ -436,9 +436,9 @@ static void test_table_text(const struct dlb_result *rows)
 {
 	char *t = table(rows, DLB_FMT_TEXT), line[512];
 	/* one table per precision, each headed by its unit and peak */
-	CHECK_HAS(t, "gemm int8 on Test GPU (int8 A, B; int32 C; int32 accumulation): throughput in TOPS; %peak relative "
+	CHECK_HAS(t, "gemm int8 on Test GPU (int8 inputs; int32 outputs; int32 accumulation): throughput in TOPS; %peak relative "
 		     "to 1979.0 TOPS, the dense int8 tensor-core peak from SM count x clock");
-	CHECK_HAS(t, "gemm fp32 on Test GPU (fp32 A, B, C; fp32 accumulation): throughput in TFLOP/s; %peak n/a (no fp32 "
+	CHECK_HAS(t, "gemm fp32 on Test GPU (fp32 inputs and outputs; fp32 accumulation): throughput in TFLOP/s; %peak n/a (no fp32 "
 		     "peak known for this GPU)");
 	CHECK(strstr(t, "gemm int8 on") < strstr(t, "gemm fp32 on"), "tables not in the order of the rows:\n%s", t);
 	CHECK_EQ_INT(count_of(t, "geomean speedup"), 2);

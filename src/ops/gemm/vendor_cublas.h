@@ -8,6 +8,14 @@
 
 #define DLB_LT_MAX_ALGOS 8
 
+/* Every cuBLAS and cuBLASLt call: the statement and file:line on failure (src/err.h's form). */
+#define CUBLAS_CHECK(call)                                                             \
+	do {                                                                               \
+		cublasStatus_t e_ = (call);                                                    \
+		if (e_ != CUBLAS_STATUS_SUCCESS)                                               \
+			DLB_FAIL(DLB_E_VENDOR, "%s: %s", #call, cublasGetStatusName(e_));          \
+	} while (0)
+
 struct dlb_blas {
 	cublasHandle_t h;
 	cublasLtHandle_t lt;
