@@ -99,7 +99,7 @@ static void print_group_text(FILE *out, const struct dlb_result *rows, int n, co
 	int padded = 0, nrows = 0, c = 0, cp = 0;
 	fprintf(out, "%s %s on %s (%s): throughput in %s; ", op_name(g), in->name, gpu ? gpu : "?", in->about, unit);
 	if (isfinite(peak))
-		fprintf(out, "%%peak relative to %.1f %s, %s from SM count x clock\n", peak, unit, dlb_op_peak_about(op));
+		fprintf(out, "%%peak relative to %.1f %s, %s\n", peak, unit, dlb_op_peak_about(op));
 	else
 		fprintf(out, "%%peak n/a (no %s peak known for this GPU)\n", in->name);
 	text_line(out, cols, ncols, op, NULL);

@@ -47,7 +47,8 @@ static void usage_precisions(FILE *out)
 				"                         padding), the row shows both shapes, and %s count the shape as given\n",
 				in->pad_to, in->unit);
 	}
-	fprintf(out, "                   Peaks come from the device's SM count and clock; each table names its own.\n");
+	fprintf(out, "                   Each table names the peak it uses; an op judged by the bytes it moves (GB/s)\n"
+		     "                   is measured against the memory bandwidth.\n");
 }
 
 /* Each family's examples. */
@@ -71,6 +72,9 @@ static void usage_problems(FILE *out)
 			char opt[64], def[48] = "";
 			dlb_dim_range(dim, range, sizeof range);
 			snprintf(opt, sizeof opt, "--%s %s", dim->name, dim->title);
+			if (dim->kind == DLB_DIM_CHOICE) /* "--ta N|T" */
+				for (int j = 0, off = snprintf(opt, sizeof opt, "--%s ", dim->name); j < dim->nnames; j++)
+					off += snprintf(opt + off, sizeof opt - (size_t)off, "%s%s", j ? "|" : "", dim->names[j]);
 			if (dim->has_default)
 				dlb_dim_format(dim, dim->def, def, sizeof def);
 			fprintf(out, "    %-14s %s (%s%s%s%s%s)\n", opt, dim->about, range, *def ? "; default " : "", def,

@@ -107,7 +107,7 @@ const char *dlb_op_unit(const struct dlb_op *op)
 
 const char *dlb_op_peak_about(const struct dlb_op *op)
 {
-	return op->family->work_kind == DLB_WORK_BYTES ? "the device memory bandwidth" : dlb_prec_info(op->prec)->peak;
+	return op->family->work_kind == DLB_WORK_BYTES ? "the device memory bandwidth from memory clock x bus width" : dlb_prec_info(op->prec)->peak;
 }
 
 double dlb_op_peak(const struct dlb_op *op, const struct dlb_device *dev)

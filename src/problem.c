@@ -14,11 +14,11 @@
 
 static const struct dlb_prec_info prec_infos[] = {
 	[DLB_PREC_FP32] = {"fp32", "fp32 inputs and outputs; fp32 accumulation", "TFLOP/s",
-			   "the fp32 CUDA-core FMA peak", 1},
+			   "the fp32 CUDA-core FMA peak from SM count x clock", 1},
 	[DLB_PREC_FP16] = {"fp16", "half inputs and outputs; fp32 accumulation (DeepBench's pseudo-fp16)", "TFLOP/s",
-			   "the dense fp16 tensor-core peak", 1},
+			   "the dense fp16 tensor-core peak from SM count x clock", 1},
 	[DLB_PREC_INT8] = {"int8", "int8 inputs; int32 outputs; int32 accumulation", "TOPS",
-			   "the dense int8 tensor-core peak", 4},
+			   "the dense int8 tensor-core peak from SM count x clock", 4},
 };
 _Static_assert(sizeof prec_infos / sizeof prec_infos[0] == DLB_PREC_COUNT, "one entry per precision");
 

@@ -28,18 +28,20 @@ drop_cached='NR == 1 { for (i = 1; i <= NF; i++) if ($i == "cached") c = i } { o
 awk -F, "$drop_cached" "$tmp/first" >"$tmp/a"
 awk -F, "$drop_cached" "$tmp/second" >"$tmp/b"
 cmp -s "$tmp/a" "$tmp/b" || { echo "FAIL: rows differ"; diff "$tmp/a" "$tmp/b"; fail=1; }
-awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "verified") v = i; next } !v || $v != 1 {bad=1} END {exit bad}' \
-	"$tmp/first" || { echo "FAIL: unverified row (or no verified column)"; fail=1; }
+# columns by their header names, on rows whose quoted fields (vendor_best_config has commas) hold ';' instead
+sed -e ':a' -e 's/^\(\([^"]*"[^"]*"\)*[^"]*"[^",]*\),/\1;/;ta' "$tmp/first" >"$tmp/plain"
+col='NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }'
+awk -F, "$col"' !c["verified"] || $c["verified"] != 1 {bad=1} END {exit bad}' "$tmp/plain" ||
+	{ echo "FAIL: unverified row (or no verified column)"; fail=1; }
 # the stream floor was measured, and it is below the vendor's and our time (it only moves the bytes)
-awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "floor_us") f = i; if ($i == "tuned_us") t = i
-		if ($i == "cublas_us") v = i }; next }
-	!f || $f == "n/a" || !($f > 0) || !($f < $t) || ($v != "n/a" && !($f < $v)) {bad=1} END {exit bad}' \
-	"$tmp/first" || { echo "FAIL: no stream floor, or one above a GEMM's time"; fail=1; }
+awk -F, "$col"' { f = $c["floor_us"]; t = $c["tuned_us"]; v = $c["cublas_us"] }
+	!c["floor_us"] || f == "n/a" || !(f > 0) || !(f < t) || (v != "n/a" && !(f < v)) {bad=1} END {exit bad}' \
+	"$tmp/plain" || { echo "FAIL: no stream floor, or one above a GEMM's time"; fail=1; }
 # the winner and the vendor best timed side by side: 30 pairs (the default), a speedup inside its CI, and
-# times above the floor; counted from the end, as vendor_best_config before them holds commas
-awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "floor_us") f = i; next }
-	$(NF-5) != 30 || !($(NF-1) <= $(NF-2)) || !($(NF-2) <= $NF) || !($(NF-1) > 0) || !($(NF-4) > $f) ||
-	!($(NF-3) > $f) || $(NF-6) == "\"\"" {bad=1} END {exit bad}' "$tmp/first" ||
+# times above the floor
+awk -F, "$col"' { f = $c["floor_us"]; s = $c["paired_speedup"]; lo = $c["paired_speedup_lo"]; hi = $c["paired_speedup_hi"] }
+	$c["paired_n"] != 30 || !(lo <= s) || !(s <= hi) || !(lo > 0) || !($c["paired_tuned_us"] > f) ||
+	!($c["paired_vendor_us"] > f) || $c["paired_vendor"] == "\"\"" {bad=1} END {exit bad}' "$tmp/plain" ||
 	{ echo "FAIL: a row without its side-by-side timing, or one that does not add up"; fail=1; }
 [ "$(grep -c 'side by side with .*, 30 pairs: .* paired speedup .*x \[' "$tmp/first.err")" = 2 ] ||
 	{ echo "FAIL: the run did not report 2 side-by-side timings"; fail=1; }
