@@ -72,7 +72,7 @@ static void usage_problems(FILE *out)
 			char opt[64], def[48] = "";
 			dlb_dim_range(dim, range, sizeof range);
 			snprintf(opt, sizeof opt, "--%s %s", dim->name, dim->title);
-			if (dim->kind == DLB_DIM_CHOICE) /* "--ta N|T" */
+			if (dim->kind == DLB_DIM_CHOICE) /* "--NAME A|B" */
 				for (int j = 0, off = snprintf(opt, sizeof opt, "--%s ", dim->name); j < dim->nnames; j++)
 					off += snprintf(opt + off, sizeof opt - (size_t)off, "%s%s", j ? "|" : "", dim->names[j]);
 			if (dim->has_default)
