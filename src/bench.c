@@ -1,11 +1,26 @@
 /* bench: see bench.h. Every CUDA call is checked; a fault inside fn surfaces at the event synchronize. */
 #include "bench.h"
 
+#include <time.h>
+
 #include "err.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+
+int dlb_bench_sets(const struct dlb_device *dev, size_t per_set, int max)
+{
+	size_t want = 2 * dev->l2_bytes / (per_set ? per_set : 1);
+	return want < 1 ? 1 : want > (size_t)max ? max : (int)want;
+}
+
+uint64_t dlb_fresh_seed(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000007ULL ^ (uint64_t)ts.tv_nsec;
+}
 
 size_t dlb_bench_flush_bytes(const struct dlb_device *dev)
 {

@@ -23,6 +23,11 @@ struct dlb_bench_opts {
 	double cutoff_us;     /* > 0: stop after any sample slower than this (a candidate that cannot win) */
 };
 
+/* Input sets a problem of per_set bytes rotates over so that launches in a row never find their inputs in L2:
+ * as many as fit in 2×L2, at least 1, at most max. */
+int dlb_bench_sets(const struct dlb_device *dev, size_t per_set, int max);
+/* A seed for fresh inputs on every run (from the clock); recorded with what it drew. */
+uint64_t dlb_fresh_seed(void);
 /* Bytes written before each sample to evict L2: max(2×L2, 64 MiB). */
 size_t dlb_bench_flush_bytes(const struct dlb_device *dev);
 int dlb_bench_open(const struct dlb_device *dev, struct dlb_bench *b);

@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 enum { R_ROWS, R_COLS, R_SCALE, R_NDIMS };
 
@@ -136,8 +135,7 @@ static size_t set_bytes(const struct dlb_problem *p)
 
 static int sets_for(const struct dlb_problem *p, const struct dlb_device *dev)
 {
-	size_t want = 2 * dev->l2_bytes / (set_bytes(p) ? set_bytes(p) : 1);
-	return want < 1 ? 1 : want > MAX_SETS ? MAX_SETS : (int)want;
+	return dlb_bench_sets(dev, set_bytes(p), MAX_SETS);
 }
 
 static size_t rowsum_device_bytes(const struct dlb_problem *p, const struct dlb_device *dev)
@@ -194,9 +192,7 @@ static int rowsum_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **s
 	s->nsets = sets_for(p, g->dev);
 	/* a sum of cols values uniform in [-1, 1): 8 eps per term, times |scale|, plus the float rounding of ref */
 	s->tol = fabs(s->scale) * (8.0 * ldexp(1.0, -23) * (double)s->cols * 0.5 + 1e-6);
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	uint64_t seed = (uint64_t)ts.tv_sec * 1000000007ULL ^ (uint64_t)ts.tv_nsec; /* fresh inputs every run */
+	uint64_t seed = dlb_fresh_seed(); /* fresh inputs every run */
 	for (int i = 0; i < s->nsets; i++) {
 		DLB_CHECK(dlb_dev_alloc((void **)&s->x[i], (size_t)s->rows * (size_t)s->cols * 4));
 		DLB_CHECK(dlb_dev_alloc((void **)&s->y[i], (size_t)s->rows * 4));

@@ -75,6 +75,19 @@ void dlb_gemm_run_shape(const struct dlb_problem *p, int64_t *m, int64_t *n, int
 	*k = run[GEMM_K];
 }
 
+int dlb_gemm_ws_reserve(void **ws, size_t *elems, size_t need)
+{
+	if (need <= *elems)
+		return 0;
+	dlb_dev_free(*ws);
+	*ws = NULL;
+	*elems = 0;
+	if (dlb_dev_alloc(ws, need * 4))
+		return DLB_E_LIMIT;
+	*elems = need;
+	return 0;
+}
+
 int dlb_gemm_shared_of(struct dlb_gpu *g, struct dlb_gemm_shared **out)
 {
 	return dlb_gpu_family_state(g, &dlb_family_gemm, (void **)out);

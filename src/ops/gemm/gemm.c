@@ -8,7 +8,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static const struct dlb_param gemm_params[GEMM_NPARAMS] = {
 	[GEMM_BM] = {"BM", "rows of C per thread block", 4, {16, 32, 64, 128}},
@@ -66,6 +65,7 @@ static const char *const gemm_kernels[] = {"gemm_nn", "gemm_nt", "gemm_tn", "gem
 #define MAX_TILES_SPLIT (SPLIT_WAVES * 256) /* counters: more tiles than a split grid can have on any GPU */
 
 struct gemm_state {
+	struct dlb_gemm_io io; /* first: the vendor baselines' view of this state (dlb_gemm_op_vendor) */
 	struct dlb_gpu *g;
 	struct dlb_blas *handles; /* the family's */
 	struct dlb_problem p;
@@ -73,7 +73,7 @@ struct gemm_state {
 	int nsets;
 	float *A[MAX_SETS], *B[MAX_SETS], *C[MAX_SETS];
 	float *ref;
-	float *ws;          /* split-K partial products */
+	void *ws;           /* split-K partial products (fp32) */
 	size_t ws_elems;
 	unsigned *counters; /* split-K arrival count per tile; zero between launches */
 	double tol;
@@ -89,8 +89,7 @@ static size_t set_bytes(const struct dlb_problem *p)
 /* Enough input sets that MAX_SETS launches in a row never find their inputs in L2. */
 static int sets_for(const struct dlb_problem *p, const struct dlb_device *dev)
 {
-	size_t per = set_bytes(p), want = 2 * dev->l2_bytes / (per ? per : 1);
-	return want < 1 ? 1 : want > MAX_SETS ? MAX_SETS : (int)want;
+	return dlb_bench_sets(dev, set_bytes(p), MAX_SETS);
 }
 
 int dlb_gemm_splits(const struct dlb_problem *p, const int *v, int sm_count, int *splits, int max)
@@ -172,6 +171,26 @@ fail:
 	return rc;
 }
 
+static int check_output(struct gemm_state *s, struct dlb_check *out);
+
+static int check_state(void *state, struct dlb_check *out)
+{
+	return check_output(state, out);
+}
+
+/* What the baselines run on: this op's buffers and check (dlb_gemm_vendor). */
+static void io_of(struct gemm_state *s)
+{
+	struct dlb_gemm_io *io = &s->io;
+	*io = (struct dlb_gemm_io){.classic = "cublasSgemm", .g = s->g, .handles = s->handles, .blas = &s->blas,
+				   .nsets = s->nsets, .a_bytes = (size_t)GM(&s->p) * (size_t)GK(&s->p) * sizeof(float),
+				   .b_bytes = (size_t)GK(&s->p) * (size_t)GN(&s->p) * sizeof(float),
+				   .c_bytes = (size_t)GM(&s->p) * (size_t)GN(&s->p) * sizeof(float), .check = check_state,
+				   .state = s, .keep = &s->vkeep};
+	for (int i = 0; i < s->nsets; i++)
+		io->A[i] = s->A[i], io->B[i] = s->B[i], io->C[i] = s->C[i];
+}
+
 static int gemm_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state)
 {
 	int rc = 0;
@@ -186,10 +205,7 @@ static int gemm_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **sta
 	dlb_blas_gemm_fp32(&s->blas, GTA(p), GTB(p), GM(p), GN(p), GK(p));
 	s->nsets = sets_for(p, g->dev);
 	s->tol = dlb_tol_fp32(GK(p));
-	/* Fresh inputs on every run: the seed comes from the clock and is recorded with the result. */
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	s->seed = (uint64_t)ts.tv_sec * 1000000007ULL ^ (uint64_t)ts.tv_nsec;
+	s->seed = dlb_fresh_seed();
 	size_t mk = (size_t)GM(p) * (size_t)GK(p), kn = (size_t)GK(p) * (size_t)GN(p), mn = (size_t)GM(p) * (size_t)GN(p);
 	for (int i = 0; i < s->nsets; i++) {
 		DLB_CHECK(dlb_dev_alloc((void **)&s->A[i], mk * 4));
@@ -206,6 +222,7 @@ static int gemm_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **sta
 	DLB_CHECK(dlb_blas_gemm_run(s->handles, &s->blas, s->A[0], s->B[0], s->ref));
 	CUDA_CHECK(cudaStreamSynchronize(g->dev->stream));
 	DLB_CHECK(spot_check_reference(s));
+	io_of(s);
 	*state = s;
 	return 0;
 fail:
@@ -229,15 +246,7 @@ static int gemm_variants(void *state, const struct dlb_candidate *c, int *values
 	for (int i = 0; i < n; i++)
 		if (values[i] > 1 && (size_t)values[i] * (size_t)GM(&s->p) * (size_t)GN(&s->p) > need)
 			need = (size_t)values[i] * (size_t)GM(&s->p) * (size_t)GN(&s->p);
-	if (need > s->ws_elems) {
-		dlb_dev_free(s->ws);
-		s->ws = NULL;
-		s->ws_elems = 0;
-		if (dlb_dev_alloc((void **)&s->ws, need * sizeof(float)))
-			return 1; /* no room for split-K here: plain runs only */
-		s->ws_elems = need;
-	}
-	return n;
+	return dlb_gemm_ws_reserve(&s->ws, &s->ws_elems, need) ? 1 : n; /* no room: plain runs only */
 }
 
 static int gemm_nsets(void *state)
@@ -406,34 +415,15 @@ void dlb_gemm_vendor_free(struct dlb_gemm_vendor_keep *keep)
 	keep->n = 0;
 }
 
-static int check_state(void *state, struct dlb_check *out)
+int dlb_gemm_op_vendor(void *state, const struct dlb_bench_opts *o, struct dlb_vendor_entry *out, int max, int *n)
 {
-	return check_output(state, out);
+	const struct dlb_gemm_io *io = state;
+	return dlb_gemm_vendor(io, io->classic, o, out, max, n);
 }
 
-static void io_of(struct gemm_state *s, struct dlb_gemm_io *io)
+int dlb_gemm_op_vendor_launch(void *state, int entry, int set)
 {
-	*io = (struct dlb_gemm_io){.g = s->g, .handles = s->handles, .blas = &s->blas, .nsets = s->nsets,
-				   .a_bytes = (size_t)GM(&s->p) * (size_t)GK(&s->p) * sizeof(float),
-				   .b_bytes = (size_t)GK(&s->p) * (size_t)GN(&s->p) * sizeof(float),
-				   .c_bytes = (size_t)GM(&s->p) * (size_t)GN(&s->p) * sizeof(float), .check = check_state,
-				   .state = s, .keep = &s->vkeep};
-	for (int i = 0; i < s->nsets; i++)
-		io->A[i] = s->A[i], io->B[i] = s->B[i], io->C[i] = s->C[i];
-}
-
-static int gemm_vendor(void *state, const struct dlb_bench_opts *o, struct dlb_vendor_entry *out, int max, int *n)
-{
-	struct dlb_gemm_io io;
-	io_of(state, &io);
-	return dlb_gemm_vendor(&io, "cublasSgemm", o, out, max, n);
-}
-
-static int gemm_vendor_launch(void *state, int entry, int set)
-{
-	struct dlb_gemm_io io;
-	io_of(state, &io);
-	return dlb_gemm_vendor_launch(&io, entry, set);
+	return dlb_gemm_vendor_launch(state, entry, set);
 }
 
 const struct dlb_op dlb_op_gemm = {
@@ -455,7 +445,7 @@ const struct dlb_op dlb_op_gemm = {
 	.nsets = gemm_nsets,
 	.launch = gemm_launch,
 	.verify = gemm_verify,
-	.vendor = gemm_vendor,
-	.vendor_launch = gemm_vendor_launch,
+	.vendor = dlb_gemm_op_vendor,
+	.vendor_launch = dlb_gemm_op_vendor_launch,
 	.teardown = gemm_teardown,
 };

@@ -19,6 +19,10 @@ enum { GEMM_M, GEMM_N, GEMM_K, GEMM_TA, GEMM_TB, GEMM_NDIMS };
 /* The M, N and K a problem runs with (int8: padded up to multiples of 4). */
 void dlb_gemm_run_shape(const struct dlb_problem *p, int64_t *m, int64_t *n, int64_t *k);
 
+/* Split-K workspace of 4-byte partials (fp32, int32) for need elements, grown here, never inside a timed region:
+ * 0, or DLB_E_LIMIT when the device has no room (then the op runs without split-K). */
+int dlb_gemm_ws_reserve(void **ws, size_t *elems, size_t need);
+
 /* The kinds of the vendor entries (the family's columns): the classic entry point, and cuBLASLt's algorithms. */
 enum { DLB_GEMM_KIND_CUBLAS, DLB_GEMM_KIND_LT };
 
@@ -54,6 +58,7 @@ struct dlb_gemm_vendor_keep {
 /* What a GEMM op's cuBLAS baselines run on: the op's own input sets and outputs, and how the op verifies
  * C[0] against its reference. */
 struct dlb_gemm_io {
+	const char *classic;              /* the classic entry point's name: cublasSgemm, cublasGemmEx */
 	struct dlb_gpu *g;
 	struct dlb_blas *handles;         /* the family's cuBLAS handles */
 	const struct dlb_blas_gemm *blas; /* the vendor's GEMM, with the op's types */
@@ -75,4 +80,8 @@ int dlb_gemm_vendor(const struct dlb_gemm_io *io, const char *name, const struct
  * vendor_launch); DLB_E_USAGE when there is no such entry. */
 int dlb_gemm_vendor_launch(const struct dlb_gemm_io *io, int entry, int set);
 void dlb_gemm_vendor_free(struct dlb_gemm_vendor_keep *keep);
+/* An op's vendor and vendor_launch hooks, for GEMM ops whose state begins with its struct dlb_gemm_io (filled
+ * at setup): both GEMM ops' baselines through one runner. */
+int dlb_gemm_op_vendor(void *state, const struct dlb_bench_opts *o, struct dlb_vendor_entry *out, int max, int *n);
+int dlb_gemm_op_vendor_launch(void *state, int entry, int set);
 #endif

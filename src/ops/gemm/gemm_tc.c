@@ -12,7 +12,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* Indices: the first three match GEMM_BM, GEMM_BN, GEMM_BK, so dlb_gemm_splits serves both templates.
  * KIND picks the kernel family: 0 = mma.sync (templates/gemm_tc.cu; WM, WN, STAGES), 1 = wgmma for Hopper
@@ -401,6 +400,7 @@ static size_t pack_bytes(const struct tc_pack *q, size_t es)
 }
 
 struct tc_state {
+	struct dlb_gemm_io io;     /* first: the vendor baselines' view of this state (dlb_gemm_op_vendor) */
 	struct dlb_gpu *g;
 	struct dlb_blas *handles;  /* the family's */
 	struct dlb_problem p;
@@ -444,8 +444,7 @@ static size_t tc_device_bytes(const struct dlb_problem *p, const struct dlb_devi
 	dlb_gemm_run_shape(p, &s.m, &s.n, &s.k);
 	s.es_in = s.int8 ? 1 : 2;
 	s.es_out = s.int8 ? 4 : 2;
-	size_t per = set_bytes(&s), want = 2 * dev->l2_bytes / (per ? per : 1);
-	size_t sets = want < 1 ? 1 : want > MAX_SETS ? MAX_SETS : want;
+	size_t sets = (size_t)dlb_bench_sets(dev, set_bytes(&s), MAX_SETS);
 	size_t mn = (size_t)s.m * (size_t)s.n * 4;
 	/* split-K: at most SPLIT_WAVES blocks per SM of tiles up to 256 x 256, and at most 64 splits of the
 	 * problem rounded up to whole tiles (wgmma) */
@@ -457,7 +456,7 @@ static size_t tc_device_bytes(const struct dlb_problem *p, const struct dlb_devi
 	pack_plan(0, GTA(p), s.m, s.n, s.k, GTA(p) ? s.k : s.m, s.int8, &qa);
 	pack_plan(1, GTB(p), s.m, s.n, s.k, GTB(p) ? s.n : s.k, s.int8, &qb);
 	size_t packed = sets * (pack_bytes(&qa, s.es_in) + pack_bytes(&qb, s.es_in));
-	return sets * per + mn + (ws < ws_tiles ? ws : ws_tiles) + packed + dlb_bench_flush_bytes(dev) +
+	return sets * set_bytes(&s) + mn + (ws < ws_tiles ? ws : ws_tiles) + packed + dlb_bench_flush_bytes(dev) +
 	       ((size_t)64 << 20);
 }
 
@@ -577,6 +576,26 @@ fail:
 	return rc;
 }
 
+static int check_output(struct tc_state *s, struct dlb_check *out);
+
+static int check_state(void *state, struct dlb_check *out)
+{
+	return check_output(state, out);
+}
+
+/* What the baselines run on: this op's buffers and check (dlb_gemm_vendor). */
+static void io_of(struct tc_state *s)
+{
+	struct dlb_gemm_io *io = &s->io;
+	*io = (struct dlb_gemm_io){.classic = "cublasGemmEx", .g = s->g, .handles = s->handles, .blas = &s->blas,
+				   .nsets = s->nsets, .a_bytes = (size_t)s->m * (size_t)s->k * s->es_in,
+				   .b_bytes = (size_t)s->k * (size_t)s->n * s->es_in,
+				   .c_bytes = (size_t)s->m * (size_t)s->n * s->es_out, .check = check_state, .state = s,
+				   .keep = &s->vkeep};
+	for (int i = 0; i < s->nsets; i++)
+		io->A[i] = s->A[i], io->B[i] = s->B[i], io->C[i] = s->C[i];
+}
+
 static int tc_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state)
 {
 	int rc = 0;
@@ -597,13 +616,10 @@ static int tc_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state
 	else
 		dlb_blas_gemm_fp16(&s->blas, GTA(p), GTB(p), s->m, s->n, s->k, 0);
 	s->abs_tol = s->int8 ? 0 : dlb_tol_fp32(s->k);
-	size_t per = set_bytes(s), want = 2 * g->dev->l2_bytes / (per ? per : 1);
-	s->nsets = want < 1 ? 1 : want > MAX_SETS ? MAX_SETS : (int)want;
-	/* Fresh inputs on every run: the seed comes from the clock. Padding (int8) is filled like the rest:
-	 * the padded GEMM is what runs and is timed, padded once here, outside every timed region. */
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	s->seed = (uint64_t)ts.tv_sec * 1000000007ULL ^ (uint64_t)ts.tv_nsec;
+	s->nsets = dlb_bench_sets(g->dev, set_bytes(s), MAX_SETS);
+	/* Fresh inputs on every run. Padding (int8) is filled like the rest: the padded GEMM is what runs and is
+	 * timed, padded once here, outside every timed region. */
+	s->seed = dlb_fresh_seed();
 	size_t mk = (size_t)s->m * (size_t)s->k, kn = (size_t)s->k * (size_t)s->n, mn = (size_t)s->m * (size_t)s->n;
 	for (int i = 0; i < s->nsets; i++) {
 		DLB_CHECK(dlb_dev_alloc(&s->A[i], mk * s->es_in));
@@ -633,6 +649,7 @@ static int tc_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state
 	DLB_CHECK(dlb_poison(g, s->ref, mn * 4));
 	DLB_CHECK(compute_reference(s));
 	DLB_CHECK(spot_check_reference(s));
+	io_of(s);
 	*state = s;
 	return 0;
 fail:
@@ -702,15 +719,7 @@ static int tc_variants(void *state, const struct dlb_candidate *c, int *values, 
 	for (int i = 0; i < n; i++)
 		if (ws_elems_for(s, c->cfg.v, values[i]) > need)
 			need = ws_elems_for(s, c->cfg.v, values[i]);
-	if (need > s->ws_elems) {
-		dlb_dev_free(s->ws);
-		s->ws = NULL;
-		s->ws_elems = 0;
-		if (dlb_dev_alloc(&s->ws, need * 4))
-			return 1; /* no room for split-K here: plain runs only */
-		s->ws_elems = need;
-	}
-	return n;
+	return dlb_gemm_ws_reserve(&s->ws, &s->ws_elems, need) ? 1 : n; /* no room: plain runs only */
 }
 
 static int tc_nsets(void *state)
@@ -894,42 +903,12 @@ fail:
 
 /* ---- vendor baselines: cublasGemmEx and cuBLASLt, by gemm.c's runner on our buffers ---- */
 
-static int check_state(void *state, struct dlb_check *out)
-{
-	return check_output(state, out);
-}
-
-static void io_of(struct tc_state *s, struct dlb_gemm_io *io)
-{
-	*io = (struct dlb_gemm_io){.g = s->g, .handles = s->handles, .blas = &s->blas, .nsets = s->nsets,
-				   .a_bytes = (size_t)s->m * (size_t)s->k * s->es_in,
-				   .b_bytes = (size_t)s->k * (size_t)s->n * s->es_in,
-				   .c_bytes = (size_t)s->m * (size_t)s->n * s->es_out, .check = check_state, .state = s,
-				   .keep = &s->vkeep};
-	for (int i = 0; i < s->nsets; i++)
-		io->A[i] = s->A[i], io->B[i] = s->B[i], io->C[i] = s->C[i];
-}
-
-static int tc_vendor(void *state, const struct dlb_bench_opts *o, struct dlb_vendor_entry *out, int max, int *n)
-{
-	struct dlb_gemm_io io;
-	io_of(state, &io);
-	return dlb_gemm_vendor(&io, "cublasGemmEx", o, out, max, n);
-}
-
-static int tc_vendor_launch(void *state, int entry, int set)
-{
-	struct dlb_gemm_io io;
-	io_of(state, &io);
-	return dlb_gemm_vendor_launch(&io, entry, set);
-}
-
 #define TC_OP_COMMON                                                                                          \
 	.name = "gemm", .family = &dlb_family_gemm, .template_file = "gemm_tc.cu", .template_extra = "gemm_wgmma.cu",            \
 	.kernel_names = tc_kernels, .nkernels = 6, .ndyn_kernels = 4,                                                 \
 	.variant_name = "SPLITK", .device_bytes = tc_device_bytes,                                                 \
 	.setup = tc_setup, .variants = tc_variants, .nsets = tc_nsets, .launch = tc_launch, .verify = tc_verify,  \
-	.vendor = tc_vendor, .vendor_launch = tc_vendor_launch, .teardown = tc_teardown
+	.vendor = dlb_gemm_op_vendor, .vendor_launch = dlb_gemm_op_vendor_launch, .teardown = tc_teardown
 
 const struct dlb_op dlb_op_gemm_fp16 = {
 	TC_OP_COMMON,
