@@ -328,7 +328,6 @@ static const struct dlb_column tail[] = {
 
 int dlb_columns(const struct dlb_family *f, struct dlb_column *out, int max)
 {
-	static char padded_names[DLB_MAX_DIMS][40];
 	int n = 0, has_layout = 0;
 	/* the problem: its sizes, then its layout */
 	for (int d = 0; d < f->ndims && n < max; d++) {
@@ -354,10 +353,9 @@ int dlb_columns(const struct dlb_family *f, struct dlb_column *out, int max)
 		out[n++] = tail[i];
 	/* the shape run: padded_<dim> after padded */
 	for (int d = 0; d < f->ndims && n < max; d++)
-		if (f->dims[d].kind == DLB_DIM_SIZE) {
-			snprintf(padded_names[d], sizeof padded_names[d], "padded_%s", f->dims[d].name);
-			out[n++] = (struct dlb_column){.field = padded_names[d], .where = C | X, .arg = d, .get = g_padded_dim};
-		}
+		if (f->dims[d].kind == DLB_DIM_SIZE)
+			out[n++] = (struct dlb_column){.field = f->dims[d].name, .prefix = "padded_", .where = C | X, .arg = d,
+						       .get = g_padded_dim};
 	return n;
 }
 
@@ -461,7 +459,7 @@ void dlb_columns_csv_header(FILE *out, const struct dlb_column *cols, int n, int
 	int first = 1;
 	for (int i = 0; i < n; i++)
 		if (dlb_column_in(&cols[i], where)) {
-			fprintf(out, "%s%s", first ? "" : ",", cols[i].field);
+			fprintf(out, "%s%s%s", first ? "" : ",", cols[i].prefix ? cols[i].prefix : "", cols[i].field);
 			first = 0;
 		}
 }

@@ -36,6 +36,7 @@ struct dlb_cell {
 struct dlb_column {
 	const char *title;    /* text and Markdown header */
 	const char *field;    /* CSV column and JSON field */
+	const char *prefix;   /* put before field in the CSV header ("padded_" before a dim's name), or NULL */
 	const char *jfield;   /* JSON field when not field, else NULL */
 	int width;            /* text: printf width, negative for left-aligned */
 	const char *fmt_text; /* numbers in text and Markdown ("%.2f"), CSV ("%.3f") */
