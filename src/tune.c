@@ -4,7 +4,6 @@
 #define _GNU_SOURCE /* memmem */
 #include "tune.h"
 
-
 #include "../store/key.h"
 #include "catalog.h"
 #include "../store/record.h"
