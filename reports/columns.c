@@ -328,19 +328,17 @@ static const struct dlb_column tail[] = {
 
 int dlb_columns(const struct dlb_family *f, struct dlb_column *out, int max)
 {
-	int n = 0, has_layout = 0;
+	int n = 0;
 	/* the problem: its sizes, then its layout */
 	for (int d = 0; d < f->ndims && n < max; d++) {
-		if (f->dims[d].kind == DLB_DIM_CHOICE) {
-			has_layout = 1;
+		if (f->dims[d].kind == DLB_DIM_CHOICE)
 			continue;
-		}
 		out[n++] = (struct dlb_column){.title = f->dims[d].title, .field = f->dims[d].name,
 					       .width = f->dims[d].width ? f->dims[d].width : 7,
 					       .fmt_text = "%g", .fmt_csv = "%g", .where = T | C | J | X | M, .arg = d,
 					       .get = g_dim};
 	}
-	if (has_layout && n < max)
+	if (dlb_family_has_layout(f) && n < max)
 		out[n++] = (struct dlb_column){.title = "layout", .field = "layout", .width = -6, .where = T | C | J | X | M,
 					       .get = g_layout};
 	for (int i = 0; i < COUNT(head) && n < max; i++)
@@ -482,6 +480,18 @@ json_t *dlb_columns_json(const struct dlb_row_ctx *x, const struct dlb_column *c
 	for (int i = 0; o && i < n; i++)
 		if (dlb_column_in(&cols[i], where))
 			json_object_set_new(o, cols[i].jfield ? cols[i].jfield : cols[i].field, dlb_cell_json(x, &cols[i]));
+	return o;
+}
+
+json_t *dlb_problem_sizes_json(const struct dlb_problem *p)
+{
+	const struct dlb_family *f = p->op->family;
+	json_t *o = json_object();
+	for (int d = 0; o && d < f->ndims; d++)
+		if (f->dims[d].kind == DLB_DIM_SIZE)
+			json_object_set_new(o, f->dims[d].name, json_integer(p->dim[d]));
+		else if (f->dims[d].kind == DLB_DIM_REAL)
+			json_object_set_new(o, f->dims[d].name, json_real((double)p->dim[d] / (double)f->dims[d].scale));
 	return o;
 }
 

@@ -73,6 +73,8 @@ void dlb_columns_csv_row(FILE *out, const struct dlb_row_ctx *x, const struct dl
 /* The row as a JSON object of the columns in where. */
 json_t *dlb_columns_json(const struct dlb_row_ctx *x, const struct dlb_column *cols, int n, int where);
 
+/* p's sizes and reals as {"<dim>": value, ...} (lookup's from_shape, an exported record's problem). */
+json_t *dlb_problem_sizes_json(const struct dlb_problem *p);
 /* The padded shape run for p, {"<dim>": ..., "time_includes_padding": false}, or JSON null when p runs as given. */
 json_t *dlb_padded_json(const struct dlb_problem *p);
 /* The side-by-side timing: {"vendor","pairs","tuned_us","vendor_us","speedup","speedup_ci95"}, or JSON null. */

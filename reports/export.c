@@ -183,18 +183,10 @@ static int config_values(const char *config, const char **names, int nn, long *v
 	return 0;
 }
 
-static int has_layout(const struct dlb_family *f)
-{
-	for (int d = 0; d < f->ndims; d++)
-		if (f->dims[d].kind == DLB_DIM_CHOICE)
-			return 1;
-	return 0;
-}
-
 /* The problem's fields of a header struct: its layout as text, its sizes as integers, its reals as doubles. */
 static void h_problem_fields(FILE *out, const struct dlb_family *f)
 {
-	fprintf(out, "\tconst char *gpu, *uuid, *prec%s;\n", has_layout(f) ? ", *layout" : "");
+	fprintf(out, "\tconst char *gpu, *uuid, *prec%s;\n", dlb_family_has_layout(f) ? ", *layout" : "");
 	for (int kind = DLB_DIM_SIZE; kind <= DLB_DIM_REAL; kind += DLB_DIM_REAL - DLB_DIM_SIZE) {
 		int first = 1;
 		for (int d = 0; d < f->ndims; d++)
@@ -212,7 +204,7 @@ static void h_problem_values(FILE *out, const struct dlb_problem *p)
 {
 	const struct dlb_family *f = p->op->family;
 	char text[64];
-	if (has_layout(f)) {
+	if (dlb_family_has_layout(f)) {
 		dlb_problem_layout(p, text, sizeof text);
 		fprintf(out, ", \"%s\"", text);
 	}
@@ -293,19 +285,15 @@ static int add_trial(const char *k, size_t kl, const char *v, size_t vl, void *a
 /* The problem's fields of an exported record: "layout" (where the op has one), then each size and real. */
 static void json_record_problem(json_t *rec, const struct dlb_problem *p)
 {
-	const struct dlb_family *f = p->op->family;
 	char text[64];
-	if (!rec)
-		return;
-	if (has_layout(f)) {
+	json_t *sizes = dlb_problem_sizes_json(p);
+	if (rec && dlb_family_has_layout(p->op->family)) {
 		dlb_problem_layout(p, text, sizeof text);
 		json_object_set_new(rec, "layout", json_string(text));
 	}
-	for (int d = 0; d < f->ndims; d++)
-		if (f->dims[d].kind == DLB_DIM_SIZE)
-			json_object_set_new(rec, f->dims[d].name, json_integer(p->dim[d]));
-		else if (f->dims[d].kind == DLB_DIM_REAL)
-			json_object_set_new(rec, f->dims[d].name, json_real((double)p->dim[d] / (double)f->dims[d].scale));
+	if (rec && sizes)
+		json_object_update(rec, sizes);
+	json_decref(sizes);
 }
 
 static int export_json(FILE *out, struct dlb_store *s, const struct dlb_row *rows, int n)

@@ -523,19 +523,6 @@ static json_t *jnum(double x)
 	return isfinite(x) ? json_real(x) : json_null();
 }
 
-/* The sizes of a problem as a JSON object {"m": 35, ...}. */
-static json_t *sizes_json(const struct dlb_problem *p)
-{
-	const struct dlb_family *f = p->op->family;
-	json_t *o = json_object();
-	for (int d = 0; o && d < f->ndims; d++)
-		if (f->dims[d].kind == DLB_DIM_SIZE)
-			json_object_set_new(o, f->dims[d].name, json_integer(p->dim[d]));
-		else if (f->dims[d].kind == DLB_DIM_REAL)
-			json_object_set_new(o, f->dims[d].name, json_real((double)p->dim[d] / (double)f->dims[d].scale));
-	return o;
-}
-
 static int cmd_lookup(const struct dlb_cli *c, struct dlb_store *s)
 {
 	int rc = 0, n = 0, answered = 0;
@@ -585,7 +572,7 @@ static int cmd_lookup(const struct dlb_cli *c, struct dlb_store *s)
 			double sp = dlb_result_speedup(r);
 			json_t *o = json_pack("{s:s,s:s,s:s,s:b,s:f,s:o,s:s,s:o,s:o,s:o,s:o,s:b,s:s,s:s}", "gpu", best->k.gpu,
 					      "uuid", best->k.uuid, "kind", exact ? "stored" : "guess", "exact", exact, "distance",
-					      bd, "from_shape", sizes_json(&r->p), "config", r->config, "median_us",
+					      bd, "from_shape", dlb_problem_sizes_json(&r->p), "config", r->config, "median_us",
 					      jnum(r->tuned.median), "median_lo", jnum(r->tuned.median_lo), "median_hi",
 					      jnum(r->tuned.median_hi), "speedup", jnum(sp), "stale", best->stale, "measured",
 					      r->timestamp, "key", r->key);

@@ -283,14 +283,19 @@ void dlb_layout_names(const struct dlb_family *f, char *buf, int len)
 	}
 }
 
+int dlb_family_has_layout(const struct dlb_family *f)
+{
+	for (int d = 0; d < f->ndims; d++)
+		if (f->dims[d].kind == DLB_DIM_CHOICE)
+			return 1;
+	return 0;
+}
+
 int dlb_problem_from_text(struct dlb_problem *p, const char *layout, const char *shape)
 {
 	const struct dlb_family *f = family_of(p);
 	char tmp[256];
-	int has_choice = 0;
-	for (int d = 0; d < f->ndims; d++)
-		has_choice |= f->dims[d].kind == DLB_DIM_CHOICE;
-	if (has_choice ? dlb_layout_parse(f, layout, p->dim) : strcmp(layout, "-"))
+	if (dlb_family_has_layout(f) ? dlb_layout_parse(f, layout, p->dim) : strcmp(layout, "-"))
 		return DLB_E_PARSE;
 	snprintf(tmp, sizeof tmp, "%s", shape);
 	char *save = NULL, *tok = strtok_r(tmp, "x", &save);
@@ -337,18 +342,16 @@ int dlb_parse_dim(const char *s, int64_t *out)
 
 void dlb_problem_options(const struct dlb_family *f, const int64_t *dim, char *buf, int len)
 {
-	int off = 0, has_layout = 0;
+	int off = 0;
 	buf[0] = 0;
 	for (int d = 0; d < f->ndims && off < len; d++) {
 		char v[64];
-		if (f->dims[d].kind == DLB_DIM_CHOICE) {
-			has_layout = 1;
+		if (f->dims[d].kind == DLB_DIM_CHOICE)
 			continue;
-		}
 		dlb_dim_format(&f->dims[d], dim[d], v, sizeof v);
 		off += snprintf(buf + off, (size_t)(len - off), "%s--%s %s", off ? " " : "", f->dims[d].name, v);
 	}
-	if (has_layout && off < len) {
+	if (dlb_family_has_layout(f) && off < len) {
 		char layout[64];
 		dlb_layout_text(f, dim, layout, sizeof layout);
 		snprintf(buf + off, (size_t)(len - off), " --layout %s", layout);

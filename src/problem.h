@@ -85,6 +85,8 @@ void dlb_shape_text(const struct dlb_family *f, const int64_t *dim, char *buf, i
 void dlb_problem_options(const struct dlb_family *f, const int64_t *dim, char *buf, int len);
 /* The shape run (padded) as text, in the same form. */
 void dlb_problem_shape_run(const struct dlb_problem *p, char *buf, int len);
+/* Whether f has CHOICE dims (a layout). */
+int dlb_family_has_layout(const struct dlb_family *f);
 /* Set the CHOICE dims of p from a layout text (case-insensitive); DLB_E_USAGE when it names none. */
 int dlb_layout_parse(const struct dlb_family *f, const char *s, int64_t dim[DLB_MAX_DIMS]);
 /* The layouts of f, "NN, NT, TN, TT", for messages. */
