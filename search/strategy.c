@@ -45,7 +45,27 @@ struct state {
 	double temp;
 	int nfit;        /* evaluations the model was last fit on */
 	double *pred;    /* model predictions */
+	int *start;      /* the random start's points, in the order they are taken (model, anneal) */
+	int nstart;
+	int *list;       /* scratch for ahead and pick */
+	void *arg;       /* the caller's */
 };
+
+static void tell_ahead(struct state *s, const int *pts, int n)
+{
+	if (s->o->ahead && n > 0)
+		s->o->ahead(s->arg, pts, n);
+}
+
+/* The next `lookahead` untried points of the order (random, exhaustive). */
+static void ahead_in_order(struct state *s)
+{
+	int n = 0;
+	for (int k = s->next_in_order; k < s->p->n && n < s->o->lookahead; k++)
+		if (!s->done[s->order[k]])
+			s->list[n++] = s->order[k];
+	tell_ahead(s, s->list, n);
+}
 
 static int pick_in_order(struct state *s)
 {
@@ -222,7 +242,61 @@ static int next_model(struct state *s, int evaluated)
 	for (int i = 0; i < s->p->n; i++)
 		if (!s->done[i] && (best < 0 || s->pred[i] < s->pred[best]))
 			best = i;
+	if (s->o->ahead && best >= 0) { /* the best predictions, best first: what the next fits will likely pick */
+		int n = 0;
+		for (int i = 0; i < s->p->n; i++) {
+			if (s->done[i])
+				continue;
+			int at = n < s->o->lookahead ? n++ : n;
+			while (at > 0 && s->pred[s->list[at - 1]] > s->pred[i]) {
+				if (at < s->o->lookahead)
+					s->list[at] = s->list[at - 1];
+				at--;
+			}
+			if (at < s->o->lookahead)
+				s->list[at] = i;
+		}
+		tell_ahead(s, s->list, n);
+	}
 	return best;
+}
+
+/* The random start's points, as pick_start takes them one after the other once the seeds are done. */
+static void plan_start(struct state *s, const int *first, int start)
+{
+	int nseed = 0;
+	for (const int *f = first; f && *f >= 0; f++)
+		if (*f < s->p->n && !s->done[*f]) {
+			s->done[*f] = 1;
+			s->list[nseed++] = *f;
+		}
+	for (int k = nseed; k < start; k++) {
+		int j = pick_start(s);
+		if (j < 0)
+			break;
+		s->done[j] = 1;
+		s->start[s->nstart++] = j;
+	}
+	for (int k = 0; k < nseed; k++)
+		s->done[s->list[k]] = 0;
+	for (int k = 0; k < s->nstart; k++)
+		s->done[s->start[k]] = 0;
+	memcpy(s->list + nseed, s->start, (size_t)s->nstart * sizeof *s->list);
+	tell_ahead(s, s->list, nseed + s->nstart);
+}
+
+/* The next of the random start's points: the caller's pick among those not yet evaluated; -1 when none is
+ * left. */
+static int next_start(struct state *s)
+{
+	int n = 0;
+	for (int k = 0; k < s->nstart; k++)
+		if (!s->done[s->start[k]])
+			s->list[n++] = s->start[k];
+	if (!n)
+		return -1;
+	int j = s->o->pick ? s->o->pick(s->arg, s->list, n) : 0;
+	return s->list[j >= 0 && j < n ? j : 0];
 }
 
 /* Book candidate i's race: 0 when it is not the new best, 1 when it is, 2 when by more than eps. */
@@ -254,7 +328,7 @@ int dlb_search(const struct dlb_search_opts *o, const struct dlb_points *p, dlb_
 {
 	int rc = 0, since = 0, stopped_idle = 0;
 	struct dlb_search_opts oo = *o;
-	struct state s = {.o = &oo, .p = p, .cur = -1};
+	struct state s = {.o = &oo, .p = p, .cur = -1, .arg = arg};
 	memset(res, 0, sizeof *res);
 	res->best = -1;
 	if (oo.start <= 0) { /* 3 per parameter + 3, at most an eighth of the space, at least enough for a line */
@@ -270,12 +344,16 @@ int dlb_search(const struct dlb_search_opts *o, const struct dlb_points *p, dlb_
 	}
 	if (!oo.clock)
 		oo.clock = wall_s;
+	if (oo.lookahead <= 0)
+		oo.lookahead = 8;
 	double t0 = oo.clock(arg);
 	s.done = calloc((size_t)p->n + 1, sizeof *s.done);
 	s.logt = calloc((size_t)p->n + 1, sizeof *s.logt);
 	s.order = calloc((size_t)p->n + 1, sizeof *s.order);
 	s.pred = calloc((size_t)p->n + 1, sizeof *s.pred);
-	if (!s.done || !s.logt || !s.order || !s.pred) {
+	s.start = calloc((size_t)p->n + 1, sizeof *s.start);
+	s.list = calloc((size_t)p->n + (size_t)oo.lookahead + 1, sizeof *s.list);
+	if (!s.done || !s.logt || !s.order || !s.pred || !s.start || !s.list) {
 		rc = -1;
 		goto out;
 	}
@@ -289,6 +367,8 @@ int dlb_search(const struct dlb_search_opts *o, const struct dlb_points *p, dlb_
 			s.order[j] = t;
 		}
 	const int *first = oo.first;
+	if (oo.strategy == DLB_STRAT_MODEL || oo.strategy == DLB_STRAT_ANNEAL)
+		plan_start(&s, first, oo.start);
 	for (;;) {
 		int budget_left = oo.budget <= 0 || res->evaluated < oo.budget;
 		if (!budget_left) {
@@ -317,6 +397,9 @@ int dlb_search(const struct dlb_search_opts *o, const struct dlb_points *p, dlb_
 				i = *first;
 			first++;
 		}
+		if (i < 0 && res->evaluated < oo.start && oo.strategy != DLB_STRAT_RANDOM &&
+		    oo.strategy != DLB_STRAT_EXHAUSTIVE)
+			i = next_start(&s);
 		if (i < 0) {
 			switch (oo.strategy) {
 			case DLB_STRAT_ANNEAL:
@@ -327,6 +410,7 @@ int dlb_search(const struct dlb_search_opts *o, const struct dlb_points *p, dlb_
 				break;
 			default:
 				i = pick_in_order(&s);
+				ahead_in_order(&s);
 			}
 		}
 		if (i < 0) {
@@ -358,6 +442,20 @@ int dlb_search(const struct dlb_search_opts *o, const struct dlb_points *p, dlb_
 		int i = untried_neighbour(&s, res->best);
 		if (i < 0)
 			break;
+		if (oo.ahead) { /* all of the best's untried neighbours: one of them comes next */
+			int n = 0;
+			for (int j = 0; j < p->n; j++) {
+				int diff = 0, far = 0;
+				for (int d = 0; d < p->dim; d++) {
+					int dd = abs(p->coord[res->best * p->dim + d] - p->coord[j * p->dim + d]);
+					diff += dd != 0;
+					far |= dd > 1;
+				}
+				if (diff == 1 && !far && !s.done[j])
+					s.list[n++] = j;
+			}
+			tell_ahead(&s, s.list, n);
+		}
 		struct dlb_race_summary r;
 		if ((rc = evaluate(arg, i, &res->best_s, 0, &r)) != 0)
 			break;
@@ -414,5 +512,7 @@ out:
 	free(s.logt);
 	free(s.order);
 	free(s.pred);
+	free(s.start);
+	free(s.list);
 	return rc;
 }

@@ -45,6 +45,16 @@ struct dlb_search_opts {
 	const int *first; /* candidates to evaluate first (seeds from nearby shapes), -1 terminated; may be NULL */
 	int polish;     /* after a stop for want of improvement, try the best's untried neighbours (default 1) */
 	int final;      /* the best few estimates raced again, tighter, to settle near-ties and drift (default 3) */
+	/* For a caller whose points need work before they can be evaluated (compiling them): ahead(arg, pts, n)
+	 * names the points the search expects to evaluate next, most likely first — the seeds and the random
+	 * start's points at once, then after each fit the model's `lookahead` best predictions (the next ones
+	 * of the order for random and exhaustive, the best's untried neighbours before a polish); pick(arg, pts,
+	 * n) chooses which of n points that are equally good to the search (the random start's) to evaluate now,
+	 * as an index into pts, and may wait until one is ready. NULL: neither; the order of evaluation is then
+	 * the same as with them when pick always answers 0. */
+	void (*ahead)(void *arg, const int *pts, int n);
+	int (*pick)(void *arg, const int *pts, int n);
+	int lookahead; /* 0: 8 */
 };
 void dlb_search_defaults(struct dlb_search_opts *o);
 

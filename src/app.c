@@ -3,12 +3,14 @@
 #include "app.h"
 
 #include "../reports/table.h"
+#include "../store/kcache.h"
 #include "../store/store.h"
 #include "cli.h"
 #include "dbcmd.h"
 #include "config.h"
 #include "device.h"
 #include "err.h"
+#include "kernels.h"
 #include "op.h"
 #include "simulate.h"
 #include "spacecmd.h"
@@ -119,6 +121,13 @@ fail:
 	return rc;
 }
 
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 /* A file name from a candidate's text: "BM=64 BN=64" -> "BM-64_BN-64". */
 static void candidate_file_base(const char *text, char *buf, size_t len)
 {
@@ -128,14 +137,16 @@ static void candidate_file_base(const char *text, char *buf, size_t len)
 			*p = *p == ' ' ? '_' : '-';
 }
 
-/* One precision's space, compiled for c->arch; with --emit, each candidate written to DIR/<prec>/. */
-static int compile_prec(const struct dlb_cli *c, enum dlb_prec prec)
+/* One precision's space, compiled for c->arch (or read from the kernel cache kc, which may be NULL); with
+ * --emit, each candidate written to DIR/<prec>/. */
+static int compile_prec(const struct dlb_cli *c, enum dlb_prec prec, struct dlb_store *kc)
 {
-	int rc = 0, n = 0, failed = 0, limited = 0;
-	struct dlb_candidate *cand = NULL;
+	int rc = 0, failed = 0, limited = 0;
+	struct dlb_kernels *k = NULL;
 	struct dlb_limits lim;
 	const struct dlb_op *op;
 	char dir[4096];
+	double t0 = now_s();
 	DLB_CHECK(dlb_cli_op(c->op, prec, &op));
 	dlb_limits_of(NULL, &lim);
 	if (c->emit) {
@@ -143,9 +154,13 @@ static int compile_prec(const struct dlb_cli *c, enum dlb_prec prec)
 		if (mkdir(dir, 0755) && errno != EEXIST)
 			DLB_USER_FAIL(errno, "cannot create %s: %s", dir, strerror(errno));
 	}
-	DLB_CHECK(dlb_compile_space(op, c->arch, &lim, c->verbose, c->every, NULL, &cand, &n));
-	for (int i = 0; i < n; i++) {
-		struct dlb_candidate *x = &cand[i];
+	DLB_CHECK(dlb_kernels_open(op, c->arch, &lim, c->every, NULL, kc, 0, c->verbose, &k));
+	rc = dlb_kernels_all(k);
+	if (rc == DLB_E_INTERRUPTED)
+		DLB_USER_FAIL(rc, "interrupted while compiling; what was compiled is in the kernel cache");
+	DLB_CHECK(rc);
+	for (int i = 0; i < k->n; i++) {
+		struct dlb_candidate *x = &k->cand[i];
 		if (x->job.rc == DLB_E_LIMIT) {
 			limited++;
 			if (c->verbose)
@@ -159,42 +174,65 @@ static int compile_prec(const struct dlb_cli *c, enum dlb_prec prec)
 		}
 		if (c->verbose) {
 			printf("%-40s %.2fs", x->text, x->job.seconds);
-			for (int k = 0; k < x->job.nkernels; k++)
-				printf("  %s: %d regs, %d B spill st/%d B ld, %d B stack, %d B smem", x->job.kernels[k].name,
-				       x->job.kernels[k].registers, x->job.kernels[k].spill_stores,
-				       x->job.kernels[k].spill_loads, x->job.kernels[k].stack_bytes,
-				       x->job.kernels[k].smem_bytes);
+			for (int j = 0; j < x->job.nkernels; j++)
+				printf("  %s: %d regs, %d B spill st/%d B ld, %d B stack, %d B smem", x->job.kernels[j].name,
+				       x->job.kernels[j].registers, x->job.kernels[j].spill_stores,
+				       x->job.kernels[j].spill_loads, x->job.kernels[j].stack_bytes,
+				       x->job.kernels[j].smem_bytes);
 			printf("\n");
 		}
 		if (c->emit) {
-			char base[160], name[192];
+			char base[160], name[192], *src = dlb_kernels_source(k, i);
+			if (!src)
+				DLB_FAIL(ENOMEM, "out of memory");
 			candidate_file_base(x->text, base, sizeof base);
 			snprintf(name, sizeof name, "%s.cu", base);
-			DLB_CHECK(write_file(dir, name, x->job.source, strlen(x->job.source)));
+			rc = write_file(dir, name, src, strlen(src));
+			free(src);
+			DLB_CHECK(rc);
 			snprintf(name, sizeof name, "%s.%s.cubin", base, c->arch);
 			DLB_CHECK(write_file(dir, name, x->job.cubin, x->job.cubin_size));
 		}
 	}
-	/* one precision: the line scripts read (tests/compile_all.sh); a list names each */
+	/* where the candidates came from, then the line scripts read (tests/compile_all.sh): last */
+	printf("%s %s: %d read from the kernel cache, %d compiled by NVRTC (%.1f s of NVRTC on %d threads), %.1f s\n",
+	       op->name, dlb_prec_name(prec), k->st.cached, k->st.compiled, k->st.nvrtc_s, k->server.threads, now_s() - t0);
 	if (c->nprecs > 1)
 		printf("%s %s: ", op->name, dlb_prec_name(prec));
 	if (c->every > 1)
-		printf("compiled %d candidates (every %dth) for %s, %d failed\n", n - limited, c->every, c->arch, failed);
+		printf("compiled %d candidates (every %dth) for %s, %d failed\n", k->n - limited, c->every, c->arch, failed);
 	else
-		printf("compiled %d candidates for %s, %d failed\n", n - limited, c->arch, failed);
+		printf("compiled %d candidates for %s, %d failed\n", k->n - limited, c->arch, failed);
 fail:
-	dlb_candidates_free(cand, n);
+	dlb_kernels_close(k);
 	return rc;
+}
+
+/* The kernel cache of the database, or NULL (with a warning) when it cannot be used: compiling goes on. */
+static struct dlb_store *open_kernel_cache(const struct dlb_cli *c)
+{
+	char path[4096];
+	struct dlb_store *kc = NULL;
+	if (c->no_cache)
+		return NULL;
+	if (dlb_db_path(c, path, sizeof path) || dlb_kcache_open(path, 0, &kc)) {
+		fprintf(stderr, "dlbtune: warning: no kernel cache (%s); every candidate is compiled\n", dlb_last_error());
+		return NULL;
+	}
+	return kc;
 }
 
 static int cmd_compile(const struct dlb_cli *c)
 {
 	int rc = 0;
+	struct dlb_store *kc = NULL;
 	if (c->emit && mkdir(c->emit, 0755) && errno != EEXIST)
 		DLB_USER_FAIL(errno, "cannot create %s: %s", c->emit, strerror(errno));
+	kc = open_kernel_cache(c);
 	for (int i = 0; i < c->nprecs; i++)
-		DLB_CHECK(compile_prec(c, c->precs[i]));
+		DLB_CHECK(compile_prec(c, c->precs[i], kc));
 fail:
+	dlb_store_close(kc);
 	return rc;
 }
 
@@ -266,7 +304,7 @@ static int cmd_tune(const struct dlb_cli *c)
 	struct prec_run runs[DLB_PREC_COUNT] = {0};
 	struct dlb_device dev = {0};
 	size_t free_mem = 0;
-	struct dlb_store *db = NULL;
+	struct dlb_store *db = NULL, *kc = NULL;
 	struct dlb_result *results = NULL;
 	char path[4096], failed[64] = "";
 	for (int i = 0; i < c->nprecs; i++) {
@@ -281,6 +319,7 @@ static int cmd_tune(const struct dlb_cli *c)
 	results = calloc((size_t)total, sizeof *results);
 	if (!results)
 		DLB_FAIL(ENOMEM, "out of memory");
+	kc = open_kernel_cache(c);
 	struct dlb_tune_opts o = {
 		.retune = c->retune,
 		.verbose = c->verbose,
@@ -288,6 +327,7 @@ static int cmd_tune(const struct dlb_cli *c)
 		.vendor = {.warmup = 2, .samples = c->samples, .min_sample_us = 20.0, .confidence = 0.95},
 		.seeds = c->seeds,
 		.paired = c->paired,
+		.kcache = kc,
 	};
 	dlb_cli_search(c, DLB_MIN_SEARCH_S, &o.search, &o.race);
 	/* One precision after the other, into the same database; a failed one is named and the next one runs. */
@@ -326,6 +366,7 @@ static int cmd_tune(const struct dlb_cli *c)
 			DLB_USER_FAIL(DLB_E_WRONG, "some problems have no verified candidate (see the table)");
 fail:
 	free(results);
+	dlb_store_close(kc);
 	dlb_store_close(db);
 	for (int i = 0; i < c->nprecs; i++)
 		dlb_suite_free(&runs[i].suite);

@@ -151,6 +151,9 @@ void dlb_cli_usage(FILE *out)
 		"  --emit DIR       with `compile`: write each candidate's source and cubin to DIR/PREC/ (e.g.\n"
 		"                   DIR/fp32/BM-64_BN-64_..._TN-4.cu and .sm_90a.cubin), one folder per precision\n"
 		"  --every N        with `compile`: only every Nth candidate of each kernel family (a quick sample)\n"
+		"  --no-cache       tune, compile: compile every candidate with NVRTC, neither reading nor writing\n"
+		"                   the kernel cache (DB/kernels: compiled candidates keyed by source, target,\n"
+		"                   NVRTC and options; `db stats` shows it, `db gc` trims it); to time compiling\n"
 		"\n"
 		"Search (tune and simulate):\n"
 		"  --strategy S     model (default): a least-squares fit of log time on each parameter and its\n"
@@ -318,7 +321,7 @@ fail:
 enum { O_SUITE = 256, O_LAYOUT, O_DEVICE, O_DB, O_RETUNE, O_CSV, O_JSON, O_ARCH, O_EMIT, O_EVERY, O_SAMPLES, O_PREC,
        O_OP, O_FORMAT, O_STALE, O_ANY, O_DRY, O_STRATEGY, O_BUDGET, O_SEED, O_CONFIDENCE, O_PRECISION, O_MIN_SAMPLES,
        O_MAX_SAMPLES, O_FIXED, O_SEEDS, O_TRIALS, O_FROM_DB, O_CANDIDATES, O_NOISE, O_OUTLIERS, O_WINDOW, O_MIN_SEARCH,
-       O_PAIRED, O_DIM /* O_DIM + i: the i-th distinct dim name of the families */ };
+       O_PAIRED, O_NO_CACHE, O_DIM /* O_DIM + i: the i-th distinct dim name of the families */ };
 
 static const struct {
 	const char *word, *sub;
@@ -344,6 +347,7 @@ static const struct option fixed_options[] = {
 	{"retune", no_argument, 0, O_RETUNE},       {"csv", no_argument, 0, O_CSV},
 	{"json", no_argument, 0, O_JSON},           {"arch", required_argument, 0, O_ARCH},
 	{"emit", required_argument, 0, O_EMIT},     {"every", required_argument, 0, O_EVERY},
+	{"no-cache", no_argument, 0, O_NO_CACHE},
 	{"samples", required_argument, 0, O_SAMPLES}, {"paired", required_argument, 0, O_PAIRED},
 	{"strategy", required_argument, 0, O_STRATEGY},
 	{"budget", required_argument, 0, O_BUDGET}, {"seed", required_argument, 0, O_SEED},
@@ -556,6 +560,9 @@ static int apply_option(int ch, const char *arg, struct dlb_cli *c, const char *
 	case O_RETUNE:
 		c->retune = 1;
 		break;
+	case O_NO_CACHE:
+		c->no_cache = 1;
+		break;
 	case O_CSV:
 		c->csv = 1;
 		break;
@@ -720,6 +727,8 @@ static int check_combinations(struct dlb_cli *c)
 		DLB_USER_FAIL(DLB_E_USAGE, "choose one of --csv and --json");
 	if (c->emit && c->cmd != DLB_CMD_COMPILE)
 		DLB_USER_FAIL(DLB_E_USAGE, "--emit goes with the compile command");
+	if (c->no_cache && c->cmd != DLB_CMD_COMPILE && c->cmd != DLB_CMD_TUNE)
+		DLB_USER_FAIL(DLB_E_USAGE, "--no-cache goes with tune and compile (the commands that compile kernels)");
 	if (c->have_arch && c->cmd != DLB_CMD_COMPILE && c->cmd != DLB_CMD_SPACE)
 		DLB_USER_FAIL(DLB_E_USAGE, "--arch goes with compile and space (tune compiles for the GPU it runs on)");
 	if (c->every != 1 && c->cmd != DLB_CMD_COMPILE)

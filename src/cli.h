@@ -71,6 +71,7 @@ struct dlb_cli {
 	int have_arch;          /* --arch given (space: that target's limits, else the sm_80+ defaults) */
 	const char *emit;
 	int every;              /* compile: every Nth candidate */
+	int no_cache;           /* tune, compile: neither read nor write the kernel cache */
 	int retune, verbose;
 	int csv, json;
 	int samples;            /* of each vendor algorithm */

@@ -83,7 +83,8 @@ static int cmd_stats(struct dlb_store *s)
 	       100.0 * (double)in.used_bytes / (double)in.map_bytes, (double)in.file_bytes / (1 << 20), in.page_bytes);
 	printf("readers    %u of %u slots\n", in.readers, in.max_readers);
 	for (int t = 0; t < DLB_T_COUNT; t++)
-		printf("%-10s %zu entries\n", dlb_table_name((enum dlb_table)t), in.entries[t]);
+		if (dlb_store_has(s, (enum dlb_table)t))
+			printf("%-10s %zu entries\n", dlb_table_name((enum dlb_table)t), in.entries[t]);
 	printf("platforms:\n");
 	struct plat_print pp = {stdout};
 	DLB_CHECK(dlb_store_each(s, DLB_T_PLATFORMS, "", print_platform, &pp));
@@ -372,7 +373,8 @@ int dlb_db_verify(struct dlb_store *s, FILE *out, int *problems)
 	}
 	for (int t = 0; t < DLB_T_COUNT; t++) {
 		v.t = (enum dlb_table)t;
-		DLB_CHECK(dlb_store_each(s, v.t, "", verify_entry, &v));
+		if (dlb_store_has(s, v.t))
+			DLB_CHECK(dlb_store_each(s, v.t, "", verify_entry, &v));
 	}
 	for (int i = 0; i < v.nsus; i++) {
 		struct suspect *x = &v.sus[i];

@@ -24,6 +24,7 @@ static const char *const messages[] = {
 	[DLB_E_INTERRUPTED - DLB_E_FIRST] = "interrupted",
 	[DLB_E_DBFORMAT - DLB_E_FIRST] = "unreadable database",
 	[DLB_E_NOTFOUND - DLB_E_FIRST] = "not in the database",
+	[DLB_E_CORRUPT - DLB_E_FIRST] = "damaged stored entry",
 };
 _Static_assert(sizeof messages / sizeof messages[0] == DLB_E_LAST - DLB_E_FIRST, "one message per code");
 

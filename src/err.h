@@ -25,6 +25,7 @@ enum dlb_code {
 	DLB_E_INTERRUPTED,          /* SIGINT / SIGTERM */
 	DLB_E_DBFORMAT,             /* a database this dlbtune cannot read: foreign, truncated, other schema */
 	DLB_E_NOTFOUND,             /* nothing stored for what was asked */
+	DLB_E_CORRUPT,              /* a stored entry failed its own checks (length, checksum, key) */
 	DLB_E_LAST
 };
 

@@ -65,19 +65,25 @@ int dlb_msg_write(int fd, uint32_t type, int32_t rc, const void *payload, uint32
 /* Read exactly n bytes before the deadline (deadline 0: no limit). 0, or a DLB_SUP_* fault, or
  * DLB_E_INTERRUPTED. The wait is a poll, which a signal always interrupts (a read is restarted under
  * signal()'s SA_RESTART), so an interrupt ends it with or without a deadline. */
-static int read_all(int fd, void *p, size_t n, double deadline)
+static int read_all(const struct dlb_sup *s, int fd, void *p, size_t n, double deadline)
 {
 	char *c = p;
+	int side = s && s->side && s->side_fd >= 0;
 	while (n) {
 		double left = deadline > 0 ? deadline - now_s() : 0;
 		if (deadline > 0 && left <= 0)
 			return DLB_SUP_TIMEOUT;
-		struct pollfd pfd = {fd, POLLIN, 0};
-		int pr = poll(&pfd, 1, deadline > 0 ? (int)(left * 1000) + 1 : -1);
+		struct pollfd pfd[2] = {{fd, POLLIN, 0}, {side ? s->side_fd : -1, POLLIN, 0}};
+		int pr = poll(pfd, side ? 2 : 1, deadline > 0 ? (int)(left * 1000) + 1 : -1);
 		if (pr < 0 && errno == EINTR) {
 			if (dlb_interrupted)
 				return DLB_E_INTERRUPTED;
 			continue;
+		}
+		if (pr > 0 && side && pfd[1].revents) {
+			s->side(s->side_arg);
+			if (!pfd[0].revents)
+				continue;
 		}
 		if (pr == 0)
 			continue; /* the loop checks the deadline */
@@ -95,10 +101,10 @@ static int read_all(int fd, void *p, size_t n, double deadline)
 	return 0;
 }
 
-static int read_msg(int fd, struct dlb_reply *m, double deadline)
+static int read_msg(const struct dlb_sup *s, int fd, struct dlb_reply *m, double deadline)
 {
 	struct header h;
-	int rc = read_all(fd, &h, sizeof h, deadline);
+	int rc = read_all(s, fd, &h, sizeof h, deadline);
 	memset(m, 0, sizeof *m);
 	if (rc)
 		return rc;
@@ -107,7 +113,7 @@ static int read_msg(int fd, struct dlb_reply *m, double deadline)
 	m->payload = malloc((size_t)h.len + 1);
 	if (!m->payload)
 		return ENOMEM;
-	if ((rc = read_all(fd, m->payload, h.len, deadline)) != 0) {
+	if ((rc = read_all(s, fd, m->payload, h.len, deadline)) != 0) {
 		dlb_reply_free(m);
 		return rc;
 	}
@@ -120,7 +126,7 @@ static int read_msg(int fd, struct dlb_reply *m, double deadline)
 
 int dlb_msg_read(int fd, struct dlb_reply *m)
 {
-	return read_msg(fd, m, 0) ? -1 : 0;
+	return read_msg(NULL, fd, m, 0);
 }
 
 int dlb_sup_start(struct dlb_sup *s, dlb_worker_fn fn, void *arg, int verbose)
@@ -236,7 +242,7 @@ int dlb_sup_call(struct dlb_sup *s, uint32_t type, const void *req, uint32_t len
 	void (*old)(int) = signal(SIGPIPE, SIG_IGN); /* a dead worker's pipe: an error, not a signal */
 	int wr = dlb_msg_write(s->to_worker, type, 0, req, len);
 	signal(SIGPIPE, old);
-	int rc = wr ? DLB_SUP_DIED : read_msg(s->from_worker, reply, now_s() + limit_s);
+	int rc = wr ? DLB_SUP_DIED : read_msg(s, s->from_worker, reply, now_s() + limit_s);
 	if (rc == 0 && reply->type != type) {
 		dlb_reply_free(reply);
 		rc = DLB_SUP_GARBAGE;

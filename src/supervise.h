@@ -32,6 +32,11 @@ struct dlb_sup {
 	int verbose;
 	int starts;            /* workers started, the first included */
 	char why[256];         /* what happened to the last worker that was stopped by a fault */
+	/* Other work while waiting for a reply: when side is set and side_fd is readable, side(side_arg) runs
+	 * (the tuner takes compiled kernels from the compiler process while the GPU works). */
+	int side_fd;
+	void (*side)(void *arg);
+	void *side_arg;
 };
 
 /* What a failed call means for the trial that made it. */
@@ -57,7 +62,8 @@ void dlb_sup_stop(struct dlb_sup *s);
 
 /* Framing, for both sides: a header (magic, type, rc, length) and the payload. */
 int dlb_msg_write(int fd, uint32_t type, int32_t rc, const void *payload, uint32_t len);
-/* Blocking read of one message (worker side). 0, or -1 at end of file or on a malformed message. */
+/* Blocking read of one message. 0, or DLB_SUP_DIED at end of file, DLB_SUP_GARBAGE for a malformed message,
+ * ENOMEM, or DLB_E_INTERRUPTED when dlb_interrupted was set while waiting. */
 int dlb_msg_read(int fd, struct dlb_reply *m);
 
 #define DLB_MSG_QUIT 0xffffffffu

@@ -8,6 +8,7 @@
 #include "catalog.h"
 #include "../store/record.h"
 #include "embedded.h"
+#include "kernels.h"
 #include "worker.h"
 #include "err.h"
 
@@ -81,111 +82,6 @@ int dlb_candidate_load(const struct dlb_op *op, const struct dlb_device *dev, st
 		DLB_FAIL(DLB_E_LIMIT, "%s: %zu bytes of static shared memory, the device allows %zu", c->text,
 			 (size_t)c->attrs.sharedSizeBytes, dev->smem_per_block);
 fail:
-	return rc;
-}
-
-static void compile_progress(int done, int n, void *arg)
-{
-	(void)arg;
-	if (isatty(STDERR_FILENO))
-		fprintf(stderr, "\rcompiling candidates: %d/%d", done, n);
-	if (done == n && isatty(STDERR_FILENO))
-		fputc('\n', stderr);
-}
-
-/* 1 when text contains one of the '|'-separated pieces of only (an empty piece matches everything). */
-static int matches_any(const char *text, const char *only)
-{
-	for (const char *p = only;; p++) {
-		size_t len = strcspn(p, "|");
-		if (memmem(text, strlen(text), p, len))
-			return 1;
-		p += len;
-		if (!*p)
-			return 0;
-	}
-}
-
-int dlb_compile_space(const struct dlb_op *op, const char *arch, const struct dlb_limits *lim, int verbose,
-		      int every, const char *only, struct dlb_candidate **out, int *n)
-{
-	int rc = 0;
-	struct dlb_config *cfgs = NULL;
-	struct dlb_candidate *c = NULL;
-	struct dlb_jit_job *jobs = NULL;
-	int *jidx = NULL;
-	char *tpl = dlb_op_template(op);
-	struct dlb_limits tl = *lim;
-	*out = NULL;
-	*n = 0;
-	if (!tpl)
-		DLB_FAIL(DLB_E_PARSE, "the template of %s %s is not embedded in this binary", op->name,
-			 dlb_prec_name(op->prec));
-	dlb_limits_for_arch(arch, lim->sm != 0, &tl);
-	lim = &tl;
-	int rejected[16] = {0};
-	int count = dlb_space_enumerate(&op->space, NULL, &cfgs, rejected);
-	if (count < 0)
-		DLB_FAIL(ENOMEM, "out of memory enumerating the space");
-	if (every > 1) { /* every every-th of each value of the first categorical parameter (each family) */
-		int cat = -1, seen[DLB_MAX_VALUES] = {0}, kept = 0;
-		for (int p = 0; p < op->space.nparams && cat < 0; p++)
-			if (op->space.params[p].categorical)
-				cat = p;
-		for (int i = 0; i < count; i++) {
-			int slot = 0;
-			if (cat >= 0)
-				while (slot < op->space.params[cat].nvalues - 1 &&
-				       op->space.params[cat].values[slot] != cfgs[i].v[cat])
-					slot++;
-			if (seen[slot]++ % every == 0)
-				cfgs[kept++] = cfgs[i];
-		}
-		count = kept;
-	}
-	if (verbose)
-		for (int k = 0; k < op->space.nconstraints; k++)
-			fprintf(stderr, "constraint \"%s\" removed %d configurations\n", op->space.constraints[k].text,
-				rejected[k]);
-	c = calloc((size_t)(count ? count : 1), sizeof *c);
-	jobs = calloc((size_t)(count ? count : 1), sizeof *jobs);
-	jidx = calloc((size_t)(count ? count : 1), sizeof *jidx);
-	if (!c || !jobs || !jidx)
-		DLB_FAIL(ENOMEM, "out of memory");
-	const char *names[DLB_MAX_PARAMS];
-	for (int p = 0; p < op->space.nparams; p++)
-		names[p] = op->space.params[p].name;
-	int njobs = 0;
-	for (int i = 0; i < count; i++) {
-		c[i].cfg = cfgs[i];
-		dlb_config_format(&op->space, &cfgs[i], c[i].text, sizeof c[i].text);
-		c[i].job.rc = DLB_E_LIMIT; /* until compiled */
-		if (dlb_candidate_within_limits(op, &c[i], lim) || (only && !matches_any(c[i].text, only)))
-			continue;
-		c[i].job.source = dlb_jit_source(op->defines, names, cfgs[i].v, op->space.nparams, tpl);
-		if (!c[i].job.source)
-			DLB_FAIL(ENOMEM, "out of memory");
-		c[i].job.arch = arch;
-		jidx[njobs] = i;
-		jobs[njobs++] = c[i].job;
-	}
-	/* in a child process: this one may fork GPU workers later (see dlb_jit_compile_isolated) */
-	if ((rc = dlb_jit_compile_isolated(jobs, njobs, 0, compile_progress, NULL)) == DLB_E_INTERRUPTED)
-		DLB_FAIL(rc, "interrupted while compiling the space of %s %s", op->name, dlb_prec_name(op->prec));
-	if (rc)
-		DLB_FAIL(rc, "cannot start the compiler process: %s", strerror(rc));
-	for (int j = 0; j < njobs; j++)
-		c[jidx[j]].job = jobs[j];
-	*out = c;
-	*n = count;
-	c = NULL;
-fail:
-	free(tpl);
-	free(cfgs);
-	free(jobs);
-	free(jidx);
-	if (c)
-		dlb_candidates_free(c, count);
 	return rc;
 }
 
@@ -273,7 +169,25 @@ struct run {
 	int restarts;      /* in this problem */
 	int total_restarts;
 	uint64_t launches; /* counted by workers that were stopped in order */
+	struct dlb_kernels *ks; /* the candidates, compiled on demand (NULL: only the test's extra candidates) */
+	unsigned char *sent;    /* per candidate: the running worker has its cubin */
+	struct dlb_kernel_stats problem_kernels; /* of the last problem tuned */
 };
+
+/* 1 when candidate i's cubin is in the parent (a worker forked now inherits it). */
+static int in_parent(const struct run *x, int i)
+{
+	return !x->ks || i >= x->ks->n || dlb_kernels_ready(x->ks, i);
+}
+
+/* Between GPU requests, and while waiting for one: take what the compiler process has finished. */
+static void drain_compiler(void *arg)
+{
+	struct run *x = arg;
+	if (x->ks && dlb_kernels_poll(x->ks) && x->o->verbose)
+		fprintf(stderr, "\ndlbtune: %s\n", dlb_last_error());
+	x->sup.side_fd = x->ks ? dlb_kernels_fd(x->ks) : -1; /* a compiler process started again has another */
+}
 
 static int worker_error(const struct dlb_reply *rep, const char *what)
 {
@@ -288,8 +202,14 @@ static int worker_up(struct run *x)
 {
 	int rc = 0;
 	struct dlb_reply rep = {0};
-	if (x->sup.pid <= 0)
+	if (x->sup.pid <= 0) {
 		DLB_CHECK(dlb_sup_start(&x->sup, x->o->worker ? x->o->worker : dlb_worker_main, &x->wctx, x->o->verbose));
+		for (int i = 0; i < x->wctx.ncand; i++) /* what the new worker inherited */
+			x->sent[i] = in_parent(x, i);
+		x->sup.side_fd = x->ks ? dlb_kernels_fd(x->ks) : -1;
+		x->sup.side = drain_compiler;
+		x->sup.side_arg = x;
+	}
 	if (x->problem >= 0) {
 		struct dlb_w_index req = {x->problem};
 		rc = dlb_sup_call(&x->sup, DLB_W_PROBLEM, &req, sizeof req, SETUP_LIMIT_S, &rep);
@@ -498,6 +418,83 @@ static void new_trial(const struct dlb_op *op, const struct dlb_candidate *c, in
 	t->median_us = t->lo_us = t->hi_us = t->mean_us = t->max_err = NAN;
 }
 
+/* Candidate ci, compiled (waiting for it if need be) and in the running worker. A candidate that did not
+ * compile gets its trial's status and log; 0 unless the run must end. */
+static int supply(struct run *x, int ci, struct dlb_trial *t)
+{
+	int rc = 0;
+	struct dlb_reply rep = {0};
+	char *msg = NULL;
+	if (x->ks && ci < x->ks->n && !dlb_kernels_ready(x->ks, ci))
+		DLB_CHECK(dlb_kernels_need(x->ks, ci));
+	const struct dlb_candidate *c = &x->wctx.cand[ci];
+	if (c->job.rc) {
+		t->status = c->job.rc == DLB_E_LIMIT ? DLB_ST_RESOURCE_LIMIT : DLB_ST_COMPILE_ERROR;
+		snprintf(t->error, sizeof t->error, "%s", c->job.log && *c->job.log ? c->job.log : "NVRTC failed");
+		goto fail;
+	}
+	if (x->sent[ci])
+		goto fail;
+	struct dlb_w_cand head = {ci, 0};
+	size_t len = sizeof head + c->job.cubin_size;
+	if (!(msg = malloc(len)))
+		DLB_FAIL(ENOMEM, "out of memory");
+	memcpy(msg, &head, sizeof head);
+	memcpy(msg + sizeof head, c->job.cubin, c->job.cubin_size);
+	DLB_CHECK(ask(x, DLB_W_CUBIN, msg, (uint32_t)len, x->floor_s, t, &rep));
+	if (t->status == DLB_ST_OK) {
+		x->sent[ci] = 1;
+	} else if (x->sup.pid > 0 && x->sent[ci]) { /* the worker failed, not the candidate: the fresh one has it */
+		t->status = DLB_ST_OK;
+		t->error[0] = 0;
+	}
+fail:
+	dlb_reply_free(&rep);
+	free(msg);
+	return rc;
+}
+
+/* search/'s ahead callback: compile (or read) the points the search expects to want next. */
+static void ahead(void *arg, const int *pts, int n)
+{
+	struct prun *q = arg;
+	struct run *x = q->x;
+	int *ids = malloc((size_t)(n ? n : 1) * sizeof *ids), m = 0;
+	if (!x->ks || !ids) {
+		free(ids);
+		return;
+	}
+	for (int j = 0; j < n; j++)
+		ids[m++] = q->pt[pts[j]].cand;
+	if (dlb_kernels_ahead(x->ks, ids, m) && x->o->verbose)
+		fprintf(stderr, "\ndlbtune: %s\n", dlb_last_error());
+	free(ids);
+}
+
+/* search/'s pick callback: of the random start's points, the first whose candidate is compiled (waiting for
+ * one if none is). */
+static int pick(void *arg, const int *pts, int n)
+{
+	struct prun *q = arg;
+	struct run *x = q->x;
+	int *ids = malloc((size_t)(n ? n : 1) * sizeof *ids), which = 0;
+	if (!x->ks || !ids) {
+		free(ids);
+		return 0;
+	}
+	for (int j = 0; j < n; j++)
+		ids[j] = q->pt[pts[j]].cand < x->ks->n ? q->pt[pts[j]].cand : -1;
+	for (int j = 0; j < n; j++)
+		if (ids[j] < 0) { /* a test's extra candidate: always ready */
+			free(ids);
+			return j;
+		}
+	if (dlb_kernels_any(x->ks, ids, n, &which))
+		which = 0; /* evaluate finds the interrupt or the failure */
+	free(ids);
+	return which;
+}
+
 /* search/'s evaluate callback: verify point i (the first time), then race it against the incumbent; every
  * outcome is stored as the point's trial before this returns. */
 static int evaluate(void *arg, int i, const struct dlb_race_summary *inc, int final, struct dlb_race_summary *out)
@@ -532,6 +529,9 @@ static int evaluate(void *arg, int i, const struct dlb_race_summary *inc, int fi
 			summary_of_trial(t, &o->race, out);
 			return 0;
 		}
+		DLB_CHECK(supply(x, p->cand, t));
+		if (t->status != DLB_ST_OK) /* it did not compile, or the worker died taking its cubin */
+			goto store;
 		struct dlb_w_cand req = {p->cand, p->variant};
 		double limit = q->best_verify_s > 0 ? 50 * q->best_verify_s : 0;
 		DLB_CHECK(ask(x, DLB_W_VERIFY, &req, sizeof req, limit > x->floor_s ? limit : x->floor_s, t, &rep));
@@ -703,6 +703,7 @@ fail:
 static int tune_problem(struct run *x, int pi, struct dlb_candidate *cand, int ncand, struct dlb_result *r,
 			const char *progress)
 {
+	struct dlb_kernel_stats ks0 = x->ks ? x->ks->st : (struct dlb_kernel_stats){0};
 	int rc = 0, nstored = 0, *coord = NULL, first[17];
 	const struct dlb_tune_opts *o = x->o;
 	const struct dlb_op *op = r->p.op;
@@ -777,6 +778,11 @@ static int tune_problem(struct run *x, int pi, struct dlb_candidate *cand, int n
 	}
 	first[nseed] = -1;
 	so.first = first;
+	so.ahead = ahead;
+	so.pick = pick;
+	so.lookahead = x->ks ? x->ks->server.threads : 0;
+	if (so.lookahead < 8)
+		so.lookahead = 8;
 	struct dlb_search_result res;
 	unsigned categorical = 0;
 	for (int d = 0; d < op->space.nparams && d < 32; d++)
@@ -823,6 +829,15 @@ static int tune_problem(struct run *x, int pi, struct dlb_candidate *cand, int n
 	if (r->found)
 		DLB_CHECK(time_paired(x, &q.pt[res.best], r, progress));
 	r->gpu_seconds = now_s() - t0;
+	if (x->ks) { /* what this problem's search compiled */
+		x->problem_kernels = x->ks->st;
+		x->problem_kernels.cached -= ks0.cached;
+		x->problem_kernels.compiled -= ks0.compiled;
+		x->problem_kernels.failed -= ks0.failed;
+		x->problem_kernels.corrupt -= ks0.corrupt;
+		x->problem_kernels.nvrtc_s -= ks0.nvrtc_s;
+		x->problem_kernels.wait_s -= ks0.wait_s;
+	}
 	r->peak = dlb_op_peak(r->p.op, x->wctx.dev);
 	snprintf(r->gpu, sizeof r->gpu, "%.127s", x->wctx.dev->name);
 	iso_now(r->timestamp, sizeof r->timestamp);
@@ -903,26 +918,29 @@ int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, const
 	dlb_platform_of(dev, &plat);
 	DLB_CHECK(dlb_platform_save(db, &plat));
 	const struct dlb_op *op = suite->problems[0].op;
-	double tc = now_s();
-	/* Compiled here, in the parent (NVRTC needs no GPU); the worker, forked below, inherits the cubins. */
+	/* The candidates, compiled as the searches ask for them (src/kernels.h); the compiler process is forked
+	 * here, before any GPU worker. */
 	if (!o->only_extra)
-		DLB_CHECK(dlb_compile_space(op, arch, &lim, o->verbose, 1, NULL, &cand, &ncompiled));
-	ncand = ncompiled;
-	if (o->nextra) { /* test-only candidates (tests/gpu_faults.c) */
-		struct dlb_candidate *all = realloc(cand, (size_t)(ncand + o->nextra) * sizeof *all); /* NULL: malloc */
-		if (!all)
-			DLB_FAIL(ENOMEM, "out of memory");
-		cand = all;
-		memcpy(cand + ncand, o->extra, (size_t)o->nextra * sizeof *cand);
-		ncand += o->nextra;
-	}
-	int nlimit = 0, nfail = 0;
-	for (int i = 0; i < ncand; i++) {
+		DLB_CHECK(dlb_kernels_open(op, arch, &lim, 1, NULL, o->kcache, 0, o->verbose, &x.ks));
+	ncompiled = x.ks ? x.ks->n : 0;
+	ncand = ncompiled + o->nextra;
+	if (!(x.sent = calloc((size_t)(ncand ? ncand : 1), 1)))
+		DLB_FAIL(ENOMEM, "out of memory");
+	/* one array for the worker: the space, then the test's candidates (tests/gpu_faults.c) */
+	cand = x.ks ? realloc(x.ks->cand, (size_t)(ncand ? ncand : 1) * sizeof *cand)
+		    : calloc((size_t)(ncand ? ncand : 1), sizeof *cand);
+	if (!cand)
+		DLB_FAIL(ENOMEM, "out of memory");
+	if (x.ks)
+		x.ks->cand = cand;
+	if (o->nextra)
+		memcpy(cand + ncompiled, o->extra, (size_t)o->nextra * sizeof *cand);
+	int nlimit = 0;
+	for (int i = 0; i < ncompiled; i++)
 		nlimit += cand[i].job.rc == DLB_E_LIMIT;
-		nfail += cand[i].job.rc && cand[i].job.rc != DLB_E_LIMIT;
-	}
-	fprintf(stderr, "compiled %d candidates for %s in %.1f s (%d more over the device's limits, %d failed to compile)\n",
-		ncand - nlimit, arch, now_s() - tc, nlimit, nfail);
+	fprintf(stderr, "%d candidates for %s within the device's limits (%d more over them), compiled as the search "
+			"asks for them%s\n", ncand - nlimit, arch, nlimit,
+		!x.ks ? "" : o->kcache ? " or read from the kernel cache" : " (no kernel cache)");
 
 	x.wctx = (struct dlb_worker_ctx){.ordinal = dev->ordinal, .op = op, .suite = suite, .cand = cand, .ncand = ncand,
 					 .dev = dev};
@@ -967,16 +985,30 @@ int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, const
 			fprintf(stderr, "    side by side with %s, %d pairs: %.2f against %.2f us, paired speedup %.2fx [%.2f, %.2f]\n",
 				r->paired.vendor, r->paired.n, r->paired.tuned.median, r->paired.vendor_st.median,
 				r->paired.speedup.median, r->paired.speedup.median_lo, r->paired.speedup.median_hi);
+		if (x.ks) {
+			const struct dlb_kernel_stats *k = &x.problem_kernels;
+			fprintf(stderr, "    kernels: %d compiled (%.1f s of NVRTC), %d from the cache, %d failed; %.1f s waiting "
+					"for the compiler; %d of %d compiled or cached so far\n", k->compiled, k->nvrtc_s,
+				k->cached, k->failed, k->wait_s, x.ks->st.compiled + x.ks->st.cached, ncand - nlimit);
+		}
 		dlb_result_free(r);
 	}
 fail:
 	worker_down(&x);
+	if (x.ks && (o->verbose || misses))
+		fprintf(stderr, "kernels: %d compiled by NVRTC (%.1f s on %d threads), %d read from the kernel cache, %d "
+				"failed, %d damaged cache entries replaced; %.1f s waiting for the compiler\n",
+			x.ks->st.compiled, x.ks->st.nvrtc_s, x.ks->server.threads, x.ks->st.cached, x.ks->st.failed,
+			x.ks->st.corrupt, x.ks->st.wait_s);
 	if (o->verbose)
 		fprintf(stderr, "kernel launches: %llu, worker restarts: %d, wall %.2f s\n", (unsigned long long)x.launches,
 			x.total_restarts, now_s() - t_start);
-	if (cand) {
-		dlb_candidates_free(cand, ncompiled);
-		/* extras are the caller's */
+	if (x.ks) {
+		x.ks->n = ncompiled; /* the extras are the caller's */
+		dlb_kernels_close(x.ks);
+	} else {
+		free(cand);
 	}
+	free(x.sent);
 	return rc;
 }

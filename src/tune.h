@@ -20,6 +20,7 @@ struct dlb_tune_opts {
 	struct dlb_bench_opts sample;  /* how one sample of a candidate is taken: warm-up, launches per sample */
 	struct dlb_bench_opts vendor;  /* every vendor algorithm: a fixed number of samples */
 	int seeds;                     /* best configurations of this many nearby tuned shapes go first (0: none) */
+	struct dlb_store *kcache;      /* the kernel cache (store/kcache.h); NULL: every candidate compiled */
 	int paired;                    /* pairs of samples of the winner and the vendor best, timed side by side
 	                                * after the baselines (struct dlb_paired; 0: none) */
 	/* Test hooks: candidates appended to the compiled space (or, with only_extra, instead of it), another
@@ -31,13 +32,6 @@ struct dlb_tune_opts {
 };
 
 
-/* The space of op filtered by its constraints and the given limits; compile failures and limit rejections
- * are kept with their status. *out holds the constraint-valid candidates, or with every > 1 only every
- * every-th of them (a sample in enumeration order, taken within each kernel family: each value of the
- * first categorical parameter). only: when not NULL, only the configurations whose text contains one of its
- * '|'-separated pieces are compiled (the others are kept as limit rejections). */
-int dlb_compile_space(const struct dlb_op *op, const char *arch, const struct dlb_limits *lim, int verbose,
-		      int every, const char *only, struct dlb_candidate **out, int *n);
 void dlb_candidates_free(struct dlb_candidate *c, int n);
 /* Limits of a device (or the defaults every sm_80+ GPU meets, when dev is NULL). */
 void dlb_limits_of(const struct dlb_device *dev, struct dlb_limits *lim);

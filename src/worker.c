@@ -6,7 +6,9 @@
 #include "supervise.h"
 #include "tune.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -150,13 +152,12 @@ static int handle(struct worker *k, const struct dlb_reply *m, void *out, uint32
 		k->problem = r->index;
 		break;
 	}
-	case DLB_W_VARIANTS: {
+	case DLB_W_VARIANTS: { /* from the configuration: the candidate need not be compiled yet */
 		const struct dlb_w_cand *r = m->payload;
 		struct dlb_w_variants *v = out;
-		if (m->len != sizeof *r)
+		if (m->len != sizeof *r || !k->w->cand || r->cand < 0 || r->cand >= k->w->ncand || k->problem < 0)
 			DLB_FAIL(DLB_E_USAGE, "bad variants request");
-		DLB_CHECK(need_candidate(k, r->cand, &c));
-		v->n = op->variants(k->state, c, v->values, DLB_W_MAX_VARIANTS);
+		v->n = op->variants(k->state, &k->w->cand[r->cand], v->values, DLB_W_MAX_VARIANTS);
 		*olen = sizeof *v;
 		break;
 	}
@@ -200,6 +201,23 @@ static int handle(struct worker *k, const struct dlb_reply *m, void *out, uint32
 		DLB_CHECK(need_candidate(k, r->c.cand, &c));
 		DLB_CHECK(paired(k, c, r, out));
 		*olen = sizeof(struct dlb_w_paired);
+		break;
+	}
+	case DLB_W_CUBIN: { /* compiled after this worker was started */
+		struct dlb_w_cand r;
+		if (m->len <= sizeof r)
+			DLB_FAIL(DLB_E_USAGE, "bad cubin request");
+		memcpy(&r, m->payload, sizeof r);
+		if (!k->w->cand || r.cand < 0 || r.cand >= k->w->ncand)
+			DLB_FAIL(DLB_E_USAGE, "bad cubin request");
+		c = &k->w->cand[r.cand];
+		if (c->job.cubin) /* it had it already (the parent's copy, through fork) */
+			break;
+		if (!(c->job.cubin = malloc(m->len - sizeof r)))
+			DLB_FAIL(ENOMEM, "out of memory for a cubin");
+		memcpy(c->job.cubin, (const char *)m->payload + sizeof r, m->len - sizeof r);
+		c->job.cubin_size = m->len - sizeof r;
+		c->job.rc = 0;
 		break;
 	}
 	case DLB_W_LAUNCHES: {

@@ -1,7 +1,8 @@
 /* worker: the GPU side of a tuning run, in its own process (src/supervise.c). It opens the device, sets up
  * one problem at a time, loads candidates on first use, and answers one request at a time: the variants of a
- * candidate, a verification run, a timing, the vendor baselines. The suite and the compiled candidates are
- * the parent's, inherited through fork, and named by index. */
+ * candidate, a verification run, a timing, the vendor baselines. The suite and the candidates are the
+ * parent's, inherited through fork, and named by index; a candidate compiled after the fork comes with
+ * DLB_W_CUBIN before it is first used. */
 #ifndef DLB_WORKER_H
 #define DLB_WORKER_H
 #include "bench.h"
@@ -19,6 +20,7 @@ enum dlb_wreq {
 	DLB_W_VENDOR,    /* struct dlb_bench_opts → struct dlb_w_vendor */
 	DLB_W_LAUNCHES,  /* → uint64_t: kernels this worker launched */
 	DLB_W_PAIRED,    /* struct dlb_w_paired_req → struct dlb_w_paired (after DLB_W_VENDOR on the problem) */
+	DLB_W_CUBIN,     /* struct dlb_w_cand (variant unused) + the candidate's cubin → nothing */
 };
 
 struct dlb_w_hello {

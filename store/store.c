@@ -18,8 +18,12 @@
 
 static const char *const table_names[DLB_T_COUNT] = {
 	[DLB_T_META] = "meta",   [DLB_T_PLATFORMS] = "platforms", [DLB_T_TRIALS] = "trials",
-	[DLB_T_BEST] = "best",   [DLB_T_VENDOR] = "vendor",
+	[DLB_T_BEST] = "best",   [DLB_T_VENDOR] = "vendor",       [DLB_T_KERNELS] = "kernels",
 };
+
+/* The sub-databases of each kind of store. */
+#define RESULT_TABLES (1u << DLB_T_META | 1u << DLB_T_PLATFORMS | 1u << DLB_T_TRIALS | 1u << DLB_T_BEST | 1u << DLB_T_VENDOR)
+#define KERNEL_TABLES (1u << DLB_T_META | 1u << DLB_T_KERNELS)
 
 const char *dlb_table_name(enum dlb_table t)
 {
@@ -31,6 +35,8 @@ struct dlb_store {
 	MDB_dbi dbi[DLB_T_COUNT];
 	char path[4096];
 	int rdonly;
+	unsigned tables; /* RESULT_TABLES or KERNEL_TABLES */
+	int schema;      /* the version this build writes for that kind */
 	int in_each; /* inside dlb_store_each's read transaction: the map must not be moved */
 };
 
@@ -57,6 +63,11 @@ int dlb_store_default_path(char *buf, size_t len)
 const char *dlb_store_path(const struct dlb_store *s)
 {
 	return s->path;
+}
+
+int dlb_store_has(const struct dlb_store *s, enum dlb_table t)
+{
+	return (unsigned)t < DLB_T_COUNT && (s->tables >> t & 1);
 }
 
 static size_t size_from_env(const char *name, size_t dflt)
@@ -180,8 +191,13 @@ int dlb_txn_get(struct dlb_txn *t, enum dlb_table tb, const char *key, char **va
 
 int dlb_txn_put(struct dlb_txn *t, enum dlb_table tb, const char *key, const char *value)
 {
+	return dlb_txn_put_bin(t, tb, key, value, strlen(value));
+}
+
+int dlb_txn_put_bin(struct dlb_txn *t, enum dlb_table tb, const char *key, const void *value, size_t len)
+{
 	int rc = 0;
-	MDB_val k = {strlen(key), (void *)key}, v = {strlen(value), (void *)value};
+	MDB_val k = {strlen(key), (void *)key}, v = {len, (void *)value};
 	if (k.mv_size == 0 || k.mv_size > (size_t)mdb_env_get_maxkeysize(t->s->env))
 		DLB_FAIL(MDB_BAD_VALSIZE, "key of %zu bytes for %s: LMDB takes 1..%d", k.mv_size, table_names[tb],
 			 mdb_env_get_maxkeysize(t->s->env));
@@ -244,11 +260,23 @@ int dlb_store_put(struct dlb_store *s, enum dlb_table t, const char *key, const 
 
 int dlb_store_get(struct dlb_store *s, enum dlb_table tb, const char *key, char **value)
 {
+	size_t len;
+	return dlb_store_get_bin(s, tb, key, (void **)value, &len);
+}
+
+int dlb_store_get_bin(struct dlb_store *s, enum dlb_table tb, const char *key, void **value, size_t *len)
+{
 	int rc = 0;
 	struct dlb_txn t = {s, NULL};
+	MDB_val k = {strlen(key), (void *)key}, v;
 	*value = NULL;
+	*len = 0;
 	MDB_CHECK(txn_begin(s, MDB_RDONLY, &t.txn));
-	rc = dlb_txn_get(&t, tb, key, value);
+	rc = mdb_get(t.txn, s->dbi[tb], &k, &v);
+	if (rc == MDB_NOTFOUND)
+		rc = DLB_E_NOTFOUND;
+	else if (rc == 0 && (rc = copy_value(&v, (char **)value)) == 0)
+		*len = v.mv_size;
 	if (rc && rc != DLB_E_NOTFOUND)
 		DLB_FAIL(rc, "reading %s from %s: %s", table_names[tb], s->path, dlb_strerror(rc));
 fail:
@@ -369,7 +397,7 @@ struct layout {
 	int empty;
 };
 
-static int read_layout(MDB_txn *txn, struct layout *l)
+static int read_layout(MDB_txn *txn, unsigned tables, struct layout *l)
 {
 	int rc = 0;
 	MDB_dbi main_dbi;
@@ -383,7 +411,8 @@ static int read_layout(MDB_txn *txn, struct layout *l)
 		int known = 0;
 		l->empty = 0;
 		for (int t = 0; t < DLB_T_COUNT; t++)
-			if (k.mv_size == strlen(table_names[t]) && !memcmp(k.mv_data, table_names[t], k.mv_size))
+			if ((tables >> t & 1) && k.mv_size == strlen(table_names[t]) &&
+			    !memcmp(k.mv_data, table_names[t], k.mv_size))
 				l->has[t] = known = 1;
 		if (!known && !l->foreign) {
 			l->foreign = 1;
@@ -410,7 +439,8 @@ static int open_tables(MDB_txn *txn, struct dlb_store *s, unsigned flags)
 {
 	int rc = 0;
 	for (int t = 0; t < DLB_T_COUNT; t++)
-		MDB_CHECK(mdb_dbi_open(txn, table_names[t], flags, &s->dbi[t]));
+		if (s->tables >> t & 1)
+			MDB_CHECK(mdb_dbi_open(txn, table_names[t], flags, &s->dbi[t]));
 fail:
 	return rc;
 }
@@ -444,7 +474,7 @@ static int write_meta(MDB_txn *txn, struct dlb_store *s)
 {
 	int rc = 0;
 	char ver[16], now[32];
-	snprintf(ver, sizeof ver, "%d", DLB_SCHEMA_VERSION);
+	snprintf(ver, sizeof ver, "%d", s->schema);
 	iso_now(now, sizeof now);
 	MDB_CHECK(put_text(txn, s->dbi[DLB_T_META], "schema_version", ver));
 	MDB_CHECK(put_text(txn, s->dbi[DLB_T_META], "created", now));
@@ -564,18 +594,23 @@ static int check_schema(struct dlb_store *s, unsigned flags)
 	int rc = 0, schema = 0, migrate_from = 0;
 	MDB_txn *txn = NULL;
 	struct layout l;
+	const char *what = s->tables == KERNEL_TABLES ? "kernel cache" : "database";
 	MDB_CHECK(txn_begin(s, s->rdonly ? MDB_RDONLY : 0, &txn));
-	DLB_CHECK(read_layout(txn, &l));
+	DLB_CHECK(read_layout(txn, s->tables, &l));
+	if (l.foreign && s->tables == KERNEL_TABLES)
+		DLB_USER_FAIL(DLB_E_DBFORMAT, "%s is an LMDB database but not a dlbtune kernel cache (it holds '%s'); "
+			      "move it away (the cache is rebuilt as kernels are compiled) or run with --no-cache",
+			      s->path, l.foreign_key);
 	if (l.foreign)
 		DLB_USER_FAIL(DLB_E_DBFORMAT,
 			      "%s is an LMDB database but not dlbtune's (it holds '%s'); give dlbtune its own --db directory",
 			      s->path, l.foreign_key);
 	if (l.empty) {
 		if (s->rdonly || !(flags & DLB_STORE_CREATE))
-			DLB_USER_FAIL(DLB_E_NOTFOUND, "database %s is empty: nothing has been stored yet", s->path);
+			DLB_USER_FAIL(DLB_E_NOTFOUND, "%s %s is empty: nothing has been stored yet", what, s->path);
 		DLB_CHECK(open_tables(txn, s, MDB_CREATE));
 		DLB_CHECK(write_meta(txn, s));
-		schema = DLB_SCHEMA_VERSION;
+		schema = s->schema;
 	} else {
 		if (l.has[DLB_T_META])
 			MDB_CHECK(mdb_dbi_open(txn, table_names[DLB_T_META], 0, &s->dbi[DLB_T_META]));
@@ -586,12 +621,12 @@ static int check_schema(struct dlb_store *s, unsigned flags)
 		else
 			DLB_USER_FAIL(DLB_E_DBFORMAT, "%s is an LMDB database but not dlbtune's", s->path);
 	}
-	if (schema > DLB_SCHEMA_VERSION)
+	if (schema > s->schema)
 		DLB_USER_FAIL(DLB_E_DBFORMAT,
-			      "database %s has schema %d, written by a newer dlbtune; this dlbtune (" PACKAGE_VERSION
+			      "%s %s has schema %d, written by a newer dlbtune; this dlbtune (" PACKAGE_VERSION
 			      ") reads schema %d and older. Use the newer dlbtune, or another --db",
-			      s->path, schema, DLB_SCHEMA_VERSION);
-	if (schema < DLB_SCHEMA_VERSION) {
+			      what, s->path, schema, s->schema);
+	if (schema < s->schema) {
 		if (s->rdonly)
 			DLB_USER_FAIL(DLB_E_DBFORMAT,
 				      "database %s has schema %d; this dlbtune reads schema %d and migrates older ones, "
@@ -628,6 +663,8 @@ int dlb_store_open(const char *path, unsigned flags, struct dlb_store **out)
 	if (snprintf(s->path, sizeof s->path, "%s", path) >= (int)sizeof s->path)
 		DLB_USER_FAIL(ENAMETOOLONG, "database path too long");
 	s->rdonly = !!(flags & DLB_STORE_RDONLY);
+	s->tables = flags & DLB_STORE_KERNELS ? KERNEL_TABLES : RESULT_TABLES;
+	s->schema = flags & DLB_STORE_KERNELS ? DLB_KERNELS_SCHEMA_VERSION : DLB_SCHEMA_VERSION;
 	if (stat(path, &st) == 0 && !S_ISDIR(st.st_mode))
 		DLB_USER_FAIL(ENOTDIR, "database path %s is a file; dlbtune keeps a database in a directory", path);
 	snprintf(file, sizeof file, "%s/data.mdb", path);
@@ -693,8 +730,11 @@ int dlb_store_info(struct dlb_store *s, struct dlb_store_info *info)
 		info->file_bytes = (size_t)fst.st_size;
 	DLB_CHECK(read_schema(txn, s, &info->schema));
 	for (int t = 0; t < DLB_T_COUNT; t++) {
+		if (!(s->tables >> t & 1))
+			continue;
 		MDB_CHECK(mdb_stat(txn, s->dbi[t], &st));
 		info->entries[t] = st.ms_entries;
+		info->bytes[t] = (st.ms_branch_pages + st.ms_leaf_pages + st.ms_overflow_pages) * (size_t)st.ms_psize;
 	}
 fail:
 	if (txn)

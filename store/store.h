@@ -6,14 +6,17 @@
 #include <stdint.h>
 
 #define DLB_SCHEMA_VERSION 2
+#define DLB_KERNELS_SCHEMA_VERSION 1 /* of a kernel cache (DLB_STORE_KERNELS) */
 
-/* The sub-databases. Values are JSON text, keys readable text, so mdb_dump shows everything. */
+/* The sub-databases. A result database has the first five: values are JSON text, keys readable text, so
+ * mdb_dump shows everything. A kernel cache (DLB_STORE_KERNELS, store/kcache.h) has meta and kernels. */
 enum dlb_table {
 	DLB_T_META,      /* "schema_version" → "2", "created" → ISO time, "created_by" → dlbtune version */
 	DLB_T_PLATFORMS, /* platform key → the GPU, host and library versions a measurement ran under */
 	DLB_T_TRIALS,    /* result key + "|cfg=" + configuration → one candidate's trial */
 	DLB_T_BEST,      /* result key → the winner and its statistics */
 	DLB_T_VENDOR,    /* result key + "|alg=" + algorithm → one vendor algorithm's timing */
+	DLB_T_KERNELS,   /* kernel key → one compiled (or failed) candidate, binary (store/kcache.h) */
 	DLB_T_COUNT
 };
 const char *dlb_table_name(enum dlb_table t);
@@ -24,6 +27,7 @@ struct dlb_txn;
 enum {
 	DLB_STORE_CREATE = 1, /* create the directory and an empty database when there is none */
 	DLB_STORE_RDONLY = 2, /* never write (no migration either) */
+	DLB_STORE_KERNELS = 4, /* a kernel cache, not a result database: sub-databases meta and kernels */
 };
 
 /* Where results live: $DLBTUNE_DB, else $XDG_CACHE_HOME/dlbtune, else ~/.cache/dlbtune. */
@@ -33,6 +37,8 @@ int dlb_store_default_path(char *buf, size_t len);
 int dlb_store_open(const char *path, unsigned flags, struct dlb_store **out);
 void dlb_store_close(struct dlb_store *s);
 const char *dlb_store_path(const struct dlb_store *s);
+/* 1 when the store has sub-database t (a result database has no kernels, a kernel cache no results). */
+int dlb_store_has(const struct dlb_store *s, enum dlb_table t);
 
 /* The value under key (NUL-terminated, caller frees), or DLB_E_NOTFOUND. */
 int dlb_store_get(struct dlb_store *s, enum dlb_table t, const char *key, char **value);
@@ -42,6 +48,9 @@ int dlb_store_get(struct dlb_store *s, enum dlb_table t, const char *key, char *
 int dlb_store_write(struct dlb_store *s, int (*fn)(struct dlb_txn *txn, void *arg), void *arg);
 int dlb_txn_get(struct dlb_txn *txn, enum dlb_table t, const char *key, char **value);
 int dlb_txn_put(struct dlb_txn *txn, enum dlb_table t, const char *key, const char *value);
+/* The same for values that are bytes, not text: *value (malloc'd, NUL-terminated beyond its *len bytes). */
+int dlb_txn_put_bin(struct dlb_txn *txn, enum dlb_table t, const char *key, const void *value, size_t len);
+int dlb_store_get_bin(struct dlb_store *s, enum dlb_table t, const char *key, void **value, size_t *len);
 int dlb_txn_del(struct dlb_txn *txn, enum dlb_table t, const char *key);
 /* Delete every entry of t whose key starts with prefix; *count (if given) says how many. */
 int dlb_txn_del_prefix(struct dlb_txn *txn, enum dlb_table t, const char *prefix, int *count);
@@ -61,7 +70,8 @@ struct dlb_store_info {
 	int schema;
 	size_t map_bytes, used_bytes, file_bytes, page_bytes;
 	unsigned readers, max_readers;
-	size_t entries[DLB_T_COUNT];
+	size_t entries[DLB_T_COUNT]; /* 0 for a sub-database the store does not have */
+	size_t bytes[DLB_T_COUNT];   /* the pages each one takes */
 };
 int dlb_store_info(struct dlb_store *s, struct dlb_store_info *info);
 /* The initial map of a new database: $DLBTUNE_DB_MAPSIZE bytes, default 64 MiB. */

@@ -1,9 +1,13 @@
 #!/bin/sh
 # compile_all: every candidate of the fp32 GEMM space compiles with NVRTC for sm_80 and sm_90a, and a
-# sample of each tensor-core family for sm_90a (no GPU needed), with no register spills.
+# sample of each tensor-core family for sm_90a (no GPU needed), with no register spills. A fresh database,
+# so its kernel cache is empty: NVRTC compiles every candidate.
 top_builddir=${top_builddir:-.}
 bin="$top_builddir/dlbtune"
 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export DLBTUNE_DB="$tmp/db"
 
 # check LABEL MIN_COMPILED OUTPUT: the summary line says at least MIN_COMPILED candidates compiled and none
 # failed, and no candidate spills registers.

@@ -8,6 +8,8 @@
  * ncu). */
 #include "../src/device.h"
 #include "../src/err.h"
+#include "../src/kernels.h"
+#include "../store/kcache.h"
 #include "../src/ops/gemm/gemm.h"
 #include "../src/ops/gemm/gemm_tc.h"
 #include "../src/tune.h"
@@ -79,26 +81,33 @@ int main(int argc, char **argv)
 
 static int check_op(struct dlb_device *dev, struct dlb_gpu *g, const struct dlb_op *op)
 {
-	struct dlb_candidate *cand = NULL;
+	struct dlb_kernels *k = NULL;
+	struct dlb_store *kc = NULL;
+	struct dlb_candidate *cand;
 	struct dlb_limits lim;
-	int ncand = 0;
+	int ncand;
 	const int64_t(*shapes)[3] = op->prec == DLB_PREC_FP32 ? shapes_fp32 : shapes_tc;
 	size_t nshapes = op->prec == DLB_PREC_FP32 ? sizeof shapes_fp32 / sizeof shapes_fp32[0]
 						    : sizeof shapes_tc / sizeof shapes_tc[0];
 	/* DLB_VERIFY_ONLY=TEXT: only the candidates whose configuration contains TEXT, or one of its
 	 * '|'-separated pieces (e.g. "KIND=2" under compute-sanitizer, "BN=144|BN=208"; the others are not
 	 * compiled); DLB_VERIFY_SHAPES=N: only the first N shapes;
-	 * DLB_VERIFY_SKIP=N: not the first N; DLB_VERIFY_SHAPE=MxNxK: that shape alone (a probe) */
+	 * DLB_VERIFY_SKIP=N: not the first N; DLB_VERIFY_SHAPE=MxNxK: that shape alone (a probe);
+	 * DLB_VERIFY_CACHE=DB: the kernel cache of database DB (compiled once, verified on every run) */
 	const char *only = getenv("DLB_VERIFY_ONLY");
 	static int64_t one[1][3];
 	const char *sh = getenv("DLB_VERIFY_SHAPE");
 	if (sh && sscanf(sh, "%" SCNd64 "x%" SCNd64 "x%" SCNd64, &one[0][0], &one[0][1], &one[0][2]) == 3)
 		shapes = one, nshapes = 1;
 	dlb_limits_of(dev, &lim);
-	if (dlb_compile_space(op, g->arch, &lim, 0, 1, only, &cand, &ncand)) {
+	const char *cache = getenv("DLB_VERIFY_CACHE");
+	if ((cache && dlb_kcache_open(cache, 0, &kc)) || dlb_kernels_open(op, g->arch, &lim, 1, only, kc, 0, 0, &k) ||
+	    dlb_kernels_all(k)) {
 		printf("gpu_gemm_verify: %s\n", dlb_last_error());
 		return 99;
 	}
+	cand = k->cand;
+	ncand = k->n;
 	long runs = 0, wrong = 0, errors = 0, compiled = 0;
 	size_t keep = env_count("DLB_VERIFY_SHAPES"), first = env_count("DLB_VERIFY_SKIP");
 	if (keep && keep < nshapes)
@@ -152,6 +161,9 @@ static int check_op(struct dlb_device *dev, struct dlb_gpu *g, const struct dlb_
 	printf("gpu_gemm_verify: %s: %ld candidates on %s, %ld runs over %zu shapes x 4 layouts: %ld wrong, %ld errors\n",
 	       dlb_prec_name(op->prec), compiled, dev->name, runs, first < nshapes ? nshapes - first : 0, wrong,
 	       errors);
-	dlb_candidates_free(cand, ncand);
+	printf("gpu_gemm_verify: %s: %d candidates from the kernel cache, %d compiled (%.1f s of NVRTC)\n",
+	       dlb_prec_name(op->prec), k->st.cached, k->st.compiled, k->st.nvrtc_s);
+	dlb_kernels_close(k);
+	dlb_store_close(kc);
 	return wrong || errors || compiled < (only ? 1 : 100) ? 1 : 0;
 }
