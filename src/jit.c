@@ -379,8 +379,9 @@ int dlb_jit_server_start(struct dlb_jit_server *s, int threads, const char *arch
 	s->pid = pid;
 	s->to = down[1];
 	s->from = up[0];
-	if (dlb_msg_read(s->from, &m) || m.type != REP_HELLO)
-		DLB_FAIL(DLB_E_NVRTC, "the compiler process did not start");
+	struct pollfd pfd = {s->from, POLLIN, 0};
+	if (poll(&pfd, 1, 60000) != 1 || dlb_msg_read(s->from, &m) || m.type != REP_HELLO)
+		DLB_FAIL(DLB_E_NVRTC, "the compiler process did not start (no word from it within 60 s)");
 	snprintf(s->compiler, sizeof s->compiler, "%s", (const char *)m.payload);
 	dlb_reply_free(&m);
 	return 0;
@@ -540,8 +541,9 @@ int dlb_jit_compile_isolated(struct dlb_jit_job *jobs, int n, int threads, void 
 			jobs[ev.id].source = src;
 			jobs[ev.id].arch = arch;
 			got[ev.id] = 1;
+			done++;
 			if (progress)
-				progress(++done, n, arg);
+				progress(done, n, arg);
 		} else if (!rc && ev.kind == DLB_JIT_DONE) {
 			dlb_jit_job_free(&ev.job);
 		}
