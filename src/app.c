@@ -137,105 +137,6 @@ static void candidate_file_base(const char *text, char *buf, size_t len)
 			*p = *p == ' ' ? '_' : '-';
 }
 
-/* One precision's space, compiled for c->arch (or read from the kernel cache kc, which may be NULL); with
- * --emit, each candidate written to DIR/<prec>/. */
-static int compile_prec(const struct dlb_cli *c, enum dlb_prec prec, struct dlb_store *kc)
-{
-	int rc = 0, failed = 0, limited = 0;
-	struct dlb_kernels *k = NULL;
-	struct dlb_limits lim;
-	const struct dlb_op *op;
-	char dir[4096];
-	double t0 = now_s();
-	DLB_CHECK(dlb_cli_op(c->op, prec, &op));
-	dlb_limits_of(NULL, &lim);
-	if (c->emit) {
-		snprintf(dir, sizeof dir, "%s/%s", c->emit, dlb_prec_name(prec));
-		if (mkdir(dir, 0755) && errno != EEXIST)
-			DLB_USER_FAIL(errno, "cannot create %s: %s", dir, strerror(errno));
-	}
-	DLB_CHECK(dlb_kernels_open(op, c->arch, &lim, c->every, NULL, kc, 0, c->verbose, &k));
-	rc = dlb_kernels_all(k);
-	if (rc == DLB_E_INTERRUPTED)
-		DLB_USER_FAIL(rc, "interrupted while compiling; what was compiled is in the kernel cache");
-	DLB_CHECK(rc);
-	for (int i = 0; i < k->n; i++) {
-		struct dlb_candidate *x = &k->cand[i];
-		if (x->job.rc == DLB_E_LIMIT) {
-			limited++;
-			if (c->verbose)
-				printf("%-40s resource_limit (over the device limits)\n", x->text);
-			continue;
-		}
-		if (x->job.rc) {
-			failed++;
-			printf("%-40s compile_error\n%s\n", x->text, x->job.log ? x->job.log : dlb_last_error());
-			continue;
-		}
-		if (c->verbose) {
-			printf("%-40s %.2fs", x->text, x->job.seconds);
-			for (int j = 0; j < x->job.nkernels; j++)
-				printf("  %s: %d regs, %d B spill st/%d B ld, %d B stack, %d B smem", x->job.kernels[j].name,
-				       x->job.kernels[j].registers, x->job.kernels[j].spill_stores,
-				       x->job.kernels[j].spill_loads, x->job.kernels[j].stack_bytes,
-				       x->job.kernels[j].smem_bytes);
-			printf("\n");
-		}
-		if (c->emit) {
-			char base[160], name[192], *src = dlb_kernels_source(k, i);
-			if (!src)
-				DLB_FAIL(ENOMEM, "out of memory");
-			candidate_file_base(x->text, base, sizeof base);
-			snprintf(name, sizeof name, "%s.cu", base);
-			rc = write_file(dir, name, src, strlen(src));
-			free(src);
-			DLB_CHECK(rc);
-			snprintf(name, sizeof name, "%s.%s.cubin", base, c->arch);
-			DLB_CHECK(write_file(dir, name, x->job.cubin, x->job.cubin_size));
-		}
-	}
-	/* where the candidates came from, then the line scripts read (tests/compile_all.sh): last */
-	printf("%s %s: %d read from the kernel cache, %d compiled by NVRTC (%.1f s of NVRTC on %d threads), %.1f s\n",
-	       op->name, dlb_prec_name(prec), k->st.cached, k->st.compiled, k->st.nvrtc_s, k->server.threads, now_s() - t0);
-	if (c->nprecs > 1)
-		printf("%s %s: ", op->name, dlb_prec_name(prec));
-	if (c->every > 1)
-		printf("compiled %d candidates (every %dth) for %s, %d failed\n", k->n - limited, c->every, c->arch, failed);
-	else
-		printf("compiled %d candidates for %s, %d failed\n", k->n - limited, c->arch, failed);
-fail:
-	dlb_kernels_close(k);
-	return rc;
-}
-
-/* The kernel cache of the database, or NULL (with a warning) when it cannot be used: compiling goes on. */
-static struct dlb_store *open_kernel_cache(const struct dlb_cli *c)
-{
-	char path[4096];
-	struct dlb_store *kc = NULL;
-	if (c->no_cache)
-		return NULL;
-	if (dlb_db_path(c, path, sizeof path) || dlb_kcache_open(path, 0, &kc)) {
-		fprintf(stderr, "dlbtune: warning: no kernel cache (%s); every candidate is compiled\n", dlb_last_error());
-		return NULL;
-	}
-	return kc;
-}
-
-static int cmd_compile(const struct dlb_cli *c)
-{
-	int rc = 0;
-	struct dlb_store *kc = NULL;
-	if (c->emit && mkdir(c->emit, 0755) && errno != EEXIST)
-		DLB_USER_FAIL(errno, "cannot create %s: %s", c->emit, strerror(errno));
-	kc = open_kernel_cache(c);
-	for (int i = 0; i < c->nprecs; i++)
-		DLB_CHECK(compile_prec(c, c->precs[i], kc));
-fail:
-	dlb_store_close(kc);
-	return rc;
-}
-
 /* One precision of a tune run: its registry entry and its problems. */
 struct prec_run {
 	enum dlb_prec prec;
@@ -287,6 +188,152 @@ static int load_problems(const struct dlb_cli *c, enum dlb_prec prec, struct pre
 fail:
 	return rc;
 }
+
+/* One precision's space, compiled for c->arch (or read from the kernel cache kc, which may be NULL); with
+ * --emit, each candidate written to DIR/<prec>/. */
+static int compile_prec(const struct dlb_cli *c, enum dlb_prec prec, struct dlb_store *kc)
+{
+	int rc = 0, failed = 0, limited = 0;
+	struct dlb_kernels *k = NULL;
+	unsigned char *want = NULL; /* per candidate: compile it */
+	struct dlb_limits lim;
+	const struct dlb_op *op;
+	char dir[4096];
+	double t0 = now_s();
+	DLB_CHECK(dlb_cli_op(c->op, prec, &op));
+	dlb_limits_of(NULL, &lim);
+	if (c->emit) {
+		snprintf(dir, sizeof dir, "%s/%s", c->emit, dlb_prec_name(prec));
+		if (mkdir(dir, 0755) && errno != EEXIST)
+			DLB_USER_FAIL(errno, "cannot create %s: %s", dir, strerror(errno));
+	}
+	DLB_CHECK(dlb_kernels_open(op, c->arch, &lim, c->every, NULL, kc, 0, c->verbose, &k));
+	/* with a suite or a shape: only the candidates its problems run (each configuration in the source
+	 * specialisation a problem needs) */
+	unsigned char spec_used[64] = {0};
+	int *ids = malloc((size_t)(k->n ? k->n : 1) * sizeof *ids), nids = 0;
+	if (!(want = calloc((size_t)(k->n ? k->n : 1), 1)) || !ids) {
+		free(ids);
+		DLB_FAIL(ENOMEM, "out of memory");
+	}
+	if (c->suite || c->have_shape) {
+		struct prec_run pr = {0};
+		rc = load_problems(c, prec, &pr);
+		for (int i = 0; !rc && i < pr.suite.n; i++)
+			for (int j = 0; j < k->nconf; j++)
+				want[dlb_kernels_for(k, &pr.suite.problems[i], j)] = 1;
+		dlb_suite_free(&pr.suite);
+	} else { /* every candidate some problem may run */
+		for (int i = 0; i < k->n; i++)
+			want[i] = !op->spec_used || op->spec_used(op, i / k->nconf, k->cand[i].cfg.v);
+	}
+	for (int i = 0; i < k->n; i++)
+		if (want[i]) {
+			ids[nids++] = i;
+			spec_used[i / k->nconf % 64] = 1;
+		}
+	if (!rc)
+		rc = dlb_kernels_some(k, ids, nids);
+	free(ids);
+	if (rc == DLB_E_INTERRUPTED)
+		DLB_USER_FAIL(rc, "interrupted while compiling; what was compiled is in the kernel cache");
+	DLB_CHECK(rc);
+	int nspec = 0;
+	for (int s = 0; s < k->nspec; s++)
+		nspec += spec_used[s % 64];
+	for (int i = 0; i < k->n; i++) {
+		struct dlb_candidate *x = &k->cand[i];
+		char name[160];
+		if (!want[i])
+			continue;
+		snprintf(name, sizeof name, "%s%s%s", x->text, k->nspec > 1 ? " " : "", dlb_kernels_spec_name(k, i));
+		if (x->job.rc == DLB_E_LIMIT) {
+			limited++;
+			if (c->verbose)
+				printf("%-40s resource_limit (over the device limits)\n", name);
+			continue;
+		}
+		if (x->job.rc) {
+			failed++;
+			printf("%-40s compile_error\n%s\n", name, x->job.log ? x->job.log : dlb_last_error());
+			continue;
+		}
+		if (c->verbose) {
+			printf("%-40s %.2fs", name, x->job.seconds);
+			for (int j = 0; j < x->job.nkernels; j++)
+				printf("  %s: %d regs, %d B spill st/%d B ld, %d B stack, %d B smem", x->job.kernels[j].name,
+				       x->job.kernels[j].registers, x->job.kernels[j].spill_stores,
+				       x->job.kernels[j].spill_loads, x->job.kernels[j].stack_bytes,
+				       x->job.kernels[j].smem_bytes);
+			printf("\n");
+		}
+		if (c->emit) {
+			char base[160], file[192], *src = dlb_kernels_source(k, i);
+			if (!src)
+				DLB_FAIL(ENOMEM, "out of memory");
+			candidate_file_base(name, base, sizeof base);
+			snprintf(file, sizeof file, "%s.cu", base);
+			rc = write_file(dir, file, src, strlen(src));
+			free(src);
+			DLB_CHECK(rc);
+			snprintf(file, sizeof file, "%s.%s.cubin", base, c->arch);
+			DLB_CHECK(write_file(dir, file, x->job.cubin, x->job.cubin_size));
+		}
+	}
+	/* where the candidates came from, then the line scripts read (tests/compile_all.sh): last */
+	printf("%s %s: %d read from the kernel cache, %d compiled by NVRTC (%.1f s of NVRTC on %d threads)", op->name,
+	       dlb_prec_name(prec), k->st.cached, k->st.compiled, k->st.nvrtc_s, k->server.threads);
+	if (k->st.corrupt)
+		printf(", %d damaged cache entries compiled again", k->st.corrupt);
+	printf(", %.1f s\n", now_s() - t0);
+	if (c->nprecs > 1)
+		printf("%s %s: ", op->name, dlb_prec_name(prec));
+	int ncounted = nids;
+	char each[128] = ""; /* "as NN, NT, TN and TT" */
+	for (int s = 0, shown = 0; k->nspec > 1 && s < k->nspec; s++)
+		if (spec_used[s % 64])
+			snprintf(each + strlen(each), sizeof each - strlen(each), "%s%s",
+				 shown++ == 0 ? "as " : shown < nspec ? ", " : " and ", dlb_kernels_spec_name(k, s * k->nconf));
+	if (c->every > 1)
+		printf("compiled %d candidates (every %dth configuration%s%s) for %s, %d failed\n", ncounted - limited, c->every,
+		       *each ? ", " : "", each, c->arch, failed);
+	else
+		printf("compiled %d candidates%s%s%s for %s, %d failed\n", ncounted - limited, *each ? " (" : "", each,
+		       *each ? ")" : "", c->arch, failed);
+fail:
+	free(want);
+	dlb_kernels_close(k);
+	return rc;
+}
+
+/* The kernel cache of the database, or NULL (with a warning) when it cannot be used: compiling goes on. */
+static struct dlb_store *open_kernel_cache(const struct dlb_cli *c)
+{
+	char path[4096];
+	struct dlb_store *kc = NULL;
+	if (c->no_cache)
+		return NULL;
+	if (dlb_db_path(c, path, sizeof path) || dlb_kcache_open(path, 0, &kc)) {
+		fprintf(stderr, "dlbtune: warning: no kernel cache (%s); every candidate is compiled\n", dlb_last_error());
+		return NULL;
+	}
+	return kc;
+}
+
+static int cmd_compile(const struct dlb_cli *c)
+{
+	int rc = 0;
+	struct dlb_store *kc = NULL;
+	if (c->emit && mkdir(c->emit, 0755) && errno != EEXIST)
+		DLB_USER_FAIL(errno, "cannot create %s: %s", c->emit, strerror(errno));
+	kc = open_kernel_cache(c);
+	for (int i = 0; i < c->nprecs; i++)
+		DLB_CHECK(compile_prec(c, c->precs[i], kc));
+fail:
+	dlb_store_close(kc);
+	return rc;
+}
+
 
 /* Moves the rows worth printing (answered, measured or failed) to the front; their count. */
 static int keep_shown(struct dlb_result *rows, int n)

@@ -34,10 +34,13 @@ void dlb_key_of_problem(const struct dlb_problem *p, struct dlb_key *k)
 	k->tpl_hash = dlb_op_template_hash_of(p->op);
 }
 
-int dlb_key_matches_build(const struct dlb_key *k, char *why, size_t len)
+int dlb_key_matches_build(const struct dlb_key *k, const struct dlb_versions *build, char *why, size_t len)
 {
 	struct dlb_versions v;
-	dlb_versions_get(&v);
+	if (build)
+		v = *build;
+	else
+		dlb_versions_get(&v);
 	enum dlb_prec prec;
 	const struct dlb_op *op = dlb_prec_parse(k->prec, &prec) ? NULL : dlb_op_find(k->op, prec);
 	if (!op)
@@ -96,7 +99,7 @@ int dlb_catalog_load(struct dlb_store *s, const struct dlb_filter *f, struct dlb
 	 * build: a result of another build never makes one of this build stale. */
 	for (int i = 0; i < c.n; i++)
 		c.rows[i].stale = c.rows[i].other_build =
-			dlb_key_matches_build(&c.rows[i].k, c.rows[i].why, sizeof c.rows[i].why) != 0;
+			dlb_key_matches_build(&c.rows[i].k, f->build, c.rows[i].why, sizeof c.rows[i].why) != 0;
 	for (int i = 0; i < c.n; i++) {
 		struct dlb_row *a = &c.rows[i];
 		if (a->stale)
@@ -210,12 +213,12 @@ int dlb_rows_nearest(const struct dlb_row *rows, int nrows, const struct dlb_pro
 	return n;
 }
 
-int dlb_catalog_nearest(struct dlb_store *s, const struct dlb_problem *p, const char *uuid, int max,
-			char (*configs)[128], int *n)
+int dlb_catalog_nearest(struct dlb_store *s, const struct dlb_problem *p, const char *uuid,
+			const struct dlb_versions *build, int max, char (*configs)[128], int *n)
 {
 	int rc = 0, nrows = 0;
 	struct dlb_row *rows = NULL;
-	struct dlb_filter f = {.op = p->op->name, .prec = (int)p->prec, .currency = DLB_CURRENT};
+	struct dlb_filter f = {.op = p->op->name, .prec = (int)p->prec, .currency = DLB_CURRENT, .build = build};
 	*n = 0;
 	DLB_CHECK(dlb_catalog_load(s, &f, &rows, &nrows));
 	*n = dlb_rows_nearest(rows, nrows, p, uuid, max, configs);

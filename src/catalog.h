@@ -15,6 +15,9 @@ struct dlb_filter {
 	const char *layout; /* NULL: any */
 	const char *device; /* substring of the GPU name or UUID (case-insensitive); NULL: any */
 	enum dlb_currency currency;
+	/* The versions "current" compares with: a GPU worker's (struct dlb_device's ver), in a process that forks
+	 * workers; NULL: this process's own, which loads the CUDA driver (then no worker forked later starts). */
+	const struct dlb_versions *build;
 };
 
 struct dlb_row {
@@ -30,8 +33,9 @@ struct dlb_row {
  * driver. Anything else is stale: kept, listed with --stale, used only with --any-version. */
 int dlb_catalog_load(struct dlb_store *s, const struct dlb_filter *f, struct dlb_row **rows, int *n);
 void dlb_catalog_free(struct dlb_row *rows, int n);
-/* 0 when key k matches this build (template hash and linked library versions); else why in buf. */
-int dlb_key_matches_build(const struct dlb_key *k, char *why, size_t len);
+/* 0 when key k matches this build (template hash and linked library versions v; NULL: this process's, see
+ * struct dlb_filter's build); else why in buf. */
+int dlb_key_matches_build(const struct dlb_key *k, const struct dlb_versions *v, char *why, size_t len);
 /* The FNV-1a hash of an op's template, as in its keys. */
 uint64_t dlb_op_template_hash(const char *op_name, const char *prec_name);
 /* The key fields that name p: op, precision, layout, shape, the family's vendor library with the version
@@ -45,6 +49,6 @@ double dlb_problem_distance(const struct dlb_problem *a, const struct dlb_proble
 /* The same over rows already loaded: the count. */
 int dlb_rows_nearest(const struct dlb_row *rows, int nrows, const struct dlb_problem *p, const char *uuid, int max,
 		     char (*configs)[128]);
-int dlb_catalog_nearest(struct dlb_store *s, const struct dlb_problem *p, const char *uuid, int max,
-			char (*configs)[128], int *n);
+int dlb_catalog_nearest(struct dlb_store *s, const struct dlb_problem *p, const char *uuid,
+			const struct dlb_versions *build, int max, char (*configs)[128], int *n);
 #endif

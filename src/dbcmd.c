@@ -3,11 +3,13 @@
 
 #include "../reports/export.h"
 #include "../reports/table.h"
+#include "../store/kcache.h"
 #include "../store/key.h"
 #include "../store/merge.h"
 #include "../store/record.h"
 #include "catalog.h"
 #include "err.h"
+#include "kernels.h"
 #include "op.h"
 
 #include <errno.h>
@@ -43,6 +45,7 @@ void dlb_filter_of(const struct dlb_cli *c, struct dlb_filter *f)
 	f->layout = c->have_layout ? cli_layout(c) : NULL;
 	f->device = c->device_str;
 	f->currency = c->any_version ? DLB_ANY_VERSION : c->stale ? DLB_STALE : DLB_CURRENT;
+	f->build = NULL; /* this process forks no GPU worker */
 }
 
 /* ---- stats ---- */
@@ -88,6 +91,40 @@ static int cmd_stats(struct dlb_store *s)
 	printf("platforms:\n");
 	struct plat_print pp = {stdout};
 	DLB_CHECK(dlb_store_each(s, DLB_T_PLATFORMS, "", print_platform, &pp));
+fail:
+	return rc;
+}
+
+/* ---- the kernel cache beside the database ---- */
+
+/* Open <path>/kernels when it exists (read-only unless writes): 0 with *kc NULL when there is none. */
+static int open_kernels(const char *path, int writes, struct dlb_store **kc)
+{
+	char file[4200];
+	*kc = NULL;
+	snprintf(file, sizeof file, "%s/kernels/data.mdb", path);
+	if (access(file, F_OK) != 0)
+		return 0;
+	return dlb_kcache_open(path, !writes, kc);
+}
+
+static int kernels_stats(struct dlb_store *kc)
+{
+	int rc = 0;
+	struct dlb_kcache_stats st;
+	DLB_CHECK(dlb_kcache_stats(kc, &st));
+	printf("%-10s %zu entries (%zu compile failures, %zu damaged), %.1f MiB, in %s\n", "kernels", st.entries,
+	       st.failed, st.damaged, (double)st.bytes / (1 << 20), dlb_store_path(kc));
+fail:
+	return rc;
+}
+
+static int kernels_gc(const struct dlb_cli *c, struct dlb_store *kc)
+{
+	int rc = 0, dropped = 0, total = 0;
+	DLB_CHECK(dlb_kernels_cache_gc(kc, c->dry_run, &dropped, &total));
+	printf("%s %d of %d kernel cache entries (no run of this build can use them, or damaged)\n",
+	       c->dry_run ? "would drop" : "dropped", dropped, total);
 fail:
 	return rc;
 }
@@ -615,7 +652,7 @@ int dlb_cmd_db(const struct dlb_cli *c)
 {
 	int rc = 0, problems = 0;
 	char path[4096];
-	struct dlb_store *s = NULL;
+	struct dlb_store *s = NULL, *kc = NULL;
 	int writes = c->cmd == DLB_CMD_IMPORT || c->cmd == DLB_CMD_MERGE || c->cmd == DLB_CMD_DB_MIGRATE ||
 		     (c->cmd == DLB_CMD_DB_GC && !c->dry_run);
 	DLB_CHECK(dlb_db_path(c, path, sizeof path));
@@ -628,11 +665,22 @@ int dlb_cmd_db(const struct dlb_cli *c)
 		if (stat(path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
 			DLB_USER_FAIL(DLB_E_USAGE, "merge: %s is the database itself", c->arg);
 	}
+	int kernels_too = c->cmd == DLB_CMD_DB_STATS || c->cmd == DLB_CMD_DB_GC;
+	if (kernels_too)
+		DLB_CHECK(open_kernels(path, writes, &kc));
 	/* Commands that only read open read-only: no writer lock, no migration behind the user's back. */
-	DLB_CHECK(dlb_store_open(path, writes ? DLB_STORE_CREATE * (c->cmd != DLB_CMD_DB_MIGRATE) : DLB_STORE_RDONLY, &s));
+	rc = dlb_store_open(path, writes ? DLB_STORE_CREATE * (c->cmd != DLB_CMD_DB_MIGRATE) : DLB_STORE_RDONLY, &s);
+	if (rc == DLB_E_NOTFOUND && kc) { /* only a kernel cache (dlbtune compile made it) */
+		printf("database   %s: no results yet\n", path);
+		rc = c->cmd == DLB_CMD_DB_STATS ? kernels_stats(kc) : kernels_gc(c, kc);
+		goto fail;
+	}
+	DLB_CHECK(rc);
 	switch (c->cmd) {
 	case DLB_CMD_DB_STATS:
 		rc = cmd_stats(s);
+		if (!rc && kc)
+			rc = kernels_stats(kc);
 		break;
 	case DLB_CMD_DB_LIST:
 		rc = cmd_list(c, s);
@@ -647,6 +695,8 @@ int dlb_cmd_db(const struct dlb_cli *c)
 		break;
 	case DLB_CMD_DB_GC:
 		rc = cmd_gc(c, s);
+		if (!rc && kc)
+			rc = kernels_gc(c, kc);
 		break;
 	case DLB_CMD_DB_MIGRATE:
 		printf("%s: schema %d\n", path, DLB_SCHEMA_VERSION); /* the open above migrated it if it was older */
@@ -668,5 +718,6 @@ int dlb_cmd_db(const struct dlb_cli *c)
 	}
 fail:
 	dlb_store_close(s);
+	dlb_store_close(kc);
 	return rc;
 }

@@ -63,6 +63,17 @@ static char *source_of(void *arg, int i)
 	return dlb_kernels_source(arg, i);
 }
 
+int dlb_kernels_for(const struct dlb_kernels *k, const struct dlb_problem *p, int i)
+{
+	int s = k->nspec > 1 && k->op->spec_of ? k->op->spec_of(p, k->cand[i].cfg.v) : 0;
+	return (s >= 0 && s < k->nspec ? s : 0) * k->nconf + i;
+}
+
+const char *dlb_kernels_spec_name(const struct dlb_kernels *k, int i)
+{
+	return k->nspec > 1 ? k->op->spec_names[i / k->nconf] : "";
+}
+
 int dlb_kernels_fd(const struct dlb_kernels *k)
 {
 	return k->server.pid > 0 ? k->server.from : -1;
@@ -311,12 +322,25 @@ fail:
 
 int dlb_kernels_all(struct dlb_kernels *k)
 {
-	int rc = 0, *ids = malloc((size_t)(k->n ? k->n : 1) * sizeof *ids), m = 0;
-	if (!ids)
+	int rc = 0, *all = malloc((size_t)(k->n ? k->n : 1) * sizeof *all);
+	if (!all)
 		DLB_FAIL(ENOMEM, "out of memory");
 	for (int i = 0; i < k->n; i++)
-		if (k->state[i] != READY)
-			ids[m++] = i;
+		all[i] = i;
+	rc = dlb_kernels_some(k, all, k->n);
+fail:
+	free(all);
+	return rc;
+}
+
+int dlb_kernels_some(struct dlb_kernels *k, const int *want, int n)
+{
+	int rc = 0, *ids = malloc((size_t)(n ? n : 1) * sizeof *ids), m = 0;
+	if (!ids)
+		DLB_FAIL(ENOMEM, "out of memory");
+	for (int j = 0; j < n; j++)
+		if (want[j] >= 0 && want[j] < k->n && k->state[want[j]] != READY)
+			ids[m++] = want[j];
 	DLB_CHECK(dlb_kernels_ahead(k, ids, m));
 	k->progress = 1;
 	for (int j = 0; j < m; j++)
@@ -374,6 +398,9 @@ int dlb_kernels_open(const struct dlb_op *op, const char *arch, const struct dlb
 		for (int c = 0; c < op->space.nconstraints; c++)
 			fprintf(stderr, "constraint \"%s\" removed %d configurations\n", op->space.constraints[c].text,
 				rejected[c]);
+	k->nconf = count;
+	k->nspec = op->nspecs > 1 ? op->nspecs : 1;
+	count *= k->nspec;
 	size_t nn = (size_t)(count ? count : 1);
 	k->cand = calloc(nn, sizeof *k->cand);
 	k->state = calloc(nn, 1);
@@ -392,14 +419,23 @@ int dlb_kernels_open(const struct dlb_op *op, const char *arch, const struct dlb
 	uint64_t tpl_hash = dlb_hash64(k->tpl, strlen(k->tpl));
 	for (int i = 0; i < count; i++) {
 		struct dlb_candidate *c = &k->cand[i];
-		char key[DLB_KCACHE_KEY_MAX];
-		c->cfg = cfgs[i];
-		dlb_config_format(&op->space, &cfgs[i], c->text, sizeof c->text);
+		int spec = i / k->nconf, ci = i % k->nconf;
+		const char *sdef = k->nspec > 1 ? op->spec_defines[spec] : "";
+		char key[DLB_KCACHE_KEY_MAX], keycfg[160], *d;
+		c->cfg = cfgs[ci];
+		dlb_config_format(&op->space, &cfgs[ci], c->text, sizeof c->text);
 		c->job.arch = k->arch;
-		if (!(k->defines[i] = dlb_jit_defines(op->defines, names, cfgs[i].v, op->space.nparams)))
+		if (!(d = dlb_jit_defines(op->defines, names, cfgs[ci].v, op->space.nparams)) ||
+		    !(k->defines[i] = malloc(strlen(d) + strlen(sdef) + 1))) {
+			free(d);
 			DLB_FAIL(ENOMEM, "out of memory");
+		}
+		sprintf(k->defines[i], "%s%s", d, sdef);
+		free(d);
+		snprintf(keycfg, sizeof keycfg, "%s%s%s", c->text, k->nspec > 1 ? " " : "",
+			 k->nspec > 1 ? op->spec_names[spec] : "");
 		DLB_CHECK(dlb_kcache_key(op->name, dlb_prec_name(op->prec), k->arch, k->server.compiler, options_text(),
-					 tpl_hash, k->defines[i], c->text, key, sizeof key));
+					 tpl_hash, k->defines[i], keycfg, key, sizeof key));
 		if (!(k->keys[i] = strdup(key)))
 			DLB_FAIL(ENOMEM, "out of memory");
 		if (dlb_candidate_within_limits(op, c, &tl) || (only && !matches_any(c->text, only))) {
@@ -436,4 +472,89 @@ void dlb_kernels_close(struct dlb_kernels *k)
 	free(k->unsaved);
 	free(k->tpl);
 	free(k);
+}
+
+/* ---- the cache's upkeep (db gc) ---- */
+
+struct gc_scan {
+	const char *compiler, *options;
+	char **drop;
+	int ndrop, cap, total;
+};
+
+/* 1 when this build can use the entry: its op and precision exist, and its compiler, options and template
+ * are this build's; the target may be any. */
+static int usable(const struct gc_scan *g, const char *key, size_t kl, const char *v, size_t vl)
+{
+	struct dlb_kcache_key_fields f;
+	enum dlb_prec prec;
+	char want[64];
+	if (dlb_kcache_key_parse(key, kl, &f) || dlb_kcache_check(v, vl) || dlb_prec_parse(f.prec, &prec))
+		return 0;
+	const struct dlb_op *op = dlb_op_find(f.op, prec);
+	if (!op || strcmp(f.compiler, g->compiler))
+		return 0;
+	snprintf(want, sizeof want, "opt=%016llx", (unsigned long long)dlb_hash64(g->options, strlen(g->options)));
+	if (strcmp(f.opt, want))
+		return 0;
+	char *tpl = dlb_op_template(op);
+	if (!tpl)
+		return 0;
+	snprintf(want, sizeof want, "tpl=%016llx", (unsigned long long)dlb_hash64(tpl, strlen(tpl)));
+	free(tpl);
+	return !strcmp(f.tpl, want);
+}
+
+static int gc_scan_fn(const char *k, size_t kl, const char *v, size_t vl, void *arg)
+{
+	struct gc_scan *g = arg;
+	g->total++;
+	if (usable(g, k, kl, v, vl))
+		return 0;
+	if (g->ndrop == g->cap) {
+		int cap = g->cap ? 2 * g->cap : 64;
+		char **d = realloc(g->drop, (size_t)cap * sizeof *d);
+		if (!d)
+			return ENOMEM;
+		g->drop = d;
+		g->cap = cap;
+	}
+	if (!(g->drop[g->ndrop] = strndup(k, kl)))
+		return ENOMEM;
+	g->ndrop++;
+	return 0;
+}
+
+static int gc_drop_fn(struct dlb_txn *t, void *arg)
+{
+	int rc = 0;
+	struct gc_scan *g = arg;
+	for (int i = 0; i < g->ndrop; i++)
+		DLB_CHECK(dlb_txn_del(t, DLB_T_KERNELS, g->drop[i]));
+fail:
+	return rc;
+}
+
+int dlb_kernels_cache_gc(struct dlb_store *kc, int dry, int *dropped, int *total)
+{
+	int rc = 0;
+	struct dlb_jit_server s;
+	struct gc_scan g = {.options = options_text()};
+	*dropped = *total = 0;
+	/* this build's compiler, as the compiler process names it (the parent never loads NVRTC) */
+	DLB_CHECK(dlb_jit_server_start(&s, 1, "", 0, source_of, NULL));
+	char compiler[sizeof s.compiler];
+	snprintf(compiler, sizeof compiler, "%s", s.compiler);
+	dlb_jit_server_stop(&s);
+	g.compiler = compiler;
+	DLB_CHECK(dlb_store_each(kc, DLB_T_KERNELS, "", gc_scan_fn, &g));
+	if (!dry && g.ndrop)
+		DLB_CHECK(dlb_store_write(kc, gc_drop_fn, &g));
+	*dropped = g.ndrop;
+	*total = g.total;
+fail:
+	for (int i = 0; i < g.ndrop; i++)
+		free(g.drop[i]);
+	free(g.drop);
+	return rc;
 }

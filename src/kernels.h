@@ -21,7 +21,8 @@ struct dlb_kernels {
 	const struct dlb_op *op;
 	char arch[16];
 	struct dlb_candidate *cand; /* cand[i].job.rc: DLB_E_LIMIT when over a limit (never compiled) */
-	int n;
+	int n;                      /* nconf * nspec: candidate s * nconf + i is configuration i, specialisation s */
+	int nconf, nspec;
 	unsigned char *state;       /* per candidate (kernels.c) */
 	char **defines, **keys;     /* per candidate: its define block, its kernel cache key */
 	char *tpl;
@@ -35,13 +36,18 @@ struct dlb_kernels {
 	struct dlb_kernel_stats st;
 };
 
-/* The space of op, filtered by its constraints and the limits, with nothing compiled yet. With every > 1 only
+/* The space of op, filtered by its constraints and the limits, with nothing compiled yet: each configuration
+ * once per source specialisation of the op (op->nspecs; dlb_kernels_spec gives a problem's range). With every > 1 only
  * every every-th configuration of each kernel family (each value of the first categorical parameter); with
  * only, only the configurations whose text contains one of its '|'-separated pieces (the others are kept as
  * limit rejections). cache may be NULL; threads 0: one per core. Starts the compiler process. */
 int dlb_kernels_open(const struct dlb_op *op, const char *arch, const struct dlb_limits *lim, int every,
 		     const char *only, struct dlb_store *cache, int threads, int verbose, struct dlb_kernels **out);
 void dlb_kernels_close(struct dlb_kernels *k);
+/* The candidate problem p runs configuration i (0 .. k->nconf - 1) with: i in the specialisation it needs. */
+int dlb_kernels_for(const struct dlb_kernels *k, const struct dlb_problem *p, int i);
+/* The name of candidate i's specialisation ("NN"), or "" when the op has one source for every problem. */
+const char *dlb_kernels_spec_name(const struct dlb_kernels *k, int i);
 /* The candidates the caller will probably want next, most likely first: cached ones are read now; the rest
  * become the compiler process's queue (replacing what it had not started). */
 int dlb_kernels_ahead(struct dlb_kernels *k, const int *ids, int n);
@@ -55,8 +61,15 @@ int dlb_kernels_any(struct dlb_kernels *k, const int *ids, int n, int *which);
 int dlb_kernels_poll(struct dlb_kernels *k);
 /* Every candidate within the limits, compiled or read (the `compile` command, the GPU tests). */
 int dlb_kernels_all(struct dlb_kernels *k);
+/* The candidates ids[0..n), compiled or read (the `compile` command for a suite's problems). */
+int dlb_kernels_some(struct dlb_kernels *k, const int *ids, int n);
 /* The full source of candidate i (define block + template); caller frees. */
 char *dlb_kernels_source(const struct dlb_kernels *k, int i);
 /* The fd that is readable when the compiler process has something to say (-1: none running). */
 int dlb_kernels_fd(const struct dlb_kernels *k);
+
+/* db gc for a kernel cache: drop (unless dry) the entries no run of this build can use, those of an op or
+ * precision it lacks, another template, other compile options or another NVRTC, and the damaged ones.
+ * *dropped of *total entries. */
+int dlb_kernels_cache_gc(struct dlb_store *kc, int dry, int *dropped, int *total);
 #endif

@@ -75,7 +75,7 @@ struct dlb_candidate {
 	int loaded;
 	struct dlb_module mod;
 	cudaKernel_t kernels[DLB_JIT_MAX_KERNELS];
-	struct cudaFuncAttributes attrs; /* of kernels[0] */
+	struct cudaFuncAttributes attrs; /* the most demanding of the first ndyn_kernels: fewest threads, most registers and static shared memory */
 };
 
 struct dlb_op {
@@ -90,6 +90,17 @@ struct dlb_op {
 	int nkernels;
 	int ndyn_kernels;                    /* the first ndyn_kernels of them take dyn_smem; the rest none */
 	const char *variant_name;            /* a launch-time tunable (e.g. SPLITK), or NULL */
+	/* Source specialisations: per configuration, nspecs cubins, each compiled with one of spec_defines after
+	 * the tunables' defines (gemm: one per kernel layout, whose other layouts' kernels trap). A problem needs
+	 * only the one its launches use with configuration v (spec_of), which compiles in a fraction of the time
+	 * of all. 0: one source serves every problem. */
+	int nspecs;
+	const char *const *spec_defines;
+	const char *const *spec_names;       /* short names for listings and cache keys */
+	int (*spec_of)(const struct dlb_problem *p, const int *v);
+	/* Whether some problem may run configuration v with specialisation s (what `compile` compiles without a
+	 * suite); NULL: every one may. */
+	int (*spec_used)(const struct dlb_op *op, int s, const int *v);
 	struct dlb_space space;              /* compile-time tunables and their constraints */
 	const struct dlb_constraint *limit_checks; /* device-limit rows, given a struct dlb_limits (search/space.h) */
 	int nlimit_checks;

@@ -63,7 +63,18 @@ int dlb_candidate_load(const struct dlb_op *op, const struct dlb_device *dev, st
 		c->loaded = 1;
 		for (int n = 0; n < op->nkernels; n++)
 			DLB_CHECK(dlb_module_kernel(&c->mod, op->kernel_names[n], &c->kernels[n]));
+		/* the most demanding of the launched kernels (a source specialisation's other kernels are stubs) */
 		DLB_CHECK(dlb_kernel_attrs(c->kernels[0], &c->attrs));
+		for (int n = 1; n < op->ndyn_kernels; n++) {
+			struct cudaFuncAttributes a;
+			DLB_CHECK(dlb_kernel_attrs(c->kernels[n], &a));
+			if (a.maxThreadsPerBlock < c->attrs.maxThreadsPerBlock)
+				c->attrs.maxThreadsPerBlock = a.maxThreadsPerBlock;
+			if (a.numRegs > c->attrs.numRegs)
+				c->attrs.numRegs = a.numRegs;
+			if (a.sharedSizeBytes > c->attrs.sharedSizeBytes)
+				c->attrs.sharedSizeBytes = a.sharedSizeBytes;
+		}
 		/* always: the static shared memory counts too, so even a dynamic size under 48 KiB may need it */
 		for (int n = 0; dyn > 0 && dyn <= dev->smem_per_block_optin && n < op->ndyn_kernels; n++)
 			DLB_CHECK(dlb_kernel_allow_smem(c->kernels[n], dyn));
@@ -197,8 +208,43 @@ fail:
 	return rc;
 }
 
-/* A running worker with the current problem set up. */
+/* A running worker with the current problem set up. A fresh worker that cannot set the problem up is tried
+ * again twice, a second and then two apart: on the H100 and H200 a worker started just after another was
+ * killed has failed its first cudaSetDevice (initialization error) while the driver still cleaned up. */
+static int worker_up_once(struct run *x);
+
+/* Whether this process loaded the driver (libcuda) or ran NVRTC (its builtins library): a worker forked from
+ * such a process fails its first CUDA call (docs/NOTES.md). "" when neither. */
+static const char *driver_loaded(void)
+{
+	static char what[64];
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "r");
+	what[0] = 0;
+	while (f && fgets(line, sizeof line, f) && !what[0])
+		if (strstr(line, "libcuda.so") || strstr(line, "libnvrtc-builtins"))
+			snprintf(what, sizeof what, " (this process has %s mapped)",
+				 strstr(line, "libcuda.so") ? "libcuda" : "libnvrtc-builtins");
+	if (f)
+		fclose(f);
+	return what;
+}
+
 static int worker_up(struct run *x)
+{
+	int fresh = x->sup.pid <= 0, rc = worker_up_once(x);
+	for (int wait_s = 1; fresh && rc && rc != DLB_E_INTERRUPTED && !dlb_interrupted && wait_s <= 2; wait_s++) {
+		if (x->o->verbose)
+			fprintf(stderr, "\ndlbtune: a fresh worker failed: %s%s; trying again in %d s\n", dlb_last_error(),
+				driver_loaded(), wait_s);
+		dlb_sup_stop(&x->sup);
+		sleep((unsigned)wait_s);
+		rc = worker_up_once(x);
+	}
+	return rc;
+}
+
+static int worker_up_once(struct run *x)
 {
 	int rc = 0;
 	struct dlb_reply rep = {0};
@@ -268,7 +314,10 @@ static int ask(struct run *x, uint32_t type, const void *req, uint32_t len, doub
 			dlb_sup_kill(&x->sup, why);
 			restart = 1;
 		} else if (rep->rc != DLB_E_LIMIT && rep->rc != DLB_E_CUDA) {
-			dlb_sup_kill(&x->sup, t->error); /* anything unexpected: do not trust this worker further */
+			/* anything unexpected: do not trust this worker further; it answers, so it may end in order */
+			if (x->o->verbose)
+				fprintf(stderr, "\ndlbtune: worker stopped: %s\n", t->error);
+			dlb_sup_stop(&x->sup);
 			restart = 1;
 		}
 	}
@@ -331,6 +380,8 @@ struct prun {
 	int evaluated;
 };
 
+static int supply(struct run *x, int ci, struct dlb_trial *t);
+
 /* The racer's sample callback: k more samples of the current point, from the worker. */
 static int take_samples(void *arg, int k, double *t)
 {
@@ -338,6 +389,15 @@ static int take_samples(void *arg, int k, double *t)
 	struct run *x = q->x;
 	struct point *p = q->cur;
 	struct dlb_reply rep = {0};
+	if (!x->sent[p->cand]) { /* a point resumed from a stored trial: this worker has not had its cubin */
+		int rc = supply(x, p->cand, q->cur_t);
+		if (rc) {
+			q->rc = rc;
+			return rc;
+		}
+		if (q->cur_t->status != DLB_ST_OK)
+			return 1;
+	}
 	while (k > 0) {
 		int chunk = k < DLB_W_MAX_SAMPLES ? k : DLB_W_MAX_SAMPLES;
 		struct dlb_w_sample_req req = {{p->cand, p->variant}, x->o->sample, p->reps, p->next, chunk};
@@ -469,6 +529,14 @@ static void ahead(void *arg, const int *pts, int n)
 	if (dlb_kernels_ahead(x->ks, ids, m) && x->o->verbose)
 		fprintf(stderr, "\ndlbtune: %s\n", dlb_last_error());
 	free(ids);
+}
+
+/* search/'s clock: wall seconds less those spent waiting for a candidate to compile, so that a cold kernel
+ * cache does not end a search that a warm one would continue. */
+static double search_clock(void *arg)
+{
+	const struct prun *q = arg;
+	return now_s() - (q->x->ks ? q->x->ks->st.wait_s : 0);
 }
 
 /* search/'s pick callback: of the random start's points, the first whose candidate is compiled (waiting for
@@ -660,9 +728,11 @@ static int time_paired(struct run *x, const struct point *p, struct dlb_result *
 				       .opts = x->o->sample};
 	req.opts.cutoff_us = 0;
 	struct dlb_trial pt = {.config = "side-by-side timing"};
+	DLB_CHECK(supply(x, p->cand, &pt));
 	double per_launch_s = 1e-6 * (r->tuned.median > vb->st.median ? r->tuned.median : vb->st.median);
-	DLB_CHECK(ask(x, DLB_W_PAIRED, &req, sizeof req, samples_limit(x, &req.opts, 0, 2 * req.n + 2, per_launch_s) + 60,
-		      &pt, &rep));
+	if (pt.status == DLB_ST_OK)
+		DLB_CHECK(ask(x, DLB_W_PAIRED, &req, sizeof req,
+			      samples_limit(x, &req.opts, 0, 2 * req.n + 2, per_launch_s) + 60, &pt, &rep));
 	if (!rep.payload || rep.len != sizeof(struct dlb_w_paired)) {
 		fprintf(stderr, "\ndlbtune: warning: %s: the side-by-side timing failed (%s); the row has no paired speedup\n",
 			progress, pt.error[0] ? pt.error : "no reply");
@@ -711,11 +781,13 @@ static int tune_problem(struct run *x, int pi, struct dlb_candidate *cand, int n
 	struct dlb_reply rep = {0};
 	struct prun q = {.x = x, .r = r, .progress = progress};
 	double t0 = now_s();
-	r->trials = calloc((size_t)ncand * MAX_VARIANTS, sizeof *r->trials);
-	q.pt = calloc((size_t)ncand * MAX_VARIANTS, sizeof *q.pt);
+	int mine = x->ks ? x->ks->nconf + ncand - x->ks->n : ncand; /* the candidates this problem may try */
+	r->trials = calloc((size_t)(mine ? mine : 1) * MAX_VARIANTS, sizeof *r->trials);
+	q.pt = calloc((size_t)(mine ? mine : 1) * MAX_VARIANTS, sizeof *q.pt);
 	if (!r->trials || !q.pt)
 		DLB_FAIL(ENOMEM, "out of memory");
-	DLB_CHECK(dlb_trials_load(x->db, r->key, &stored, &nstored));
+	if (!o->retune) /* an interrupted run's trials are not measured again; --retune measures everything */
+		DLB_CHECK(dlb_trials_load(x->db, r->key, &stored, &nstored));
 	q.stored = stored;
 	q.nstored = nstored;
 	x->problem = pi;
@@ -723,7 +795,10 @@ static int tune_problem(struct run *x, int pi, struct dlb_candidate *cand, int n
 	DLB_CHECK(worker_up(x));
 	/* The points: every compiled candidate with each of its launch variants for this problem. Candidates that
 	 * did not compile, or that the driver refuses, are trials already. */
-	for (int i = 0; i < ncand && !dlb_interrupted; i++) {
+	/* each configuration in the specialisation this problem runs it with, then the test's extra candidates */
+	int nconf = x->ks ? x->ks->nconf : 0;
+	for (int j = 0; j < nconf + ncand - (x->ks ? x->ks->n : 0) && !dlb_interrupted; j++) {
+		int i = j < nconf ? dlb_kernels_for(x->ks, &r->p, j) : j - nconf + (x->ks ? x->ks->n : 0);
 		struct dlb_candidate *c = &cand[i];
 		struct dlb_w_variants vars = {1, {1}};
 		struct dlb_trial *t = &r->trials[r->ntrials];
@@ -765,7 +840,8 @@ static int tune_problem(struct run *x, int pi, struct dlb_candidate *cand, int n
 	if (o->seeds > 0) { /* the winners of the nearest tuned shapes on this GPU go first */
 		char near[16][128];
 		int nnear = 0;
-		DLB_CHECK(dlb_catalog_nearest(x->db, &r->p, x->wctx.dev->uuid, o->seeds, near, &nnear));
+		/* with the worker's versions: the parent must not load the driver (docs/NOTES.md) */
+		DLB_CHECK(dlb_catalog_nearest(x->db, &r->p, x->wctx.dev->uuid, &x->wctx.dev->ver, o->seeds, near, &nnear));
 		for (int k = 0; k < nnear; k++)
 			for (int j = 0; j < q.npt; j++) {
 				char text[128];
@@ -780,6 +856,8 @@ static int tune_problem(struct run *x, int pi, struct dlb_candidate *cand, int n
 	so.first = first;
 	so.ahead = ahead;
 	so.pick = pick;
+	if (!so.clock) /* the search's seconds (its minimum, its budget) leave out waiting for the compiler */
+		so.clock = search_clock;
 	so.lookahead = x->ks ? x->ks->server.threads : 0;
 	if (so.lookahead < 8)
 		so.lookahead = 8;
@@ -935,11 +1013,12 @@ int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, const
 		x.ks->cand = cand;
 	if (o->nextra)
 		memcpy(cand + ncompiled, o->extra, (size_t)o->nextra * sizeof *cand);
-	int nlimit = 0;
+	int nlimit = 0, nconf = x.ks ? x.ks->nconf : 0;
 	for (int i = 0; i < ncompiled; i++)
 		nlimit += cand[i].job.rc == DLB_E_LIMIT;
-	fprintf(stderr, "%d candidates for %s within the device's limits (%d more over them), compiled as the search "
-			"asks for them%s\n", ncand - nlimit, arch, nlimit,
+	fprintf(stderr, "%d candidates for %s within the device's limits (%d more over them), %s as the search asks "
+			"for them%s\n", nconf - nlimit / (x.ks ? x.ks->nspec : 1) + o->nextra, arch,
+		nlimit / (x.ks ? x.ks->nspec : 1), x.ks && x.ks->nspec > 1 ? "each compiled for a problem's layout" : "compiled",
 		!x.ks ? "" : o->kcache ? " or read from the kernel cache" : " (no kernel cache)");
 
 	x.wctx = (struct dlb_worker_ctx){.ordinal = dev->ordinal, .op = op, .suite = suite, .cand = cand, .ncand = ncand,

@@ -169,3 +169,41 @@ int dlb_kcache_put(struct dlb_store *kc, char *const *keys, char *const *defines
 	struct put_ctx x = {keys, defines, jobs, n};
 	return n > 0 ? dlb_store_write(kc, put_fn, &x) : 0;
 }
+
+static int stats_fn(const char *k, size_t kl, const char *v, size_t vl, void *arg)
+{
+	(void)k, (void)kl;
+	struct dlb_kcache_stats *st = arg;
+	int failed = dlb_kcache_failed(v, vl);
+	st->entries++;
+	st->bytes += vl;
+	st->damaged += failed < 0;
+	st->failed += failed > 0;
+	return 0;
+}
+
+int dlb_kcache_stats(struct dlb_store *kc, struct dlb_kcache_stats *st)
+{
+	memset(st, 0, sizeof *st);
+	return dlb_store_each(kc, DLB_T_KERNELS, "", stats_fn, st);
+}
+
+int dlb_kcache_key_parse(const char *key, size_t len, struct dlb_kcache_key_fields *f)
+{
+	char *out[] = {NULL, f->op, f->prec, f->arch, f->compiler, f->opt, f->tpl};
+	size_t at = 0;
+	memset(f, 0, sizeof *f);
+	for (int i = 0; i < 7; i++) {
+		size_t end = at;
+		while (end < len && key[end] != '|')
+			end++;
+		if (end >= len || end - at >= 64)
+			return DLB_E_PARSE;
+		if (i == 0 && (end - at != 2 || memcmp(key, "k1", 2)))
+			return DLB_E_PARSE;
+		if (out[i])
+			memcpy(out[i], key + at, end - at);
+		at = end + 1;
+	}
+	return 0;
+}

@@ -35,6 +35,20 @@ int dlb_kcache_get(struct dlb_store *kc, const char *key, const char *defines, s
 int dlb_kcache_put(struct dlb_store *kc, char *const *keys, char *const *defines, struct dlb_jit_job *const *jobs,
 		   int n);
 
+/* What a kernel cache holds: entries, how many are failures and how many fail their checks, and the bytes
+ * of all entries. */
+struct dlb_kcache_stats {
+	size_t entries, failed, damaged, bytes;
+};
+int dlb_kcache_stats(struct dlb_store *kc, struct dlb_kcache_stats *st);
+
+/* The fields of a key (dlb_kcache_key's order): 0, or DLB_E_PARSE for a key of another format. Each field
+ * is copied into its buffer (64 bytes each). */
+struct dlb_kcache_key_fields {
+	char op[64], prec[64], arch[64], compiler[64], opt[64], tpl[64];
+};
+int dlb_kcache_key_parse(const char *key, size_t len, struct dlb_kcache_key_fields *f);
+
 /* The entry's own size check and checksum, without the key: 0 or DLB_E_CORRUPT (db verify, gc). */
 int dlb_kcache_check(const void *value, size_t len);
 /* Whether an entry holds a failure (1) or a cubin (0); -1 when it is not an entry. */

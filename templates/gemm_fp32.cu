@@ -5,7 +5,7 @@
 //   BK       depth of one k-step held in shared memory (double-buffered)
 //   TM, TN   rows / columns of C computed by one thread (TM a multiple of 4, TN of 2)
 //   GM       block tiles along M grouped together so neighbours share B in L2
-// Constraints (checked by the host before compiling, see src/ops/gemm.c):
+// Constraints (checked by the host before compiling, see src/ops/gemm/gemm.c):
 //   BM % TM == 0, BN % TN == 0; threads = (BM/TM)·(BN/TN) in [64, 256] (a power of two, so it covers
 //   whole lines of every tile: see tile_loader)
 //   shared memory 2·BK·(BM+4 + BN+4)·4 bytes within the static 48 KiB
@@ -17,6 +17,26 @@
 // (gridDim.z > 1) partial products go to the workspace W and the last split of each tile to finish sums
 // them in a fixed order (deterministic) using one counter per tile in `counters` (zero before and after).
 // Index arithmetic is 64-bit: M·K, K·N and M·N may pass 2^31.
+
+// LAYOUT_NN .. LAYOUT_TT (0 or 1; undefined: 1): which layouts' kernels this source compiles. The host
+// compiles one cubin per layout (the op's source specialisations), where the other three kernels only trap:
+// a third of the compile time of all four. ONLY(LAYOUT_X, statement) is the statement, or a trap.
+#ifndef LAYOUT_NN
+#define LAYOUT_NN 1
+#endif
+#ifndef LAYOUT_NT
+#define LAYOUT_NT 1
+#endif
+#ifndef LAYOUT_TN
+#define LAYOUT_TN 1
+#endif
+#ifndef LAYOUT_TT
+#define LAYOUT_TT 1
+#endif
+#define ONLY(on, ...) ONLY_(on, __VA_ARGS__)
+#define ONLY_(on, ...) ONLY_##on(__VA_ARGS__)
+#define ONLY_1(...) __VA_ARGS__
+#define ONLY_0(...) __trap()
 
 #ifndef BM
 #define BM 64 // rows of C per block
@@ -287,7 +307,7 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const float *__re
 		i64 k_chunk, int vec_a, int vec_b, int vec_c
 #define GEMM_PASS M, N, K, A, lda, B, ldb, C, ldc, W, counters, k_chunk, vec_a, vec_b, vec_c
 
-extern "C" __global__ void __launch_bounds__(THREADS) gemm_nn(GEMM_ARGS) { gemm_body<0, 0>(GEMM_PASS); }
-extern "C" __global__ void __launch_bounds__(THREADS) gemm_nt(GEMM_ARGS) { gemm_body<0, 1>(GEMM_PASS); }
-extern "C" __global__ void __launch_bounds__(THREADS) gemm_tn(GEMM_ARGS) { gemm_body<1, 0>(GEMM_PASS); }
-extern "C" __global__ void __launch_bounds__(THREADS) gemm_tt(GEMM_ARGS) { gemm_body<1, 1>(GEMM_PASS); }
+extern "C" __global__ void __launch_bounds__(THREADS) gemm_nn(GEMM_ARGS) { ONLY(LAYOUT_NN, gemm_body<0, 0>(GEMM_PASS)); }
+extern "C" __global__ void __launch_bounds__(THREADS) gemm_nt(GEMM_ARGS) { ONLY(LAYOUT_NT, gemm_body<0, 1>(GEMM_PASS)); }
+extern "C" __global__ void __launch_bounds__(THREADS) gemm_tn(GEMM_ARGS) { ONLY(LAYOUT_TN, gemm_body<1, 0>(GEMM_PASS)); }
+extern "C" __global__ void __launch_bounds__(THREADS) gemm_tt(GEMM_ARGS) { ONLY(LAYOUT_TT, gemm_body<1, 1>(GEMM_PASS)); }

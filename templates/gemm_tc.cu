@@ -9,7 +9,7 @@
 //   WM, WN    rows / columns of C per warp (WM a multiple of 16, WN of 16)
 //   STAGES    shared-memory stages in flight (cp.async multi-stage pipeline, 2..4)
 //   GM        block tiles along M grouped together so neighbours share B in L2
-// Constraints (checked by the host before compiling, see src/ops/gemm_tc.c):
+// Constraints (checked by the host before compiling, see src/ops/gemm/gemm_tc.c):
 //   BM % WM == 0, BN % WN == 0, threads = 32·(BM/WM)·(BN/WN) in [64, 256]
 //   16-byte chunks of a stage (BM·BK·ES/16 and BN·BK·ES/16) a multiple of the thread count
 //   SMEM_BYTES (below) within the device's opt-in shared memory per block
@@ -125,6 +125,26 @@ __device__ __forceinline__ void splitk_finish(const T *__restrict__ W, unsigned 
 	if (tid == 0)
 		counters[blockIdx.x] = 0;
 }
+
+// LAYOUT_NN .. LAYOUT_TT (0 or 1; undefined: 1): which layouts' kernels this source compiles. The host
+// compiles one cubin per layout (the op's source specialisations), where the other three kernels only trap:
+// a third of the compile time of all four. ONLY(LAYOUT_X, statement) is the statement, or a trap.
+#ifndef LAYOUT_NN
+#define LAYOUT_NN 1
+#endif
+#ifndef LAYOUT_NT
+#define LAYOUT_NT 1
+#endif
+#ifndef LAYOUT_TN
+#define LAYOUT_TN 1
+#endif
+#ifndef LAYOUT_TT
+#define LAYOUT_TT 1
+#endif
+#define ONLY(on, ...) ONLY_(on, __VA_ARGS__)
+#define ONLY_(on, ...) ONLY_##on(__VA_ARGS__)
+#define ONLY_1(...) __VA_ARGS__
+#define ONLY_0(...) __trap()
 
 // KIND selects the kernel family when this file is followed by gemm_wgmma.cu (as the op compiles it):
 // 0 (or undefined) is this file's mma.sync kernel, 1 the Hopper wgmma kernel of gemm_wgmma.cu, 2 the skinny
@@ -552,10 +572,10 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const tin *__rest
 		i64 k_chunk, int vec_a, int vec_b, int vec_c
 #define GEMM_PASS M, N, K, A, lda, B, ldb, C, ldc, W, counters, k_chunk, vec_a, vec_b, vec_c
 
-extern "C" __global__ void __launch_bounds__(THREADS) gemm_nn(GEMM_ARGS) { gemm_body<0, 0>(GEMM_PASS); }
-extern "C" __global__ void __launch_bounds__(THREADS) gemm_nt(GEMM_ARGS) { gemm_body<0, 1>(GEMM_PASS); }
-extern "C" __global__ void __launch_bounds__(THREADS) gemm_tn(GEMM_ARGS) { gemm_body<1, 0>(GEMM_PASS); }
-extern "C" __global__ void __launch_bounds__(THREADS) gemm_tt(GEMM_ARGS) { gemm_body<1, 1>(GEMM_PASS); }
+extern "C" __global__ void __launch_bounds__(THREADS) gemm_nn(GEMM_ARGS) { ONLY(LAYOUT_NN, gemm_body<0, 0>(GEMM_PASS)); }
+extern "C" __global__ void __launch_bounds__(THREADS) gemm_nt(GEMM_ARGS) { ONLY(LAYOUT_NT, gemm_body<0, 1>(GEMM_PASS)); }
+extern "C" __global__ void __launch_bounds__(THREADS) gemm_tn(GEMM_ARGS) { ONLY(LAYOUT_TN, gemm_body<1, 0>(GEMM_PASS)); }
+extern "C" __global__ void __launch_bounds__(THREADS) gemm_tt(GEMM_ARGS) { ONLY(LAYOUT_TT, gemm_body<1, 1>(GEMM_PASS)); }
 
 #endif // KIND == 0
 
@@ -595,7 +615,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) gemm_tt(GEMM_ARGS) { gemm_
 // tt: along the columns) loads where vec_b allows, else element by element.
 //
 // Tunables: BM, BN, KS, STAGES (KU = 4*STAGES), BK (only the split-K grain: k_chunk is a multiple of it);
-// WM, WN, WGS are unused. Constraints (rows in src/ops/gemm_tc.c): BN <= 16 and VEC*BN <= 128; RT a power
+// WM, WN, WGS are unused. Constraints (rows in src/ops/gemm/gemm_tc.c): BN <= 16 and VEC*BN <= 128; RT a power
 // of two <= 32 (a warp holds whole slices), BM*ES >= 64; THREADS in [128, 512]; EST_REGS*THREADS <= 65536;
 // SMEM_BYTES <= 48 KB. THREADS and SMEM_BYTES are derived below; the host computes the same numbers.
 #if defined(KIND) && KIND == 2
@@ -1114,9 +1134,9 @@ __device__ __forceinline__ void skinny_body(i64 M, i64 N, i64 K, const tin *__re
 		i64 k_chunk, int vec_a, int vec_b, int vec_c
 #define SK_PASS M, N, K, A, lda, B, ldb, C, ldc, W, counters, k_chunk, vec_a, vec_b
 
-extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) gemm_nn(SK_ARGS) { skinny_body<0, 0>(SK_PASS); }
-extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) gemm_nt(SK_ARGS) { skinny_body<0, 1>(SK_PASS); }
-extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS_T) gemm_tn(SK_ARGS) { skinny_body<1, 0>(SK_PASS); }
-extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS_T) gemm_tt(SK_ARGS) { skinny_body<1, 1>(SK_PASS); }
+extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) gemm_nn(SK_ARGS) { ONLY(LAYOUT_NN, skinny_body<0, 0>(SK_PASS)); }
+extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) gemm_nt(SK_ARGS) { ONLY(LAYOUT_NT, skinny_body<0, 1>(SK_PASS)); }
+extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS_T) gemm_tn(SK_ARGS) { ONLY(LAYOUT_TN, skinny_body<1, 0>(SK_PASS)); }
+extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS_T) gemm_tt(SK_ARGS) { ONLY(LAYOUT_TT, skinny_body<1, 1>(SK_PASS)); }
 
 #endif // KIND == 2

@@ -1123,7 +1123,7 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 #if PREC_INT8
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nn(GEMM_ARGS) { __trap(); }
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nt(GEMM_ARGS) { __trap(); }
-extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tn(GEMM_ARGS) { gemm_body<1, 0, false>(GEMM_PASS); }
+extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tn(GEMM_ARGS) { ONLY(LAYOUT_TN, gemm_body<1, 0, false>(GEMM_PASS)); }
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tt(GEMM_ARGS) { __trap(); }
 #else
 // A 'n': where AR_OK, the host's vec_a == 0 asks for a resident A (its own instance of the body).
@@ -1136,11 +1136,11 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tt(GEMM_ARGS) { __
 #else
 #define GEMM_A_N(TB_T) gemm_body<0, TB_T, false>(GEMM_PASS)
 #endif
-extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nn(GEMM_ARGS) { GEMM_A_N(0); }
-extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tn(GEMM_ARGS) { gemm_body<1, 0, false>(GEMM_PASS); }
+extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nn(GEMM_ARGS) { ONLY(LAYOUT_NN, GEMM_A_N(0)); }
+extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tn(GEMM_ARGS) { ONLY(LAYOUT_TN, gemm_body<1, 0, false>(GEMM_PASS)); }
 #if BN % 64 == 0
-extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nt(GEMM_ARGS) { GEMM_A_N(1); }
-extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tt(GEMM_ARGS) { gemm_body<1, 1, false>(GEMM_PASS); }
+extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nt(GEMM_ARGS) { ONLY(LAYOUT_NT, GEMM_A_N(1)); }
+extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tt(GEMM_ARGS) { ONLY(LAYOUT_TT, gemm_body<1, 1, false>(GEMM_PASS)); }
 #else // a B tile that is not whole MN-major swizzle rows of 64 elements
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nt(GEMM_ARGS) { __trap(); }
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tt(GEMM_ARGS) { __trap(); }

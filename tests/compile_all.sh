@@ -28,9 +28,20 @@ check() {
 	fi
 }
 
+ms() { echo $(($(date +%s%N) / 1000000)); }
 for arch in sm_80 sm_90a; do
+	t0=$(ms)
 	check "fp32 $arch" 100 "$("$bin" compile --op gemm --arch "$arch" -v 2>&1)"
+	first_ms=$(($(ms) - t0))
 done
+# The same space again: every candidate from the kernel cache, no NVRTC call, in under 10% of the time.
+t0=$(ms)
+again=$("$bin" compile --op gemm --arch sm_90a 2>&1)
+again_ms=$(($(ms) - t0))
+echo "fp32 sm_90a again: $(printf '%s\n' "$again" | grep 'kernel cache'); $again_ms ms against $first_ms ms"
+printf '%s\n' "$again" | grep -q "^gemm fp32: [0-9]* read from the kernel cache, 0 compiled by NVRTC" ||
+	{ echo "FAIL: the second compile called NVRTC"; fail=1; }
+[ $((again_ms * 10)) -lt "$first_ms" ] || { echo "FAIL: the second compile took $again_ms ms of $first_ms"; fail=1; }
 # The tensor-core spaces (fp16, int8: about 300 candidates each, several seconds apiece on 2 cores):
 # every 10th candidate of each kernel family, for sm_90a, where all three families exist.
 for prec in fp16 int8; do

@@ -93,7 +93,8 @@ static int check_op(struct dlb_device *dev, struct dlb_gpu *g, const struct dlb_
 	 * '|'-separated pieces (e.g. "KIND=2" under compute-sanitizer, "BN=144|BN=208"; the others are not
 	 * compiled); DLB_VERIFY_SHAPES=N: only the first N shapes;
 	 * DLB_VERIFY_SKIP=N: not the first N; DLB_VERIFY_SHAPE=MxNxK: that shape alone (a probe);
-	 * DLB_VERIFY_CACHE=DB: the kernel cache of database DB (compiled once, verified on every run) */
+	 * DLB_VERIFY_CACHE=DB: the kernel cache of database DB (compiled once, verified on every run);
+	 * DLB_VERIFY_EVERY=N: every N-th configuration of each kernel family (a sample) */
 	const char *only = getenv("DLB_VERIFY_ONLY");
 	static int64_t one[1][3];
 	const char *sh = getenv("DLB_VERIFY_SHAPE");
@@ -101,8 +102,9 @@ static int check_op(struct dlb_device *dev, struct dlb_gpu *g, const struct dlb_
 		shapes = one, nshapes = 1;
 	dlb_limits_of(dev, &lim);
 	const char *cache = getenv("DLB_VERIFY_CACHE");
-	if ((cache && dlb_kcache_open(cache, 0, &kc)) || dlb_kernels_open(op, g->arch, &lim, 1, only, kc, 0, 0, &k) ||
-	    dlb_kernels_all(k)) {
+	size_t every = env_count("DLB_VERIFY_EVERY");
+	if ((cache && dlb_kcache_open(cache, 0, &kc)) ||
+	    dlb_kernels_open(op, g->arch, &lim, every > 1 ? (int)every : 1, only, kc, 0, 0, &k)) {
 		printf("gpu_gemm_verify: %s\n", dlb_last_error());
 		return 99;
 	}
@@ -112,8 +114,29 @@ static int check_op(struct dlb_device *dev, struct dlb_gpu *g, const struct dlb_
 	size_t keep = env_count("DLB_VERIFY_SHAPES"), first = env_count("DLB_VERIFY_SKIP");
 	if (keep && keep < nshapes)
 		nshapes = keep;
+	/* what the shapes need: each configuration in the source specialisation each layout runs it with */
+	int *ids = malloc((size_t)(ncand ? ncand : 1) * sizeof *ids), nids = 0;
+	unsigned char *want = calloc((size_t)(ncand ? ncand : 1), 1);
+	if (!ids || !want)
+		return printf("gpu_gemm_verify: out of memory\n"), 99;
+	for (size_t s = first; s < nshapes; s++)
+		for (int layout = 0; layout < 4; layout++) {
+			struct dlb_problem p = {op, op->prec, {shapes[s][0], shapes[s][1], shapes[s][2], layout / 2, layout % 2},
+						0};
+			for (int j = 0; j < k->nconf; j++) {
+				int i = dlb_kernels_for(k, &p, j);
+				if (!want[i])
+					ids[nids++] = i;
+				want[i] = 1;
+			}
+		}
+	if (dlb_kernels_some(k, ids, nids)) {
+		printf("gpu_gemm_verify: %s\n", dlb_last_error());
+		return 99;
+	}
+	free(ids);
 	for (int i = 0; i < ncand; i++) {
-		if (cand[i].job.rc) /* not compiled: over a limit, failed, or left out by DLB_VERIFY_ONLY */
+		if (!want[i] || cand[i].job.rc) /* not compiled: over a limit, failed, or left out */
 			continue;
 		compiled++;
 		/* as the worker loads it: a candidate the limit rows reject on this device is a test failure (every
@@ -132,7 +155,8 @@ static int check_op(struct dlb_device *dev, struct dlb_gpu *g, const struct dlb_
 				printf("setup %s: %s\n", desc, dlb_last_error());
 				return 99;
 			}
-			for (int i = 0; i < ncand; i++) {
+			for (int j = 0; j < k->nconf; j++) {
+				int i = dlb_kernels_for(k, &p, j); /* compiled for the layout its launches use */
 				if (!cand[i].loaded)
 					continue;
 				int splits[8];
@@ -163,7 +187,8 @@ static int check_op(struct dlb_device *dev, struct dlb_gpu *g, const struct dlb_
 	       errors);
 	printf("gpu_gemm_verify: %s: %d candidates from the kernel cache, %d compiled (%.1f s of NVRTC)\n",
 	       dlb_prec_name(op->prec), k->st.cached, k->st.compiled, k->st.nvrtc_s);
+	free(want);
 	dlb_kernels_close(k);
 	dlb_store_close(kc);
-	return wrong || errors || compiled < (only ? 1 : 100) ? 1 : 0;
+	return wrong || errors || compiled < (only || every > 1 ? 1 : 100) ? 1 : 0;
 }

@@ -1,6 +1,6 @@
 #!/bin/sh
 # gpu_tune_cache: tune a problem into a fresh database, then run again: the rerun answers from the
-# database, launches no kernel, and prints the same row; every row has a stream floor below its GEMM times and
+# database, launches no kernel, and prints the same row; --retune measures again with the cached kernels; every row has a stream floor below its GEMM times and
 # a side-by-side timing of the winner and the vendor best.
 # Exit 77 without a GPU.
 top_builddir=${top_builddir:-.}
@@ -18,7 +18,13 @@ printf 'm,n,k,a_t,b_t\n129,35,1760,0,0\n35,16,4099,1,0\n' >"$tmp/s.csv"
 	echo "FAIL: first run"; cat "$tmp/first.err"; exit 1; }
 "$bin" --op gemm --suite "$tmp/s.csv" --db "$tmp/db" --csv -v >"$tmp/second" 2>"$tmp/second.err" || {
 	echo "FAIL: second run"; cat "$tmp/second.err"; exit 1; }
+# measured again: every point anew (none taken from the first run's trials), kernels from the cache
+"$bin" --op gemm --suite "$tmp/s.csv" --db "$tmp/db" --csv -v --retune >"$tmp/third" 2>"$tmp/third.err" || {
+	echo "FAIL: --retune run"; cat "$tmp/third.err"; exit 1; }
 fail=0
+grep -Eq "^kernels: [0-9]+ compiled by NVRTC .*, [1-9][0-9]* read from the kernel cache" "$tmp/third.err" ||
+	{ echo "FAIL: --retune read nothing from the kernel cache"; grep "^kernels:" "$tmp/third.err"; fail=1; }
+grep -q "trials taken from an interrupted run" "$tmp/third.err" && { echo "FAIL: --retune resumed stored trials"; fail=1; }
 grep -q "kernel launches: 0," "$tmp/second.err" || { echo "FAIL: rerun launched kernels"; cat "$tmp/second.err"; fail=1; }
 grep -q "2 of 2 problems answered from the database" "$tmp/second.err" || { echo "FAIL: rerun missed the cache"; fail=1; }
 grep -q "kernel launches: 0," "$tmp/first.err" && { echo "FAIL: first run launched nothing"; fail=1; }
@@ -32,8 +38,11 @@ awk -F, "$drop_cached" "$tmp/plain" >"$tmp/a"
 awk -F, "$drop_cached" "$tmp/plain2" >"$tmp/b"
 cmp -s "$tmp/a" "$tmp/b" || { echo "FAIL: rows differ"; diff "$tmp/a" "$tmp/b"; fail=1; }
 col='NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }'
-awk -F, "$col"' !c["verified"] || $c["verified"] != 1 {bad=1} END {exit bad}' "$tmp/plain" ||
-	{ echo "FAIL: unverified row (or no verified column)"; fail=1; }
+plain "$tmp/third" >"$tmp/plain3"
+for f in plain plain3; do
+	awk -F, "$col"' !c["verified"] || $c["verified"] != 1 {bad=1} END {exit bad}' "$tmp/$f" ||
+		{ echo "FAIL: unverified row (or no verified column) in $f"; fail=1; }
+done
 # the stream floor was measured, and it is below the vendor's and our time (it only moves the bytes)
 awk -F, "$col"' { f = $c["floor_us"]; t = $c["tuned_us"]; v = $c["cublas_us"] }
 	!c["floor_us"] || f == "n/a" || !(f > 0) || !(f < t) || (v != "n/a" && !(f < v)) {bad=1} END {exit bad}' \

@@ -111,6 +111,28 @@ fail:
 
 extern const struct dlb_lib dlb_lib_cublas;
 
+/* index ta * 2 + tb, as the kernels' names gemm_nn, gemm_nt, gemm_tn, gemm_tt; then NN and TN together */
+const char *const dlb_gemm_spec_defines[GEMM_SPECS] = {
+	"#define LAYOUT_NN 1\n#define LAYOUT_NT 0\n#define LAYOUT_TN 0\n#define LAYOUT_TT 0\n",
+	"#define LAYOUT_NN 0\n#define LAYOUT_NT 1\n#define LAYOUT_TN 0\n#define LAYOUT_TT 0\n",
+	"#define LAYOUT_NN 0\n#define LAYOUT_NT 0\n#define LAYOUT_TN 1\n#define LAYOUT_TT 0\n",
+	"#define LAYOUT_NN 0\n#define LAYOUT_NT 0\n#define LAYOUT_TN 0\n#define LAYOUT_TT 1\n",
+	"#define LAYOUT_NN 1\n#define LAYOUT_NT 0\n#define LAYOUT_TN 1\n#define LAYOUT_TT 0\n",
+};
+const char *const dlb_gemm_spec_names[GEMM_SPECS] = {"NN", "NT", "TN", "TT", "NN+TN"};
+
+int dlb_gemm_spec_of(const struct dlb_problem *p, const int *v)
+{
+	(void)v;
+	return GTA(p) * 2 + GTB(p);
+}
+
+int dlb_gemm_spec_used(const struct dlb_op *op, int s, const int *v)
+{
+	(void)op, (void)v;
+	return s != GEMM_SPEC_NN_TN;
+}
+
 const struct dlb_family dlb_family_gemm = {
 	.name = "gemm",
 	.about = "C(MxN) = op(A)(MxK) op(B)(KxN), column-major as in cuBLAS",

@@ -16,6 +16,17 @@ enum { GEMM_M, GEMM_N, GEMM_K, GEMM_TA, GEMM_TB, GEMM_NDIMS };
 #define GTA(p) ((int)(p)->dim[GEMM_TA]) /* 1: A stored transposed (cuBLAS's sense, as DeepBench's a_t) */
 #define GTB(p) ((int)(p)->dim[GEMM_TB])
 
+/* The layouts as source specialisations (op.h's nspecs): candidate sources for one layout, whose three other
+ * layout kernels trap (the templates' ONLY macro), compile in about a third of the time of all four. The
+ * index is ta * 2 + tb (the kernels gemm_nn, gemm_nt, gemm_tn, gemm_tt); a fifth has NN and TN, for wgmma
+ * blocks that run either (gemm_tc.c's tc_spec_of). */
+#define GEMM_SPECS 5
+#define GEMM_SPEC_NN_TN 4
+extern const char *const dlb_gemm_spec_defines[GEMM_SPECS];
+extern const char *const dlb_gemm_spec_names[GEMM_SPECS];
+int dlb_gemm_spec_of(const struct dlb_problem *p, const int *v); /* the problem's own layout */
+int dlb_gemm_spec_used(const struct dlb_op *op, int s, const int *v); /* the four single layouts */
+
 /* The M, N and K a problem runs with (int8: padded up to multiples of 4). */
 void dlb_gemm_run_shape(const struct dlb_problem *p, int64_t *m, int64_t *n, int64_t *k);
 

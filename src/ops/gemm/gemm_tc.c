@@ -760,13 +760,50 @@ fail:
  * shared memory (a 16-byte mbarrier slot, then (kc - 1)·lda + M elements) and lays it out there: no repack
  * launch. 0 too where that would pass the device's opt-in limit. (The kc·lda elements before a split's range
  * are a multiple of 64·lda, so its copy starts 16-byte aligned wherever A does.) */
+static int ar_may(const int *v, int int8, int ta, int a_packed_t, int64_t m)
+{
+	return is_wgmma(v) && !int8 && !ta && a_packed_t && m <= 64 && v[TC_BM] == 64 && v[TC_WGS] == 1 &&
+	       v[TC_TMA] == 1 && !v[TC_PERSIST];
+}
+
 static size_t ar_bytes(const struct tc_state *s, const int *v, int64_t kc)
 {
-	if (!is_wgmma(v) || s->int8 || GTA(&s->p) || s->pk[0].how != PACK_T || s->m > 64 || v[TC_BM] != 64 ||
-	    v[TC_WGS] != 1 || v[TC_TMA] != 1 || v[TC_PERSIST] || kc > (int64_t)v[TC_STAGES] * v[TC_BK])
+	if (!ar_may(v, s->int8, GTA(&s->p), s->pk[0].how == PACK_T, s->m) || kc > (int64_t)v[TC_STAGES] * v[TC_BK])
 		return 0;
 	size_t bytes = 16 + ((size_t)((kc - 1) * s->blas.lda + s->m) * s->es_in + 15) / 16 * 16;
 	return smem_fp16(v) + bytes <= s->g->dev->smem_per_block_optin ? bytes : 0;
+}
+
+/* The kernel layouts configuration v runs problem p with (op.h's spec_of): wgmma's repacks (pack_plan, as
+ * tc_setup plans them) turn an operand it cannot read as stored into the other layout, except where a block
+ * may keep all of A resident (ar_may; whether it does depends on the split): then NN or TN, both compiled
+ * (specialisation GEMM_SPEC_NN_TN). The other kernels read their operands as stored. */
+static int tc_spec_of(const struct dlb_problem *p, const int *v)
+{
+	int ta = GTA(p), tb = GTB(p), int8 = p->prec == DLB_PREC_INT8;
+	if (is_wgmma(v)) {
+		int64_t m, n, k;
+		struct tc_pack qa, qb;
+		dlb_gemm_run_shape(p, &m, &n, &k);
+		pack_plan(0, ta, m, n, k, ta ? k : m, int8, &qa); /* cuBLAS's leading dimensions (vendor_cublas.c) */
+		pack_plan(1, tb, m, n, k, tb ? n : k, int8, &qb);
+		if (ar_may(v, int8, ta, qa.how == PACK_T, m))
+			return GEMM_SPEC_NN_TN;
+		ta = qa.how == PACK_T ? 1 : ta;
+		tb = qb.how == PACK_T ? 0 : tb;
+	}
+	return ta * 2 + tb;
+}
+
+/* The specialisations tc_spec_of can give configuration v: int8 wgmma reads K-major operands only (TN);
+ * NN+TN only where a block may keep A resident; the others each layout as stored. */
+static int tc_spec_used(const struct dlb_op *op, int s, const int *v)
+{
+	if (!is_wgmma(v))
+		return s != GEMM_SPEC_NN_TN;
+	if (op->prec == DLB_PREC_INT8)
+		return s == 2;
+	return s != GEMM_SPEC_NN_TN || ar_may(v, 0, 0, 1, 1);
 }
 
 static int tc_launch(void *state, const struct dlb_candidate *c, int split, int set)
@@ -907,6 +944,8 @@ fail:
 	.name = "gemm", .family = &dlb_family_gemm, .template_file = "gemm_tc.cu", .template_extra = "gemm_wgmma.cu",            \
 	.kernel_names = tc_kernels, .nkernels = 6, .ndyn_kernels = 4,                                                 \
 	.variant_name = "SPLITK", .device_bytes = tc_device_bytes,                                                 \
+	.nspecs = GEMM_SPECS, .spec_defines = dlb_gemm_spec_defines, .spec_names = dlb_gemm_spec_names,           \
+	.spec_of = tc_spec_of, .spec_used = tc_spec_used,                                                          \
 	.setup = tc_setup, .variants = tc_variants, .nsets = tc_nsets, .launch = tc_launch, .verify = tc_verify,  \
 	.vendor = dlb_gemm_op_vendor, .vendor_launch = dlb_gemm_op_vendor_launch, .teardown = tc_teardown
 
