@@ -687,6 +687,9 @@ static int resolve_problem(struct dlb_cli *c)
 			DLB_USER_FAIL(DLB_E_USAGE, "give either --suite or the problem (%s), not both", list);
 	}
 	c->have_shape = nreq > 0 && got_req == nreq;
+	char why[256];
+	if (c->have_shape && f->check && f->check(c->dim, why, sizeof why))
+		DLB_USER_FAIL(DLB_E_USAGE, "%s", why);
 fail:
 	return rc;
 }

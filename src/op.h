@@ -55,6 +55,9 @@ struct dlb_family {
 	int ndims;
 	enum dlb_work_kind work_kind;
 	double (*work)(const struct dlb_problem *p); /* of the problem as given (not padded) */
+	/* Whether the dims, each within its range, make a problem together (a convolution's filter must fit
+	 * its padded input): 0, or DLB_E_USAGE with the reason in why. NULL: every combination does. */
+	int (*check)(const int64_t *dim, char *why, int len);
 	/* lookup's nearest shape; NULL: Euclidean in log2 of the SIZE and REAL dims, plus 1 for another layout */
 	double (*distance)(const struct dlb_problem *a, const struct dlb_problem *b);
 	const struct dlb_lib *vendor_lib; /* its version is in every key of the family */
@@ -75,7 +78,7 @@ struct dlb_candidate {
 	int loaded;
 	struct dlb_module mod;
 	cudaKernel_t kernels[DLB_JIT_MAX_KERNELS];
-	struct cudaFuncAttributes attrs; /* the most demanding of the first ndyn_kernels: fewest threads, most registers and static shared memory */
+	struct cudaFuncAttributes attrs; /* the most demanding of the first ndyn_kernels (at least the first): fewest threads, most registers and static shared memory */
 };
 
 struct dlb_op {
@@ -88,7 +91,8 @@ struct dlb_op {
 	const char *defines;                 /* fixed lines put before the tunables' defines (e.g. the precision) */
 	const char *const *kernel_names;     /* looked up in each candidate's module */
 	int nkernels;
-	int ndyn_kernels;                    /* the first ndyn_kernels of them take dyn_smem; the rest none */
+	int ndyn_kernels;                    /* the first ndyn_kernels of them (the main kernels, one per layout) take
+	                                      * dyn_smem; the rest none */
 	const char *variant_name;            /* a launch-time tunable (e.g. SPLITK), or NULL */
 	/* Source specialisations: per configuration, nspecs cubins, each compiled with one of spec_defines after
 	 * the tunables' defines (gemm: one per kernel layout, whose other layouts' kernels trap). A problem needs
@@ -115,7 +119,7 @@ struct dlb_op {
 	/* GPU side: one problem at a time. */
 	int (*setup)(struct dlb_gpu *g, const struct dlb_problem *p, void **state);
 	/* Launch-time variants of a configuration for this problem (values of variant_name); returns the count,
-	 * 0 when the configuration is not worth trying on this problem. */
+	 * 0 when the configuration is not worth trying on this problem. NULL: one launch, variant 1. */
 	int (*variants)(void *state, const struct dlb_candidate *c, int *values, int max);
 	/* Input sets the timing may rotate over. */
 	int (*nsets)(void *state);

@@ -152,6 +152,16 @@ static int parse_scaled(const char *s, int64_t scale, int digits, int64_t *out)
 	return 0;
 }
 
+/* A SIZE dim's value: dlb_parse_dim's positive integer, or 0 where the dim allows it (a padding). */
+static int size_parse(const struct dlb_dim *d, const char *s, int64_t *v)
+{
+	if (d->lo == 0 && !strcmp(s, "0")) {
+		*v = 0;
+		return 0;
+	}
+	return dlb_parse_dim(s, v);
+}
+
 int dlb_dim_parse(const struct dlb_dim *d, const char *where, const char *s, int64_t *out)
 {
 	int rc = 0;
@@ -169,7 +179,7 @@ int dlb_dim_parse(const struct dlb_dim *d, const char *where, const char *s, int
 		}
 		DLB_USER_FAIL(DLB_E_USAGE, "%s '%s': expected %s", where, s, range);
 	}
-	if (d->kind == DLB_DIM_REAL ? parse_scaled(s, d->scale, real_digits(d), &v) : dlb_parse_dim(s, &v))
+	if (d->kind == DLB_DIM_REAL ? parse_scaled(s, d->scale, real_digits(d), &v) : size_parse(d, s, &v))
 		DLB_USER_FAIL(DLB_E_USAGE, "%s '%s': expected a %s in %s", where, s, d->kind == DLB_DIM_REAL ? "number" : "size",
 			      range);
 	if (v < d->lo || v > d->hi)
@@ -306,7 +316,7 @@ int dlb_problem_from_text(struct dlb_problem *p, const char *layout, const char 
 		int64_t v;
 		if (!tok || (f->dims[d].kind == DLB_DIM_REAL
 				     ? parse_scaled(tok, f->dims[d].scale, real_digits(&f->dims[d]), &v)
-				     : dlb_parse_dim(tok, &v)))
+				     : size_parse(&f->dims[d], tok, &v)))
 			return DLB_E_PARSE;
 		p->dim[d] = v;
 		tok = strtok_r(NULL, "x", &save);

@@ -75,6 +75,9 @@ static int read_row(struct dlb_problem *p, char **fld, const int *col, const cha
 			DLB_USER_FAIL(DLB_E_PARSE, "%s", msg);
 		}
 	}
+	char why[256];
+	if (f->check && f->check(p->dim, why, sizeof why))
+		DLB_USER_FAIL(DLB_E_PARSE, "%s:%d: %s", origin, lineno, why);
 fail:
 	return rc;
 }

@@ -157,7 +157,12 @@ static int handle(struct worker *k, const struct dlb_reply *m, void *out, uint32
 		struct dlb_w_variants *v = out;
 		if (m->len != sizeof *r || !k->w->cand || r->cand < 0 || r->cand >= k->w->ncand || k->problem < 0)
 			DLB_FAIL(DLB_E_USAGE, "bad variants request");
-		v->n = op->variants(k->state, &k->w->cand[r->cand], v->values, DLB_W_MAX_VARIANTS);
+		if (op->variants) {
+			v->n = op->variants(k->state, &k->w->cand[r->cand], v->values, DLB_W_MAX_VARIANTS);
+		} else { /* no launch-time tunable: one launch, variant 1 */
+			v->n = 1;
+			v->values[0] = 1;
+		}
 		*olen = sizeof *v;
 		break;
 	}

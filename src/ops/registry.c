@@ -1,5 +1,6 @@
 /* ops/registry: the ops built into dlbtune, one line per (family, precision). */
+#include "conv/conv.h"
 #include "gemm/gemm.h"
 #include "gemm/gemm_tc.h"
 
-const struct dlb_op *const dlb_builtin_ops[] = {&dlb_op_gemm, &dlb_op_gemm_fp16, &dlb_op_gemm_int8, NULL};
+const struct dlb_op *const dlb_builtin_ops[] = {&dlb_op_gemm, &dlb_op_gemm_fp16, &dlb_op_gemm_int8, &dlb_op_conv, NULL};

@@ -1,0 +1,237 @@
+/* ops/conv: the fp32 convolution op on the CUDA cores — its space and constraints as data, buffers, launches,
+ * verification against the family's reference kernel. One cubin per layout (op.h's source specialisations). */
+#include "conv.h"
+
+#include "../../err.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { CONV_BM, CONV_BN, CONV_BK, CONV_TM, CONV_TN, CONV_NPARAMS };
+
+static const struct dlb_param conv_params[CONV_NPARAMS] = {
+	[CONV_BM] = {"BM", "output pixels per thread block", 3, {32, 64, 128}},
+	[CONV_BN] = {"BN", "filters per thread block", 4, {16, 32, 64, 128}},
+	[CONV_BK] = {"BK", "reduction steps (c, r, s) per shared-memory stage", 2, {8, 16}},
+	[CONV_TM] = {"TM", "output pixels per thread", 3, {2, 4, 8}},
+	[CONV_TN] = {"TN", "filters per thread", 3, {2, 4, 8}},
+};
+
+static size_t smem_of(const int *v)
+{
+	return (size_t)v[CONV_BK] * (size_t)(v[CONV_BM] + v[CONV_BN]) * sizeof(float);
+}
+
+#define THREADS_EXP {[CONV_BM] = 1, [CONV_BN] = 1, [CONV_TM] = -1, [CONV_TN] = -1}
+
+static const struct dlb_constraint conv_constraints[] = {
+	{.text = "BM % TM == 0", .kind = DLB_CON_MULTIPLE, .a = CONV_BM, .b = CONV_TM},
+	{.text = "BN % TN == 0", .kind = DLB_CON_MULTIPLE, .a = CONV_BN, .b = CONV_TN},
+	{.text = "threads = (BM/TM)*(BN/TN) in [64, 256]", .kind = DLB_CON_PRODUCT, .exp = THREADS_EXP, .lo = 64,
+	 .hi = 256},
+};
+
+static int l_smem(const int *v, const struct dlb_limits *lim)
+{
+	return !lim || smem_of(v) <= lim->smem_static;
+}
+
+static const struct dlb_constraint conv_limit_checks[] = {
+	{.text = "shared memory BK*(BM+BN)*4 bytes <= static limit per block", .kind = DLB_CON_CUSTOM, .ok = l_smem},
+	{.text = "threads <= max threads per block", .kind = DLB_CON_PRODUCT, .exp = THREADS_EXP, .lo = 1,
+	 .hi_limit = DLB_LIMIT_THREADS_PER_BLOCK},
+};
+
+static const char *const conv_kernels[] = {"conv_nchw", "conv_nhwc"};
+
+/* one cubin per layout: the other layout's kernel traps */
+static const char *const conv_spec_defines[] = {"#define LAYOUT_NCHW 1\n#define LAYOUT_NHWC 0\n",
+						"#define LAYOUT_NCHW 0\n#define LAYOUT_NHWC 1\n"};
+static const char *const conv_spec_names[] = {"NCHW", "NHWC"};
+
+static int conv_spec_of(const struct dlb_problem *p, const int *v)
+{
+	(void)v;
+	return (int)p->dim[CONV_LAYOUT];
+}
+
+/* ---- problem state ---- */
+
+#define MAX_SETS 4
+
+/* As the kernels take it (templates/conv_fp32.cu, conv_ref.cu): 15 ints. */
+struct conv_shape {
+	int N, C, H, W, K, R, S, P, Q, pad_h, pad_w, str_h, str_w, dil_h, dil_w;
+};
+
+struct conv_state {
+	struct dlb_gpu *g;
+	struct dlb_conv_shared *shared;
+	struct conv_shape d;
+	int nhwc, nsets;
+	size_t nx, nw, ny; /* elements */
+	float *x[MAX_SETS], *w[MAX_SETS], *y[MAX_SETS], *ref;
+	double tol;
+};
+
+static void sizes_of(const struct dlb_problem *p, size_t *nx, size_t *nw, size_t *ny)
+{
+	int64_t P, Q;
+	const int64_t *d = p->dim;
+	dlb_conv_out(d, &P, &Q);
+	*nx = (size_t)d[CONV_N] * (size_t)d[CONV_C] * (size_t)d[CONV_H] * (size_t)d[CONV_W];
+	*nw = (size_t)d[CONV_K] * (size_t)d[CONV_C] * (size_t)d[CONV_R] * (size_t)d[CONV_S];
+	*ny = (size_t)d[CONV_N] * (size_t)d[CONV_K] * (size_t)P * (size_t)Q;
+}
+
+static size_t set_bytes(const struct dlb_problem *p)
+{
+	size_t nx, nw, ny;
+	sizes_of(p, &nx, &nw, &ny);
+	return 4 * (nx + nw + ny);
+}
+
+static int sets_for(const struct dlb_problem *p, const struct dlb_device *dev)
+{
+	return dlb_bench_sets(dev, set_bytes(p), MAX_SETS);
+}
+
+static size_t conv_device_bytes(const struct dlb_problem *p, const struct dlb_device *dev)
+{
+	size_t nx, nw, ny;
+	sizes_of(p, &nx, &nw, &ny);
+	return (size_t)sets_for(p, dev) * set_bytes(p) + 4 * ny + dlb_bench_flush_bytes(dev);
+}
+
+static void conv_teardown(void *state)
+{
+	struct conv_state *s = state;
+	if (!s)
+		return;
+	for (int i = 0; i < MAX_SETS; i++) {
+		dlb_dev_free(s->x[i]);
+		dlb_dev_free(s->w[i]);
+		dlb_dev_free(s->y[i]);
+	}
+	dlb_dev_free(s->ref);
+	free(s);
+}
+
+static int launch_ref(struct conv_state *s)
+{
+	void *args[] = {&s->x[0], &s->w[0], &s->ref, &s->d, &s->nhwc};
+	unsigned blocks = (unsigned)((s->ny + 255) / 256 < 65535 * 8 ? (s->ny + 255) / 256 : 65535 * 8);
+	return dlb_launch(s->shared->ref_f32, (dim3){blocks ? blocks : 1, 1, 1}, (dim3){256, 1, 1}, 0,
+			  s->g->dev->stream, args);
+}
+
+static int conv_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state)
+{
+	int rc = 0;
+	struct conv_state *s = calloc(1, sizeof *s);
+	if (!s)
+		DLB_FAIL(ENOMEM, "out of memory");
+	s->g = g;
+	DLB_CHECK(dlb_conv_shared_of(g, &s->shared));
+	const int64_t *d = p->dim;
+	int64_t P, Q;
+	dlb_conv_out(d, &P, &Q);
+	s->d = (struct conv_shape){(int)d[CONV_N], (int)d[CONV_C], (int)d[CONV_H], (int)d[CONV_W], (int)d[CONV_K],
+				   (int)d[CONV_R], (int)d[CONV_S], (int)P, (int)Q, (int)d[CONV_PAD_H], (int)d[CONV_PAD_W],
+				   (int)d[CONV_STRIDE_H], (int)d[CONV_STRIDE_W], (int)d[CONV_DIL_H], (int)d[CONV_DIL_W]};
+	s->nhwc = d[CONV_LAYOUT] == CONV_NHWC;
+	sizes_of(p, &s->nx, &s->nw, &s->ny);
+	if (s->nx > ((size_t)1 << 40) || s->ny > ((size_t)1 << 40))
+		DLB_USER_FAIL(DLB_E_LIMIT, "the tensors of this convolution are too large to hold");
+	s->nsets = sets_for(p, g->dev);
+	/* a dot product of C·R·S terms (fewer at the padded edges) */
+	s->tol = dlb_tol_fp32(d[CONV_C] * d[CONV_R] * d[CONV_S]);
+	uint64_t seed = dlb_fresh_seed(); /* fresh inputs every run */
+	for (int i = 0; i < s->nsets; i++) {
+		DLB_CHECK(dlb_dev_alloc((void **)&s->x[i], s->nx * 4));
+		DLB_CHECK(dlb_dev_alloc((void **)&s->w[i], s->nw * 4));
+		DLB_CHECK(dlb_dev_alloc((void **)&s->y[i], s->ny * 4));
+		DLB_CHECK(dlb_fill_f32(g, s->x[i], (int64_t)s->nx, seed + 2 * (uint64_t)i));
+		DLB_CHECK(dlb_fill_f32(g, s->w[i], (int64_t)s->nw, seed + 2 * (uint64_t)i + 1));
+	}
+	DLB_CHECK(dlb_dev_alloc((void **)&s->ref, s->ny * 4));
+	DLB_CHECK(dlb_poison(g, s->ref, s->ny * 4));
+	DLB_CHECK(launch_ref(s));
+	CUDA_CHECK(cudaStreamSynchronize(g->dev->stream));
+	*state = s;
+	return 0;
+fail:
+	conv_teardown(s);
+	*state = NULL;
+	return rc;
+}
+
+static int conv_nsets(void *state)
+{
+	return ((struct conv_state *)state)->nsets;
+}
+
+static int conv_launch(void *state, const struct dlb_candidate *c, int variant, int set)
+{
+	int rc = 0;
+	(void)variant;
+	struct conv_state *s = state;
+	const int *v = c->cfg.v;
+	int64_t npq = (int64_t)s->d.N * s->d.P * s->d.Q, gx = (npq + v[CONV_BM] - 1) / v[CONV_BM],
+		gy = ((int64_t)s->d.K + v[CONV_BN] - 1) / v[CONV_BN];
+	if (gx > 0x7fffffff || gy > 65535)
+		DLB_FAIL(DLB_E_LIMIT, "a grid of %lld x %lld blocks is over the device's limits", (long long)gx,
+			 (long long)gy);
+	void *args[] = {&s->x[set], &s->w[set], &s->y[set], &s->d};
+	unsigned threads = (unsigned)((v[CONV_BM] / v[CONV_TM]) * (v[CONV_BN] / v[CONV_TN]));
+	DLB_CHECK(dlb_launch(c->kernels[s->nhwc], (dim3){(unsigned)gx, (unsigned)gy, 1}, (dim3){threads, 1, 1}, 0,
+			     s->g->dev->stream, args));
+fail:
+	return rc;
+}
+
+static int conv_verify(void *state, const struct dlb_candidate *c, int variant, struct dlb_check *out)
+{
+	int rc = 0;
+	struct conv_state *s = state;
+	DLB_CHECK(dlb_poison(s->g, s->y[0], s->ny * 4));
+	DLB_CHECK(conv_launch(state, c, variant, 0));
+	DLB_CHECK(dlb_compare_f32(s->g, s->y[0], (int64_t)s->ny, s->ref, (int64_t)s->ny, (int64_t)s->ny, 1, s->tol, out));
+fail:
+	return rc;
+}
+
+/* The cuDNN baselines are the next step (issue 28): no entry yet, so the vendor columns say n/a. */
+static int conv_vendor(void *state, const struct dlb_bench_opts *o, struct dlb_vendor_entry *out, int max, int *n)
+{
+	(void)state, (void)o, (void)out, (void)max;
+	*n = 0;
+	return 0;
+}
+
+const struct dlb_op dlb_op_conv = {
+	.name = "conv",
+	.family = &dlb_family_conv,
+	.prec = DLB_PREC_FP32,
+	.summary = "forward convolution, implicit GEMM on the CUDA cores",
+	.template_file = "conv_fp32.cu",
+	.kernel_names = conv_kernels,
+	.nkernels = 2,
+	.ndyn_kernels = 2, /* both are main kernels (no dynamic shared memory: dyn_smem is NULL) */
+	.nspecs = 2,
+	.spec_defines = conv_spec_defines,
+	.spec_names = conv_spec_names,
+	.spec_of = conv_spec_of,
+	.space = {conv_params, CONV_NPARAMS, conv_constraints, sizeof conv_constraints / sizeof conv_constraints[0]},
+	.limit_checks = conv_limit_checks,
+	.nlimit_checks = sizeof conv_limit_checks / sizeof conv_limit_checks[0],
+	.device_bytes = conv_device_bytes,
+	.setup = conv_setup,
+	.nsets = conv_nsets,
+	.launch = conv_launch,
+	.verify = conv_verify,
+	.vendor = conv_vendor,
+	.teardown = conv_teardown,
+};

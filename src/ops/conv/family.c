@@ -1,0 +1,133 @@
+/* ops/conv/family: what every convolution op shares — the problem (DeepBench's w, h, c, n, k, s, r, pads and
+ * strides, then dilations and the layout), the output size, its work (2·N·K·P·Q·C·R·S), the problems it
+ * refuses, and its reference kernel (templates/conv_ref.cu, opened once per process). */
+#include "conv.h"
+
+#include "../../err.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static const char *const layout_names[] = {"NCHW", "NHWC"};
+
+#define SIZE(nm, ttl, ab, l, h) {.name = nm, .title = ttl, .about = ab, .kind = DLB_DIM_SIZE, .lo = l, .hi = h}
+#define SMALL(nm, csvname, ttl, ab, l, d)                                                                   \
+	{.name = nm, .csv = csvname, .title = ttl, .width = 3, .about = ab, .kind = DLB_DIM_SIZE, .lo = l,   \
+	 .hi = 1024, .has_default = 1, .def = d}
+
+static const struct dlb_dim conv_dims[CONV_NDIMS] = {
+	[CONV_W] = SIZE("w", "W", "input width", 1, 1 << 20),
+	[CONV_H] = SIZE("h", "H", "input height", 1, 1 << 20),
+	[CONV_C] = {.name = "c", .title = "C", .width = 5, .about = "input channels", .kind = DLB_DIM_SIZE, .lo = 1,
+		    .hi = 1 << 20, .pad = 1},
+	[CONV_N] = {.name = "n", .title = "N", .width = 4, .about = "batch", .kind = DLB_DIM_SIZE, .lo = 1, .hi = 1 << 16},
+	[CONV_K] = {.name = "k", .title = "K", .width = 5, .about = "filters (output channels)", .kind = DLB_DIM_SIZE,
+		    .lo = 1, .hi = 1 << 20},
+	[CONV_S] = {.name = "s", .title = "S", .width = 3, .about = "filter width", .kind = DLB_DIM_SIZE, .lo = 1,
+		    .hi = 1024},
+	[CONV_R] = {.name = "r", .title = "R", .width = 3, .about = "filter height", .kind = DLB_DIM_SIZE, .lo = 1,
+		    .hi = 1024},
+	[CONV_PAD_W] = SMALL("pad-w", "pad_w", "pw", "zeros added left and right of the input", 0, 0),
+	[CONV_PAD_H] = SMALL("pad-h", "pad_h", "ph", "zeros added above and below the input", 0, 0),
+	[CONV_STRIDE_W] = SMALL("stride-w", "stride_w", "sw", "horizontal stride", 1, 1),
+	[CONV_STRIDE_H] = SMALL("stride-h", "stride_h", "sh", "vertical stride", 1, 1),
+	[CONV_DIL_W] = SMALL("dil-w", "dil_w", "dw", "horizontal dilation of the filter", 1, 1),
+	[CONV_DIL_H] = SMALL("dil-h", "dil_h", "dh", "vertical dilation of the filter", 1, 1),
+	[CONV_LAYOUT] = {.name = "order", .title = "layout", .about = "the order of x and y: NCHW (DeepBench's) or NHWC",
+			 .kind = DLB_DIM_CHOICE, .has_default = 1, .def = CONV_NCHW, .names = layout_names, .nnames = 2},
+};
+
+void dlb_conv_out(const int64_t *d, int64_t *p, int64_t *q)
+{
+	int64_t eh = d[CONV_H] + 2 * d[CONV_PAD_H] - d[CONV_DIL_H] * (d[CONV_R] - 1) - 1;
+	int64_t ew = d[CONV_W] + 2 * d[CONV_PAD_W] - d[CONV_DIL_W] * (d[CONV_S] - 1) - 1;
+	*p = eh < 0 ? 0 : eh / d[CONV_STRIDE_H] + 1;
+	*q = ew < 0 ? 0 : ew / d[CONV_STRIDE_W] + 1;
+}
+
+static double conv_work(const struct dlb_problem *p)
+{
+	int64_t P, Q;
+	dlb_conv_out(p->dim, &P, &Q);
+	return 2.0 * (double)p->dim[CONV_N] * (double)p->dim[CONV_K] * (double)P * (double)Q * (double)p->dim[CONV_C] *
+	       (double)p->dim[CONV_R] * (double)p->dim[CONV_S];
+}
+
+/* A filter (dilated) that does not fit the padded input has no output. */
+static int conv_check(const int64_t *d, char *why, int len)
+{
+	int64_t P, Q;
+	dlb_conv_out(d, &P, &Q);
+	if (P >= 1 && Q >= 1)
+		return 0;
+	snprintf(why, (size_t)len,
+		 "the %lldx%lld filter (dilation %lldx%lld) is larger than the padded %lldx%lld input: there is no output",
+		 (long long)d[CONV_S], (long long)d[CONV_R], (long long)d[CONV_DIL_W], (long long)d[CONV_DIL_H],
+		 (long long)(d[CONV_W] + 2 * d[CONV_PAD_W]), (long long)(d[CONV_H] + 2 * d[CONV_PAD_H]));
+	return DLB_E_USAGE;
+}
+
+/* The vendor entries' kinds: cuDNN's heuristic choice and cudnnFind's best (the cuDNN baselines land with the
+ * next step; until then no entry is made and the columns are n/a). */
+static const struct dlb_vendor_col conv_cols[] = {
+	{"cuDNN heur us", "cudnn_heuristic_us", 0},
+	{"cuDNN find us", "cudnn_find_us", 1},
+};
+
+static int conv_open(struct dlb_gpu *g, void **state)
+{
+	int rc = 0;
+	struct dlb_conv_shared *s = calloc(1, sizeof *s);
+	if (!s)
+		DLB_FAIL(ENOMEM, "out of memory");
+	DLB_CHECK(dlb_gpu_load_embedded(g, "conv_ref.cu", &s->ref));
+	s->ref_loaded = 1;
+	DLB_CHECK(dlb_module_kernel(&s->ref, "conv_ref_f32", &s->ref_f32));
+	*state = s;
+	return 0;
+fail:
+	if (s && s->ref_loaded)
+		dlb_module_unload(&s->ref);
+	free(s);
+	*state = NULL;
+	return rc;
+}
+
+static void conv_close(void *state)
+{
+	struct dlb_conv_shared *s = state;
+	if (!s)
+		return;
+	if (s->ref_loaded)
+		dlb_module_unload(&s->ref);
+	free(s);
+}
+
+int dlb_conv_shared_of(struct dlb_gpu *g, struct dlb_conv_shared **out)
+{
+	return dlb_gpu_family_state(g, &dlb_family_conv, (void **)out);
+}
+
+extern const struct dlb_lib dlb_lib_cudnn;
+
+const struct dlb_family dlb_family_conv = {
+	.name = "conv",
+	.about = "forward convolution y = x * w (N images of C x H x W, K filters of C x R x S), DeepBench's conv",
+	.examples = "  dlbtune --op conv                              DeepBench's conv_training suite, fp32\n"
+		    "  dlbtune --op conv --w 700 --h 161 --c 1 --n 4 --k 32 --s 20 --r 5 --stride-w 2 --stride-h 2\n"
+		    "                                                 one problem (NCHW unless --layout NHWC)\n",
+	.default_suite = "training",
+	.dims = conv_dims,
+	.ndims = CONV_NDIMS,
+	.work_kind = DLB_WORK_FLOPS,
+	.work = conv_work,
+	.check = conv_check,
+	.vendor_lib = &dlb_lib_cudnn,
+	.vendor_about = "cuDNN (not timed yet in this build); every candidate verified against a direct "
+			"convolution kernel that sums in double",
+	.cols = conv_cols,
+	.ncols = 2,
+	.open = conv_open,
+	.close = conv_close,
+};

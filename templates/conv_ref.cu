@@ -1,0 +1,46 @@
+// conv_ref.cu — the convolution family's reference: a direct forward convolution, one thread per output
+// element, summed in double and rounded once to fp32. Candidates are verified against it (src/ops/conv/).
+// x and y NCHW with w KCRS (nhwc 0), or x and y NHWC with w KRSC (nhwc 1).
+typedef long long i64;
+
+struct conv_shape {
+	int N, C, H, W, K, R, S, P, Q, pad_h, pad_w, str_h, str_w, dil_h, dil_w;
+};
+
+extern "C" __global__ void conv_ref_f32(const float *__restrict__ x, const float *__restrict__ w, float *__restrict__ y,
+					conv_shape d, int nhwc)
+{
+	const i64 total = (i64)d.N * d.K * d.P * d.Q;
+	for (i64 o = (i64)blockIdx.x * blockDim.x + threadIdx.x; o < total; o += (i64)gridDim.x * blockDim.x) {
+		int n, k, p, q;
+		if (nhwc) { // o = ((n·P + p)·Q + q)·K + k
+			k = (int)(o % d.K);
+			q = (int)(o / d.K % d.Q);
+			p = (int)(o / d.K / d.Q % d.P);
+			n = (int)(o / d.K / d.Q / d.P);
+		} else { // o = ((n·K + k)·P + p)·Q + q
+			q = (int)(o % d.Q);
+			p = (int)(o / d.Q % d.P);
+			k = (int)(o / d.Q / d.P % d.K);
+			n = (int)(o / d.Q / d.P / d.K);
+		}
+		double sum = 0;
+		for (int c = 0; c < d.C; c++)
+			for (int r = 0; r < d.R; r++) {
+				const int h = p * d.str_h - d.pad_h + r * d.dil_h;
+				if (h < 0 || h >= d.H)
+					continue;
+				for (int s = 0; s < d.S; s++) {
+					const int wi = q * d.str_w - d.pad_w + s * d.dil_w;
+					if (wi < 0 || wi >= d.W)
+						continue;
+					const float xv = nhwc ? x[(((i64)n * d.H + h) * d.W + wi) * d.C + c]
+							      : x[(((i64)n * d.C + c) * d.H + h) * d.W + wi];
+					const float wv = nhwc ? w[(((i64)k * d.R + r) * d.S + s) * d.C + c]
+							      : w[(((i64)k * d.C + c) * d.R + r) * d.S + s];
+					sum += (double)xv * (double)wv;
+				}
+			}
+		y[o] = (float)sum;
+	}
+}

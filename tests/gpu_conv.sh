@@ -1,0 +1,32 @@
+#!/bin/sh
+# gpu_conv: every fp32 convolution candidate verified on awkward shapes (tests/conv_awkward.csv: a 1x1
+# filter with stride 2, 7x7 with pad 3 and stride 2 on 3 channels, DeepBench's 20x5 speech filter on 700x161
+# at batch 1, odd sizes with dilation 2 and unequal pads and strides), each in NCHW and NHWC: the exhaustive
+# strategy verifies every candidate before its one timing sample. 0 wrong, 0 faults, every row verified.
+# Exit 77 without a GPU.
+top_builddir=${top_builddir:-.}
+top_srcdir=${top_srcdir:-.}
+bin="$top_builddir/dlbtune"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$bin" devices >/dev/null 2>&1
+case $? in
+0) ;;
+3) echo "gpu_conv: skipped: no GPU"; [ -n "$DLB_REQUIRE_GPU" ] && exit 99; exit 77 ;;
+*) echo "gpu_conv: dlbtune devices failed"; exit 99 ;;
+esac
+"$bin" --op conv --suite "$top_srcdir/tests/conv_awkward.csv" --strategy exhaustive --fixed-samples 1 --db "$tmp/db" \
+	--csv -v >"$tmp/out.csv" 2>"$tmp/err"
+rc=$?
+fail=0
+[ $rc = 0 ] || { echo "FAIL: dlbtune exited $rc"; tail -20 "$tmp/err"; fail=1; }
+lines=$(grep -c " ok, .* wrong, .* faults)" "$tmp/err")
+bad=$(grep " ok, .* wrong, .* faults)" "$tmp/err" | grep -vc " ok, 0 wrong, 0 faults)")
+[ "$lines" = 8 ] && [ "$bad" = 0 ] || { echo "FAIL: $lines problems searched, $bad with wrong answers or faults:";
+	grep " ok, .* wrong, .* faults)" "$tmp/err"; fail=1; }
+col='NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }'
+awk -F, "$col"' !c["verified"] || $c["verified"] != 1 {bad=1} END {exit bad}' "$tmp/out.csv" ||
+	{ echo "FAIL: a row without a verified winner"; fail=1; }
+grep " ok, .* wrong, .* faults)" "$tmp/err" | sed 's/^ *//' | cut -c1-120
+echo "gpu_conv: $([ $fail = 0 ] && echo passed || echo failed)"
+exit $fail
