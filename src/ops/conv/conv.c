@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,6 +75,8 @@ struct conv_state {
 	size_t nx, nw, ny; /* elements */
 	float *x[MAX_SETS], *w[MAX_SETS], *y[MAX_SETS], *ref;
 	double tol;
+	struct dlb_cudnn_conv cu; /* cuDNN's descriptors and algorithms for this problem */
+	int cu_open, cur;         /* cur: the algorithm cudnn_launch runs */
 };
 
 static void sizes_of(const struct dlb_problem *p, size_t *nx, size_t *nw, size_t *ny)
@@ -116,6 +119,8 @@ static void conv_teardown(void *state)
 		dlb_dev_free(s->y[i]);
 	}
 	dlb_dev_free(s->ref);
+	if (s->cu_open)
+		dlb_cudnn_conv_close(&s->cu);
 	free(s);
 }
 
@@ -160,6 +165,8 @@ static int conv_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **sta
 	DLB_CHECK(dlb_poison(g, s->ref, s->ny * 4));
 	DLB_CHECK(launch_ref(s));
 	CUDA_CHECK(cudaStreamSynchronize(g->dev->stream));
+	DLB_CHECK(dlb_cudnn_conv_open(s->shared->cudnn, d, &s->cu));
+	s->cu_open = 1;
 	*state = s;
 	return 0;
 fail:
@@ -203,12 +210,54 @@ fail:
 	return rc;
 }
 
-/* The cuDNN baselines are the next step (issue 28): no entry yet, so the vendor columns say n/a. */
+static int cudnn_launch(void *state, int set)
+{
+	struct conv_state *s = state;
+	return dlb_cudnn_conv_run(&s->cu, s->cur, s->x[set], s->w[set], s->y[set]);
+}
+
+/* cuDNN in strict fp32: the heuristic's first choice (kind 0) and each algorithm cudnnFind reports (kind 1), each
+ * verified against the reference like a candidate, then timed by the same harness on the same sets. */
 static int conv_vendor(void *state, const struct dlb_bench_opts *o, struct dlb_vendor_entry *out, int max, int *n)
 {
-	(void)state, (void)o, (void)out, (void)max;
+	int rc = 0;
+	struct conv_state *s = state;
+	size_t free_b = 0, total_b = 0;
 	*n = 0;
-	return 0;
+	CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+	DLB_CHECK(dlb_cudnn_conv_algos(&s->cu, s->x[0], s->w[0], s->y[0], free_b / 2));
+	for (int i = 0; i < s->cu.nalgo && *n < max; i++) {
+		struct dlb_vendor_entry *e = &out[*n];
+		struct dlb_check chk;
+		memset(e, 0, sizeof *e);
+		e->kind = s->cu.from_find[i];
+		snprintf(e->name, sizeof e->name, "cudnn%s:%s", s->cu.from_find[i] ? "" : "-heuristic",
+			 dlb_cudnn_algo_name(s->cu.algo[i]));
+		snprintf(e->config, sizeof e->config, "math FMA (strict fp32), workspace %zu bytes", s->cu.ws_need[i]);
+		s->cur = i;
+		DLB_CHECK(dlb_poison(s->g, s->y[0], s->ny * 4));
+		DLB_CHECK(cudnn_launch(s, 0));
+		DLB_CHECK(dlb_compare_f32(s->g, s->y[0], (int64_t)s->ny, s->ref, (int64_t)s->ny, (int64_t)s->ny, 1, s->tol,
+					  &chk));
+		e->ok = chk.ok;
+		if (chk.ok)
+			DLB_CHECK(dlb_bench_time(&s->g->bench, cudnn_launch, s, s->nsets, o, &e->st));
+		(*n)++;
+	}
+fail:
+	return rc;
+}
+
+static int conv_vendor_launch(void *state, int entry, int set)
+{
+	int rc = 0;
+	struct conv_state *s = state;
+	if (entry < 0 || entry >= s->cu.nalgo)
+		DLB_FAIL(DLB_E_USAGE, "no cuDNN entry %d", entry);
+	s->cur = entry;
+	rc = cudnn_launch(s, set);
+fail:
+	return rc;
 }
 
 const struct dlb_op dlb_op_conv = {
@@ -233,5 +282,6 @@ const struct dlb_op dlb_op_conv = {
 	.launch = conv_launch,
 	.verify = conv_verify,
 	.vendor = conv_vendor,
+	.vendor_launch = conv_vendor_launch,
 	.teardown = conv_teardown,
 };

@@ -4,6 +4,7 @@
 #ifndef DLB_OPS_CONV_H
 #define DLB_OPS_CONV_H
 #include "../../op.h"
+#include "vendor_cudnn.h"
 
 extern const struct dlb_family dlb_family_conv;
 extern const struct dlb_op dlb_op_conv;
@@ -17,11 +18,12 @@ enum { CONV_NCHW, CONV_NHWC }; /* the layouts of x and y; the filter's is KCRS o
 /* The output's height P and width Q; both are at least 1 for a problem the family accepts. */
 void dlb_conv_out(const int64_t *dim, int64_t *p, int64_t *q);
 
-/* The family's per-process state: the reference kernel. */
+/* The family's per-process state: the reference kernel and cuDNN's handle. */
 struct dlb_conv_shared {
 	struct dlb_module ref;
 	cudaKernel_t ref_f32;
 	int ref_loaded;
+	cudnnHandle_t cudnn;
 };
 int dlb_conv_shared_of(struct dlb_gpu *g, struct dlb_conv_shared **out);
 #endif

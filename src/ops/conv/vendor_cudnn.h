@@ -1,0 +1,44 @@
+/* ops/conv/vendor_cudnn: cuDNN's forward convolution, for the conv family's baselines — its descriptors for one
+ * problem, its heuristic's first choice (cudnnGetConvolutionForwardAlgorithm_v7) and every algorithm
+ * cudnnFindConvolutionForwardAlgorithmEx reports, each with the workspace it needs, in strict fp32 (FMA math:
+ * a TF32 result is never called fp32). The family's harness verifies and times each one (conv.c). */
+#ifndef DLB_OPS_CONV_VENDOR_CUDNN_H
+#define DLB_OPS_CONV_VENDOR_CUDNN_H
+#include <cudnn.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CUDNN_CHECK(call)                                                                                    \
+	do {                                                                                                 \
+		cudnnStatus_t e_ = (call);                                                                   \
+		if (e_ != CUDNN_STATUS_SUCCESS)                                                              \
+			DLB_FAIL(DLB_E_VENDOR, "%s: %s", #call, cudnnGetErrorString(e_));                    \
+	} while (0)
+
+#define DLB_CUDNN_MAX_ALGOS 16
+
+/* One problem's descriptors, and the algorithms the heuristic and Find named for it. */
+struct dlb_cudnn_conv {
+	cudnnHandle_t h;
+	void *x_desc, *y_desc, *w_desc, *conv_desc; /* cuDNN's descriptors (its legacy API's types) */
+	int nalgo;
+	int algo[DLB_CUDNN_MAX_ALGOS];
+	size_t ws_need[DLB_CUDNN_MAX_ALGOS];
+	int from_find[DLB_CUDNN_MAX_ALGOS]; /* 0: the heuristic's first choice; 1: one of Find's */
+	void *ws;
+	size_t ws_bytes;
+};
+
+int dlb_cudnn_open(void *stream, cudnnHandle_t *h);
+void dlb_cudnn_close(cudnnHandle_t h);
+/* Descriptors for the conv problem dim (ops/conv/conv.h's order) in fp32, NCHW/KCRS or NHWC/KRSC. */
+int dlb_cudnn_conv_open(cudnnHandle_t h, const int64_t *dim, struct dlb_cudnn_conv *c);
+void dlb_cudnn_conv_close(struct dlb_cudnn_conv *c);
+/* The heuristic's first choice, then each algorithm Find ran on x, w, y (y is overwritten) that succeeded
+ * within ws_max bytes of workspace; the workspace they need is allocated once (c->ws). */
+int dlb_cudnn_conv_algos(struct dlb_cudnn_conv *c, const float *x, const float *w, float *y, size_t ws_max);
+/* Run algorithm i of c->algo: y = x * w. */
+int dlb_cudnn_conv_run(struct dlb_cudnn_conv *c, int i, const float *x, const float *w, float *y);
+/* "IMPLICIT_PRECOMP_GEMM" */
+const char *dlb_cudnn_algo_name(int algo);
+#endif
