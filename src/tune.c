@@ -209,8 +209,9 @@ fail:
 }
 
 /* A running worker with the current problem set up. A fresh worker that cannot set the problem up is tried
- * again twice, a second and then two apart: on the H100 and H200 a worker started just after another was
- * killed has failed its first cudaSetDevice (initialization error) while the driver still cleaned up. */
+ * again twice, a second and then two apart. (Restarted workers that failed cudaSetDevice with an
+ * initialization error on the H100 were not helped by this: the parent had loaded the driver, which the
+ * seeds' currency check no longer does; docs/NOTES.md item 40. The message says if the parent has it.) */
 static int worker_up_once(struct run *x);
 
 /* Whether this process loaded the driver (libcuda) or ran NVRTC (its builtins library): a worker forked from

@@ -199,13 +199,19 @@ fail:
 	return rc;
 }
 
+/* Set 0's output against the reference, as one column of ny elements. */
+static int check(struct conv_state *s, struct dlb_check *out)
+{
+	return dlb_compare_f32(s->g, s->y[0], (int64_t)s->ny, s->ref, (int64_t)s->ny, (int64_t)s->ny, 1, s->tol, out);
+}
+
 static int conv_verify(void *state, const struct dlb_candidate *c, int variant, struct dlb_check *out)
 {
 	int rc = 0;
 	struct conv_state *s = state;
 	DLB_CHECK(dlb_poison(s->g, s->y[0], s->ny * 4));
 	DLB_CHECK(conv_launch(state, c, variant, 0));
-	DLB_CHECK(dlb_compare_f32(s->g, s->y[0], (int64_t)s->ny, s->ref, (int64_t)s->ny, (int64_t)s->ny, 1, s->tol, out));
+	DLB_CHECK(check(s, out));
 fail:
 	return rc;
 }
@@ -237,8 +243,7 @@ static int conv_vendor(void *state, const struct dlb_bench_opts *o, struct dlb_v
 		s->cur = i;
 		DLB_CHECK(dlb_poison(s->g, s->y[0], s->ny * 4));
 		DLB_CHECK(cudnn_launch(s, 0));
-		DLB_CHECK(dlb_compare_f32(s->g, s->y[0], (int64_t)s->ny, s->ref, (int64_t)s->ny, (int64_t)s->ny, 1, s->tol,
-					  &chk));
+		DLB_CHECK(check(s, &chk));
 		e->ok = chk.ok;
 		if (chk.ok)
 			DLB_CHECK(dlb_bench_time(&s->g->bench, cudnn_launch, s, s->nsets, o, &e->st));
