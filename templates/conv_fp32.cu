@@ -6,15 +6,21 @@
 //   BM      output pixels per thread block
 //   BN      filters per thread block
 //   BK      reduction steps per shared-memory stage
-//   TM, TN  pixels and filters per thread
+//   TM, TN  pixels and filters per thread (adjacent ones: read from shared memory as vectors)
+// Launch-time: gridDim.z splits the reduction (split-K over c, r, s) for layers with too few tiles to fill
+// the GPU (batch 1, small images): chunk kc steps each.
 // Constraints (checked by the host before compiling, see src/ops/conv/conv.c):
 //   BM % TM == 0, BN % TN == 0, threads = (BM/TM)·(BN/TN) in [64, 256]
 // Kernels: conv_nchw (x and y NCHW, w KCRS) and conv_nhwc (x and y NHWC, w KRSC); the host compiles one per
 // cubin (LAYOUT_NCHW, LAYOUT_NHWC: the other kernel traps). In both the reduction index g walks the filter's
 // own order (KCRS: c, r, s; KRSC: r, s, c), so a filter row is w[k·CRS + g]. Out-of-range taps read 0 (the
-// padding); any stride, dilation, filter and odd size. Grid (ceil(N·P·Q/BM), ceil(K/BN)), THREADS threads.
+// padding); any stride, dilation, filter and odd size. Grid (ceil(N·P·Q/BM), ceil(K/BN), splits), THREADS.
 // Loads: NCHW reads x along the pixels (q fastest), NHWC along the reduction (c fastest): each coalesced in
-// its own layout. y is written along the pixels (NCHW) or the filters (NHWC) for the same reason.
+// its own layout. Each block decodes its pixels (n, p, q) once into shared memory. The next stage's loads
+// are in registers while this one is computed (two shared buffers, one barrier a stage).
+// Split-K: each split writes its partial sums to W[z] (N·P·Q × K); the last split of a tile to arrive adds
+// them in the order z = 0, 1, ... (the result does not depend on arrival order) and writes y; the tile's
+// counter is left at zero for the next launch.
 
 #ifndef LAYOUT_NCHW
 #define LAYOUT_NCHW 1
@@ -46,23 +52,64 @@
 
 typedef long long i64;
 
+#define LA ((BM * BK + THREADS - 1) / THREADS) // im2col elements a thread loads per stage
+#define LB ((BN * BK + THREADS - 1) / THREADS) // filter elements a thread loads per stage
+#define PAD 4                                   // keeps rows 16-byte aligned, moves banks
+
 struct conv_shape {
 	int N, C, H, W, K, R, S, P, Q, pad_h, pad_w, str_h, str_w, dil_h, dil_w;
 };
 
+template <int N>
+__device__ __forceinline__ void lds_vec(float (&r)[N], const float *p)
+{
+	if (N % 4 == 0) {
+#pragma unroll
+		for (int i = 0; i < N; i += 4) {
+			const float4 v = *reinterpret_cast<const float4 *>(p + i);
+			r[i] = v.x, r[i + 1] = v.y, r[i + 2] = v.z, r[i + 3] = v.w;
+		}
+	} else {
+#pragma unroll
+		for (int i = 0; i < N; i += 2) {
+			const float2 v = *reinterpret_cast<const float2 *>(p + i);
+			r[i] = v.x, r[i + 1] = v.y;
+		}
+	}
+}
+
 template <int NHWC>
 __device__ __forceinline__ void conv_body(const float *__restrict__ x, const float *__restrict__ w,
-					  float *__restrict__ y, const conv_shape &d)
+					  float *__restrict__ y, const conv_shape &d, float *__restrict__ W,
+					  unsigned *__restrict__ counters, int kc)
 {
-	__shared__ float As[BK][BM]; // the im2col tile, As[g][m]
-	__shared__ float Bs[BK][BN]; // the filter tile, Bs[g][k]
+	__shared__ __align__(16) float As[2][BK][BM + PAD]; // the im2col tile, As[g][m]
+	__shared__ __align__(16) float Bs[2][BK][BN + PAD]; // the filter tile, Bs[g][k]
+	__shared__ i64 pix_base[BM];                        // image n's first element
+	__shared__ int pix_h[BM], pix_w[BM];                // the pixel's top-left tap (h, w); far out if none
+	__shared__ int last_block;
 	const int tid = threadIdx.x;
 	const i64 PQ = (i64)d.P * d.Q, NPQ = (i64)d.N * PQ;
 	const int RS = d.R * d.S, CRS = d.C * RS;
 	const i64 m0 = (i64)blockIdx.x * BM;
 	const int k0 = blockIdx.y * BN;
-	// the thread's pixels m0 + tm + i·(BM/TM) and filters k0 + tn + j·(BN/TN); neighbours differ in the
-	// index y is written along
+	const int gbeg = blockIdx.z * kc, gend = gbeg + kc < CRS ? gbeg + kc : CRS;
+	for (int mm = tid; mm < BM; mm += THREADS) {
+		const i64 m = m0 + mm;
+		if (m < NPQ) {
+			const int n = (int)(m / PQ), pq = (int)(m % PQ), p = pq / d.Q, q = pq % d.Q;
+			pix_base[mm] = (i64)n * d.C * d.H * d.W;
+			pix_h[mm] = p * d.str_h - d.pad_h;
+			pix_w[mm] = q * d.str_w - d.pad_w;
+		} else {
+			pix_base[mm] = 0;
+			pix_h[mm] = -(1 << 30); // every tap above the image
+			pix_w[mm] = 0;
+		}
+	}
+	__syncthreads();
+	// the thread's adjacent pixels tm·TM.. and filters tn·TN..; neighbours differ in the index y is written
+	// along
 	const int tm = NHWC ? tid / (BN / TN) : tid % (BM / TM);
 	const int tn = NHWC ? tid % (BN / TN) : tid / (BM / TM);
 	float acc[TM][TN];
@@ -71,78 +118,141 @@ __device__ __forceinline__ void conv_body(const float *__restrict__ x, const flo
 #pragma unroll
 		for (int j = 0; j < TN; j++)
 			acc[i][j] = 0.f;
-	for (int g0 = 0; g0 < CRS; g0 += BK) {
-		for (int e = tid; e < BM * BK; e += THREADS) {
+	float ra[LA], rb[LB];
+	auto load = [&](int g0) {
+#pragma unroll
+		for (int i = 0; i < LA; i++) {
+			const int e = tid + i * THREADS;
 			const int mm = NHWC ? e / BK : e % BM, gg = NHWC ? e % BK : e / BM;
-			const i64 m = m0 + mm;
 			const int g = g0 + gg;
 			float v = 0.f;
-			if (m < NPQ && g < CRS) {
-				const int n = (int)(m / PQ), pq = (int)(m % PQ), p = pq / d.Q, q = pq % d.Q;
+			if (e < BM * BK && g < gend) {
 				int c, r, s;
 				if (NHWC) {
-					c = g % d.C;
-					r = g / d.C / d.S;
-					s = g / d.C % d.S;
+					const int rs = g / d.C;
+					c = g - rs * d.C;
+					r = rs / d.S;
+					s = rs - r * d.S;
 				} else {
 					c = g / RS;
-					r = g % RS / d.S;
-					s = g % d.S;
+					const int rs = g - c * RS;
+					r = rs / d.S;
+					s = rs - r * d.S;
 				}
-				const int h = p * d.str_h - d.pad_h + r * d.dil_h, wi = q * d.str_w - d.pad_w + s * d.dil_w;
-				if (h >= 0 && h < d.H && wi >= 0 && wi < d.W)
-					v = NHWC ? x[(((i64)n * d.H + h) * d.W + wi) * d.C + c]
-						 : x[(((i64)n * d.C + c) * d.H + h) * d.W + wi];
+				const int h = pix_h[mm] + r * d.dil_h, wi = pix_w[mm] + s * d.dil_w;
+				if ((unsigned)h < (unsigned)d.H && (unsigned)wi < (unsigned)d.W)
+					v = NHWC ? x[pix_base[mm] + ((i64)h * d.W + wi) * d.C + c]
+						 : x[pix_base[mm] + ((i64)c * d.H + h) * d.W + wi];
 			}
-			As[gg][mm] = v;
+			ra[i] = v;
 		}
-		for (int e = tid; e < BN * BK; e += THREADS) {
+#pragma unroll
+		for (int i = 0; i < LB; i++) {
+			const int e = tid + i * THREADS;
 			const int nn = e / BK, gg = e % BK, k = k0 + nn, g = g0 + gg;
-			Bs[gg][nn] = k < d.K && g < CRS ? w[(i64)k * CRS + g] : 0.f;
+			rb[i] = e < BN * BK && k < d.K && g < gend ? w[(i64)k * CRS + g] : 0.f;
 		}
+	};
+	auto store = [&](int buf) {
+#pragma unroll
+		for (int i = 0; i < LA; i++) {
+			const int e = tid + i * THREADS;
+			if (e < BM * BK)
+				As[buf][NHWC ? e % BK : e / BM][NHWC ? e / BK : e % BM] = ra[i];
+		}
+#pragma unroll
+		for (int i = 0; i < LB; i++) {
+			const int e = tid + i * THREADS;
+			if (e < BN * BK)
+				Bs[buf][e % BK][e / BK] = rb[i];
+		}
+	};
+	if (gbeg < gend) {
+		load(gbeg);
+		store(0);
 		__syncthreads();
+	}
+	int buf = 0;
+	for (int g0 = gbeg; g0 < gend; g0 += BK) {
+		const bool more = g0 + BK < gend;
+		if (more) // the next stage's loads are in flight while this one is computed
+			load(g0 + BK);
 #pragma unroll
 		for (int gg = 0; gg < BK; gg++) {
 			float a[TM], b[TN];
-#pragma unroll
-			for (int i = 0; i < TM; i++)
-				a[i] = As[gg][tm + i * (BM / TM)];
-#pragma unroll
-			for (int j = 0; j < TN; j++)
-				b[j] = Bs[gg][tn + j * (BN / TN)];
+			lds_vec<TM>(a, &As[buf][gg][tm * TM]);
+			lds_vec<TN>(b, &Bs[buf][gg][tn * TN]);
 #pragma unroll
 			for (int i = 0; i < TM; i++)
 #pragma unroll
 				for (int j = 0; j < TN; j++)
 					acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
 		}
+		if (more)
+			store(buf ^ 1);
 		__syncthreads();
+		buf ^= 1;
 	}
+	const i64 mt = m0 + tm * TM;
+	const int kt = k0 + tn * TN;
+	if (gridDim.z == 1) {
 #pragma unroll
-	for (int i = 0; i < TM; i++) {
-		const i64 m = m0 + tm + i * (BM / TM);
-		if (m >= NPQ)
-			continue;
-		const i64 n = m / PQ, pq = m % PQ;
+		for (int i = 0; i < TM; i++) {
+			const i64 m = mt + i;
+			if (m >= NPQ)
+				continue;
+			const i64 n = m / PQ, pq = m % PQ;
 #pragma unroll
-		for (int j = 0; j < TN; j++) {
-			const int k = k0 + tn + j * (BN / TN);
-			if (k < d.K)
-				y[NHWC ? m * d.K + k : (n * d.K + k) * PQ + pq] = acc[i][j];
+			for (int j = 0; j < TN; j++)
+				if (kt + j < d.K)
+					y[NHWC ? m * d.K + kt + j : (n * d.K + kt + j) * PQ + pq] = acc[i][j];
+		}
+		return;
+	}
+	const i64 MK = NPQ * d.K;
+	float *wz = W + (i64)blockIdx.z * MK;
+#pragma unroll
+	for (int i = 0; i < TM; i++)
+#pragma unroll
+		for (int j = 0; j < TN; j++)
+			if (mt + i < NPQ && kt + j < d.K)
+				wz[(mt + i) * d.K + kt + j] = acc[i][j];
+	__threadfence();
+	__syncthreads();
+	const unsigned tile = blockIdx.y * gridDim.x + blockIdx.x;
+	if (tid == 0)
+		last_block = atomicAdd(&counters[tile], 1u) == gridDim.z - 1;
+	__syncthreads();
+	if (!last_block)
+		return;
+	__threadfence();
+	// Rolled on purpose: this runs once per tile, and unrolling it per accumulator costs compile time.
+#pragma unroll 1
+	for (int e = 0; e < TM * TN; e++) {
+		const i64 m = mt + e % TM;
+		const int k = kt + e / TM;
+		if (m < NPQ && k < d.K) {
+			float sum = 0.f;
+			for (unsigned z = 0; z < gridDim.z; z++)
+				sum += __ldcg(W + z * MK + m * d.K + k);
+			y[NHWC ? m * d.K + k : (m / PQ * d.K + k) * PQ + m % PQ] = sum;
 		}
 	}
+	if (tid == 0)
+		counters[tile] = 0;
 }
 
-extern "C" __global__ void __launch_bounds__(THREADS) conv_nchw(const float *__restrict__ x,
-								 const float *__restrict__ w, float *__restrict__ y,
-								 conv_shape d)
+#define CONV_ARGS                                                                                        \
+	const float *__restrict__ x, const float *__restrict__ w, float *__restrict__ y, conv_shape d,     \
+		float *__restrict__ W, unsigned *__restrict__ counters, int kc
+#define CONV_PASS x, w, y, d, W, counters, kc
+
+extern "C" __global__ void __launch_bounds__(THREADS) conv_nchw(CONV_ARGS)
 {
-	ONLY(LAYOUT_NCHW, conv_body<0>(x, w, y, d));
+	ONLY(LAYOUT_NCHW, conv_body<0>(CONV_PASS));
 }
 
-extern "C" __global__ void __launch_bounds__(THREADS) conv_nhwc(const float *__restrict__ x,
-								 const float *__restrict__ w, float *__restrict__ y,
-								 conv_shape d)
+extern "C" __global__ void __launch_bounds__(THREADS) conv_nhwc(CONV_ARGS)
 {
-	ONLY(LAYOUT_NHWC, conv_body<1>(x, w, y, d));
+	ONLY(LAYOUT_NHWC, conv_body<1>(CONV_PASS));
 }

@@ -20,9 +20,11 @@ static const struct dlb_param conv_params[CONV_NPARAMS] = {
 	[CONV_TN] = {"TN", "filters per thread", 3, {2, 4, 8}},
 };
 
+/* templates/conv_fp32.cu: two stages of both tiles (rows padded by 4), the block's decoded pixels */
 static size_t smem_of(const int *v)
 {
-	return (size_t)v[CONV_BK] * (size_t)(v[CONV_BM] + v[CONV_BN]) * sizeof(float);
+	return 2 * (size_t)v[CONV_BK] * (size_t)(v[CONV_BM] + v[CONV_BN] + 8) * sizeof(float) +
+	       (size_t)v[CONV_BM] * 16 + 4;
 }
 
 #define THREADS_EXP {[CONV_BM] = 1, [CONV_BN] = 1, [CONV_TM] = -1, [CONV_TN] = -1}
@@ -40,7 +42,7 @@ static int l_smem(const int *v, const struct dlb_limits *lim)
 }
 
 static const struct dlb_constraint conv_limit_checks[] = {
-	{.text = "shared memory BK*(BM+BN)*4 bytes <= static limit per block", .kind = DLB_CON_CUSTOM, .ok = l_smem},
+	{.text = "shared memory 8*BK*(BM+BN+8)+16*BM+4 bytes <= static limit per block", .kind = DLB_CON_CUSTOM, .ok = l_smem},
 	{.text = "threads <= max threads per block", .kind = DLB_CON_PRODUCT, .exp = THREADS_EXP, .lo = 1,
 	 .hi_limit = DLB_LIMIT_THREADS_PER_BLOCK},
 };
@@ -61,6 +63,8 @@ static int conv_spec_of(const struct dlb_problem *p, const int *v)
 /* ---- problem state ---- */
 
 #define MAX_SETS 4
+#define MAX_TILES_SPLIT 4096 /* split-K counters: a split grid has fewer tiles than 2 per SM on any GPU */
+#define MAX_WS_BYTES ((size_t)256 << 20) /* split-K partial sums: at most this much workspace */
 
 /* As the kernels take it (templates/conv_fp32.cu, conv_ref.cu): 15 ints. */
 struct conv_shape {
@@ -75,6 +79,9 @@ struct conv_state {
 	size_t nx, nw, ny; /* elements */
 	float *x[MAX_SETS], *w[MAX_SETS], *y[MAX_SETS], *ref;
 	double tol;
+	float *ws;                /* split-K partial sums, ws_elems floats */
+	size_t ws_elems;
+	unsigned *counters;       /* split-K arrivals per tile; zero between launches */
 	struct dlb_cudnn_conv cu; /* cuDNN's descriptors and algorithms for this problem */
 	int cu_open, cur;         /* cur: the algorithm cudnn_launch runs */
 };
@@ -105,7 +112,7 @@ static size_t conv_device_bytes(const struct dlb_problem *p, const struct dlb_de
 {
 	size_t nx, nw, ny;
 	sizes_of(p, &nx, &nw, &ny);
-	return (size_t)sets_for(p, dev) * set_bytes(p) + 4 * ny + dlb_bench_flush_bytes(dev);
+	return (size_t)sets_for(p, dev) * set_bytes(p) + 4 * ny + MAX_WS_BYTES + dlb_bench_flush_bytes(dev);
 }
 
 static void conv_teardown(void *state)
@@ -119,6 +126,8 @@ static void conv_teardown(void *state)
 		dlb_dev_free(s->y[i]);
 	}
 	dlb_dev_free(s->ref);
+	dlb_dev_free(s->ws);
+	dlb_dev_free(s->counters);
 	if (s->cu_open)
 		dlb_cudnn_conv_close(&s->cu);
 	free(s);
@@ -161,6 +170,8 @@ static int conv_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **sta
 		DLB_CHECK(dlb_fill_f32(g, s->x[i], (int64_t)s->nx, seed + 2 * (uint64_t)i));
 		DLB_CHECK(dlb_fill_f32(g, s->w[i], (int64_t)s->nw, seed + 2 * (uint64_t)i + 1));
 	}
+	DLB_CHECK(dlb_dev_alloc((void **)&s->counters, MAX_TILES_SPLIT * sizeof(unsigned)));
+	CUDA_CHECK(cudaMemsetAsync(s->counters, 0, MAX_TILES_SPLIT * sizeof(unsigned), g->dev->stream));
 	DLB_CHECK(dlb_dev_alloc((void **)&s->ref, s->ny * 4));
 	DLB_CHECK(dlb_poison(g, s->ref, s->ny * 4));
 	DLB_CHECK(launch_ref(s));
@@ -180,21 +191,73 @@ static int conv_nsets(void *state)
 	return ((struct conv_state *)state)->nsets;
 }
 
-static int conv_launch(void *state, const struct dlb_candidate *c, int variant, int set)
+static void grid_of(const struct conv_state *s, const int *v, int64_t *gx, int64_t *gy)
 {
-	int rc = 0;
-	(void)variant;
+	int64_t npq = (int64_t)s->d.N * s->d.P * s->d.Q;
+	*gx = (npq + v[CONV_BM] - 1) / v[CONV_BM];
+	*gy = ((int64_t)s->d.K + v[CONV_BN] - 1) / v[CONV_BN];
+}
+
+/* Reduction steps per split, whole stages of BK. */
+static int chunk_of(const struct conv_state *s, const int *v, int split)
+{
+	int crs = s->d.C * s->d.R * s->d.S, kc = (crs + split - 1) / split;
+	return (kc + v[CONV_BK] - 1) / v[CONV_BK] * v[CONV_BK];
+}
+
+/* Split-K over (c, r, s) when the tiles cannot fill the GPU twice (batch 1, small images, few filters):
+ * 1, then 2, 4, ... while the grid stays under about 8 blocks per SM, each split keeps two stages or more,
+ * and the partial sums fit MAX_WS_BYTES. The workspace for the largest is allocated here, never while
+ * timing. */
+static int conv_variants(void *state, const struct dlb_candidate *c, int *values, int max)
+{
 	struct conv_state *s = state;
 	const int *v = c->cfg.v;
-	int64_t npq = (int64_t)s->d.N * s->d.P * s->d.Q, gx = (npq + v[CONV_BM] - 1) / v[CONV_BM],
-		gy = ((int64_t)s->d.K + v[CONV_BN] - 1) / v[CONV_BN];
-	if (gx > 0x7fffffff || gy > 65535)
-		DLB_FAIL(DLB_E_LIMIT, "a grid of %lld x %lld blocks is over the device's limits", (long long)gx,
-			 (long long)gy);
-	void *args[] = {&s->x[set], &s->w[set], &s->y[set], &s->d};
+	int64_t gx, gy;
+	grid_of(s, v, &gx, &gy);
+	int64_t tiles = gx * gy, sms = s->g->dev->sm_count, steps = ((int64_t)s->d.C * s->d.R * s->d.S + v[CONV_BK] - 1) /
+									  v[CONV_BK];
+	int n = 0;
+	values[n++] = 1;
+	if (tiles >= 2 * sms || tiles > MAX_TILES_SPLIT)
+		return n;
+	size_t plane = (size_t)s->ny * sizeof(float), need = 0;
+	for (int split = 2; split <= 64 && n < max; split *= 2) {
+		if (tiles * split > 8 * sms || steps < 2 * split || (size_t)split * plane > MAX_WS_BYTES)
+			break;
+		values[n++] = split;
+		need = (size_t)split * s->ny;
+	}
+	if (need > s->ws_elems) {
+		dlb_dev_free(s->ws);
+		s->ws = NULL;
+		s->ws_elems = 0;
+		if (dlb_dev_alloc((void **)&s->ws, need * sizeof(float)))
+			return 1; /* no room: plain runs only */
+		s->ws_elems = need;
+	}
+	return n;
+}
+
+static int conv_launch(void *state, const struct dlb_candidate *c, int split, int set)
+{
+	int rc = 0;
+	struct conv_state *s = state;
+	const int *v = c->cfg.v;
+	int64_t gx, gy;
+	grid_of(s, v, &gx, &gy);
+	if (split < 1)
+		split = 1;
+	if (gx > 0x7fffffff || gy > 65535 || split > 65535)
+		DLB_FAIL(DLB_E_LIMIT, "a grid of %lld x %lld x %d blocks is over the device's limits", (long long)gx,
+			 (long long)gy, split);
+	if (split > 1 && (gx * gy > MAX_TILES_SPLIT || (size_t)split * s->ny > s->ws_elems))
+		DLB_FAIL(DLB_E_LIMIT, "split-K %d needs more workspace or counters than were allocated", split);
+	int kc = chunk_of(s, v, split);
+	void *args[] = {&s->x[set], &s->w[set], &s->y[set], &s->d, &s->ws, &s->counters, &kc};
 	unsigned threads = (unsigned)((v[CONV_BM] / v[CONV_TM]) * (v[CONV_BN] / v[CONV_TN]));
-	DLB_CHECK(dlb_launch(c->kernels[s->nhwc], (dim3){(unsigned)gx, (unsigned)gy, 1}, (dim3){threads, 1, 1}, 0,
-			     s->g->dev->stream, args));
+	DLB_CHECK(dlb_launch(c->kernels[s->nhwc], (dim3){(unsigned)gx, (unsigned)gy, (unsigned)split},
+			     (dim3){threads, 1, 1}, 0, s->g->dev->stream, args));
 fail:
 	return rc;
 }
@@ -210,6 +273,8 @@ static int conv_verify(void *state, const struct dlb_candidate *c, int variant, 
 	int rc = 0;
 	struct conv_state *s = state;
 	DLB_CHECK(dlb_poison(s->g, s->y[0], s->ny * 4));
+	if (variant > 1)
+		DLB_CHECK(dlb_poison(s->g, s->ws, s->ws_elems * 4));
 	DLB_CHECK(conv_launch(state, c, variant, 0));
 	DLB_CHECK(check(s, out));
 fail:
@@ -274,6 +339,7 @@ const struct dlb_op dlb_op_conv = {
 	.kernel_names = conv_kernels,
 	.nkernels = 2,
 	.ndyn_kernels = 2, /* both are main kernels (no dynamic shared memory: dyn_smem is NULL) */
+	.variant_name = "SPLITK",
 	.nspecs = 2,
 	.spec_defines = conv_spec_defines,
 	.spec_names = conv_spec_names,
@@ -283,6 +349,7 @@ const struct dlb_op dlb_op_conv = {
 	.nlimit_checks = sizeof conv_limit_checks / sizeof conv_limit_checks[0],
 	.device_bytes = conv_device_bytes,
 	.setup = conv_setup,
+	.variants = conv_variants,
 	.nsets = conv_nsets,
 	.launch = conv_launch,
 	.verify = conv_verify,
