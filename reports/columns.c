@@ -139,6 +139,14 @@ static void g_vendor_kind(const struct dlb_row_ctx *x, const struct dlb_column *
 	set_num(out, dlb_result_kind_best_us(x->r, c->arg));
 }
 
+static void g_vendor_kind_name(const struct dlb_row_ctx *x, const struct dlb_column *c, struct dlb_cell *out)
+{
+	const struct dlb_vendor_entry *v = dlb_result_kind_best(x->r, c->arg);
+	const char *colon = v ? strchr(v->name, ':') : NULL;
+	set_str(out, v ? (colon ? colon + 1 : v->name) : "");
+	out->missing = !v;
+}
+
 /* arg 0: its name, 1: its time, 2: its configuration */
 static void g_vendor_best(const struct dlb_row_ctx *x, const struct dlb_column *c, struct dlb_cell *out)
 {
@@ -343,10 +351,16 @@ int dlb_columns(const struct dlb_family *f, struct dlb_column *out, int max)
 					       .get = g_layout};
 	for (int i = 0; i < COUNT(head) && n < max; i++)
 		out[n++] = head[i];
-	for (int i = 0; i < f->ncols && n < max; i++)
-		out[n++] = (struct dlb_column){.title = f->cols[i].title, .field = f->cols[i].field, .width = 9,
-					       .fmt_text = "%.2f", .fmt_csv = "%.3f", .where = T | C | J | X | M, .group = 3,
-					       .arg = f->cols[i].kind, .get = g_vendor_kind};
+	for (int i = 0; i < f->ncols && n < max; i++) {
+		if (f->cols[i].name_field && n < max)
+			out[n++] = (struct dlb_column){.title = f->cols[i].name_title, .field = f->cols[i].name_field,
+						       .width = -21, .quote = 1, .where = T | C | J | X | M, .group = 3,
+						       .arg = f->cols[i].kind, .get = g_vendor_kind_name};
+		if (n < max)
+			out[n++] = (struct dlb_column){.title = f->cols[i].title, .field = f->cols[i].field, .width = 9,
+						       .fmt_text = "%.2f", .fmt_csv = "%.3f", .where = T | C | J | X | M,
+						       .group = 3, .arg = f->cols[i].kind, .get = g_vendor_kind};
+	}
 	for (int i = 0; i < COUNT(tail) && n < max; i++)
 		out[n++] = tail[i];
 	/* the shape run: padded_<dim> after padded */

@@ -51,7 +51,7 @@ struct dlb_column {
 	void (*get_text)(const struct dlb_row_ctx *x, const struct dlb_column *c, char *buf, int len);
 };
 
-#define DLB_MAX_COLUMNS 64
+#define DLB_MAX_COLUMNS 96
 /* The columns of a family's results, in order; the count. */
 int dlb_columns(const struct dlb_family *f, struct dlb_column *out, int max);
 

@@ -35,6 +35,9 @@ struct dlb_vendor_col {
 	const char *title; /* text table ("... us") */
 	const char *field; /* CSV column and JSON field ("..._us") */
 	int kind;          /* vendor entries with this kind (struct dlb_vendor_entry) */
+	/* Where a kind holds several algorithms: a column before the time naming the fastest (its entry's name
+	 * after the first ':'), with these title and field; NULL for none. */
+	const char *name_title, *name_field;
 };
 
 /* How a family's throughput is measured. */

@@ -48,7 +48,8 @@ double dlb_result_pct_peak(const struct dlb_result *r)
 	return isfinite(t) && r->peak > 0 && isfinite(r->peak) ? t / r->peak * 100.0 : NAN;
 }
 
-/* The fastest vendor entry that was verified and timed (the floor is no vendor), of one kind or any. A tie goes
+/* The fastest vendor entry that was verified and timed (the floor is no vendor), of one kind or any (then not
+ * one in another math: a TF32 time is never the fp32 vendor best). A tie goes
  * to the name that sorts first: a run holds its entries in the order they ran, a load in name order, and
  * both must name the same best. */
 static const struct dlb_vendor_entry *best_entry(const struct dlb_result *r, int kind, int any)
@@ -57,7 +58,7 @@ static const struct dlb_vendor_entry *best_entry(const struct dlb_result *r, int
 	for (int i = 0; i < r->nvendor; i++) {
 		const struct dlb_vendor_entry *v = &r->vendor[i];
 		if (v->is_floor || !v->ok || !(v->st.median > 0) || !isfinite(v->st.median) ||
-		    (!any && v->kind != kind))
+		    (!any && v->kind != kind) || (any && v->other_math))
 			continue;
 		if (!best || v->st.median < best->st.median ||
 		    (v->st.median == best->st.median && strcmp(v->name, best->name) < 0))
@@ -75,6 +76,11 @@ static double best_of(const struct dlb_result *r, int kind, int any)
 const struct dlb_vendor_entry *dlb_result_vendor_best(const struct dlb_result *r)
 {
 	return best_entry(r, 0, 1);
+}
+
+const struct dlb_vendor_entry *dlb_result_kind_best(const struct dlb_result *r, int kind)
+{
+	return best_entry(r, kind, 0);
 }
 
 double dlb_result_kind_best_us(const struct dlb_result *r, int kind)

@@ -61,6 +61,8 @@ struct dlb_vendor_entry {
 	int is_floor; /* not a vendor kernel: the stream floor (reads the inputs, writes the output once) */
 	char config[112]; /* the algorithm's configuration as the vendor reports it; "" where it reports none and in
 	                   * records made before it was kept */
+	int other_math;   /* another math than the problem's precision (TF32 for fp32): shown in its kind's
+	                   * column, never the vendor best */
 };
 
 /* The winner and the vendor best timed side by side after the search: sample i of each is taken back to back
@@ -116,6 +118,8 @@ double dlb_result_throughput(const struct dlb_result *r);
 double dlb_result_pct_peak(const struct dlb_result *r);    /* throughput / peak × 100 */
 /* The best verified entry of one kind (a family's vendor column, struct dlb_vendor_col). */
 double dlb_result_kind_best_us(const struct dlb_result *r, int kind);
+/* The fastest verified entry of that kind (its name, config), or NULL. */
+const struct dlb_vendor_entry *dlb_result_kind_best(const struct dlb_result *r, int kind);
 double dlb_result_vendor_best_us(const struct dlb_result *r);
 /* The entry behind dlb_result_vendor_best_us (its name for the reports); NULL when there is none. */
 const struct dlb_vendor_entry *dlb_result_vendor_best(const struct dlb_result *r);

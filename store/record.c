@@ -229,6 +229,8 @@ json_t *dlb_vendor_json(const struct dlb_vendor_entry *v)
 		json_object_set_new(o, "floor", json_true());
 	if (o && v->config[0]) /* where the vendor reports one; absent in records made before it was kept */
 		json_object_set_new(o, "config", json_string(v->config));
+	if (o && v->other_math) /* absent where the entry runs the problem's own precision */
+		json_object_set_new(o, "other_math", json_true());
 	return o;
 }
 
@@ -242,6 +244,7 @@ int dlb_vendor_from_json(json_t *j, struct dlb_vendor_entry *v)
 	v->kind = kind ? (int)json_integer_value(kind) : json_is_true(json_object_get(j, "is_lt"));
 	v->ok = json_is_true(json_object_get(j, "ok"));
 	v->is_floor = json_is_true(json_object_get(j, "floor"));
+	v->other_math = json_is_true(json_object_get(j, "other_math"));
 	str_of(j, "config", v->config, sizeof v->config);
 	return stats_from(json_object_get(j, "stats"), &v->st);
 }

@@ -96,6 +96,7 @@ static void sample_result(struct dlb_result *r)
 	r->vendor[0] = (struct dlb_vendor_entry){"cublasLt#0", 1, 1, stats(15, 43.0 + 1.0 / 9)};
 	snprintf(r->vendor[0].config, sizeof r->vendor[0].config, "algo 39, tile 128x128, stages 128xAUTO, cluster 1x2x1");
 	r->vendor[1] = (struct dlb_vendor_entry){"cublasLt#1", 1, 0, {0}}; /* failed verification: not timed */
+	r->vendor[1].other_math = 1; /* kept through a save and a load */
 	r->vendor[2] = (struct dlb_vendor_entry){"cublasSgemm", 0, 1, stats(15, 44.5)};
 	r->vendor[3] = (struct dlb_vendor_entry){"stream floor", 0, 1, stats(15, 9.25), 1};
 	r->paired = (struct dlb_paired){.n = 30, .tuned = stats(30, 40.5), .vendor_st = stats(30, 43.25),
@@ -160,7 +161,7 @@ static void test_round_trip(void)
 		CHECK_EQ_STR(d.vendor[i].name, r.vendor[i].name);
 		CHECK_EQ_STR(d.vendor[i].config, r.vendor[i].config);
 		CHECK(d.vendor[i].kind == r.vendor[i].kind && d.vendor[i].ok == r.vendor[i].ok &&
-			      d.vendor[i].is_floor == r.vendor[i].is_floor,
+			      d.vendor[i].is_floor == r.vendor[i].is_floor && d.vendor[i].other_math == r.vendor[i].other_math,
 		      "%s: kind %d ok %d floor %d, expected %d %d %d", what, d.vendor[i].kind, d.vendor[i].ok,
 		      d.vendor[i].is_floor, r.vendor[i].kind, r.vendor[i].ok, r.vendor[i].is_floor);
 		check_stats(what, &d.vendor[i].st, &r.vendor[i].st);
@@ -654,6 +655,14 @@ static void test_reports(void)
 	tie.vendor[1] = tie.vendor[0];
 	tie.vendor[0] = (struct dlb_vendor_entry){"cublasLt#0", 1, 1, stats(15, 30.0)};
 	CHECK_EQ_STR(dlb_result_vendor_best(&tie)->name, "cublasLt#0");
+	/* an entry in another math (TF32 for fp32) is its kind's best, never the vendor best */
+	tie.nvendor = 3;
+	tie.vendor[2] = (struct dlb_vendor_entry){"cudnn-dm:IMPLICIT_GEMM (may be TF32)", 2, 1, stats(15, 10.0)};
+	tie.vendor[2].other_math = 1;
+	CHECK_EQ_STR(dlb_result_vendor_best(&tie)->name, "cublasLt#0");
+	CHECK_NEAR(dlb_result_vendor_best_us(&tie), 30.0, 0);
+	CHECK_NEAR(dlb_result_kind_best_us(&tie, 2), 10.0, 0);
+	CHECK_EQ_STR(dlb_result_kind_best(&tie, 2)->name, "cudnn-dm:IMPLICIT_GEMM (may be TF32)");
 	CHECK_NEAR(dlb_result_paired_speedup(&rows[0]), 1.25, 0);
 	zero.found = 0; /* no winner: no paired speedup, whatever is left in the struct */
 	CHECK(isnan(dlb_result_paired_speedup(&zero)) && isnan(dlb_result_paired_lo(&zero)) &&

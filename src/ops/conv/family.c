@@ -68,10 +68,12 @@ static int conv_check(const int64_t *d, char *why, int len)
 	return DLB_E_USAGE;
 }
 
-/* The vendor entries' kinds: cuDNN's heuristic choice and cudnnFind's algorithms (vendor_cudnn.c), strict fp32. */
+/* The vendor entries' kinds: cuDNN's heuristic choice and cudnnFind's algorithms (vendor_cudnn.c), strict fp32;
+ * Find's best in cuDNN's default math (TF32 where it chose it), shown, never the baseline. */
 static const struct dlb_vendor_col conv_cols[] = {
-	{"cuDNN heur us", "cudnn_heuristic_us", 0},
-	{"cuDNN find us", "cudnn_find_us", 1},
+	{"cuDNN heur us", "cudnn_heuristic_us", 0, "heuristic", "cudnn_heuristic_algo"},
+	{"cuDNN find us", "cudnn_find_us", 1, "find", "cudnn_find_algo"},
+	{"default math us", "cudnn_default_math_us", 2, "default math", "cudnn_default_math_algo"},
 };
 
 static int conv_open(struct dlb_gpu *g, void **state)
@@ -128,10 +130,12 @@ const struct dlb_family dlb_family_conv = {
 	.check = conv_check,
 	.vendor_lib = &dlb_lib_cudnn,
 	.vendor_about = "cuDNN in strict fp32 (FMA math): its heuristic's first choice and every algorithm "
-			"cudnnFind reports, each verified and timed here; every candidate verified against a direct "
-			"convolution kernel that sums in double",
+			"cudnnFind reports, each verified and timed here; cudnnFind's best in cuDNN's default math "
+			"(TF32 on the tensor cores where it chooses them) is shown beside them, labelled, and is never "
+			"the fp32 baseline; every candidate verified against a direct convolution kernel that sums in "
+			"double",
 	.cols = conv_cols,
-	.ncols = 2,
+	.ncols = sizeof conv_cols / sizeof conv_cols[0],
 	.open = conv_open,
 	.close = conv_close,
 };

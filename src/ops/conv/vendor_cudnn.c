@@ -34,12 +34,26 @@ const char *dlb_cudnn_algo_name(int algo)
 	return algo >= 0 && algo < (int)(sizeof names / sizeof names[0]) ? names[algo] : "?";
 }
 
+const char *dlb_cudnn_math_name(int math)
+{
+	switch (math) {
+	case CUDNN_FMA_MATH:
+		return "FMA";
+	case CUDNN_DEFAULT_MATH:
+		return "default (TF32 allowed)";
+	case CUDNN_TENSOR_OP_MATH:
+	case CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION:
+		return "TF32 on the tensor cores";
+	}
+	return "?";
+}
+
 int dlb_cudnn_conv_open(cudnnHandle_t h, const int64_t *d, struct dlb_cudnn_conv *c)
 {
 	int rc = 0;
 	cudnnTensorDescriptor_t x = NULL, y = NULL;
 	cudnnFilterDescriptor_t w = NULL;
-	cudnnConvolutionDescriptor_t cv = NULL;
+	cudnnConvolutionDescriptor_t cv = NULL, dm = NULL;
 	int64_t P, Q;
 	int n, k, p, q;
 	memset(c, 0, sizeof *c);
@@ -62,6 +76,12 @@ int dlb_cudnn_conv_open(cudnnHandle_t h, const int64_t *d, struct dlb_cudnn_conv
 						    (int)d[CONV_STRIDE_W], (int)d[CONV_DIL_H], (int)d[CONV_DIL_W],
 						    CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
 	CUDNN_CHECK(cudnnSetConvolutionMathType(cv, CUDNN_FMA_MATH)); /* strict fp32: no TF32 */
+	CUDNN_CHECK(cudnnCreateConvolutionDescriptor(&dm));
+	c->conv_dm = dm;
+	CUDNN_CHECK(cudnnSetConvolution2dDescriptor(dm, (int)d[CONV_PAD_H], (int)d[CONV_PAD_W], (int)d[CONV_STRIDE_H],
+						    (int)d[CONV_STRIDE_W], (int)d[CONV_DIL_H], (int)d[CONV_DIL_W],
+						    CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
+	CUDNN_CHECK(cudnnSetConvolutionMathType(dm, CUDNN_DEFAULT_MATH)); /* what a user gets without asking */
 	CUDNN_CHECK(cudnnGetConvolution2dForwardOutputDim(cv, x, w, &n, &k, &p, &q));
 	if (n != d[CONV_N] || k != d[CONV_K] || p != P || q != Q)
 		DLB_FAIL(DLB_E_VENDOR, "cuDNN's output is %dx%dx%dx%d, ours %lldx%lldx%lldx%lld", n, k, p, q,
@@ -83,11 +103,13 @@ void dlb_cudnn_conv_close(struct dlb_cudnn_conv *c)
 		(void)cudnnDestroyFilterDescriptor(c->w_desc);
 	if (c->conv_desc)
 		(void)cudnnDestroyConvolutionDescriptor(c->conv_desc);
+	if (c->conv_dm)
+		(void)cudnnDestroyConvolutionDescriptor(c->conv_dm);
 	dlb_dev_free(c->ws);
 	memset(c, 0, sizeof *c);
 }
 
-static int add_algo(struct dlb_cudnn_conv *c, int algo, size_t ws, int from_find)
+static int add_algo(struct dlb_cudnn_conv *c, int algo, size_t ws, int from_find, int math)
 {
 	for (int i = 0; i < c->nalgo; i++)
 		if (c->algo[i] == algo && c->from_find[i] == from_find)
@@ -96,6 +118,7 @@ static int add_algo(struct dlb_cudnn_conv *c, int algo, size_t ws, int from_find
 		return 0;
 	c->algo[c->nalgo] = algo;
 	c->ws_need[c->nalgo] = ws;
+	c->math[c->nalgo] = math;
 	c->from_find[c->nalgo++] = from_find;
 	return 0;
 }
@@ -107,10 +130,14 @@ int dlb_cudnn_conv_algos(struct dlb_cudnn_conv *c, const float *x, const float *
 	size_t need = 0;
 	c->nalgo = 0;
 	/* the workspace Find may use: the most any algorithm asks for, within ws_max */
-	for (int a = 0; a < CUDNN_CONVOLUTION_FWD_ALGO_COUNT; a++) {
+	for (int a = 0; a < 2 * CUDNN_CONVOLUTION_FWD_ALGO_COUNT; a++) {
 		size_t b = 0;
-		if (cudnnGetConvolutionForwardWorkspaceSize(c->h, c->x_desc, c->w_desc, c->conv_desc, c->y_desc,
-							    (cudnnConvolutionFwdAlgo_t)a, &b) == CUDNN_STATUS_SUCCESS &&
+		/* an algorithm cuDNN has no engine for answers an error here: it is not a candidate */
+		if (cudnnGetConvolutionForwardWorkspaceSize(c->h, c->x_desc, c->w_desc,
+							    a < CUDNN_CONVOLUTION_FWD_ALGO_COUNT ? c->conv_desc : c->conv_dm,
+							    c->y_desc,
+							    (cudnnConvolutionFwdAlgo_t)(a % CUDNN_CONVOLUTION_FWD_ALGO_COUNT),
+							    &b) == CUDNN_STATUS_SUCCESS &&
 		    b <= ws_max && b > need)
 			need = b;
 	}
@@ -125,7 +152,7 @@ int dlb_cudnn_conv_algos(struct dlb_cudnn_conv *c, const float *x, const float *
 							   CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &got, perf));
 	for (int i = 0; i < got; i++) /* the heuristic's first choice that fits */
 		if (perf[i].status == CUDNN_STATUS_SUCCESS && perf[i].memory <= c->ws_bytes) {
-			add_algo(c, (int)perf[i].algo, perf[i].memory, 0);
+			add_algo(c, (int)perf[i].algo, perf[i].memory, 0, CUDNN_FMA_MATH);
 			break;
 		}
 	got = 0;
@@ -135,7 +162,18 @@ int dlb_cudnn_conv_algos(struct dlb_cudnn_conv *c, const float *x, const float *
 	for (int i = 0; i < got; i++)
 		if (perf[i].status == CUDNN_STATUS_SUCCESS && perf[i].memory <= c->ws_bytes &&
 		    perf[i].mathType == CUDNN_FMA_MATH)
-			add_algo(c, (int)perf[i].algo, perf[i].memory, 1);
+			add_algo(c, (int)perf[i].algo, perf[i].memory, 1, CUDNN_FMA_MATH);
+	got = 0; /* Find in the default math: its fastest, with the math type it ran */
+	CUDNN_CHECK(cudnnFindConvolutionForwardAlgorithmEx(c->h, c->x_desc, x, c->w_desc, w, c->conv_dm, c->y_desc, y,
+							   CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &got, perf, c->ws,
+							   c->ws_bytes));
+	for (int i = 0; i < got; i++)
+		if (perf[i].status == CUDNN_STATUS_SUCCESS && perf[i].memory <= c->ws_bytes) {
+			add_algo(c, (int)perf[i].algo, perf[i].memory, 2, (int)perf[i].mathType);
+			/* runs with the math type Find reported for it (set once: never while timing) */
+			CUDNN_CHECK(cudnnSetConvolutionMathType(c->conv_dm, perf[i].mathType));
+			break;
+		}
 fail:
 	return rc;
 }
@@ -146,7 +184,8 @@ int dlb_cudnn_conv_run(struct dlb_cudnn_conv *c, int i, const float *x, const fl
 	const float one = 1.f, zero = 0.f;
 	if (i < 0 || i >= c->nalgo)
 		DLB_FAIL(DLB_E_USAGE, "no cuDNN algorithm %d", i);
-	CUDNN_CHECK(cudnnConvolutionForward(c->h, &one, c->x_desc, x, c->w_desc, w, c->conv_desc,
+	CUDNN_CHECK(cudnnConvolutionForward(c->h, &one, c->x_desc, x, c->w_desc, w,
+					    c->from_find[i] == 2 ? c->conv_dm : c->conv_desc,
 					    (cudnnConvolutionFwdAlgo_t)c->algo[i], c->ws, c->ws_bytes, &zero,
 					    c->y_desc, y));
 	dlb_count_launch();

@@ -1,7 +1,9 @@
 /* ops/conv/vendor_cudnn: cuDNN's forward convolution, for the conv family's baselines — its descriptors for one
  * problem, its heuristic's first choice (cudnnGetConvolutionForwardAlgorithm_v7) and every algorithm
  * cudnnFindConvolutionForwardAlgorithmEx reports, each with the workspace it needs, in strict fp32 (FMA math:
- * a TF32 result is never called fp32). The family's harness verifies and times each one (conv.c). */
+ * a TF32 result is never called fp32); then Find's best in cuDNN's default math, with the math it used (TF32 on
+ * the tensor cores where it chose them), shown beside them but never the fp32 baseline. The family's harness
+ * verifies and times each one (conv.c). */
 #ifndef DLB_OPS_CONV_VENDOR_CUDNN_H
 #define DLB_OPS_CONV_VENDOR_CUDNN_H
 #include <cudnn.h>
@@ -21,10 +23,13 @@
 struct dlb_cudnn_conv {
 	cudnnHandle_t h;
 	void *x_desc, *y_desc, *w_desc, *conv_desc; /* cuDNN's descriptors (its legacy API's types) */
+	void *conv_dm;                               /* the convolution in cuDNN's default math */
 	int nalgo;
 	int algo[DLB_CUDNN_MAX_ALGOS];
 	size_t ws_need[DLB_CUDNN_MAX_ALGOS];
-	int from_find[DLB_CUDNN_MAX_ALGOS]; /* 0: the heuristic's first choice; 1: one of Find's */
+	int from_find[DLB_CUDNN_MAX_ALGOS]; /* 0: the heuristic's first choice; 1: one of Find's; 2: Find's best in
+	                                     * the default math */
+	int math[DLB_CUDNN_MAX_ALGOS];      /* cudnnMathType_t it ran with */
 	void *ws;
 	size_t ws_bytes;
 };
@@ -35,10 +40,13 @@ void dlb_cudnn_close(cudnnHandle_t h);
 int dlb_cudnn_conv_open(cudnnHandle_t h, const int64_t *dim, struct dlb_cudnn_conv *c);
 void dlb_cudnn_conv_close(struct dlb_cudnn_conv *c);
 /* The heuristic's first choice, then each algorithm Find ran on x, w, y (y is overwritten) that succeeded
- * within ws_max bytes of workspace; the workspace they need is allocated once (c->ws). */
+ * within ws_max bytes of workspace, all in FMA math; then Find's fastest in the default math, with the math
+ * type it reports. The workspace they need is allocated once (c->ws). */
 int dlb_cudnn_conv_algos(struct dlb_cudnn_conv *c, const float *x, const float *w, float *y, size_t ws_max);
 /* Run algorithm i of c->algo: y = x * w. */
 int dlb_cudnn_conv_run(struct dlb_cudnn_conv *c, int i, const float *x, const float *w, float *y);
 /* "IMPLICIT_PRECOMP_GEMM" */
 const char *dlb_cudnn_algo_name(int algo);
+/* "FMA", "TF32/tensor cores" */
+const char *dlb_cudnn_math_name(int math);
 #endif
