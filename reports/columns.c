@@ -139,6 +139,12 @@ static void g_vendor_kind(const struct dlb_row_ctx *x, const struct dlb_column *
 	set_num(out, dlb_result_kind_best_us(x->r, c->arg));
 }
 
+static void g_derived(const struct dlb_row_ctx *x, const struct dlb_column *c, struct dlb_cell *out)
+{
+	const struct dlb_family *f = x->r->p.op ? x->r->p.op->family : NULL;
+	set_num(out, f && c->arg < f->nderived ? f->derived[c->arg].get(x->r) : NAN);
+}
+
 static void g_vendor_kind_name(const struct dlb_row_ctx *x, const struct dlb_column *c, struct dlb_cell *out)
 {
 	const struct dlb_vendor_entry *v = dlb_result_kind_best(x->r, c->arg);
@@ -334,6 +340,16 @@ static const struct dlb_column tail[] = {
 
 #define COUNT(a) (int)(sizeof(a) / sizeof(a)[0])
 
+static void add_derived(const struct dlb_family *f, int after, struct dlb_column *out, int *n, int max)
+{
+	for (int i = 0; i < f->nderived && *n < max; i++)
+		if (f->derived[i].after == after)
+			out[(*n)++] = (struct dlb_column){.title = f->derived[i].title, .field = f->derived[i].field,
+							  .width = f->derived[i].width, .fmt_text = f->derived[i].fmt,
+							  .fmt_csv = f->derived[i].fmt, .where = T | C | J | X | M,
+							  .group = after ? 3 : 0, .arg = i, .get = g_derived};
+}
+
 int dlb_columns(const struct dlb_family *f, struct dlb_column *out, int max)
 {
 	int n = 0;
@@ -346,6 +362,7 @@ int dlb_columns(const struct dlb_family *f, struct dlb_column *out, int max)
 					       .fmt_text = "%g", .fmt_csv = "%g", .where = T | C | J | X | M, .arg = d,
 					       .get = g_dim};
 	}
+	add_derived(f, 0, out, &n, max);
 	if (dlb_family_has_layout(f) && n < max)
 		out[n++] = (struct dlb_column){.title = "layout", .field = "layout", .width = -6, .where = T | C | J | X | M,
 					       .get = g_layout};
@@ -361,6 +378,7 @@ int dlb_columns(const struct dlb_family *f, struct dlb_column *out, int max)
 						       .fmt_text = "%.2f", .fmt_csv = "%.3f", .where = T | C | J | X | M,
 						       .group = 3, .arg = f->cols[i].kind, .get = g_vendor_kind};
 	}
+	add_derived(f, 1, out, &n, max);
 	for (int i = 0; i < COUNT(tail) && n < max; i++)
 		out[n++] = tail[i];
 	/* the shape run: padded_<dim> after padded */

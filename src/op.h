@@ -40,6 +40,17 @@ struct dlb_vendor_col {
 	const char *name_title, *name_field;
 };
 
+struct dlb_result;
+/* A number a family derives from a result (a convolution's output size, the winner's workspace): NAN where it
+ * does not exist. `after` places it: 0 after the problem's dims, 1 after the family's vendor columns. */
+struct dlb_derived_col {
+	const char *title, *field;
+	int width;
+	const char *fmt; /* text and CSV ("%g") */
+	int after;
+	double (*get)(const struct dlb_result *r);
+};
+
 /* How a family's throughput is measured. */
 enum dlb_work_kind {
 	DLB_WORK_FLOPS, /* work() in operations: the precision's unit (TFLOP/s, TOPS) against its compute peak */
@@ -67,6 +78,8 @@ struct dlb_family {
 	const char *vendor_about;         /* for --help: the baselines and the reference */
 	const struct dlb_vendor_col *cols;
 	int ncols;
+	const struct dlb_derived_col *derived; /* NULL: none */
+	int nderived;
 	/* The family's per-process GPU state (its vendor library's handles, reference kernels), opened on first
 	 * use by dlb_gpu_family_state and closed with the GPU context; NULL when it has none. */
 	int (*open)(struct dlb_gpu *g, void **state);

@@ -8,6 +8,7 @@
 #include "../store/record.h"
 #include "../store/store.h"
 #include "err.h"
+#include "ops/conv/conv.h"
 #include "ops/gemm/gemm.h"
 #include "result.h"
 #include "testlib.h"
@@ -691,6 +692,52 @@ static void test_paired_by_order(void)
 	CHECK_EQ_INT(dlb_paired_by_order(ratio, DLB_PAIRED_MAX + 1, 0.95, by), EINVAL);
 }
 
+/* A convolution's row: its derived columns (output P×Q, the winner's and the vendor best's workspace), the
+ * algorithm named beside each cuDNN kind's time, and the default-math entry shown but never the vendor best. */
+static void test_conv_columns(void)
+{
+	struct dlb_result r;
+	memset(&r, 0, sizeof r);
+	r.p.op = &dlb_op_conv;
+	r.p.prec = DLB_PREC_FP32;
+	const int64_t dim[CONV_NDIMS] = {[CONV_W] = 28, [CONV_H] = 28, [CONV_C] = 128, [CONV_N] = 8, [CONV_K] = 128,
+					 [CONV_S] = 3, [CONV_R] = 3, [CONV_PAD_W] = 1, [CONV_PAD_H] = 1,
+					 [CONV_STRIDE_W] = 2, [CONV_STRIDE_H] = 2, [CONV_DIL_W] = 1, [CONV_DIL_H] = 1,
+					 [CONV_LAYOUT] = CONV_NHWC};
+	memcpy(r.p.dim, dim, sizeof dim);
+	r.found = 1;
+	snprintf(r.config, sizeof r.config, "BM=32 BN=128 BK=8 TM=8 TN=2 SPLITK=4");
+	r.tuned = stats(15, 100.0);
+	r.peak = 66.9;
+	r.nvendor = 3;
+	r.vendor[0] = (struct dlb_vendor_entry){"cudnn-heuristic:IMPLICIT_PRECOMP_GEMM", 0, 1, stats(15, 125.0)};
+	snprintf(r.vendor[0].config, sizeof r.vendor[0].config, "math FMA (strict fp32), workspace 7013392 bytes");
+	r.vendor[1] = (struct dlb_vendor_entry){"cudnn:IMPLICIT_GEMM", 1, 1, stats(15, 150.0)};
+	snprintf(r.vendor[1].config, sizeof r.vendor[1].config, "math FMA (strict fp32), workspace 0 bytes");
+	r.vendor[2] = (struct dlb_vendor_entry){"cudnn-dm:WINOGRAD_NONFUSED (may be TF32)", 2, 1, stats(15, 50.0)};
+	r.vendor[2].other_math = 1;
+	enum dlb_format fmt = DLB_FMT_CSV;
+	char *t = printed(print_fmt, &r, 1, &fmt), line[1024];
+	REQUIRE(t, "nothing printed");
+	CHECK_HAS(t, "w,h,c,n,k,s,r,pad-w,pad-h,stride-w,stride-h,dil-w,dil-h,p,q,layout,prec,");
+	CHECK_HAS(t, ",cudnn_heuristic_algo,cudnn_heuristic_us,cudnn_find_algo,cudnn_find_us,cudnn_default_math_algo,"
+		     "cudnn_default_math_us,tuned_workspace_bytes,vendor_best_workspace_bytes,vendor_best,");
+	/* P = Q = (28 + 2 - 3) / 2 + 1 = 14; ours 4 splits x 8x14x14 x 128 floats */
+	CHECK_HAS(line_with(t, "28,28,128,8,128", line, sizeof line), ",1,1,14,14,NHWC,fp32,");
+	CHECK_HAS(line, ",\"IMPLICIT_PRECOMP_GEMM\",125.000,\"IMPLICIT_GEMM\",150.000,\"WINOGRAD_NONFUSED (may be TF32)\","
+			"50.000,3211264,7013392,\"cudnn-heuristic:IMPLICIT_PRECOMP_GEMM\",");
+	free(t);
+	r.found = 0; /* no winner: no workspace of ours */
+	r.nvendor = 1;
+	r.vendor[0] = r.vendor[2]; /* only the default-math entry: no vendor best, no vendor workspace */
+	fmt = DLB_FMT_TEXT;
+	t = printed(print_fmt, &r, 1, &fmt);
+	REQUIRE(t, "nothing printed");
+	CHECK_HAS(line_with(t, "NHWC", line, sizeof line), "(no verified candidate)");
+	CHECK_HAS(line, "WINOGRAD_NONFUSED (may be TF32)     50.00        n/a        n/a |");
+	free(t);
+}
+
 int main(void)
 {
 	test_paired_by_order();
@@ -699,5 +746,6 @@ int main(void)
 	test_bad();
 	test_status_names();
 	test_reports();
+	test_conv_columns();
 	return TEST_DONE();
 }

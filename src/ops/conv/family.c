@@ -5,9 +5,13 @@
 
 #include "../../err.h"
 
+#include "../../result.h"
+
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char *const layout_names[] = {"NCHW", "NHWC"};
 
@@ -76,6 +80,52 @@ static const struct dlb_vendor_col conv_cols[] = {
 	{"default math us", "cudnn_default_math_us", 2, "default math", "cudnn_default_math_algo"},
 };
 
+static double out_p(const struct dlb_result *r)
+{
+	int64_t P, Q;
+	dlb_conv_out(r->p.dim, &P, &Q);
+	return (double)P;
+}
+
+static double out_q(const struct dlb_result *r)
+{
+	int64_t P, Q;
+	dlb_conv_out(r->p.dim, &P, &Q);
+	return (double)Q;
+}
+
+/* The winner's workspace: split-K's partial sums, SPLITK·N·P·Q·K floats (conv.c), none without a split. */
+static double ws_tuned(const struct dlb_result *r)
+{
+	const char *s = r->found ? strstr(r->config, "SPLITK=") : NULL;
+	int64_t P, Q;
+	int split = 1;
+	if (!r->found)
+		return NAN;
+	if (s && sscanf(s, "SPLITK=%d", &split) != 1)
+		return NAN;
+	dlb_conv_out(r->p.dim, &P, &Q);
+	return split > 1 ? 4.0 * split * (double)r->p.dim[CONV_N] * (double)P * (double)Q * (double)r->p.dim[CONV_K] : 0;
+}
+
+/* The vendor best's, as its configuration says ("..., workspace N bytes"). */
+static double ws_vendor(const struct dlb_result *r)
+{
+	const struct dlb_vendor_entry *v = dlb_result_vendor_best(r);
+	const char *s = v ? strstr(v->config, "workspace ") : NULL;
+	double b = NAN;
+	if (!s || sscanf(s, "workspace %lf bytes", &b) != 1)
+		return NAN;
+	return b;
+}
+
+static const struct dlb_derived_col conv_derived[] = {
+	{"P", "p", 5, "%g", 0, out_p},
+	{"Q", "q", 5, "%g", 0, out_q},
+	{"ws bytes", "tuned_workspace_bytes", 10, "%.0f", 1, ws_tuned},
+	{"vendor ws", "vendor_best_workspace_bytes", 10, "%.0f", 1, ws_vendor},
+};
+
 static int conv_open(struct dlb_gpu *g, void **state)
 {
 	int rc = 0;
@@ -136,6 +186,8 @@ const struct dlb_family dlb_family_conv = {
 			"double",
 	.cols = conv_cols,
 	.ncols = sizeof conv_cols / sizeof conv_cols[0],
+	.derived = conv_derived,
+	.nderived = sizeof conv_derived / sizeof conv_derived[0],
 	.open = conv_open,
 	.close = conv_close,
 };
