@@ -1,5 +1,7 @@
 /* bench: the one timing harness for tuned and vendor kernels — CUDA events, warm-up, L2 flushed before
- * every sample, launches rotated over input sets within a sample, median with a 95% CI. */
+ * every sample, launches rotated over input sets within a sample, median with a 95% CI. The stream is held
+ * (util.cu's hold_stream) until a sample's launches are all queued, so the time of a launch's host side
+ * (a vendor library's checks and plan lookups) never leaves the GPU idle inside the timed region. */
 #ifndef DLB_BENCH_H
 #define DLB_BENCH_H
 #include "../search/stats.h"
@@ -13,6 +15,11 @@ struct dlb_bench {
 	cudaEvent_t ev0, ev1;
 	void *flush; /* written before each sample: evicts whatever the previous sample left in L2 */
 	size_t flush_bytes;
+	cudaKernel_t hold;          /* set by dlb_gpu_open; NULL: samples are timed without holding the stream */
+	volatile unsigned *gate;    /* host-mapped: [0] = 1 releases the held stream, [1] = 1 the hold timed out */
+	unsigned *gate_dev;         /* the same, as the kernel sees it */
+	long long holds, hold_timeouts;
+	const void *no_hold_fn, *no_hold_ctx; /* a launch that blocked the host while held: not held again */
 };
 
 struct dlb_bench_opts {
