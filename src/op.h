@@ -80,6 +80,9 @@ struct dlb_family {
 	int ncols;
 	const struct dlb_derived_col *derived; /* NULL: none */
 	int nderived;
+	/* The problem as people read it in progress lines and messages ("700x161 c1 n1 k32 20x5 stride 2 NCHW"),
+	 * layout included; NULL: the key's shape and layout texts. Keys never use it. */
+	void (*describe)(const int64_t *dim, char *buf, int len);
 	/* The family's per-process GPU state (its vendor library's handles, reference kernels), opened on first
 	 * use by dlb_gpu_family_state and closed with the GPU context; NULL when it has none. */
 	int (*open)(struct dlb_gpu *g, void **state);

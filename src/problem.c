@@ -233,6 +233,10 @@ void dlb_problem_shape_run(const struct dlb_problem *p, char *buf, int len)
 void dlb_problem_describe(const struct dlb_problem *p, char *buf, int len)
 {
 	char shape[200], layout[64];
+	if (family_of(p)->describe) {
+		family_of(p)->describe(p->dim, buf, len);
+		return;
+	}
 	dlb_problem_shape(p, shape, sizeof shape);
 	dlb_problem_layout(p, layout, sizeof layout);
 	if (!strcmp(layout, "-"))

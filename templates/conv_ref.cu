@@ -1,14 +1,28 @@
 // conv_ref.cu — the convolution family's reference: a direct forward convolution, one thread per output
 // element, summed in double and rounded once to fp32. Candidates are verified against it (src/ops/conv/).
-// x and y NCHW with w KCRS (nhwc 0), or x and y NHWC with w KRSC (nhwc 1).
+// x and y NCHW with w KCRS (nhwc 0), or x and y NHWC with w KRSC (nhwc 1). conv_ref_f32 reads fp32 inputs,
+// conv_ref_f16 fp16 ones (as their 16 bits); both write fp32.
 typedef long long i64;
 
 struct conv_shape {
 	int N, C, H, W, K, R, S, P, Q, pad_h, pad_w, str_h, str_w, dil_h, dil_w;
 };
 
-extern "C" __global__ void conv_ref_f32(const float *__restrict__ x, const float *__restrict__ w, float *__restrict__ y,
-					conv_shape d, int nhwc)
+__device__ __forceinline__ float val(const float *p, i64 i)
+{
+	return p[i];
+}
+
+__device__ __forceinline__ float val(const unsigned short *p, i64 i)
+{
+	float f;
+	asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(p[i]));
+	return f;
+}
+
+template <typename T>
+__device__ void conv_ref(const T *__restrict__ x, const T *__restrict__ w, float *__restrict__ y, const conv_shape &d,
+			 int nhwc)
 {
 	const i64 total = (i64)d.N * d.K * d.P * d.Q;
 	for (i64 o = (i64)blockIdx.x * blockDim.x + threadIdx.x; o < total; o += (i64)gridDim.x * blockDim.x) {
@@ -34,13 +48,25 @@ extern "C" __global__ void conv_ref_f32(const float *__restrict__ x, const float
 					const int wi = q * d.str_w - d.pad_w + s * d.dil_w;
 					if (wi < 0 || wi >= d.W)
 						continue;
-					const float xv = nhwc ? x[(((i64)n * d.H + h) * d.W + wi) * d.C + c]
-							      : x[(((i64)n * d.C + c) * d.H + h) * d.W + wi];
-					const float wv = nhwc ? w[(((i64)k * d.R + r) * d.S + s) * d.C + c]
-							      : w[(((i64)k * d.C + c) * d.R + r) * d.S + s];
+					const float xv = val(x, nhwc ? (((i64)n * d.H + h) * d.W + wi) * d.C + c
+								     : (((i64)n * d.C + c) * d.H + h) * d.W + wi);
+					const float wv = val(w, nhwc ? (((i64)k * d.R + r) * d.S + s) * d.C + c
+								     : (((i64)k * d.C + c) * d.R + r) * d.S + s);
 					sum += (double)xv * (double)wv;
 				}
 			}
 		y[o] = (float)sum;
 	}
+}
+
+extern "C" __global__ void conv_ref_f32(const float *__restrict__ x, const float *__restrict__ w, float *__restrict__ y,
+					conv_shape d, int nhwc)
+{
+	conv_ref(x, w, y, d, nhwc);
+}
+
+extern "C" __global__ void conv_ref_f16(const unsigned short *__restrict__ x, const unsigned short *__restrict__ w,
+					float *__restrict__ y, conv_shape d, int nhwc)
+{
+	conv_ref(x, w, y, d, nhwc);
 }

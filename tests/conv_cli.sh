@@ -1,8 +1,8 @@
 #!/bin/sh
 # conv_cli: the convolution family without a GPU. Bad problems are refused with exit 2 and the reason (a zero
 # or negative size, a stride of 0, a filter larger than the padded input, on the command line and in a suite
-# row); both built-in suites parse; its space has candidates; every one compiles for sm_90a in both layouts
-# with no register spills, and with a suite only the layouts the suite runs are compiled.
+# row); both built-in suites parse; each precision's space (fp16, fp32) has candidates and every one compiles
+# for sm_90a in both layouts with no register spills; with a suite only the layouts the suite runs are compiled.
 top_builddir=${top_builddir:-.}
 bin="$top_builddir/dlbtune"
 fail=0
@@ -30,7 +30,7 @@ refused "dilated filter larger than the input" "the 3x3 filter (dilation 5x1) is
 	"$bin" lookup --op conv $shape --dil-w 5 --pad-w 1
 refused "a dim of another op" "--m is not a dimension of conv" "$bin" lookup --op conv $shape --m 5
 refused "an unknown layout" "unknown layout 'NCWH'" "$bin" lookup --op conv $shape --layout NCWH
-refused "fp16 not built" "conv has no fp16 kernels in this build" "$bin" --op conv --prec fp16 $shape
+refused "int8 not built" "conv has no int8 kernels in this build" "$bin" --op conv --prec int8 $shape
 printf 'w,h,c,n,k,s,r,pad_w,pad_h,stride_w,stride_h\n7,7,3,1,8,3,3,1,1,1,1\n7,7,3,1,8,9,3,0,0,1,1\n' >"$tmp/bad.csv"
 refused "a suite row" "bad.csv:3: the 9x3 filter" "$bin" compile --op conv --suite "$tmp/bad.csv"
 
@@ -39,16 +39,18 @@ for s in training inference_server; do
 	out=$("$bin" compile --op conv --suite $s --every 40 2>&1) || { echo "FAIL: suite $s: $out"; fail=1; }
 done
 
-n=$("$bin" space --op conv 2>&1 | sed -n 's/^candidates to compile *\([0-9]*\)$/\1/p')
-[ "${n:-0}" -ge 50 ] || { echo "FAIL: space --op conv: '$n' candidates"; fail=1; }
-
-out=$("$bin" compile --op conv --arch sm_90a -v 2>&1)
-last=$(printf '%s\n' "$out" | tail -n 1)
-echo "conv sm_90a: $last"
-[ "$last" = "compiled $((2 * n)) candidates (as NCHW and NHWC) for sm_90a, 0 failed" ] ||
-	{ echo "FAIL: compile: $last"; fail=1; }
-spills=$(printf '%s\n' "$out" | grep -E '[1-9][0-9]* B spill st|/[1-9][0-9]* B ld')
-[ -z "$spills" ] || { echo "FAIL: candidates spill registers:"; printf '%s\n' "$spills" | cut -c1-200; fail=1; }
+# each precision's space compiles for sm_90a in both layouts, nothing spills
+for prec in fp16 fp32; do
+	n=$("$bin" space --op conv --prec $prec 2>&1 | sed -n 's/^candidates to compile *\([0-9]*\)$/\1/p')
+	[ "${n:-0}" -ge 50 ] || { echo "FAIL: space --op conv --prec $prec: '$n' candidates"; fail=1; }
+	out=$("$bin" compile --op conv --prec $prec --arch sm_90a -v 2>&1)
+	last=$(printf '%s\n' "$out" | tail -n 1)
+	echo "conv $prec sm_90a: $last"
+	[ "$last" = "compiled $((2 * n)) candidates (as NCHW and NHWC) for sm_90a, 0 failed" ] ||
+		{ echo "FAIL: compile $prec: $last"; fail=1; }
+	spills=$(printf '%s\n' "$out" | grep -E '[1-9][0-9]* B spill st|/[1-9][0-9]* B ld')
+	[ -z "$spills" ] || { echo "FAIL: $prec candidates spill registers:"; printf '%s\n' "$spills" | cut -c1-200; fail=1; }
+done
 # DeepBench ran NCHW: its suite needs only the NCHW cubins, all of them already in the kernel cache
 out=$("$bin" compile --op conv --arch sm_90a --suite training 2>&1 | tail -n 2)
 printf '%s\n' "$out" | grep -q "^conv fp32: $n read from the kernel cache, 0 compiled by NVRTC" &&

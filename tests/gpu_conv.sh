@@ -3,7 +3,7 @@
 # filter with stride 2, 7x7 with pad 3 and stride 2 on 3 channels, DeepBench's 20x5 speech filter on 700x161
 # at batch 1, odd sizes with dilation 2 and unequal pads and strides, batch-1 layers small enough for split-K
 # over (c, r, s)), each in NCHW and NHWC: the exhaustive strategy verifies every candidate and split before
-# its one timing sample. 0 wrong, 0 faults, every row verified, split-K tried.
+# its one timing sample, in fp32 and in fp16. 0 wrong, 0 faults, every row verified, split-K tried.
 # Exit 77 without a GPU.
 top_builddir=${top_builddir:-.}
 top_srcdir=${top_srcdir:-.}
@@ -16,22 +16,24 @@ case $? in
 3) echo "gpu_conv: skipped: no GPU"; [ -n "$DLB_REQUIRE_GPU" ] && exit 99; exit 77 ;;
 *) echo "gpu_conv: dlbtune devices failed"; exit 99 ;;
 esac
-"$bin" --op conv --suite "$top_srcdir/tests/conv_awkward.csv" --strategy exhaustive --fixed-samples 1 --db "$tmp/db" \
-	--csv -v >"$tmp/out.csv" 2>"$tmp/err"
-rc=$?
 fail=0
-[ $rc = 0 ] || { echo "FAIL: dlbtune exited $rc"; tail -20 "$tmp/err"; fail=1; }
-lines=$(grep -c " ok, .* wrong, .* faults)" "$tmp/err")
-bad=$(grep " ok, .* wrong, .* faults)" "$tmp/err" | grep -vc " ok, 0 wrong, 0 faults)")
-[ "$lines" = 10 ] && [ "$bad" = 0 ] || { echo "FAIL: $lines problems searched, $bad with wrong answers or faults:";
-	grep " ok, .* wrong, .* faults)" "$tmp/err"; fail=1; }
-col='NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }'
-# quoted fields (the configurations) may hold commas: blank them first
-sed 's/"[^"]*"/x/g' "$tmp/out.csv" | awk -F, "$col"' !c["verified"] || $c["verified"] != 1 {bad=1} END {exit bad}' ||
-	{ echo "FAIL: a row without a verified winner"; fail=1; }
-# rows with split-K variants search more points than the configurations alone
-sed -n 's/.*exhaustive: \([0-9]*\) of .*/\1/p' "$tmp/err" | sort -n | awk 'NR == 1 {lo = $1} {hi = $1} END {exit !(hi > lo)}' ||
-	{ echo "FAIL: no row tried a split-K variant"; fail=1; }
-grep " ok, .* wrong, .* faults)" "$tmp/err" | sed 's/^ *//' | cut -c1-120
+for prec in fp32 fp16; do
+	"$bin" --op conv --suite "$top_srcdir/tests/conv_awkward.csv" --prec $prec --strategy exhaustive --fixed-samples 1 --db "$tmp/db" \
+		--csv -v >"$tmp/out.csv" 2>"$tmp/err"
+	rc=$?
+	[ $rc = 0 ] || { echo "FAIL: $prec: dlbtune exited $rc"; tail -20 "$tmp/err"; fail=1; }
+	lines=$(grep -c " ok, .* wrong, .* faults)" "$tmp/err")
+	bad=$(grep " ok, .* wrong, .* faults)" "$tmp/err" | grep -vc " ok, 0 wrong, 0 faults)")
+	[ "$lines" = 10 ] && [ "$bad" = 0 ] || { echo "FAIL: $prec: $lines problems searched, $bad with wrong answers or faults:";
+		grep " ok, .* wrong, .* faults)" "$tmp/err"; fail=1; }
+	col='NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }'
+	# quoted fields (the configurations) may hold commas: blank them first
+	sed 's/"[^"]*"/x/g' "$tmp/out.csv" | awk -F, "$col"' !c["verified"] || $c["verified"] != 1 {bad=1} END {exit bad}' ||
+		{ echo "FAIL: $prec: a row without a verified winner"; fail=1; }
+	# rows with split-K variants search more points than the configurations alone
+	sed -n 's/.*exhaustive: \([0-9]*\) of .*/\1/p' "$tmp/err" | sort -n | awk 'NR == 1 {lo = $1} {hi = $1} END {exit !(hi > lo)}' ||
+		{ echo "FAIL: $prec: no row tried a split-K variant"; fail=1; }
+	grep " ok, .* wrong, .* faults)" "$tmp/err" | sed 's/^ *//' | cut -c1-120
+done
 echo "gpu_conv: $([ $fail = 0 ] && echo passed || echo failed)"
 exit $fail

@@ -705,6 +705,15 @@ static void test_conv_columns(void)
 					 [CONV_STRIDE_W] = 2, [CONV_STRIDE_H] = 2, [CONV_DIL_W] = 1, [CONV_DIL_H] = 1,
 					 [CONV_LAYOUT] = CONV_NHWC};
 	memcpy(r.p.dim, dim, sizeof dim);
+	char desc[128];
+	dlb_problem_describe(&r.p, desc, sizeof desc); /* as progress lines name it */
+	CHECK_EQ_STR(desc, "28x28 c128 n8 k128 3x3 pad 1 stride 2 NHWC");
+	r.p.dim[CONV_PAD_H] = 0;
+	r.p.dim[CONV_DIL_W] = 2;
+	r.p.dim[CONV_LAYOUT] = CONV_NCHW;
+	dlb_problem_describe(&r.p, desc, sizeof desc);
+	CHECK_EQ_STR(desc, "28x28 c128 n8 k128 3x3 pad 1x0 stride 2 dil 2x1 NCHW");
+	memcpy(r.p.dim, dim, sizeof dim);
 	r.found = 1;
 	snprintf(r.config, sizeof r.config, "BM=32 BN=128 BK=8 TM=8 TN=2 SPLITK=4");
 	r.tuned = stats(15, 100.0);

@@ -1,5 +1,7 @@
-/* ops/conv: the fp32 convolution op on the CUDA cores — its space and constraints as data, buffers, launches,
- * verification against the family's reference kernel. One cubin per layout (op.h's source specialisations). */
+/* ops/conv: the convolution ops — fp32 on the CUDA cores (templates/conv_fp32.cu) and fp16 inputs with fp32
+ * accumulation on the tensor cores (conv_fp16.cu) — their spaces and constraints as data, buffers, launches,
+ * verification against the family's reference kernel, cuDNN's baselines. One cubin per layout (op.h's source
+ * specialisations). The two share everything but the element size and the tunables that shape a launch. */
 #include "conv.h"
 
 #include "../../err.h"
@@ -47,6 +49,44 @@ static const struct dlb_constraint conv_limit_checks[] = {
 	 .hi_limit = DLB_LIMIT_THREADS_PER_BLOCK},
 };
 
+/* fp16 (templates/conv_fp16.cu): tiles of warps, each a grid of 16x8 mma.sync tiles */
+enum { H_BM, H_BN, H_BK, H_WM, H_WN, H_NPARAMS };
+
+static const struct dlb_param h_params[H_NPARAMS] = {
+	[H_BM] = {"BM", "output pixels per thread block", 2, {64, 128}},
+	[H_BN] = {"BN", "filters per thread block", 3, {32, 64, 128}},
+	[H_BK] = {"BK", "reduction steps (c, r, s) per shared-memory stage", 2, {16, 32}},
+	[H_WM] = {"WARPS_M", "warps along the pixels", 3, {1, 2, 4}},
+	[H_WN] = {"WARPS_N", "warps along the filters", 3, {1, 2, 4}},
+};
+
+/* two stages of both tiles (rows padded by 8 halves), the block's decoded pixels */
+static size_t h_smem_of(const int *v)
+{
+	return 2 * (size_t)(v[H_BM] + v[H_BN]) * (size_t)(v[H_BK] + 8) * 2 + (size_t)v[H_BM] * 16 + 4;
+}
+
+static const struct dlb_constraint h_constraints[] = {
+	{.text = "warp tile BM/WARPS_M >= 16 pixels (one mma row)", .kind = DLB_CON_PRODUCT,
+	 .exp = {[H_BM] = 1, [H_WM] = -1}, .lo = 16, .hi = 1 << 20},
+	{.text = "warp tile BN/WARPS_N >= 8 filters (one mma column)", .kind = DLB_CON_PRODUCT,
+	 .exp = {[H_BN] = 1, [H_WN] = -1}, .lo = 8, .hi = 1 << 20},
+	{.text = "warps WARPS_M*WARPS_N in [2, 8]", .kind = DLB_CON_PRODUCT, .exp = {[H_WM] = 1, [H_WN] = 1}, .lo = 2,
+	 .hi = 8},
+	{.text = "accumulators (BM/WARPS_M)*(BN/WARPS_N)/32 <= 128 a thread", .kind = DLB_CON_PRODUCT,
+	 .exp = {[H_BM] = 1, [H_BN] = 1, [H_WM] = -1, [H_WN] = -1}, .lo = 1, .hi = 4096},
+};
+
+static int h_l_smem(const int *v, const struct dlb_limits *lim)
+{
+	return !lim || h_smem_of(v) <= lim->smem_static;
+}
+
+static const struct dlb_constraint h_limit_checks[] = {
+	{.text = "shared memory 4*(BM+BN)*(BK+8)+16*BM+4 bytes <= static limit per block", .kind = DLB_CON_CUSTOM,
+	 .ok = h_l_smem},
+};
+
 static const char *const conv_kernels[] = {"conv_nchw", "conv_nhwc"};
 
 /* one cubin per layout: the other layout's kernel traps */
@@ -62,6 +102,31 @@ static int conv_spec_of(const struct dlb_problem *p, const int *v)
 
 /* ---- problem state ---- */
 
+/* What differs between the precisions: the element and the tunables that shape a launch. */
+struct conv_kind {
+	int esize;      /* bytes of an element of x, w and y */
+	int bm, bn, bk; /* their parameters' indices */
+	int (*threads)(const int *v);
+};
+
+static int f_threads(const int *v)
+{
+	return (v[CONV_BM] / v[CONV_TM]) * (v[CONV_BN] / v[CONV_TN]);
+}
+
+static int h_threads(const int *v)
+{
+	return 32 * v[H_WM] * v[H_WN];
+}
+
+static const struct conv_kind kind_f32 = {4, CONV_BM, CONV_BN, CONV_BK, f_threads};
+static const struct conv_kind kind_f16 = {2, H_BM, H_BN, H_BK, h_threads};
+
+static const struct conv_kind *kind_of(const struct dlb_op *op)
+{
+	return op->prec == DLB_PREC_FP16 ? &kind_f16 : &kind_f32;
+}
+
 #define MAX_SETS 4
 #define MAX_TILES_SPLIT 4096 /* split-K counters: a split grid has fewer tiles than 2 per SM on any GPU */
 #define MAX_WS_BYTES ((size_t)256 << 20) /* split-K partial sums: at most this much workspace */
@@ -73,12 +138,14 @@ struct conv_shape {
 
 struct conv_state {
 	struct dlb_gpu *g;
+	const struct conv_kind *kind;
 	struct dlb_conv_shared *shared;
 	struct conv_shape d;
 	int nhwc, nsets;
 	size_t nx, nw, ny; /* elements */
-	float *x[MAX_SETS], *w[MAX_SETS], *y[MAX_SETS], *ref;
-	double tol, tol_tf32; /* fp32's, and TF32's for cuDNN's default math */
+	void *x[MAX_SETS], *w[MAX_SETS], *y[MAX_SETS];
+	float *ref;
+	double tol, tol_tf32; /* fp32's (fp16: the absolute part), and TF32's for cuDNN's default math */
 	float *ws;                /* split-K partial sums, ws_elems floats */
 	size_t ws_elems;
 	unsigned *counters;       /* split-K arrivals per tile; zero between launches */
@@ -100,7 +167,7 @@ static size_t set_bytes(const struct dlb_problem *p)
 {
 	size_t nx, nw, ny;
 	sizes_of(p, &nx, &nw, &ny);
-	return 4 * (nx + nw + ny);
+	return (size_t)kind_of(p->op)->esize * (nx + nw + ny);
 }
 
 static int sets_for(const struct dlb_problem *p, const struct dlb_device *dev)
@@ -137,7 +204,7 @@ static int launch_ref(struct conv_state *s)
 {
 	void *args[] = {&s->x[0], &s->w[0], &s->ref, &s->d, &s->nhwc};
 	unsigned blocks = (unsigned)((s->ny + 255) / 256 < 65535 * 8 ? (s->ny + 255) / 256 : 65535 * 8);
-	return dlb_launch(s->shared->ref_f32, (dim3){blocks ? blocks : 1, 1, 1}, (dim3){256, 1, 1}, 0,
+	return dlb_launch(s->kind->esize == 2 ? s->shared->ref_f16 : s->shared->ref_f32, (dim3){blocks ? blocks : 1, 1, 1}, (dim3){256, 1, 1}, 0,
 			  s->g->dev->stream, args);
 }
 
@@ -148,6 +215,7 @@ static int conv_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **sta
 	if (!s)
 		DLB_FAIL(ENOMEM, "out of memory");
 	s->g = g;
+	s->kind = kind_of(p->op);
 	DLB_CHECK(dlb_conv_shared_of(g, &s->shared));
 	const int64_t *d = p->dim;
 	int64_t P, Q;
@@ -167,12 +235,18 @@ static int conv_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **sta
 	 * is about 8 of its standard deviations. A wrong tap or index moves an output by O(1). */
 	s->tol_tf32 = s->tol + 8.0 * sqrt((double)(d[CONV_C] * d[CONV_R] * d[CONV_S])) / 2048.0;
 	uint64_t seed = dlb_fresh_seed(); /* fresh inputs every run */
+	size_t es = (size_t)s->kind->esize;
 	for (int i = 0; i < s->nsets; i++) {
-		DLB_CHECK(dlb_dev_alloc((void **)&s->x[i], s->nx * 4));
-		DLB_CHECK(dlb_dev_alloc((void **)&s->w[i], s->nw * 4));
-		DLB_CHECK(dlb_dev_alloc((void **)&s->y[i], s->ny * 4));
-		DLB_CHECK(dlb_fill_f32(g, s->x[i], (int64_t)s->nx, seed + 2 * (uint64_t)i));
-		DLB_CHECK(dlb_fill_f32(g, s->w[i], (int64_t)s->nw, seed + 2 * (uint64_t)i + 1));
+		DLB_CHECK(dlb_dev_alloc(&s->x[i], s->nx * es));
+		DLB_CHECK(dlb_dev_alloc(&s->w[i], s->nw * es));
+		DLB_CHECK(dlb_dev_alloc(&s->y[i], s->ny * es));
+		if (es == 2) { /* uniform in [-1, 1), rounded to half */
+			DLB_CHECK(dlb_fill_f16(g, s->x[i], (int64_t)s->nx, seed + 2 * (uint64_t)i));
+			DLB_CHECK(dlb_fill_f16(g, s->w[i], (int64_t)s->nw, seed + 2 * (uint64_t)i + 1));
+		} else {
+			DLB_CHECK(dlb_fill_f32(g, s->x[i], (int64_t)s->nx, seed + 2 * (uint64_t)i));
+			DLB_CHECK(dlb_fill_f32(g, s->w[i], (int64_t)s->nw, seed + 2 * (uint64_t)i + 1));
+		}
 	}
 	DLB_CHECK(dlb_dev_alloc((void **)&s->counters, MAX_TILES_SPLIT * sizeof(unsigned)));
 	CUDA_CHECK(cudaMemsetAsync(s->counters, 0, MAX_TILES_SPLIT * sizeof(unsigned), g->dev->stream));
@@ -180,7 +254,7 @@ static int conv_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **sta
 	DLB_CHECK(dlb_poison(g, s->ref, s->ny * 4));
 	DLB_CHECK(launch_ref(s));
 	CUDA_CHECK(cudaStreamSynchronize(g->dev->stream));
-	DLB_CHECK(dlb_cudnn_conv_open(s->shared->cudnn, d, &s->cu));
+	DLB_CHECK(dlb_cudnn_conv_open(s->shared->cudnn, d, s->kind->esize == 2, &s->cu));
 	s->cu_open = 1;
 	*state = s;
 	return 0;
@@ -198,15 +272,15 @@ static int conv_nsets(void *state)
 static void grid_of(const struct conv_state *s, const int *v, int64_t *gx, int64_t *gy)
 {
 	int64_t npq = (int64_t)s->d.N * s->d.P * s->d.Q;
-	*gx = (npq + v[CONV_BM] - 1) / v[CONV_BM];
-	*gy = ((int64_t)s->d.K + v[CONV_BN] - 1) / v[CONV_BN];
+	*gx = (npq + v[s->kind->bm] - 1) / v[s->kind->bm];
+	*gy = ((int64_t)s->d.K + v[s->kind->bn] - 1) / v[s->kind->bn];
 }
 
 /* Reduction steps per split, whole stages of BK. */
 static int chunk_of(const struct conv_state *s, const int *v, int split)
 {
-	int crs = s->d.C * s->d.R * s->d.S, kc = (crs + split - 1) / split;
-	return (kc + v[CONV_BK] - 1) / v[CONV_BK] * v[CONV_BK];
+	int crs = s->d.C * s->d.R * s->d.S, kc = (crs + split - 1) / split, bk = v[s->kind->bk];
+	return (kc + bk - 1) / bk * bk;
 }
 
 /* Split-K over (c, r, s) when the tiles cannot fill the GPU twice (batch 1, small images, few filters):
@@ -219,8 +293,8 @@ static int conv_variants(void *state, const struct dlb_candidate *c, int *values
 	const int *v = c->cfg.v;
 	int64_t gx, gy;
 	grid_of(s, v, &gx, &gy);
-	int64_t tiles = gx * gy, sms = s->g->dev->sm_count, steps = ((int64_t)s->d.C * s->d.R * s->d.S + v[CONV_BK] - 1) /
-									  v[CONV_BK];
+	int64_t tiles = gx * gy, sms = s->g->dev->sm_count, bk = v[s->kind->bk],
+		steps = ((int64_t)s->d.C * s->d.R * s->d.S + bk - 1) / bk;
 	int n = 0;
 	values[n++] = 1;
 	if (tiles >= 2 * sms || tiles > MAX_TILES_SPLIT)
@@ -259,7 +333,7 @@ static int conv_launch(void *state, const struct dlb_candidate *c, int split, in
 		DLB_FAIL(DLB_E_LIMIT, "split-K %d needs more workspace or counters than were allocated", split);
 	int kc = chunk_of(s, v, split);
 	void *args[] = {&s->x[set], &s->w[set], &s->y[set], &s->d, &s->ws, &s->counters, &kc};
-	unsigned threads = (unsigned)((v[CONV_BM] / v[CONV_TM]) * (v[CONV_BN] / v[CONV_TN]));
+	unsigned threads = (unsigned)s->kind->threads(v);
 	DLB_CHECK(dlb_launch(c->kernels[s->nhwc], (dim3){(unsigned)gx, (unsigned)gy, (unsigned)split},
 			     (dim3){threads, 1, 1}, 0, s->g->dev->stream, args));
 fail:
@@ -269,14 +343,17 @@ fail:
 /* Set 0's output against the reference, as one column of ny elements. */
 static int check(struct conv_state *s, double tol, struct dlb_check *out)
 {
-	return dlb_compare_f32(s->g, s->y[0], (int64_t)s->ny, s->ref, (int64_t)s->ny, (int64_t)s->ny, 1, tol, out);
+	int64_t n = (int64_t)s->ny;
+	if (s->kind->esize == 2) /* within DLB_TOL_FP16_REL·|ref| + tol */
+		return dlb_compare_f16(s->g, s->y[0], n, s->ref, n, n, 1, tol, out);
+	return dlb_compare_f32(s->g, s->y[0], n, s->ref, n, n, 1, tol, out);
 }
 
 static int conv_verify(void *state, const struct dlb_candidate *c, int variant, struct dlb_check *out)
 {
 	int rc = 0;
 	struct conv_state *s = state;
-	DLB_CHECK(dlb_poison(s->g, s->y[0], s->ny * 4));
+	DLB_CHECK(dlb_poison(s->g, s->y[0], s->ny * (size_t)s->kind->esize));
 	if (variant > 1)
 		DLB_CHECK(dlb_poison(s->g, s->ws, s->ws_elems * 4));
 	DLB_CHECK(conv_launch(state, c, variant, 0));
@@ -307,16 +384,21 @@ static int conv_vendor(void *state, const struct dlb_bench_opts *o, struct dlb_v
 		struct dlb_vendor_entry *e = &out[*n];
 		struct dlb_check chk;
 		memset(e, 0, sizeof *e);
-		int kind = s->cu.from_find[i], strict = s->cu.math[i] == CUDNN_FMA_MATH;
+		int kind = s->cu.from_find[i], half = s->kind->esize == 2, strict = half || s->cu.math[i] == CUDNN_FMA_MATH;
 		e->kind = kind;
 		e->other_math = !strict;
 		snprintf(e->name, sizeof e->name, "cudnn%s:%s%s", kind == 0 ? "-heuristic" : kind == 2 ? "-dm" : "",
 			 dlb_cudnn_algo_name(s->cu.algo[i]),
 			 strict ? "" : s->cu.math[i] == CUDNN_DEFAULT_MATH ? " (may be TF32)" : " (TF32)");
-		snprintf(e->config, sizeof e->config, "math %s%s, workspace %zu bytes", dlb_cudnn_math_name(s->cu.math[i]),
-			 strict ? " (strict fp32)" : " (not fp32: never the baseline)", s->cu.ws_need[i]);
+		if (half)
+			snprintf(e->config, sizeof e->config, "fp16 tensors, fp32 accumulation, math %s, workspace %zu bytes",
+				 s->cu.math[i] == CUDNN_FMA_MATH ? "FMA" : "tensor ops", s->cu.ws_need[i]);
+		else
+			snprintf(e->config, sizeof e->config, "math %s%s, workspace %zu bytes",
+				 dlb_cudnn_math_name(s->cu.math[i]), strict ? " (strict fp32)" : " (not fp32: never the baseline)",
+				 s->cu.ws_need[i]);
 		s->cur = i;
-		DLB_CHECK(dlb_poison(s->g, s->y[0], s->ny * 4));
+		DLB_CHECK(dlb_poison(s->g, s->y[0], s->ny * (size_t)s->kind->esize));
 		DLB_CHECK(cudnn_launch(s, 0));
 		DLB_CHECK(check(s, strict ? s->tol : s->tol_tf32, &chk));
 		e->ok = chk.ok;
@@ -357,6 +439,35 @@ const struct dlb_op dlb_op_conv = {
 	.space = {conv_params, CONV_NPARAMS, conv_constraints, sizeof conv_constraints / sizeof conv_constraints[0]},
 	.limit_checks = conv_limit_checks,
 	.nlimit_checks = sizeof conv_limit_checks / sizeof conv_limit_checks[0],
+	.device_bytes = conv_device_bytes,
+	.setup = conv_setup,
+	.variants = conv_variants,
+	.nsets = conv_nsets,
+	.launch = conv_launch,
+	.verify = conv_verify,
+	.vendor = conv_vendor,
+	.vendor_launch = conv_vendor_launch,
+	.teardown = conv_teardown,
+};
+
+const struct dlb_op dlb_op_conv_fp16 = {
+	.name = "conv",
+	.family = &dlb_family_conv,
+	.prec = DLB_PREC_FP16,
+	.summary = "forward convolution, implicit GEMM with fp16 inputs and output on the tensor cores (mma.sync), "
+		   "fp32 accumulation",
+	.template_file = "conv_fp16.cu",
+	.kernel_names = conv_kernels,
+	.nkernels = 2,
+	.ndyn_kernels = 2,
+	.variant_name = "SPLITK",
+	.nspecs = 2,
+	.spec_defines = conv_spec_defines,
+	.spec_names = conv_spec_names,
+	.spec_of = conv_spec_of,
+	.space = {h_params, H_NPARAMS, h_constraints, sizeof h_constraints / sizeof h_constraints[0]},
+	.limit_checks = h_limit_checks,
+	.nlimit_checks = sizeof h_limit_checks / sizeof h_limit_checks[0],
 	.device_bytes = conv_device_bytes,
 	.setup = conv_setup,
 	.variants = conv_variants,

@@ -7,7 +7,8 @@
 #include "vendor_cudnn.h"
 
 extern const struct dlb_family dlb_family_conv;
-extern const struct dlb_op dlb_op_conv;
+extern const struct dlb_op dlb_op_conv;      /* fp32 on the CUDA cores */
+extern const struct dlb_op dlb_op_conv_fp16; /* fp16 inputs and output, fp32 accumulation, tensor cores */
 
 /* The problem's dims, in the order of struct dlb_problem's dim[] (DeepBench's columns first). S is the
  * filter's width and R its height, as in DeepBench and cuDNN. */
@@ -18,10 +19,10 @@ enum { CONV_NCHW, CONV_NHWC }; /* the layouts of x and y; the filter's is KCRS o
 /* The output's height P and width Q; both are at least 1 for a problem the family accepts. */
 void dlb_conv_out(const int64_t *dim, int64_t *p, int64_t *q);
 
-/* The family's per-process state: the reference kernel and cuDNN's handle. */
+/* The family's per-process state: the reference kernels (fp32 and fp16 inputs) and cuDNN's handle. */
 struct dlb_conv_shared {
 	struct dlb_module ref;
-	cudaKernel_t ref_f32;
+	cudaKernel_t ref_f32, ref_f16;
 	int ref_loaded;
 	cudnnHandle_t cudnn;
 };

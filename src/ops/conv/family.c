@@ -80,6 +80,32 @@ static const struct dlb_vendor_col conv_cols[] = {
 	{"default math us", "cudnn_default_math_us", 2, "default math", "cudnn_default_math_algo"},
 };
 
+/* "700x161 c1 n1 k32 20x5 stride 2 NCHW": the input W×H, channels, batch, filters, the filter S×R, then pads,
+ * strides and dilations where they are not the default (one number when both directions agree). */
+static void conv_describe(const int64_t *d, char *buf, int len)
+{
+	static const struct {
+		const char *name;
+		int w, h;
+		int64_t def;
+	} extra[] = {{"pad", CONV_PAD_W, CONV_PAD_H, 0}, {"stride", CONV_STRIDE_W, CONV_STRIDE_H, 1},
+		     {"dil", CONV_DIL_W, CONV_DIL_H, 1}};
+	int off = snprintf(buf, (size_t)len, "%lldx%lld c%lld n%lld k%lld %lldx%lld", (long long)d[CONV_W],
+			   (long long)d[CONV_H], (long long)d[CONV_C], (long long)d[CONV_N], (long long)d[CONV_K],
+			   (long long)d[CONV_S], (long long)d[CONV_R]);
+	for (int i = 0; i < 3 && off >= 0 && off < len; i++) {
+		int64_t w = d[extra[i].w], h = d[extra[i].h];
+		if (w == extra[i].def && h == extra[i].def)
+			continue;
+		if (w == h)
+			off += snprintf(buf + off, (size_t)(len - off), " %s %lld", extra[i].name, (long long)w);
+		else
+			off += snprintf(buf + off, (size_t)(len - off), " %s %lldx%lld", extra[i].name, (long long)w, (long long)h);
+	}
+	if (off >= 0 && off < len)
+		snprintf(buf + off, (size_t)(len - off), " %s", layout_names[d[CONV_LAYOUT] == CONV_NHWC]);
+}
+
 static double out_p(const struct dlb_result *r)
 {
 	int64_t P, Q;
@@ -135,6 +161,7 @@ static int conv_open(struct dlb_gpu *g, void **state)
 	DLB_CHECK(dlb_gpu_load_embedded(g, "conv_ref.cu", &s->ref));
 	s->ref_loaded = 1;
 	DLB_CHECK(dlb_module_kernel(&s->ref, "conv_ref_f32", &s->ref_f32));
+	DLB_CHECK(dlb_module_kernel(&s->ref, "conv_ref_f16", &s->ref_f16));
 	DLB_CHECK(dlb_cudnn_open(g->dev->stream, &s->cudnn));
 	*state = s;
 	return 0;
@@ -179,13 +206,14 @@ const struct dlb_family dlb_family_conv = {
 	.work = conv_work,
 	.check = conv_check,
 	.vendor_lib = &dlb_lib_cudnn,
-	.vendor_about = "cuDNN in strict fp32 (FMA math): its heuristic's first choice and every algorithm "
-			"cudnnFind reports, each verified and timed here; cudnnFind's best in cuDNN's default math "
-			"(TF32 on the tensor cores where it chooses them) is shown beside them, labelled, and is never "
-			"the fp32 baseline; every candidate verified against a direct convolution kernel that sums in "
-			"double",
+	.vendor_about = "cuDNN's heuristic first choice and every algorithm cudnnFind reports, each verified and "
+			"timed here: fp32 in strict FMA math, with cudnnFind's best in cuDNN's default math (TF32 on the "
+			"tensor cores where it chooses them) shown beside them, labelled, never the fp32 baseline; fp16 "
+			"tensors with fp32 accumulation in tensor-op math. Every candidate verified against a direct "
+			"convolution kernel that sums in double",
 	.cols = conv_cols,
 	.ncols = sizeof conv_cols / sizeof conv_cols[0],
+	.describe = conv_describe,
 	.derived = conv_derived,
 	.nderived = sizeof conv_derived / sizeof conv_derived[0],
 	.open = conv_open,

@@ -48,7 +48,7 @@ const char *dlb_cudnn_math_name(int math)
 	return "?";
 }
 
-int dlb_cudnn_conv_open(cudnnHandle_t h, const int64_t *d, struct dlb_cudnn_conv *c)
+int dlb_cudnn_conv_open(cudnnHandle_t h, const int64_t *d, int half, struct dlb_cudnn_conv *c)
 {
 	int rc = 0;
 	cudnnTensorDescriptor_t x = NULL, y = NULL;
@@ -58,6 +58,8 @@ int dlb_cudnn_conv_open(cudnnHandle_t h, const int64_t *d, struct dlb_cudnn_conv
 	int n, k, p, q;
 	memset(c, 0, sizeof *c);
 	c->h = h;
+	c->half = half;
+	cudnnDataType_t dt = half ? CUDNN_DATA_HALF : CUDNN_DATA_FLOAT;
 	dlb_conv_out(d, &P, &Q);
 	cudnnTensorFormat_t fmt = d[CONV_LAYOUT] == CONV_NHWC ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW;
 	CUDNN_CHECK(cudnnCreateTensorDescriptor(&x));
@@ -68,14 +70,13 @@ int dlb_cudnn_conv_open(cudnnHandle_t h, const int64_t *d, struct dlb_cudnn_conv
 	c->w_desc = w;
 	CUDNN_CHECK(cudnnCreateConvolutionDescriptor(&cv));
 	c->conv_desc = cv;
-	CUDNN_CHECK(cudnnSetTensor4dDescriptor(x, fmt, CUDNN_DATA_FLOAT, (int)d[CONV_N], (int)d[CONV_C], (int)d[CONV_H],
-					       (int)d[CONV_W]));
-	CUDNN_CHECK(cudnnSetFilter4dDescriptor(w, CUDNN_DATA_FLOAT, fmt, (int)d[CONV_K], (int)d[CONV_C], (int)d[CONV_R],
-					       (int)d[CONV_S]));
+	CUDNN_CHECK(cudnnSetTensor4dDescriptor(x, fmt, dt, (int)d[CONV_N], (int)d[CONV_C], (int)d[CONV_H], (int)d[CONV_W]));
+	CUDNN_CHECK(cudnnSetFilter4dDescriptor(w, dt, fmt, (int)d[CONV_K], (int)d[CONV_C], (int)d[CONV_R], (int)d[CONV_S]));
 	CUDNN_CHECK(cudnnSetConvolution2dDescriptor(cv, (int)d[CONV_PAD_H], (int)d[CONV_PAD_W], (int)d[CONV_STRIDE_H],
 						    (int)d[CONV_STRIDE_W], (int)d[CONV_DIL_H], (int)d[CONV_DIL_W],
 						    CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
-	CUDNN_CHECK(cudnnSetConvolutionMathType(cv, CUDNN_FMA_MATH)); /* strict fp32: no TF32 */
+	/* fp32: strict (FMA), no TF32. fp16 inputs accumulate in fp32 (the compute type above) on the tensor cores */
+	CUDNN_CHECK(cudnnSetConvolutionMathType(cv, half ? CUDNN_TENSOR_OP_MATH : CUDNN_FMA_MATH));
 	CUDNN_CHECK(cudnnCreateConvolutionDescriptor(&dm));
 	c->conv_dm = dm;
 	CUDNN_CHECK(cudnnSetConvolution2dDescriptor(dm, (int)d[CONV_PAD_H], (int)d[CONV_PAD_W], (int)d[CONV_STRIDE_H],
@@ -86,7 +87,7 @@ int dlb_cudnn_conv_open(cudnnHandle_t h, const int64_t *d, struct dlb_cudnn_conv
 	if (n != d[CONV_N] || k != d[CONV_K] || p != P || q != Q)
 		DLB_FAIL(DLB_E_VENDOR, "cuDNN's output is %dx%dx%dx%d, ours %lldx%lldx%lldx%lld", n, k, p, q,
 			 (long long)d[CONV_N], (long long)d[CONV_K], (long long)P, (long long)Q);
-	CUDNN_CHECK(cudnnSetTensor4dDescriptor(y, fmt, CUDNN_DATA_FLOAT, n, k, p, q));
+	CUDNN_CHECK(cudnnSetTensor4dDescriptor(y, fmt, dt, n, k, p, q));
 fail:
 	if (rc)
 		dlb_cudnn_conv_close(c);
@@ -123,7 +124,7 @@ static int add_algo(struct dlb_cudnn_conv *c, int algo, size_t ws, int from_find
 	return 0;
 }
 
-int dlb_cudnn_conv_algos(struct dlb_cudnn_conv *c, const float *x, const float *w, float *y, size_t ws_max)
+int dlb_cudnn_conv_algos(struct dlb_cudnn_conv *c, const void *x, const void *w, void *y, size_t ws_max)
 {
 	int rc = 0, got = 0;
 	cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
@@ -152,7 +153,7 @@ int dlb_cudnn_conv_algos(struct dlb_cudnn_conv *c, const float *x, const float *
 							   CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &got, perf));
 	for (int i = 0; i < got; i++) /* the heuristic's first choice that fits */
 		if (perf[i].status == CUDNN_STATUS_SUCCESS && perf[i].memory <= c->ws_bytes) {
-			add_algo(c, (int)perf[i].algo, perf[i].memory, 0, CUDNN_FMA_MATH);
+			add_algo(c, (int)perf[i].algo, perf[i].memory, 0, (int)perf[i].mathType);
 			break;
 		}
 	got = 0;
@@ -161,8 +162,10 @@ int dlb_cudnn_conv_algos(struct dlb_cudnn_conv *c, const float *x, const float *
 							   c->ws_bytes));
 	for (int i = 0; i < got; i++)
 		if (perf[i].status == CUDNN_STATUS_SUCCESS && perf[i].memory <= c->ws_bytes &&
-		    perf[i].mathType == CUDNN_FMA_MATH)
-			add_algo(c, (int)perf[i].algo, perf[i].memory, 1, CUDNN_FMA_MATH);
+		    (c->half || perf[i].mathType == CUDNN_FMA_MATH))
+			add_algo(c, (int)perf[i].algo, perf[i].memory, 1, (int)perf[i].mathType);
+	if (c->half) /* fp16 has no stricter math to tell apart */
+		goto fail;
 	got = 0; /* Find in the default math: its fastest, with the math type it ran */
 	CUDNN_CHECK(cudnnFindConvolutionForwardAlgorithmEx(c->h, c->x_desc, x, c->w_desc, w, c->conv_dm, c->y_desc, y,
 							   CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &got, perf, c->ws,
@@ -178,7 +181,7 @@ fail:
 	return rc;
 }
 
-int dlb_cudnn_conv_run(struct dlb_cudnn_conv *c, int i, const float *x, const float *w, float *y)
+int dlb_cudnn_conv_run(struct dlb_cudnn_conv *c, int i, const void *x, const void *w, void *y)
 {
 	int rc = 0;
 	const float one = 1.f, zero = 0.f;

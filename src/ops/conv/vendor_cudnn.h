@@ -30,21 +30,23 @@ struct dlb_cudnn_conv {
 	int from_find[DLB_CUDNN_MAX_ALGOS]; /* 0: the heuristic's first choice; 1: one of Find's; 2: Find's best in
 	                                     * the default math */
 	int math[DLB_CUDNN_MAX_ALGOS];      /* cudnnMathType_t it ran with */
+	int half;                           /* fp16 tensors (fp32 accumulation), else fp32 */
 	void *ws;
 	size_t ws_bytes;
 };
 
 int dlb_cudnn_open(void *stream, cudnnHandle_t *h);
 void dlb_cudnn_close(cudnnHandle_t h);
-/* Descriptors for the conv problem dim (ops/conv/conv.h's order) in fp32, NCHW/KCRS or NHWC/KRSC. */
-int dlb_cudnn_conv_open(cudnnHandle_t h, const int64_t *dim, struct dlb_cudnn_conv *c);
+/* Descriptors for the conv problem dim (ops/conv/conv.h's order), NCHW/KCRS or NHWC/KRSC: fp32 tensors in FMA
+ * math, or (half) fp16 tensors with fp32 accumulation in tensor-op math. */
+int dlb_cudnn_conv_open(cudnnHandle_t h, const int64_t *dim, int half, struct dlb_cudnn_conv *c);
 void dlb_cudnn_conv_close(struct dlb_cudnn_conv *c);
 /* The heuristic's first choice, then each algorithm Find ran on x, w, y (y is overwritten) that succeeded
- * within ws_max bytes of workspace, all in FMA math; then Find's fastest in the default math, with the math
- * type it reports. The workspace they need is allocated once (c->ws). */
-int dlb_cudnn_conv_algos(struct dlb_cudnn_conv *c, const float *x, const float *w, float *y, size_t ws_max);
+ * within ws_max bytes of workspace (fp32: those in FMA math; then Find's fastest in the default math, with
+ * the math type it reports). The workspace they need is allocated once (c->ws). */
+int dlb_cudnn_conv_algos(struct dlb_cudnn_conv *c, const void *x, const void *w, void *y, size_t ws_max);
 /* Run algorithm i of c->algo: y = x * w. */
-int dlb_cudnn_conv_run(struct dlb_cudnn_conv *c, int i, const float *x, const float *w, float *y);
+int dlb_cudnn_conv_run(struct dlb_cudnn_conv *c, int i, const void *x, const void *w, void *y);
 /* "IMPLICIT_PRECOMP_GEMM" */
 const char *dlb_cudnn_algo_name(int algo);
 /* "FMA", "TF32/tensor cores" */
