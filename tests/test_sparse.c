@@ -1,0 +1,160 @@
+/* test_sparse: the sparse operand without a GPU — the generator is reproducible from its seed (a pinned hash), exact
+ * in its count, sorted, never 0, uniform enough, and blocked when asked; Matrix Market files are read (general,
+ * pattern, symmetric) and every malformed one is refused with its line named. */
+#include "err.h"
+#include "ops/sparse/csr.h"
+#include "ops/sparse/mtx.h"
+#include "testlib.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void check_sorted_nonzero(const struct dlb_csr *m, const char *what)
+{
+	int ok = m->row_ptr[0] == 0 && m->row_ptr[m->rows] == m->nnz;
+	for (int64_t r = 0; r < m->rows && ok; r++)
+		for (int64_t e = m->row_ptr[r]; e < m->row_ptr[r + 1] && ok; e++)
+			ok = m->col[e] >= 0 && m->col[e] < m->cols && (e == m->row_ptr[r] || m->col[e] > m->col[e - 1]) &&
+			     m->val[e] != 0 && m->val[e] >= -1 && m->val[e] < 1;
+	CHECK(ok, "%s: not a sorted CSR matrix of nonzero values in [-1, 1)", what);
+}
+
+static void test_generate(void)
+{
+	struct dlb_csr a, b, c;
+	CHECK_EQ_INT(dlb_csr_generate(1000, 700, 0.9, 1, 1, 42, &a), 0);
+	CHECK_EQ_INT(a.nnz, 70000); /* exactly (1 - 0.9)·1000·700 */
+	check_sorted_nonzero(&a, "uniform");
+	CHECK_EQ_INT(dlb_csr_generate(1000, 700, 0.9, 1, 1, 42, &b), 0);
+	CHECK(dlb_csr_hash(&a) == dlb_csr_hash(&b), "the same seed gave another matrix");
+	/* pinned: a change to the generator or PCG32 changes every stored key that names a seed */
+	CHECK(dlb_csr_hash(&a) == 0x316bb2f85b62e25dull, "the matrix of seed 42 changed: hash %#llx",
+	      (unsigned long long)dlb_csr_hash(&a));
+	CHECK_EQ_INT(dlb_csr_generate(1000, 700, 0.9, 1, 1, 43, &c), 0);
+	CHECK(dlb_csr_hash(&a) != dlb_csr_hash(&c), "seeds 42 and 43 gave the same matrix");
+	/* uniform: every column and every row holds about 10% (binomial: sd 9.5 and 8.5; 6 sd apart is a bug) */
+	int64_t *per_col = calloc((size_t)a.cols, sizeof *per_col), worst = 0;
+	for (int64_t e = 0; e < a.nnz; e++)
+		per_col[a.col[e]]++;
+	for (int64_t j = 0; j < a.cols; j++)
+		worst = llabs(per_col[j] - 100) > worst ? llabs(per_col[j] - 100) : worst;
+	CHECK(worst < 57, "a column is %lld away from its expected 100 nonzeros", (long long)worst);
+	free(per_col);
+	struct dlb_csr_stats st;
+	dlb_csr_stats(&a, &st);
+	CHECK(st.nnz == 70000 && st.longest_row > 70 && st.longest_row < 121 && st.mean_row == 70.0 &&
+		      st.sparsity > 0.8999 && st.sparsity < 0.9001,
+	      "stats: nnz %lld, longest %lld, mean %g, sparsity %g", (long long)st.nnz, (long long)st.longest_row,
+	      st.mean_row, st.sparsity);
+	dlb_csr_free(&a);
+	dlb_csr_free(&b);
+	dlb_csr_free(&c);
+
+	/* blocks of 4 x 8 on a 30 x 50 matrix: 8 x 7 blocks, the last row and column clipped */
+	CHECK_EQ_INT(dlb_csr_generate(30, 50, 0.75, 4, 8, 7, &a), 0);
+	check_sorted_nonzero(&a, "block");
+	int whole = 1;
+	for (int64_t r = 0; r < a.rows && whole; r++)
+		for (int64_t e = a.row_ptr[r]; e < a.row_ptr[r + 1] && whole; e++) {
+			int64_t c0 = a.col[e] / 8 * 8, n = 0;
+			/* the entry's block is whole in this row: its 8 columns (fewer at the edge) are all there */
+			for (int64_t f = a.row_ptr[r]; f < a.row_ptr[r + 1]; f++)
+				n += a.col[f] >= c0 && a.col[f] < c0 + 8;
+			whole = n == (c0 + 8 <= 50 ? 8 : 50 - c0);
+			/* and so is the same block in the first row of its block row */
+			int64_t r0 = r / 4 * 4, m = 0;
+			for (int64_t f = a.row_ptr[r0]; f < a.row_ptr[r0 + 1]; f++)
+				m += a.col[f] >= c0 && a.col[f] < c0 + 8;
+			whole = whole && m == n;
+		}
+	CHECK(whole, "a block of the blocked pattern is not whole");
+	dlb_csr_stats(&a, &st);
+	CHECK(st.sparsity > 0.6 && st.sparsity < 0.9, "blocked sparsity %g, asked 0.75 of the blocks", st.sparsity);
+	dlb_csr_free(&a);
+
+	/* refused */
+	CHECK_EQ_INT(dlb_csr_generate(0, 10, 0.9, 1, 1, 1, &a), DLB_E_USAGE);
+	CHECK_EQ_INT(dlb_csr_generate(10, 10, 1.0, 1, 1, 1, &a), DLB_E_USAGE);
+	CHECK_EQ_INT(dlb_csr_generate(10, 10, -0.1, 1, 1, 1, &a), DLB_E_USAGE);
+	CHECK_EQ_INT(dlb_csr_generate(10, 10, 0.5, 11, 1, 1, &a), DLB_E_USAGE);
+	/* the sparsest allowed still holds one nonzero */
+	CHECK_EQ_INT(dlb_csr_generate(10, 10, 0.999, 1, 1, 1, &a), 0);
+	CHECK_EQ_INT(a.nnz, 1);
+	dlb_csr_free(&a);
+}
+
+/* Read text as a Matrix Market file. */
+static int read_text(const char *text, struct dlb_csr *m)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	REQUIRE(f, "fmemopen failed");
+	int rc = dlb_mtx_read_stream(f, "w.mtx", m);
+	fclose(f);
+	return rc;
+}
+
+static void refused(const char *text, const char *want)
+{
+	struct dlb_csr m;
+	int rc = read_text(text, &m);
+	CHECK(rc == DLB_E_PARSE && strstr(dlb_last_error(), want), "refused with %d \"%s\", expected \"%s\"", rc,
+	      dlb_last_error(), want);
+	if (!rc)
+		dlb_csr_free(&m);
+}
+
+static void test_mtx(void)
+{
+	struct dlb_csr m;
+	CHECK_EQ_INT(read_text("%%MatrixMarket matrix coordinate real general\n% a comment\n\n3 4 4\n3 1 -2.5\n1 2 1e-3\n"
+			       "1 4 7\n3 4 0.5\n",
+			       &m),
+		     0);
+	CHECK(m.rows == 3 && m.cols == 4 && m.nnz == 4 && m.row_ptr[1] == 2 && m.row_ptr[2] == 2 && m.row_ptr[3] == 4 &&
+		      m.col[0] == 1 && m.col[1] == 3 && m.col[2] == 0 && m.col[3] == 3 && m.val[0] == 1e-3f &&
+		      m.val[2] == -2.5f,
+	      "the general matrix was not read as written");
+	dlb_csr_free(&m);
+	CHECK_EQ_INT(read_text("%%MatrixMarket matrix coordinate pattern symmetric\r\n3 3 3\r\n2 1\r\n3 3\r\n3 2\r\n", &m), 0);
+	CHECK(m.nnz == 5 && m.row_ptr[1] == 1 && m.col[0] == 1 && m.row_ptr[2] == 3 && m.val[4] == 1.0f,
+	      "the symmetric pattern was not mirrored: nnz %lld", (long long)m.nnz);
+	dlb_csr_free(&m);
+	CHECK_EQ_INT(read_text("%%MatrixMarket matrix coordinate integer general\n2 2 0\n", &m), 0);
+	CHECK_EQ_INT(m.nnz, 0);
+	dlb_csr_free(&m);
+
+	refused("hello\n", "w.mtx:1: not a Matrix Market file");
+	refused("%%MatrixMarket matrix array real general\n2 2\n", "w.mtx:1: a matrix array file");
+	refused("%%MatrixMarket matrix coordinate complex general\n", "w.mtx:1: complex values");
+	refused("%%MatrixMarket matrix coordinate real hermitian\n", "w.mtx:1: hermitian matrices");
+	refused("%%MatrixMarket matrix coordinate real general\n%\n3 x 4\n", "w.mtx:3: expected the size line");
+	refused("%%MatrixMarket matrix coordinate real general\n0 4 1\n", "w.mtx:2: 0 x 4 with 1 entries");
+	refused("%%MatrixMarket matrix coordinate real general\n2 2 5\n", "w.mtx:2: 2 x 2 with 5 entries");
+	refused("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n3 1 1\n",
+		"w.mtx:4: entry (3, 1) is outside the 2 x 2 matrix");
+	refused("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n0 1 1\n", "w.mtx:4: entry (0, 1) is outside");
+	refused("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n1 2 x\n",
+		"w.mtx:4: expected a finite value after \"1 2\"");
+	refused("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n1 2 inf\n", "w.mtx:4: expected a finite");
+	refused("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1\n", "w.mtx:3: expected a finite value after \"1 1\"");
+	refused("%%MatrixMarket matrix coordinate real general\n2 2 2\n1\n", "w.mtx:3: expected \"row col value\"");
+	refused("%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 1 5\n", "w.mtx:3: a pattern entry is");
+	refused("%%MatrixMarket matrix coordinate real general\n2 2 3\n1 1 1\n2 2 1\n",
+		"w.mtx:4: the file ends after 2 of its 3 entries");
+	refused("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 1\n2 2 1\n",
+		"w.mtx:4: more entries than the 1 the size line promised");
+	refused("%%MatrixMarket matrix coordinate real general\n2 2 3\n1 2 1\n2 2 1\n1 2 3\n",
+		"w.mtx:5: entry (1, 2) was already given on line 3");
+	refused("%%MatrixMarket matrix coordinate real symmetric\n2 3 1\n1 1 1\n", "w.mtx:2: a symmetric matrix must be square");
+	refused("%%MatrixMarket matrix coordinate real symmetric\n2 2 1\n1 2 1\n", "w.mtx:3: entry (1, 2) is above the diagonal");
+	CHECK_EQ_INT(dlb_mtx_read("/nonexistent/w.mtx", &m), DLB_E_PARSE);
+	CHECK(strstr(dlb_last_error(), "cannot read /nonexistent/w.mtx"), "%s", dlb_last_error());
+}
+
+int main(void)
+{
+	test_generate();
+	test_mtx();
+	return TEST_DONE();
+}
