@@ -38,7 +38,6 @@ int dlb_bench_open(const struct dlb_device *dev, struct dlb_bench *b)
 	b->gate = NULL;
 	b->gate_dev = NULL;
 	b->holds = b->hold_timeouts = 0;
-	b->no_hold_fn = b->no_hold_ctx = NULL;
 	b->flush_bytes = dlb_bench_flush_bytes(dev);
 	CUDA_CHECK(cudaEventCreate(&b->ev0));
 	CUDA_CHECK(cudaEventCreate(&b->ev1));
@@ -81,12 +80,14 @@ fail:
 }
 
 /* Runs fn `reps` times on sets 0..reps-1 between the two events; returns the mean time per launch. */
-static int timed(struct dlb_bench *b, dlb_launch_fn fn, void *ctx, int first_set, int reps, int nsets,
-		 int salt, double *us)
+/* One sample; hold: start with the stream held (warm-up runs do not: their first launches load modules). */
+static int sample(struct dlb_bench *b, dlb_launch_fn fn, void *ctx, int first_set, int reps, int nsets, int salt,
+		  int hold, double *us, int *timed_out)
 {
 	int rc = 0, held = 0;
 	float ms = 0;
-	if (b->hold && b->gate && !((const void *)fn == b->no_hold_fn && ctx == b->no_hold_ctx)) {
+	*timed_out = 0;
+	if (hold && b->hold && b->gate) {
 		unsigned long long timeout = HOLD_TIMEOUT_NS;
 		void *args[] = {&b->gate_dev, &timeout};
 		b->gate[0] = b->gate[1] = 0;
@@ -108,17 +109,33 @@ static int timed(struct dlb_bench *b, dlb_launch_fn fn, void *ctx, int first_set
 		held = 0;
 	}
 	CUDA_CHECK(cudaEventSynchronize(b->ev1));
-	if (b->hold && b->gate && b->gate[1]) { /* fn waited for the GPU: this sample holds host time */
+	if (hold && b->hold && b->gate && b->gate[1]) { /* fn waited for the GPU: the hold gave up */
 		b->hold_timeouts++;
-		b->no_hold_fn = (const void *)fn;
-		b->no_hold_ctx = ctx;
 		b->gate[1] = 0;
+		*timed_out = 1;
 	}
 	CUDA_CHECK(cudaEventElapsedTime(&ms, b->ev0, b->ev1));
 	*us = 1e3 * (double)ms / reps;
 fail:
-	if (held) /* a launch failed while the stream was held: release it */
+	if (held) { /* a launch failed while the stream was held: release it, and let the hold end before the
+		     * flag is reset or freed (errors here are the failure's own) */
 		b->gate[0] = 1;
+		__sync_synchronize();
+		(void)cudaStreamSynchronize(b->stream);
+	}
+	return rc;
+}
+
+/* A held sample; one whose hold gave up (fn waited for the GPU) is taken again unheld, as samples were
+ * before the hold: it then includes fn's host time, and hold_timeouts counts it. */
+static int timed(struct dlb_bench *b, dlb_launch_fn fn, void *ctx, int first_set, int reps, int nsets,
+		 int salt, double *us)
+{
+	int rc = 0, timed_out = 0;
+	DLB_CHECK(sample(b, fn, ctx, first_set, reps, nsets, salt, 1, us, &timed_out));
+	if (timed_out)
+		DLB_CHECK(sample(b, fn, ctx, first_set, reps, nsets, salt, 0, us, &timed_out));
+fail:
 	return rc;
 }
 
@@ -136,8 +153,9 @@ int dlb_bench_samples(struct dlb_bench *b, dlb_launch_fn fn, void *ctx, int nset
 	if (k < 0 || nsets < 1)
 		DLB_FAIL(EINVAL, "bench: %d samples over %d input sets", k, nsets);
 	if (*reps < 1) { /* the candidate's first samples: warm up, then size a sample */
+		int ignored = 0; /* warm-up runs are not held: their first launches may load modules */
 		for (int w = 0; w < o->warmup; w++)
-			DLB_CHECK(timed(b, fn, ctx, w, 1, nsets, w, &t1));
+			DLB_CHECK(sample(b, fn, ctx, w, 1, nsets, w, 0, &t1, &ignored));
 		if (o->warmup == 0)
 			DLB_CHECK(timed(b, fn, ctx, 0, 1, nsets, 0, &t1));
 		/* Enough launches per sample to dwarf the event resolution, but never more than there are sets. */

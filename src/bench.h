@@ -18,8 +18,7 @@ struct dlb_bench {
 	cudaKernel_t hold;          /* set by dlb_gpu_open; NULL: samples are timed without holding the stream */
 	volatile unsigned *gate;    /* host-mapped: [0] = 1 releases the held stream, [1] = 1 the hold timed out */
 	unsigned *gate_dev;         /* the same, as the kernel sees it */
-	long long holds, hold_timeouts;
-	const void *no_hold_fn, *no_hold_ctx; /* a launch that blocked the host while held: not held again */
+	long long holds, hold_timeouts; /* held samples; those whose hold gave up (taken again unheld) */
 };
 
 struct dlb_bench_opts {

@@ -28,6 +28,8 @@ refused "filter larger than the input" "the 9x3 filter (dilation 1x1) is larger 
 	"$bin" lookup --op conv --w 7 --h 7 --c 3 --n 1 --k 8 --s 9 --r 3
 refused "dilated filter larger than the input" "the 3x3 filter (dilation 5x1) is larger than the padded 9x7 input" \
 	"$bin" lookup --op conv $shape --dil-w 5 --pad-w 1
+refused "a reduction over 2^31 taps" "C x R x S = 1048576 x 64 x 64" \
+	"$bin" lookup --op conv --w 64 --h 64 --c 1048576 --n 1 --k 8 --s 64 --r 64
 refused "a dim of another op" "--m is not a dimension of conv" "$bin" lookup --op conv $shape --m 5
 refused "an unknown layout" "unknown layout 'NCWH'" "$bin" lookup --op conv $shape --layout NCWH
 refused "int8 not built" "conv has no int8 kernels in this build" "$bin" --op conv --prec int8 $shape

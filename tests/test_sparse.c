@@ -137,6 +137,11 @@ static void test_mtx(void)
 	refused("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n1 2 x\n",
 		"w.mtx:4: expected a finite value after \"1 2\"");
 	refused("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n1 2 inf\n", "w.mtx:4: expected a finite");
+	refused("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 1e39\n", "w.mtx:3: expected a finite");
+	refused("%%MatrixMarket matrix coordinate real symmetric\n4 4 2000000000\n", "w.mtx:2: 4 x 4 with 2000000000");
+	CHECK_EQ_INT(read_text("%%MatrixMarket matrix coordinate real general\n2 2 1\n2 1 1e-310", &m), 0);
+	CHECK(m.nnz == 1 && m.val[0] == 0.0f, "a tiny value (no newline at the end) was not read as it rounds");
+	dlb_csr_free(&m);
 	refused("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1\n", "w.mtx:3: expected a finite value after \"1 1\"");
 	refused("%%MatrixMarket matrix coordinate real general\n2 2 2\n1\n", "w.mtx:3: expected \"row col value\"");
 	refused("%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 1 5\n", "w.mtx:3: a pattern entry is");

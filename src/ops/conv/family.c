@@ -63,6 +63,11 @@ static int conv_check(const int64_t *d, char *why, int len)
 {
 	int64_t P, Q;
 	dlb_conv_out(d, &P, &Q);
+	if ((double)d[CONV_C] * (double)d[CONV_R] * (double)d[CONV_S] > 2147483647.0 - 1024) {
+		snprintf(why, (size_t)len, "C x R x S = %lld x %lld x %lld: the kernels reduce over at most 2^31 - 1025 taps",
+			 (long long)d[CONV_C], (long long)d[CONV_R], (long long)d[CONV_S]);
+		return DLB_E_USAGE;
+	}
 	if (P >= 1 && Q >= 1)
 		return 0;
 	snprintf(why, (size_t)len,

@@ -82,7 +82,7 @@ int dlb_csr_generate(int64_t rows, int64_t cols, double sparsity, int block_r, i
 	struct dlb_pcg32 rng;
 	dlb_pcg32_seed(&rng, seed, 0x5eed5u);
 	/* the kept blocks, as a bit per block: at most 2^31 of them here */
-	if (cells > (double)MAX_INDEX * 8)
+	if (cells > (double)MAX_INDEX)
 		DLB_USER_FAIL(DLB_E_USAGE, "a %lld x %lld matrix in blocks of %d x %d has too many blocks", (long long)rows,
 			      (long long)cols, block_r, block_c);
 	uint8_t *kept = calloc((size_t)((brows * bcols + 7) / 8), 1);
@@ -103,20 +103,31 @@ int dlb_csr_generate(int64_t rows, int64_t cols, double sparsity, int block_r, i
 		free(kept);
 		goto fail;
 	}
-	int64_t e = 0;
+	int64_t e = 0, nk = 0;
+	int64_t *kb = malloc((size_t)bcols * sizeof *kb); /* the kept blocks of the current block row */
+	if (!kb) {
+		free(kept);
+		dlb_csr_free(out);
+		DLB_FAIL(ENOMEM, "out of memory for the pattern of a %lld x %lld matrix", (long long)rows, (long long)cols);
+	}
 	for (int64_t r = 0; r < rows; r++) {
 		int64_t br = r / block_r;
-		for (int64_t bc = 0; bc < bcols; bc++) {
-			int64_t b = br * bcols + bc;
-			if (!(kept[b / 8] & (1u << (b % 8))))
-				continue;
-			for (int64_t c = bc * block_c; c < bc * block_c + block_c && c < cols; c++) {
+		if (r % block_r == 0) {
+			nk = 0;
+			for (int64_t bc = 0; bc < bcols; bc++) {
+				int64_t b = br * bcols + bc;
+				if (kept[b / 8] & (1u << (b % 8)))
+					kb[nk++] = bc;
+			}
+		}
+		for (int64_t i = 0; i < nk; i++)
+			for (int64_t c = kb[i] * block_c; c < kb[i] * block_c + block_c && c < cols; c++) {
 				out->col[e] = (int32_t)c;
 				out->val[e++] = nonzero_value(&rng);
 			}
-		}
 		out->row_ptr[r + 1] = e;
 	}
+	free(kb);
 	free(kept);
 fail:
 	return rc;

@@ -5,6 +5,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
+#include <math.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,9 +21,10 @@ static int next_line(FILE *f, const char *name, char *buf, int len, int64_t *lin
 		return 0;
 	(*lineno)++;
 	size_t n = strlen(buf);
+	int more = n && buf[n - 1] != '\n' && ungetc(fgetc(f), f) != EOF;
 	if (n && buf[n - 1] == '\n')
 		buf[--n] = 0;
-	else if (!feof(f))
+	else if (more)
 		DLB_USER_FAIL(DLB_E_PARSE, "%s:%" PRId64 ": line longer than %d characters", name, *lineno, len - 2);
 	if (n && buf[n - 1] == '\r')
 		buf[--n] = 0;
@@ -89,9 +92,10 @@ int dlb_mtx_read_stream(FILE *f, const char *name, struct dlb_csr *out)
 	if (!got || int_field(p, &rows, &e) || int_field(e, &cols, &e) || int_field(e, &entries, &e) || !blank(e))
 		DLB_USER_FAIL(DLB_E_PARSE, "%s:%" PRId64 ": expected the size line \"rows cols entries\"", name, lineno);
 	if (rows < 1 || cols < 1 || rows > 2147483647 || cols > 2147483647 || entries < 0 ||
-	    (double)entries > (double)rows * (double)cols)
+	    entries > (symmetric ? 1073741823 : 2147483647) || (double)entries > (double)rows * (double)cols)
 		DLB_USER_FAIL(DLB_E_PARSE, "%s:%" PRId64 ": %" PRId64 " x %" PRId64 " with %" PRId64 " entries is not a matrix "
-			      "dlbtune can hold (sizes 1..2^31-1, entries at most rows x cols)", name, lineno, rows, cols,
+			      "dlbtune can hold (sizes 1..2^31-1, entries at most rows x cols and 2^31-1 stored)", name,
+			      lineno, rows, cols,
 			      entries);
 	if (symmetric && rows != cols)
 		DLB_USER_FAIL(DLB_E_PARSE, "%s:%" PRId64 ": a symmetric matrix must be square, not %" PRId64 " x %" PRId64,
@@ -118,7 +122,8 @@ int dlb_mtx_read_stream(FILE *f, const char *name, struct dlb_csr *out)
 			char *ve;
 			errno = 0;
 			x = strtod(e, &ve);
-			if (ve == e || errno || !blank(ve) || x != x || x - x != 0)
+			/* an underflow (ERANGE with a tiny result) is a value; an fp32 overflow is not */
+			if (ve == e || (errno && fabs(x) >= 1) || !blank(ve) || !(fabs(x) <= FLT_MAX))
 				DLB_USER_FAIL(DLB_E_PARSE, "%s:%" PRId64 ": expected a finite value after \"%" PRId64 " %" PRId64 "\"",
 					      name, lineno, ri, ci);
 		} else if (!blank(e)) {
