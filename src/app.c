@@ -183,6 +183,10 @@ static int load_problems(const struct dlb_cli *c, enum dlb_prec prec, struct pre
 		snprintf(pr->suite.name, sizeof pr->suite.name, "command line");
 	} else {
 		DLB_CHECK(dlb_suite_load(c->suite ? c->suite : pr->op->family->default_suite, pr->op, prec, &pr->suite));
+		/* --layout with a suite: every row in that layout (e.g. DeepBench's NCHW conv suites in NHWC) */
+		for (int i = 0; c->layout && i < pr->suite.n; i++)
+			if (dlb_layout_parse(pr->op->family, c->layout, pr->suite.problems[i].dim))
+				DLB_USER_FAIL(DLB_E_USAGE, "unknown layout '%s' for %s", c->layout, pr->op->family->name);
 	}
 	DLB_CHECK(check_padding(&pr->suite));
 fail:

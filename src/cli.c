@@ -82,7 +82,7 @@ static void usage_problems(FILE *out)
 		}
 		dlb_layout_names(f, layouts, sizeof layouts);
 		if (*layouts)
-			fprintf(out, "    --layout L     every layout dim at once: %s\n", layouts);
+			fprintf(out, "    --layout L     every layout dim at once (with a suite: every row): %s\n", layouts);
 		dlb_padded_titles(f, pads, sizeof pads);
 		if (*pads)
 			fprintf(out, "    int8 pads %s up to multiples of 4 (see --prec)\n", pads);

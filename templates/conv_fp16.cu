@@ -3,10 +3,12 @@
 // filters k, the reduction over (c, r, s), with the im2col addressing in the loads. Half values travel as
 // their 16 bits (no header is included; conversions are PTX cvt).
 //
-// Tunables (each has a default below, so this file compiles alone):
+// Tunables (each has a default below, so this file compiles after conv_common.cu alone):
 //   BM, BN            output pixels and filters per thread block
-//   BK                reduction steps per shared-memory stage (a multiple of 16: one mma's k)
+//   BK                reduction steps per shared-memory stage (a multiple of 16: one mma's k; 64 with VEC only)
 //   WARPS_M, WARPS_N  the block's warps; each computes a (BM/WARPS_M) × (BN/WARPS_N) tile of 16×8 mma tiles
+//   STAGES            cp.async stages in flight (VEC only; the host uses the other kernels with 2)
+//   VEC               set by the host's source specialisation, not searched (below)
 // Constraints (checked by the host before compiling, see src/ops/conv/conv.c):
 //   BM/WARPS_M >= 16, BN/WARPS_N >= 8, 2 <= WARPS_M·WARPS_N <= 8, (BM/WARPS_M)·(BN/WARPS_N) <= 4096
 // Launch-time: gridDim.z splits the reduction (split-K) with kc steps a split, as in conv_fp32.cu, whose
@@ -14,17 +16,12 @@
 // buffering and deterministic split-K reduction this file repeats for 16-bit elements.
 // Shared tiles are K-major (As[m][g], Bs[k][g]), rows padded by 8 halves, so the fragments' 32-bit reads of
 // a warp hit 32 distinct banks.
-
-#ifndef LAYOUT_NCHW
-#define LAYOUT_NCHW 1
-#endif
-#ifndef LAYOUT_NHWC
-#define LAYOUT_NHWC 1
-#endif
-#define ONLY(on, ...) ONLY_(on, __VA_ARGS__)
-#define ONLY_(on, ...) ONLY_##on(__VA_ARGS__)
-#define ONLY_1(...) __VA_ARGS__
-#define ONLY_0(...) __trap()
+//
+// VEC (NHWC with C a multiple of 8; the host picks it per problem, as a source specialisation): every 8
+// consecutive reduction steps (c, r, s) are 8 channels of one tap, 16 contiguous bytes of x and of w. Those
+// are copied to shared memory by cp.async (16 bytes, zero-filled where the tap falls in the padding or past
+// the reduction), STAGES stages in flight, and the fragments are read with ldmatrix. Shared memory is
+// dynamic: STAGES·(BM+BN)·(BK+8)·2 bytes.
 
 #ifndef BM
 #define BM 64 // output pixels per block
@@ -41,6 +38,12 @@
 #ifndef WARPS_N
 #define WARPS_N 2
 #endif
+#ifndef VEC
+#define VEC 0
+#endif
+#ifndef STAGES
+#define STAGES 3 // cp.async stages in flight (VEC only)
+#endif
 #define THREADS (32 * WARPS_M * WARPS_N)
 #define WTM (BM / WARPS_M) // a warp's pixels
 #define WTN (BN / WARPS_N) // a warp's filters
@@ -48,15 +51,10 @@
 #define NI (WTN / 8)       // and across
 #define LDS (BK + 8)       // halves per shared row
 
-typedef long long i64;
 typedef unsigned short h16;
 
 #define LA ((BM * BK + THREADS - 1) / THREADS) // im2col elements a thread loads per stage
 #define LB ((BN * BK + THREADS - 1) / THREADS) // filter elements a thread loads per stage
-
-struct conv_shape {
-	int N, C, H, W, K, R, S, P, Q, pad_h, pad_w, str_h, str_w, dil_h, dil_w;
-};
 
 __device__ __forceinline__ h16 to_half(float f)
 {
@@ -79,6 +77,56 @@ __device__ __forceinline__ void mma16816(float (&c)[4], unsigned a0, unsigned a1
 		     : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
 }
 
+// The block's results: accumulator e of mma tile (i, j) is pixel wm0 + 16i + gid (+8 for e >= 2) and filter
+// wn0 + 8j + 2·t4 + e % 2. Without split-K straight to y (NHWC: a thread's two adjacent filters as one 32-bit
+// store when K is even); with it, the partial sums to W[z] and conv_splitk_finish.
+template <int NHWC>
+__device__ __forceinline__ void store_tile(const float (&acc)[MI][NI][4], h16 *__restrict__ y, float *__restrict__ W,
+					   unsigned *__restrict__ counters, const conv_shape &d, i64 m0, int k0, int wm0,
+					   int wn0, int lane)
+{
+	const int gid = lane / 4, t4 = lane % 4;
+	const i64 PQ = (i64)d.P * d.Q, NPQ = (i64)d.N * PQ, MK = NPQ * d.K;
+	if (gridDim.z == 1) {
+#pragma unroll
+		for (int i = 0; i < MI; i++)
+#pragma unroll
+			for (int j = 0; j < NI; j++)
+#pragma unroll
+				for (int e = 0; e < 4; e += 2) {
+					const i64 m = m0 + wm0 + i * 16 + gid + (e >= 2 ? 8 : 0);
+					const int k = k0 + wn0 + j * 8 + t4 * 2;
+					if (m >= NPQ)
+						continue;
+					if (NHWC && d.K % 2 == 0 && k + 1 < d.K) {
+						const unsigned v = (unsigned)to_half(acc[i][j][e]) |
+								   (unsigned)to_half(acc[i][j][e + 1]) << 16;
+						*reinterpret_cast<unsigned *>(y + m * d.K + k) = v;
+					} else {
+						if (k < d.K)
+							y[conv_yi<NHWC>(d, PQ, m, k)] = to_half(acc[i][j][e]);
+						if (k + 1 < d.K)
+							y[conv_yi<NHWC>(d, PQ, m, k + 1)] = to_half(acc[i][j][e + 1]);
+					}
+				}
+		return;
+	}
+	float *wz = W + (i64)blockIdx.z * MK;
+#pragma unroll
+	for (int i = 0; i < MI; i++)
+#pragma unroll
+		for (int j = 0; j < NI; j++)
+#pragma unroll
+			for (int e = 0; e < 4; e++) {
+				const i64 m = m0 + wm0 + i * 16 + gid + (e >= 2 ? 8 : 0);
+				const int k = k0 + wn0 + j * 8 + t4 * 2 + e % 2;
+				if (m < NPQ && k < d.K)
+					wz[m * d.K + k] = acc[i][j][e];
+			}
+	conv_splitk_finish<NHWC, BM, BN, THREADS>(y, W, counters, d, m0, k0,
+						  [](h16 *o, i64 i, float v) { o[i] = to_half(v); });
+}
+
 template <int NHWC>
 __device__ __forceinline__ void conv_body(const h16 *__restrict__ x, const h16 *__restrict__ w,
 					  h16 *__restrict__ y, const conv_shape &d, float *__restrict__ W,
@@ -88,29 +136,14 @@ __device__ __forceinline__ void conv_body(const h16 *__restrict__ x, const h16 *
 	__shared__ __align__(16) h16 Bs[2][BN][LDS]; // the filter tile, Bs[k][g]
 	__shared__ i64 pix_base[BM];
 	__shared__ int pix_h[BM], pix_w[BM];
-	__shared__ int last_block;
 	const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
 	const int gid = lane / 4, t4 = lane % 4; // the mma fragments' row group and thread in it
 	const int wm0 = (warp % WARPS_M) * WTM, wn0 = (warp / WARPS_M) * WTN;
-	const i64 PQ = (i64)d.P * d.Q, NPQ = (i64)d.N * PQ;
 	const int RS = d.R * d.S, CRS = d.C * RS;
 	const i64 m0 = (i64)blockIdx.x * BM;
 	const int k0 = blockIdx.y * BN;
 	const int gbeg = blockIdx.z * kc, gend = gbeg + kc < CRS ? gbeg + kc : CRS;
-	for (int mm = tid; mm < BM; mm += THREADS) {
-		const i64 m = m0 + mm;
-		if (m < NPQ) {
-			const int n = (int)(m / PQ), pq = (int)(m % PQ), p = pq / d.Q, q = pq % d.Q;
-			pix_base[mm] = (i64)n * d.C * d.H * d.W;
-			pix_h[mm] = p * d.str_h - d.pad_h;
-			pix_w[mm] = q * d.str_w - d.pad_w;
-		} else {
-			pix_base[mm] = 0;
-			pix_h[mm] = -(1 << 30); // every tap above the image
-			pix_w[mm] = 0;
-		}
-	}
-	__syncthreads();
+	conv_pixels<BM, THREADS>(pix_base, pix_h, pix_w, d, m0);
 	float acc[MI][NI][4];
 #pragma unroll
 	for (int i = 0; i < MI; i++)
@@ -206,58 +239,146 @@ __device__ __forceinline__ void conv_body(const h16 *__restrict__ x, const h16 *
 		__syncthreads();
 		buf ^= 1;
 	}
-	// accumulator e of tile (i, j): pixel wm0 + 16i + gid (+8 for e >= 2), filter wn0 + 8j + 2·t4 + e % 2
-	const i64 MK = NPQ * d.K;
-	if (gridDim.z == 1) {
-#pragma unroll
-		for (int i = 0; i < MI; i++)
-#pragma unroll
-			for (int j = 0; j < NI; j++)
-#pragma unroll
-				for (int e = 0; e < 4; e++) {
-					const i64 m = m0 + wm0 + i * 16 + gid + (e >= 2 ? 8 : 0);
-					const int k = k0 + wn0 + j * 8 + t4 * 2 + e % 2;
-					if (m < NPQ && k < d.K)
-						y[NHWC ? m * d.K + k : (m / PQ * d.K + k) * PQ + m % PQ] = to_half(acc[i][j][e]);
-				}
-		return;
-	}
-	float *wz = W + (i64)blockIdx.z * MK;
+	store_tile<NHWC>(acc, y, W, counters, d, m0, k0, wm0, wn0, lane);
+}
+
+#if VEC
+typedef unsigned u32;
+
+__device__ __forceinline__ u32 smem_addr(const void *p)
+{
+	return (u32)__cvta_generic_to_shared(p);
+}
+
+// 16 bytes from global to shared, or 16 zero bytes where !ok (src is then not read): through L1 for x, whose
+// pixels the filter's taps read again and again (.ca), past it for w (.cg)
+__device__ __forceinline__ void cp16_ca(void *dst, const void *src, bool ok)
+{
+	asm volatile("cp.async.ca.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_addr(dst)), "l"(src),
+		     "r"(ok ? 16 : 0));
+}
+
+__device__ __forceinline__ void cp16(void *dst, const void *src, bool ok)
+{
+	asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_addr(dst)), "l"(src),
+		     "r"(ok ? 16 : 0));
+}
+
+__device__ __forceinline__ void cp_commit()
+{
+	asm volatile("cp.async.commit_group;\n" ::);
+}
+
+template <int N> __device__ __forceinline__ void cp_wait()
+{
+	asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+}
+
+__device__ __forceinline__ void ldm_x4(u32 (&r)[4], const void *p)
+{
+	asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+		     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+		     : "r"(smem_addr(p)));
+}
+
+__device__ __forceinline__ void ldm_x2(u32 (&r)[2], const void *p)
+{
+	asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];\n"
+		     : "=r"(r[0]), "=r"(r[1])
+		     : "r"(smem_addr(p)));
+}
+
+#define CPR (BK / 8)                                      // 16-byte chunks per tile row
+#define VA ((BM * CPR + THREADS - 1) / THREADS)          // chunks of x a thread copies per stage
+#define VB ((BN * CPR + THREADS - 1) / THREADS)          // chunks of w
+#define A_STAGE (BM * LDS)                                // halves
+#define B_STAGE (BN * LDS)
+
+__device__ __forceinline__ void conv_body_vec(const h16 *__restrict__ x, const h16 *__restrict__ w,
+					      h16 *__restrict__ y, const conv_shape &d, float *__restrict__ W,
+					      unsigned *__restrict__ counters, int kc)
+{
+	extern __shared__ __align__(16) h16 dsm[]; // STAGES x tiles, then STAGES w tiles
+	h16 *As = dsm, *Bs = dsm + STAGES * A_STAGE;
+	__shared__ i64 pix_base[BM];
+	__shared__ int pix_h[BM], pix_w[BM];
+	const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+	const int wm0 = (warp % WARPS_M) * WTM, wn0 = (warp / WARPS_M) * WTN;
+	const int CRS = d.C * d.R * d.S;
+	const i64 m0 = (i64)blockIdx.x * BM;
+	const int k0 = blockIdx.y * BN;
+	const int gbeg = blockIdx.z * kc, gend = gbeg + kc < CRS ? gbeg + kc : CRS;
+	conv_pixels<BM, THREADS>(pix_base, pix_h, pix_w, d, m0);
+	float acc[MI][NI][4];
 #pragma unroll
 	for (int i = 0; i < MI; i++)
 #pragma unroll
 		for (int j = 0; j < NI; j++)
 #pragma unroll
-			for (int e = 0; e < 4; e++) {
-				const i64 m = m0 + wm0 + i * 16 + gid + (e >= 2 ? 8 : 0);
-				const int k = k0 + wn0 + j * 8 + t4 * 2 + e % 2;
-				if (m < NPQ && k < d.K)
-					wz[m * d.K + k] = acc[i][j][e];
+			for (int e = 0; e < 4; e++)
+				acc[i][j][e] = 0.f;
+	// stage st's copies of the reduction steps [g0, g0 + BK)
+	auto load = [&](int st, int g0) {
+		h16 *as = As + st * A_STAGE, *bs = Bs + st * B_STAGE;
+#pragma unroll
+		for (int i = 0; i < VA; i++) {
+			const int e = tid + i * THREADS;
+			if (BM * CPR % THREADS == 0 || e < BM * CPR) {
+				const int mm = e / CPR, cg = e % CPR, g = g0 + cg * 8;
+				const int rs = g / d.C, c = g - rs * d.C, r = rs / d.S, s = rs - r * d.S;
+				const int h = pix_h[mm] + r * d.dil_h, wi = pix_w[mm] + s * d.dil_w;
+				const bool ok = g < gend && (unsigned)h < (unsigned)d.H && (unsigned)wi < (unsigned)d.W;
+				const h16 *src = ok ? x + pix_base[mm] + ((i64)h * d.W + wi) * d.C + c : x;
+				cp16_ca(as + mm * LDS + cg * 8, src, ok);
 			}
-	__threadfence();
-	__syncthreads();
-	const unsigned tile = blockIdx.y * gridDim.x + blockIdx.x;
-	if (tid == 0)
-		last_block = atomicAdd(&counters[tile], 1u) == gridDim.z - 1;
-	__syncthreads();
-	if (!last_block)
-		return;
-	__threadfence();
-	// The last split sums the tile in z order, one element a thread at a time (rolled: once per tile).
-#pragma unroll 1
-	for (int e = tid; e < BM * BN; e += THREADS) {
-		const i64 m = m0 + e / BN;
-		const int k = k0 + e % BN;
-		if (m < NPQ && k < d.K) {
-			float sum = 0.f;
-			for (unsigned z = 0; z < gridDim.z; z++)
-				sum += __ldcg(W + z * MK + m * d.K + k);
-			y[NHWC ? m * d.K + k : (m / PQ * d.K + k) * PQ + m % PQ] = to_half(sum);
+		}
+#pragma unroll
+		for (int i = 0; i < VB; i++) {
+			const int e = tid + i * THREADS;
+			if (BN * CPR % THREADS == 0 || e < BN * CPR) {
+				const int nn = e / CPR, cg = e % CPR, g = g0 + cg * 8, k = k0 + nn;
+				const bool ok = g < gend && k < d.K;
+				cp16(bs + nn * LDS + cg * 8, ok ? w + (i64)k * CRS + g : w, ok);
+			}
+		}
+	};
+	const int nk = gbeg < gend ? (gend - gbeg + BK - 1) / BK : 0;
+#pragma unroll
+	for (int st = 0; st < STAGES - 1; st++) {
+		if (st < nk)
+			load(st, gbeg + st * BK);
+		cp_commit();
+	}
+	// ldmatrix rows: x4 for a 16x16 tile of x (lanes 0-15 rows at k, 16-31 at k + 8), x2 for 8x16 of w
+	const int a_row = lane % 16, a_col = (lane / 16) * 8, b_row = lane % 8, b_col = ((lane / 8) % 2) * 8;
+	for (int kt = 0; kt < nk; kt++) {
+		cp_wait<STAGES - 2>();
+		__syncthreads(); // stage kt has landed for every thread; stage kt - 1 is no longer read
+		const int nx = kt + STAGES - 1;
+		if (nx < nk)
+			load(nx % STAGES, gbeg + nx * BK);
+		cp_commit();
+		const h16 *as = As + (kt % STAGES) * A_STAGE, *bs = Bs + (kt % STAGES) * B_STAGE;
+#pragma unroll
+		for (int kk = 0; kk < BK; kk += 16) {
+			u32 a[MI][4], b[NI][2];
+#pragma unroll
+			for (int i = 0; i < MI; i++)
+				ldm_x4(a[i], as + (wm0 + i * 16 + a_row) * LDS + kk + a_col);
+#pragma unroll
+			for (int j = 0; j < NI; j++)
+				ldm_x2(b[j], bs + (wn0 + j * 8 + b_row) * LDS + kk + b_col);
+#pragma unroll
+			for (int i = 0; i < MI; i++)
+#pragma unroll
+				for (int j = 0; j < NI; j++)
+					mma16816(acc[i][j], a[i][0], a[i][1], a[i][2], a[i][3], b[j][0], b[j][1]);
 		}
 	}
-	if (tid == 0)
-		counters[tile] = 0;
+	cp_wait<0>();
+	store_tile<1>(acc, y, W, counters, d, m0, k0, wm0, wn0, lane);
 }
+#endif
 
 #define CONV_ARGS                                                                                        \
 	const h16 *__restrict__ x, const h16 *__restrict__ w, h16 *__restrict__ y, conv_shape d,           \
@@ -271,5 +392,9 @@ extern "C" __global__ void __launch_bounds__(THREADS) conv_nchw(CONV_ARGS)
 
 extern "C" __global__ void __launch_bounds__(THREADS) conv_nhwc(CONV_ARGS)
 {
+#if VEC
+	ONLY(LAYOUT_NHWC, conv_body_vec(CONV_PASS));
+#else
 	ONLY(LAYOUT_NHWC, conv_body<1>(CONV_PASS));
+#endif
 }

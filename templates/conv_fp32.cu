@@ -2,7 +2,7 @@
 // output pixels (n, p, q), columns the filters k, and the reduction runs over (c, r, s); the im2col
 // addressing is in the loads, so nothing is unfolded in memory.
 //
-// Tunables (each has a default below, so this file compiles alone):
+// Tunables (each has a default below, so this file compiles after conv_common.cu alone):
 //   BM      output pixels per thread block
 //   BN      filters per thread block
 //   BK      reduction steps per shared-memory stage
@@ -20,18 +20,7 @@
 // are in registers while this one is computed (two shared buffers, one barrier a stage).
 // Split-K: each split writes its partial sums to W[z] (N·P·Q × K); the last split of a tile to arrive adds
 // them in the order z = 0, 1, ... (the result does not depend on arrival order) and writes y; the tile's
-// counter is left at zero for the next launch.
-
-#ifndef LAYOUT_NCHW
-#define LAYOUT_NCHW 1
-#endif
-#ifndef LAYOUT_NHWC
-#define LAYOUT_NHWC 1
-#endif
-#define ONLY(on, ...) ONLY_(on, __VA_ARGS__)
-#define ONLY_(on, ...) ONLY_##on(__VA_ARGS__)
-#define ONLY_1(...) __VA_ARGS__
-#define ONLY_0(...) __trap()
+// counter is left at zero for the next launch (conv_common.cu, which the host puts before this file).
 
 #ifndef BM
 #define BM 64 // output pixels per block
@@ -50,15 +39,10 @@
 #endif
 #define THREADS ((BM / TM) * (BN / TN))
 
-typedef long long i64;
-
 #define LA ((BM * BK + THREADS - 1) / THREADS) // im2col elements a thread loads per stage
 #define LB ((BN * BK + THREADS - 1) / THREADS) // filter elements a thread loads per stage
 #define PAD 4                                   // keeps rows 16-byte aligned, moves banks
 
-struct conv_shape {
-	int N, C, H, W, K, R, S, P, Q, pad_h, pad_w, str_h, str_w, dil_h, dil_w;
-};
 
 template <int N>
 __device__ __forceinline__ void lds_vec(float (&r)[N], const float *p)
@@ -87,27 +71,13 @@ __device__ __forceinline__ void conv_body(const float *__restrict__ x, const flo
 	__shared__ __align__(16) float Bs[2][BK][BN + PAD]; // the filter tile, Bs[g][k]
 	__shared__ i64 pix_base[BM];                        // image n's first element
 	__shared__ int pix_h[BM], pix_w[BM];                // the pixel's top-left tap (h, w); far out if none
-	__shared__ int last_block;
 	const int tid = threadIdx.x;
 	const i64 PQ = (i64)d.P * d.Q, NPQ = (i64)d.N * PQ;
 	const int RS = d.R * d.S, CRS = d.C * RS;
 	const i64 m0 = (i64)blockIdx.x * BM;
 	const int k0 = blockIdx.y * BN;
 	const int gbeg = blockIdx.z * kc, gend = gbeg + kc < CRS ? gbeg + kc : CRS;
-	for (int mm = tid; mm < BM; mm += THREADS) {
-		const i64 m = m0 + mm;
-		if (m < NPQ) {
-			const int n = (int)(m / PQ), pq = (int)(m % PQ), p = pq / d.Q, q = pq % d.Q;
-			pix_base[mm] = (i64)n * d.C * d.H * d.W;
-			pix_h[mm] = p * d.str_h - d.pad_h;
-			pix_w[mm] = q * d.str_w - d.pad_w;
-		} else {
-			pix_base[mm] = 0;
-			pix_h[mm] = -(1 << 30); // every tap above the image
-			pix_w[mm] = 0;
-		}
-	}
-	__syncthreads();
+	conv_pixels<BM, THREADS>(pix_base, pix_h, pix_w, d, m0);
 	// the thread's adjacent pixels tm·TM.. and filters tn·TN..; neighbours differ in the index y is written
 	// along
 	const int tm = NHWC ? tid / (BN / TN) : tid % (BM / TM);
@@ -201,11 +171,10 @@ __device__ __forceinline__ void conv_body(const float *__restrict__ x, const flo
 			const i64 m = mt + i;
 			if (m >= NPQ)
 				continue;
-			const i64 n = m / PQ, pq = m % PQ;
 #pragma unroll
 			for (int j = 0; j < TN; j++)
 				if (kt + j < d.K)
-					y[NHWC ? m * d.K + kt + j : (n * d.K + kt + j) * PQ + pq] = acc[i][j];
+					y[conv_yi<NHWC>(d, PQ, m, kt + j)] = acc[i][j];
 		}
 		return;
 	}
@@ -217,29 +186,8 @@ __device__ __forceinline__ void conv_body(const float *__restrict__ x, const flo
 		for (int j = 0; j < TN; j++)
 			if (mt + i < NPQ && kt + j < d.K)
 				wz[(mt + i) * d.K + kt + j] = acc[i][j];
-	__threadfence();
-	__syncthreads();
-	const unsigned tile = blockIdx.y * gridDim.x + blockIdx.x;
-	if (tid == 0)
-		last_block = atomicAdd(&counters[tile], 1u) == gridDim.z - 1;
-	__syncthreads();
-	if (!last_block)
-		return;
-	__threadfence();
-	// Rolled on purpose: this runs once per tile, and unrolling it per accumulator costs compile time.
-#pragma unroll 1
-	for (int e = 0; e < TM * TN; e++) {
-		const i64 m = mt + e % TM;
-		const int k = kt + e / TM;
-		if (m < NPQ && k < d.K) {
-			float sum = 0.f;
-			for (unsigned z = 0; z < gridDim.z; z++)
-				sum += __ldcg(W + z * MK + m * d.K + k);
-			y[NHWC ? m * d.K + k : (m / PQ * d.K + k) * PQ + m % PQ] = sum;
-		}
-	}
-	if (tid == 0)
-		counters[tile] = 0;
+	conv_splitk_finish<NHWC, BM, BN, THREADS>(y, W, counters, d, m0, k0,
+						  [](float *o, i64 i, float v) { o[i] = v; });
 }
 
 #define CONV_ARGS                                                                                        \

@@ -50,14 +50,16 @@ static const struct dlb_constraint conv_limit_checks[] = {
 };
 
 /* fp16 (templates/conv_fp16.cu): tiles of warps, each a grid of 16x8 mma.sync tiles */
-enum { H_BM, H_BN, H_BK, H_WM, H_WN, H_NPARAMS };
+enum { H_BM, H_BN, H_BK, H_WM, H_WN, H_ST, H_NPARAMS };
 
 static const struct dlb_param h_params[H_NPARAMS] = {
 	[H_BM] = {"BM", "output pixels per thread block", 2, {64, 128}},
 	[H_BN] = {"BN", "filters per thread block", 3, {32, 64, 128}},
-	[H_BK] = {"BK", "reduction steps (c, r, s) per shared-memory stage", 2, {16, 32}},
+	[H_BK] = {"BK", "reduction steps (c, r, s) per shared-memory stage (64: NHWC with C a multiple of 8 only)", 3,
+		  {16, 32, 64}},
 	[H_WM] = {"WARPS_M", "warps along the pixels", 3, {1, 2, 4}},
 	[H_WN] = {"WARPS_N", "warps along the filters", 3, {1, 2, 4}},
+	[H_ST] = {"STAGES", "shared-memory stages in flight (NHWC with C a multiple of 8; elsewhere 2)", 3, {2, 3, 4}},
 };
 
 /* two stages of both tiles (rows padded by 8 halves), the block's decoded pixels */
@@ -77,14 +79,28 @@ static const struct dlb_constraint h_constraints[] = {
 	 .exp = {[H_BM] = 1, [H_BN] = 1, [H_WM] = -1, [H_WN] = -1}, .lo = 1, .hi = 4096},
 };
 
+/* the register-staged kernels (BK <= 32, see h_scalar) */
 static int h_l_smem(const int *v, const struct dlb_limits *lim)
 {
-	return !lim || h_smem_of(v) <= lim->smem_static;
+	return !lim || v[H_BK] > 32 || h_smem_of(v) <= lim->smem_static;
+}
+
+/* the cp.async kernel (NHWC with C % 8 == 0): STAGES stages in dynamic shared memory */
+static size_t h_dyn_smem(const int *v)
+{
+	return (size_t)v[H_ST] * (size_t)(v[H_BM] + v[H_BN]) * (size_t)(v[H_BK] + 8) * 2;
+}
+
+static int h_l_dyn(const int *v, const struct dlb_limits *lim)
+{
+	return !lim || h_dyn_smem(v) + (size_t)v[H_BM] * 16 + 4 <= lim->smem_optin;
 }
 
 static const struct dlb_constraint h_limit_checks[] = {
-	{.text = "shared memory 4*(BM+BN)*(BK+8)+16*BM+4 bytes <= static limit per block", .kind = DLB_CON_CUSTOM,
+	{.text = "BK <= 32: shared memory 4*(BM+BN)*(BK+8)+16*BM+4 bytes <= static limit per block", .kind = DLB_CON_CUSTOM,
 	 .ok = h_l_smem},
+	{.text = "shared memory 2*STAGES*(BM+BN)*(BK+8)+16*BM+4 bytes <= opt-in limit per block", .kind = DLB_CON_CUSTOM,
+	 .ok = h_l_dyn},
 };
 
 static const char *const conv_kernels[] = {"conv_nchw", "conv_nhwc"};
@@ -98,6 +114,37 @@ static int conv_spec_of(const struct dlb_problem *p, const int *v)
 {
 	(void)v;
 	return (int)p->dim[CONV_LAYOUT];
+}
+
+/* fp16 has a third: NHWC with C a multiple of 8, whose reduction steps come 8 channels (16 bytes) at a time
+ * (templates/conv_fp16.cu's VEC kernel, with STAGES); the other two stage their loads in registers, ignore
+ * STAGES and are used with 2 only, and with BK <= 32 (h_scalar). */
+enum { H_SPEC_NCHW, H_SPEC_NHWC, H_SPEC_NHWC8, H_NSPECS };
+static const char *const h_spec_defines[] = {"#define LAYOUT_NCHW 1\n#define LAYOUT_NHWC 0\n#define VEC 0\n",
+					     "#define LAYOUT_NCHW 0\n#define LAYOUT_NHWC 1\n#define VEC 0\n",
+					     "#define LAYOUT_NCHW 0\n#define LAYOUT_NHWC 1\n#define VEC 1\n"};
+static const char *const h_spec_names[] = {"NCHW", "NHWC", "NHWC8"};
+
+static int h_vec(const int64_t *dim)
+{
+	return dim[CONV_LAYOUT] == CONV_NHWC && dim[CONV_C] % 8 == 0;
+}
+
+static int h_spec_of(const struct dlb_problem *p, const int *v)
+{
+	(void)v;
+	return h_vec(p->dim) ? H_SPEC_NHWC8 : (int)p->dim[CONV_LAYOUT];
+}
+
+static int h_scalar(const int *v)
+{
+	return v[H_ST] == 2 && v[H_BK] <= 32;
+}
+
+static int h_spec_used(const struct dlb_op *op, int s, const int *v)
+{
+	(void)op;
+	return s == H_SPEC_NHWC8 || h_scalar(v);
 }
 
 /* ---- problem state ---- */
@@ -141,7 +188,7 @@ struct conv_state {
 	const struct conv_kind *kind;
 	struct dlb_conv_shared *shared;
 	struct conv_shape d;
-	int nhwc, nsets;
+	int nhwc, vec, nsets; /* vec: fp16's cp.async kernel (h_spec_of) */
 	size_t nx, nw, ny; /* elements */
 	void *x[MAX_SETS], *w[MAX_SETS], *y[MAX_SETS];
 	float *ref;
@@ -224,6 +271,7 @@ static int conv_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **sta
 				   (int)d[CONV_R], (int)d[CONV_S], (int)P, (int)Q, (int)d[CONV_PAD_H], (int)d[CONV_PAD_W],
 				   (int)d[CONV_STRIDE_H], (int)d[CONV_STRIDE_W], (int)d[CONV_DIL_H], (int)d[CONV_DIL_W]};
 	s->nhwc = d[CONV_LAYOUT] == CONV_NHWC;
+	s->vec = s->kind->esize == 2 && h_vec(d);
 	sizes_of(p, &s->nx, &s->nw, &s->ny);
 	if (s->nx > ((size_t)1 << 40) || s->ny > ((size_t)1 << 40))
 		DLB_USER_FAIL(DLB_E_LIMIT, "the tensors of this convolution are too large to hold");
@@ -296,6 +344,8 @@ static int conv_variants(void *state, const struct dlb_candidate *c, int *values
 	int64_t tiles = gx * gy, sms = s->g->dev->sm_count, bk = v[s->kind->bk],
 		steps = ((int64_t)s->d.C * s->d.R * s->d.S + bk - 1) / bk;
 	int n = 0;
+	if (s->kind->esize == 2 && !s->vec && !h_scalar(v))
+		return 0; /* STAGES and BK 64 are the cp.async kernel's */
 	values[n++] = 1;
 	if (tiles >= 2 * sms || tiles > MAX_TILES_SPLIT)
 		return n;
@@ -334,8 +384,9 @@ static int conv_launch(void *state, const struct dlb_candidate *c, int split, in
 	int kc = chunk_of(s, v, split);
 	void *args[] = {&s->x[set], &s->w[set], &s->y[set], &s->d, &s->ws, &s->counters, &kc};
 	unsigned threads = (unsigned)s->kind->threads(v);
+	size_t dyn = s->vec ? h_dyn_smem(v) : 0;
 	DLB_CHECK(dlb_launch(c->kernels[s->nhwc], (dim3){(unsigned)gx, (unsigned)gy, (unsigned)split},
-			     (dim3){threads, 1, 1}, 0, s->g->dev->stream, args));
+			     (dim3){threads, 1, 1}, dyn, s->g->dev->stream, args));
 fail:
 	return rc;
 }
@@ -427,7 +478,8 @@ const struct dlb_op dlb_op_conv = {
 	.family = &dlb_family_conv,
 	.prec = DLB_PREC_FP32,
 	.summary = "forward convolution, implicit GEMM on the CUDA cores",
-	.template_file = "conv_fp32.cu",
+	.template_file = "conv_common.cu",
+	.template_extra = "conv_fp32.cu",
 	.kernel_names = conv_kernels,
 	.nkernels = 2,
 	.ndyn_kernels = 2, /* both are main kernels (no dynamic shared memory: dyn_smem is NULL) */
@@ -456,15 +508,18 @@ const struct dlb_op dlb_op_conv_fp16 = {
 	.prec = DLB_PREC_FP16,
 	.summary = "forward convolution, implicit GEMM with fp16 inputs and output on the tensor cores (mma.sync), "
 		   "fp32 accumulation",
-	.template_file = "conv_fp16.cu",
+	.template_file = "conv_common.cu",
+	.template_extra = "conv_fp16.cu",
 	.kernel_names = conv_kernels,
 	.nkernels = 2,
 	.ndyn_kernels = 2,
 	.variant_name = "SPLITK",
-	.nspecs = 2,
-	.spec_defines = conv_spec_defines,
-	.spec_names = conv_spec_names,
-	.spec_of = conv_spec_of,
+	.nspecs = H_NSPECS,
+	.spec_defines = h_spec_defines,
+	.spec_names = h_spec_names,
+	.spec_of = h_spec_of,
+	.spec_used = h_spec_used,
+	.dyn_smem = h_dyn_smem,
 	.space = {h_params, H_NPARAMS, h_constraints, sizeof h_constraints / sizeof h_constraints[0]},
 	.limit_checks = h_limit_checks,
 	.nlimit_checks = sizeof h_limit_checks / sizeof h_limit_checks[0],
