@@ -796,13 +796,17 @@ static int tc_spec_of(const struct dlb_problem *p, const int *v)
 }
 
 /* The specialisations tc_spec_of can give configuration v: int8 wgmma reads K-major operands only (TN);
- * NN+TN only where a block may keep A resident; the others each layout as stored. */
+ * NN+TN only where a block may keep A resident; B 't' (NT, TT) only with whole MN-major swizzle rows
+ * (BN % 64 == 0: the template's other B 't' kernels trap, and tc_variants never runs them); the others
+ * each layout as stored. */
 static int tc_spec_used(const struct dlb_op *op, int s, const int *v)
 {
 	if (!is_wgmma(v))
 		return s != GEMM_SPEC_NN_TN;
 	if (op->prec == DLB_PREC_INT8)
 		return s == 2;
+	if ((s == 1 || s == 3) && v[TC_BN] % 64 != 0)
+		return 0;
 	return s != GEMM_SPEC_NN_TN || ar_may(v, 0, 0, 1, 1);
 }
 

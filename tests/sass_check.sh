@@ -1,0 +1,53 @@
+#!/bin/sh
+# sass_check: the tensor-core kernels contain the matrix instructions they were written for, read from their
+# SASS by tests/sass_ops (no disassembler, no GPU): every sampled fp16 convolution candidate, in each of its
+# source specialisations (NCHW, NHWC, NHWC8), has HMMA in the kernel it runs; the fp32 ones have none (the
+# check can fail); GEMM's mma.sync candidates (KIND=0) have HMMA (fp16) or IMMA (int8), its wgmma ones
+# (KIND=1) HGMMA or IGMMA. tests/gpu_sass.sh checks sass_ops' opcodes against nvdisasm where there is one.
+top_builddir=${top_builddir:-.}
+bin="$top_builddir/dlbtune"
+ops="$top_builddir/tests/sass_ops"
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export DLBTUNE_DB="$tmp/db"
+
+# COUNT FILE KERNEL NAME: NAME's count in KERNEL of FILE ("" when the kernel is not there)
+count() { "$ops" "$1" | awk -v k="$2" -v n="$3" '$2 == k { for (i = 3; i <= NF; i++) if (index($i, n "=") == 1) print substr($i, length(n) + 2) }'; }
+# SUM FILE NAME: NAME's count over every kernel of FILE
+sum() { "$ops" "$1" | awk -v n="$2" '{ for (i = 3; i <= NF; i++) if (index($i, n "=") == 1) s += substr($i, length(n) + 2) } END { print s + 0 }'; }
+
+"$bin" compile --op conv --prec fp16 --arch sm_90a --every 20 --emit "$tmp/e" >"$tmp/log" 2>&1 || { echo "FAIL: compile conv fp16"; tail -3 "$tmp/log"; fail=1; }
+"$bin" compile --op conv --prec fp32 --arch sm_90a --every 40 --emit "$tmp/e" >"$tmp/log" 2>&1 || { echo "FAIL: compile conv fp32"; tail -3 "$tmp/log"; fail=1; }
+n=0
+for f in "$tmp"/e/fp16/*.cubin; do
+	case $f in *_NCHW.sm_90a.cubin) k=conv_nchw ;; *) k=conv_nhwc ;; esac
+	c=$(count "$f" $k HMMA)
+	[ "${c:-0}" -gt 0 ] || { echo "FAIL: $(basename "$f"): $k has no HMMA ($("$ops" "$f" | grep " $k "))"; fail=1; }
+	n=$((n + 1))
+done
+[ $n -ge 10 ] || { echo "FAIL: only $n fp16 conv cubins"; fail=1; }
+echo "conv fp16: $n cubins, HMMA in each"
+for f in "$tmp"/e/fp32/*.cubin; do
+	c=$(sum "$f" HMMA)
+	[ "$c" = 0 ] || { echo "FAIL: $(basename "$f"): fp32 with $c HMMA"; fail=1; }
+done
+
+for prec in fp16 int8; do
+	"$bin" compile --op gemm --prec $prec --arch sm_90a --every 60 --emit "$tmp/g" >"$tmp/log" 2>&1 ||
+		{ echo "FAIL: compile gemm $prec"; tail -3 "$tmp/log"; fail=1; }
+	if [ $prec = fp16 ]; then mma=HMMA gmma=HGMMA; else mma=IMMA gmma=IGMMA; fi
+	for kind in 0 1; do
+		[ $kind = 0 ] && want=$mma || want=$gmma
+		n=0
+		for f in "$tmp"/g/$prec/*_KIND-${kind}_*.cubin; do
+			[ -f "$f" ] || continue
+			c=$(sum "$f" $want)
+			[ "$c" -gt 0 ] || { echo "FAIL: $(basename "$f"): no $want"; fail=1; }
+			n=$((n + 1))
+		done
+		[ $n -ge 1 ] || { echo "FAIL: gemm $prec: no KIND=$kind cubin in the sample"; fail=1; }
+		echo "gemm $prec KIND=$kind: $n cubins, $want in each"
+	done
+done
+exit $fail
