@@ -17,7 +17,8 @@
 // Shared tiles are K-major (As[m][g], Bs[k][g]), rows padded by 8 halves, so the fragments' 32-bit reads of
 // a warp hit 32 distinct banks.
 //
-// VEC (NHWC with C a multiple of 8; the host picks it per problem, as a source specialisation): every 8
+// VEC (C a multiple of 8; the host picks it per problem, as a source specialisation; for NCHW problems it
+// first copies x and w to NHWC and KRSC with to_nhwc, below, and the kernel writes y in NCHW): every 8
 // consecutive reduction steps (c, r, s) are 8 channels of one tap, 16 contiguous bytes of x and of w. Those
 // are copied to shared memory by cp.async (16 bytes, zero-filled where the tap falls in the padding or past
 // the reduction), STAGES stages in flight, and the fragments are read with ldmatrix. Shared memory is
@@ -294,6 +295,7 @@ __device__ __forceinline__ void ldm_x2(u32 (&r)[2], const void *p)
 #define A_STAGE (BM * LDS)                                // halves
 #define B_STAGE (BN * LDS)
 
+template <int OUT_NHWC>
 __device__ __forceinline__ void conv_body_vec(const h16 *__restrict__ x, const h16 *__restrict__ w,
 					      h16 *__restrict__ y, const conv_shape &d, float *__restrict__ W,
 					      unsigned *__restrict__ counters, int kc)
@@ -376,7 +378,7 @@ __device__ __forceinline__ void conv_body_vec(const h16 *__restrict__ x, const h
 		}
 	}
 	cp_wait<0>();
-	store_tile<1>(acc, y, W, counters, d, m0, k0, wm0, wn0, lane);
+	store_tile<OUT_NHWC>(acc, y, W, counters, d, m0, k0, wm0, wn0, lane);
 }
 #endif
 
@@ -387,14 +389,48 @@ __device__ __forceinline__ void conv_body_vec(const h16 *__restrict__ x, const h
 
 extern "C" __global__ void __launch_bounds__(THREADS) conv_nchw(CONV_ARGS)
 {
+#if VEC // x and w as NHWC and KRSC (the host's to_nhwc copies), y NCHW
+	ONLY(LAYOUT_NCHW, conv_body_vec<0>(CONV_PASS));
+#else
 	ONLY(LAYOUT_NCHW, conv_body<0>(CONV_PASS));
+#endif
 }
 
 extern "C" __global__ void __launch_bounds__(THREADS) conv_nhwc(CONV_ARGS)
 {
 #if VEC
-	ONLY(LAYOUT_NHWC, conv_body_vec(CONV_PASS));
+	ONLY(LAYOUT_NHWC, conv_body_vec<1>(CONV_PASS));
 #else
 	ONLY(LAYOUT_NHWC, conv_body<1>(CONV_PASS));
 #endif
+}
+
+// NCHW's cp.async kernel reads x and w in NHWC and KRSC order: in[n][c][i] -> out[n][i][c] for each of `images`
+// images of C channels of HW elements (x: HW = H·W; w: n is the filter k and HW = R·S). HW >= 32: through a
+// 32 x 32 shared tile, so that both the reads and the writes are coalesced; grid (ceil(HW/32), ceil(C/32),
+// images). HW < 32 (a filter's taps): one output element a thread, c fastest, over a 1-D grid (the reads of
+// a warp fall in a few lines). 32 x 8 threads. The host runs it inside the timed launch, as cuDNN's own NCHW
+// kernels transform inside theirs; not at all where HW is 1 (1x1 filters: KCRS is KRSC).
+extern "C" __global__ void __launch_bounds__(256) to_nhwc(const h16 *__restrict__ in, h16 *__restrict__ out,
+							  int images, int C, int HW)
+{
+	if (HW < 32) {
+		const i64 total = (i64)images * C * HW, step = (i64)gridDim.x * 256;
+		for (i64 e = (i64)blockIdx.x * 256 + threadIdx.y * 32 + threadIdx.x; e < total; e += step) {
+			const i64 n = e / ((i64)C * HW), r = e % ((i64)C * HW);
+			const int i = (int)(r / C), c = (int)(r % C);
+			out[e] = in[(n * C + c) * HW + i];
+		}
+		return;
+	}
+	__shared__ h16 t[32][34]; // a column of it is 17 words apart: 32 distinct banks
+	const i64 base = (i64)blockIdx.z * C * HW;
+	const int i0 = blockIdx.x * 32, c0 = blockIdx.y * 32, tx = threadIdx.x;
+	for (int r = threadIdx.y; r < 32; r += 8)
+		if (c0 + r < C && i0 + tx < HW)
+			t[r][tx] = in[base + (i64)(c0 + r) * HW + i0 + tx];
+	__syncthreads();
+	for (int r = threadIdx.y; r < 32; r += 8)
+		if (i0 + r < HW && c0 + tx < C)
+			out[base + (i64)(i0 + r) * C + c0 + tx] = t[tx][r];
 }

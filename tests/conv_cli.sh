@@ -54,7 +54,7 @@ for prec in fp16 fp32; do
 		want="compiled $((2 * n)) candidates (as NCHW and NHWC) for sm_90a, 0 failed"
 	else
 		n2=$("$bin" space --op conv --prec fp16 --arch sm_90a -v 2>/dev/null | grep 'STAGES=2' | grep -vc 'BK=64')
-		want="compiled $((n + 2 * n2)) candidates (as NCHW, NHWC and NHWC8) for sm_90a, 0 failed"
+		want="compiled $((2 * n + 2 * n2)) candidates (as NCHW, NHWC, NHWC8 and NCHW8) for sm_90a, 0 failed"
 	fi
 	[ "$last" = "$want" ] || { echo "FAIL: compile $prec: $last (wanted: $want)"; fail=1; }
 	spills=$(printf '%s\n' "$out" | grep -E '[1-9][0-9]* B spill st|/[1-9][0-9]* B ld')

@@ -116,24 +116,29 @@ static int conv_spec_of(const struct dlb_problem *p, const int *v)
 	return (int)p->dim[CONV_LAYOUT];
 }
 
-/* fp16 has a third: NHWC with C a multiple of 8, whose reduction steps come 8 channels (16 bytes) at a time
- * (templates/conv_fp16.cu's VEC kernel, with STAGES); the other two stage their loads in registers, ignore
- * STAGES and are used with 2 only, and with BK <= 32 (h_scalar). */
-enum { H_SPEC_NCHW, H_SPEC_NHWC, H_SPEC_NHWC8, H_NSPECS };
+/* fp16 has two more: with C a multiple of 8, the reduction steps come 8 channels (16 bytes) at a time
+ * (templates/conv_fp16.cu's VEC kernel, with STAGES), in NHWC (NHWC8) or in NCHW after copying x and w to NHWC
+ * and KRSC inside the launch (NCHW8, kernel to_nhwc); the register-staged two ignore STAGES and are used with
+ * 2 only, and with BK <= 32 (h_scalar). */
+enum { H_SPEC_NCHW, H_SPEC_NHWC, H_SPEC_NHWC8, H_SPEC_NCHW8, H_NSPECS };
 static const char *const h_spec_defines[] = {"#define LAYOUT_NCHW 1\n#define LAYOUT_NHWC 0\n#define VEC 0\n",
 					     "#define LAYOUT_NCHW 0\n#define LAYOUT_NHWC 1\n#define VEC 0\n",
-					     "#define LAYOUT_NCHW 0\n#define LAYOUT_NHWC 1\n#define VEC 1\n"};
-static const char *const h_spec_names[] = {"NCHW", "NHWC", "NHWC8"};
+					     "#define LAYOUT_NCHW 0\n#define LAYOUT_NHWC 1\n#define VEC 1\n",
+					     "#define LAYOUT_NCHW 1\n#define LAYOUT_NHWC 0\n#define VEC 1\n"};
+static const char *const h_spec_names[] = {"NCHW", "NHWC", "NHWC8", "NCHW8"};
+static const char *const h_kernels[] = {"conv_nchw", "conv_nhwc", "to_nhwc"};
 
 static int h_vec(const int64_t *dim)
 {
-	return dim[CONV_LAYOUT] == CONV_NHWC && dim[CONV_C] % 8 == 0;
+	return dim[CONV_C] % 8 == 0;
 }
 
 static int h_spec_of(const struct dlb_problem *p, const int *v)
 {
 	(void)v;
-	return h_vec(p->dim) ? H_SPEC_NHWC8 : (int)p->dim[CONV_LAYOUT];
+	if (!h_vec(p->dim))
+		return (int)p->dim[CONV_LAYOUT];
+	return p->dim[CONV_LAYOUT] == CONV_NHWC ? H_SPEC_NHWC8 : H_SPEC_NCHW8;
 }
 
 static int h_scalar(const int *v)
@@ -144,7 +149,7 @@ static int h_scalar(const int *v)
 static int h_spec_used(const struct dlb_op *op, int s, const int *v)
 {
 	(void)op;
-	return s == H_SPEC_NHWC8 || h_scalar(v);
+	return s == H_SPEC_NHWC8 || s == H_SPEC_NCHW8 || h_scalar(v);
 }
 
 /* ---- problem state ---- */
@@ -192,6 +197,7 @@ struct conv_state {
 	size_t nx, nw, ny; /* elements */
 	void *x[MAX_SETS], *w[MAX_SETS], *y[MAX_SETS];
 	float *ref;
+	void *xt, *wt; /* fp16 NCHW8: x and w copied to NHWC and KRSC inside each launch */
 	double tol, tol_tf32; /* fp32's (fp16: the absolute part), and TF32's for cuDNN's default math */
 	float *ws;                /* split-K partial sums, ws_elems floats */
 	size_t ws_elems;
@@ -226,7 +232,8 @@ static size_t conv_device_bytes(const struct dlb_problem *p, const struct dlb_de
 {
 	size_t nx, nw, ny;
 	sizes_of(p, &nx, &nw, &ny);
-	return (size_t)sets_for(p, dev) * set_bytes(p) + 4 * ny + MAX_WS_BYTES + dlb_bench_flush_bytes(dev);
+	size_t xt = kind_of(p->op)->esize == 2 ? 2 * (nx + nw) : 0; /* fp16 NCHW8's copies */
+	return (size_t)sets_for(p, dev) * set_bytes(p) + 4 * ny + xt + MAX_WS_BYTES + dlb_bench_flush_bytes(dev);
 }
 
 static void conv_teardown(void *state)
@@ -240,6 +247,8 @@ static void conv_teardown(void *state)
 		dlb_dev_free(s->y[i]);
 	}
 	dlb_dev_free(s->ref);
+	dlb_dev_free(s->xt);
+	dlb_dev_free(s->wt);
 	dlb_dev_free(s->ws);
 	dlb_dev_free(s->counters);
 	if (s->cu_open)
@@ -295,6 +304,10 @@ static int conv_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **sta
 			DLB_CHECK(dlb_fill_f32(g, s->x[i], (int64_t)s->nx, seed + 2 * (uint64_t)i));
 			DLB_CHECK(dlb_fill_f32(g, s->w[i], (int64_t)s->nw, seed + 2 * (uint64_t)i + 1));
 		}
+	}
+	if (s->vec && !s->nhwc) {
+		DLB_CHECK(dlb_dev_alloc(&s->xt, s->nx * es));
+		DLB_CHECK(dlb_dev_alloc(&s->wt, s->nw * es));
 	}
 	DLB_CHECK(dlb_dev_alloc((void **)&s->counters, MAX_TILES_SPLIT * sizeof(unsigned)));
 	CUDA_CHECK(cudaMemsetAsync(s->counters, 0, MAX_TILES_SPLIT * sizeof(unsigned), g->dev->stream));
@@ -367,6 +380,23 @@ static int conv_variants(void *state, const struct dlb_candidate *c, int *values
 	return n;
 }
 
+/* in[n][c][i] -> out[n][i][c]: n < images, c < C, i < HW (templates/conv_fp16.cu's to_nhwc) */
+static int to_nhwc(struct conv_state *s, const struct dlb_candidate *c, void *in, void *out, int images, int C, int HW)
+{
+	int rc = 0;
+	void *args[] = {&in, &out, &images, &C, &HW};
+	dim3 grid = {(unsigned)((HW + 31) / 32), (unsigned)((C + 31) / 32), (unsigned)images};
+	if (HW < 32) { /* one element a thread, at most 8 blocks an SM */
+		int64_t blocks = ((int64_t)images * C * HW + 255) / 256, most = 8 * (int64_t)s->g->dev->sm_count;
+		grid = (dim3){(unsigned)(blocks < most ? blocks : most), 1, 1};
+	} else if (images > 65535) {
+		DLB_FAIL(DLB_E_LIMIT, "%d images are over the grid's limit of 65535", images);
+	}
+	DLB_CHECK(dlb_launch(c->kernels[2], grid, (dim3){32, 8, 1}, 0, s->g->dev->stream, args));
+fail:
+	return rc;
+}
+
 static int conv_launch(void *state, const struct dlb_candidate *c, int split, int set)
 {
 	int rc = 0;
@@ -382,7 +412,16 @@ static int conv_launch(void *state, const struct dlb_candidate *c, int split, in
 	if (split > 1 && (gx * gy > MAX_TILES_SPLIT || (size_t)split * s->ny > s->ws_elems))
 		DLB_FAIL(DLB_E_LIMIT, "split-K %d needs more workspace or counters than were allocated", split);
 	int kc = chunk_of(s, v, split);
-	void *args[] = {&s->x[set], &s->w[set], &s->y[set], &s->d, &s->ws, &s->counters, &kc};
+	void *x = s->x[set], *w = s->w[set];
+	if (s->vec && !s->nhwc) { /* NCHW8: x to NHWC, w to KRSC, then the NHWC kernel writing y in NCHW */
+		DLB_CHECK(to_nhwc(s, c, x, s->xt, s->d.N, s->d.C, s->d.H * s->d.W));
+		x = s->xt;
+		if (s->d.R * s->d.S > 1) { /* a 1x1 filter's KCRS is KRSC */
+			DLB_CHECK(to_nhwc(s, c, w, s->wt, s->d.K, s->d.C, s->d.R * s->d.S));
+			w = s->wt;
+		}
+	}
+	void *args[] = {&x, &w, &s->y[set], &s->d, &s->ws, &s->counters, &kc};
 	unsigned threads = (unsigned)s->kind->threads(v);
 	size_t dyn = s->vec ? h_dyn_smem(v) : 0;
 	DLB_CHECK(dlb_launch(c->kernels[s->nhwc], (dim3){(unsigned)gx, (unsigned)gy, (unsigned)split},
@@ -510,8 +549,8 @@ const struct dlb_op dlb_op_conv_fp16 = {
 		   "fp32 accumulation",
 	.template_file = "conv_common.cu",
 	.template_extra = "conv_fp16.cu",
-	.kernel_names = conv_kernels,
-	.nkernels = 2,
+	.kernel_names = h_kernels,
+	.nkernels = 3,
 	.ndyn_kernels = 2,
 	.variant_name = "SPLITK",
 	.nspecs = H_NSPECS,
