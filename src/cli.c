@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include "err.h"
+#include "jit.h"
 #include "op.h"
 #include "suite.h"
 #include "../search/strategy.h"
@@ -578,12 +579,22 @@ static int apply_option(int ch, const char *arg, struct dlb_cli *c, const char *
 	case O_JSON:
 		c->json = 1;
 		break;
-	case O_ARCH:
-		if (strncmp(arg, "sm_", 3) || strlen(arg) < 5 || strlen(arg) > 8)
+	case O_ARCH: {
+		/* sm_ and 2 or 3 digits, then at most an 'a' or 'f' (the arch- and family-specific targets) */
+		size_t nd = strspn(arg + (strncmp(arg, "sm_", 3) ? 0 : 3), "0123456789");
+		const char *tail = arg + 3 + nd;
+		if (strncmp(arg, "sm_", 3) || nd < 2 || nd > 3 || (*tail && (strchr("af", *tail) == NULL || tail[1])))
 			DLB_USER_FAIL(DLB_E_USAGE, "--arch '%s': expected sm_NN or sm_NNa (e.g. sm_90a)", arg);
+		int sm = atoi(arg + 3), lo, hi;
+		if (sm < 80)
+			DLB_USER_FAIL(DLB_E_USAGE, "--arch %s: dlbtune's kernels need sm_80 or newer (cp.async, mma.sync)", arg);
+		if (!dlb_jit_arch_supported(sm, &lo, &hi))
+			DLB_USER_FAIL(DLB_E_USAGE, "--arch %s: this NVRTC does not compile for sm_%d (it knows sm_%d to sm_%d)",
+				      arg, sm, lo, hi);
 		c->arch = arg;
 		c->have_arch = 1;
 		break;
+	}
 	case O_EMIT:
 		c->emit = arg;
 		break;

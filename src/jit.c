@@ -86,6 +86,20 @@ const char *dlb_jit_options(void)
 	return options_text;
 }
 
+int dlb_jit_arch_supported(int sm, int *lo, int *hi)
+{
+	int n = 0, archs[256], ok = 0;
+	*lo = *hi = 0;
+	if (nvrtcGetNumSupportedArchs(&n) != NVRTC_SUCCESS || n <= 0 || n > 256 ||
+	    nvrtcGetSupportedArchs(archs) != NVRTC_SUCCESS)
+		return 1; /* cannot tell: NVRTC itself will say when it compiles */
+	*lo = archs[0];
+	*hi = archs[n - 1];
+	for (int i = 0; i < n; i++)
+		ok |= archs[i] == sm;
+	return ok;
+}
+
 int dlb_jit_parse_ptxas(const char *log, struct dlb_kernel_report *out, int max)
 {
 	int n = -1;
@@ -380,7 +394,15 @@ int dlb_jit_server_start(struct dlb_jit_server *s, int threads, const char *arch
 	s->to = down[1];
 	s->from = up[0];
 	struct pollfd pfd = {s->from, POLLIN, 0};
-	if (poll(&pfd, 1, 60000) != 1 || dlb_msg_read(s->from, &m) || m.type != REP_HELLO)
+	int pr = 0;
+	for (int slices = 0; pr == 0 && slices < 600; slices++) { /* 60 s, an interrupt seen within 100 ms */
+		if (dlb_interrupted)
+			DLB_USER_FAIL(DLB_E_INTERRUPTED, "interrupted while the compiler process started");
+		pr = poll(&pfd, 1, 100);
+		if (pr < 0 && errno == EINTR)
+			pr = 0;
+	}
+	if (pr != 1 || dlb_msg_read(s->from, &m) || m.type != REP_HELLO)
 		DLB_FAIL(DLB_E_NVRTC, "the compiler process did not start (no word from it within 60 s)");
 	snprintf(s->compiler, sizeof s->compiler, "%s", (const char *)m.payload);
 	dlb_reply_free(&m);
@@ -436,7 +458,8 @@ static int take_result(const struct dlb_reply *m, int *id, struct dlb_jit_job *j
 	j->cubin_size = w.cubin_size;
 	if (w.cubin_size && !(j->cubin = malloc(w.cubin_size)))
 		return -1;
-	memcpy(j->cubin, (char *)m->payload + sizeof w, w.cubin_size);
+	if (w.cubin_size) /* none for a candidate that failed to compile: no memcpy from or to NULL */
+		memcpy(j->cubin, (char *)m->payload + sizeof w, w.cubin_size);
 	if (!(j->log = malloc(w.log_len + 1))) {
 		free(j->cubin);
 		j->cubin = NULL;
@@ -447,6 +470,13 @@ static int take_result(const struct dlb_reply *m, int *id, struct dlb_jit_job *j
 	return 0;
 }
 
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 int dlb_jit_server_take(struct dlb_jit_server *s, double timeout_s, struct dlb_jit_event *ev)
 {
 	int rc = 0;
@@ -455,7 +485,16 @@ int dlb_jit_server_take(struct dlb_jit_server *s, double timeout_s, struct dlb_j
 	if (s->pid <= 0)
 		DLB_FAIL(DLB_E_NVRTC, "the compiler process is not running");
 	struct pollfd pfd = {s->from, POLLIN, 0};
-	int pr = poll(&pfd, 1, timeout_s < 0 ? -1 : (int)(timeout_s * 1000));
+	/* an interrupt that came before poll() started would not wake it: look first; an endless wait is
+	 * polled in 100 ms slices so that one landing in between is seen soon after */
+	int pr = 0;
+	double end = now_s() + timeout_s;
+	do {
+		if (dlb_interrupted)
+			return DLB_E_INTERRUPTED;
+		double left = timeout_s < 0 ? 0.1 : end - now_s();
+		pr = poll(&pfd, 1, left <= 0 ? 0 : left < 0.1 ? (int)(left * 1000) + 1 : 100);
+	} while (pr == 0 && (timeout_s < 0 || now_s() < end));
 	if (pr < 0 && errno == EINTR)
 		return dlb_interrupted ? DLB_E_INTERRUPTED : DLB_E_NOTFOUND;
 	if (pr == 0)

@@ -35,6 +35,9 @@ char *dlb_jit_source(const char *prefix, const char *const *names, const int *va
 int dlb_jit_compile(struct dlb_jit_job *job);
 /* The options every compile gets besides --gpu-architecture, as one line. */
 const char *dlb_jit_options(void);
+/* Whether this NVRTC compiles for sm_<sm> (its nvrtcGetSupportedArchs list); *lo and *hi get the list's
+ * first and last (0 when NVRTC cannot say). Needs no GPU. */
+int dlb_jit_arch_supported(int sm, int *lo, int *hi);
 
 /* The compiler process. NVRTC loads parts of the CUDA driver, and a process that has run it cannot fork a
  * worker that initializes CUDA (cudaErrorInitializationError on the H200 machines, docs/NOTES.md), so the

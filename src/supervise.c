@@ -70,11 +70,16 @@ static int read_all(const struct dlb_sup *s, int fd, void *p, size_t n, double d
 	char *c = p;
 	int side = s && s->side && s->side_fd >= 0;
 	while (n) {
+		/* an interrupt that came before poll() started would not wake it: look first, and poll in slices of
+		 * at most 100 ms so that one landing between the look and the poll is seen soon after */
+		if (dlb_interrupted)
+			return DLB_E_INTERRUPTED;
 		double left = deadline > 0 ? deadline - now_s() : 0;
 		if (deadline > 0 && left <= 0)
 			return DLB_SUP_TIMEOUT;
 		struct pollfd pfd[2] = {{fd, POLLIN, 0}, {side ? s->side_fd : -1, POLLIN, 0}};
-		int pr = poll(pfd, side ? 2 : 1, deadline > 0 ? (int)(left * 1000) + 1 : -1);
+		int ms = deadline > 0 && left < 0.1 ? (int)(left * 1000) + 1 : 100;
+		int pr = poll(pfd, side ? 2 : 1, ms);
 		if (pr < 0 && errno == EINTR) {
 			if (dlb_interrupted)
 				return DLB_E_INTERRUPTED;

@@ -100,6 +100,15 @@ static void test_valid(void)
 	CHECK_EQ_INT(parse(&c, "compile", "--arch", "sm_90a", "--emit", "/tmp/e", NULL), 0);
 	CHECK_EQ_STR(c.arch, "sm_90a");
 	CHECK_EQ_STR(c.emit, "/tmp/e");
+	/* targets dlbtune cannot compile for are refused when parsed (issue 34: sm_50 compiled "146 failed" and
+	 * exited 0; sm_1000 was accepted by space) */
+	CHECK_EQ_INT(parse(&c, "compile", "--arch", "sm_50", NULL), DLB_E_USAGE);
+	CHECK(strstr(dlb_last_error(), "need sm_80 or newer") != NULL, "--arch sm_50: %s", dlb_last_error());
+	CHECK_EQ_INT(parse(&c, "space", "--op", "gemm", "--arch", "sm_1000", NULL), DLB_E_USAGE);
+	CHECK_EQ_INT(parse(&c, "space", "--op", "gemm", "--arch", "sm_90x", NULL), DLB_E_USAGE);
+	CHECK_EQ_INT(parse(&c, "space", "--op", "gemm", "--arch", "sm_899", NULL), DLB_E_USAGE);
+	CHECK(strstr(dlb_last_error(), "does not compile for sm_899") != NULL, "--arch sm_899: %s", dlb_last_error());
+	CHECK_EQ_INT(parse(&c, "compile", "--arch", "sm_100a", NULL), 0);
 
 	CHECK_EQ_INT(parse(&c, "space", "--op", "gemm", "-v", NULL), 0);
 	CHECK_EQ_INT(c.cmd, DLB_CMD_SPACE);
