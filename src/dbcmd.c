@@ -348,8 +348,11 @@ static int verify_entry(const char *k, size_t kl, const char *val, size_t vl, vo
 	}
 	case DLB_T_BEST: {
 		struct dlb_result r = {0};
+		char why[256];
 		if (dlb_key_decode(k, kl, &key))
 			problem(v, k, kl, "unreadable key");
+		else if (dlb_key_shape_check(&key, why, sizeof why))
+			problem(v, k, kl, why);
 		if (!j || dlb_best_from_json(j, &r)) {
 			problem(v, k, kl, "unreadable best record");
 			break;
@@ -358,7 +361,7 @@ static int verify_entry(const char *k, size_t kl, const char *val, size_t vl, vo
 			suspect(v, k, kl, DLB_T_PLATFORMS, r.platform, "its platform record is missing");
 		else if (*r.platform && !strstr(r.platform, key.uuid))
 			problem(v, k, kl, "its platform is another GPU");
-		if (r.found && !(r.tuned.median > 0 && r.tuned.n > 0))
+		if (r.found && !(isfinite(r.tuned.median) && r.tuned.median > 0 && r.tuned.n > 0))
 			problem(v, k, kl, "a verified best without a timing");
 		break;
 	}
@@ -538,7 +541,8 @@ static int cmd_import(const struct dlb_cli *c, struct dlb_store *s)
 	int rc = 0;
 	struct dlb_merge_counts m = {0};
 	rc = dlb_import_file(s, c->arg, c->verbose ? stderr : stdout, &m);
-	print_counts(c->arg, &m);
+	if (!rc || m.added || m.replaced || m.trials_added || m.trials_replaced || m.platforms_added)
+		print_counts(c->arg, &m); /* not "0 results added" before the error that stopped it */
 	return rc;
 }
 

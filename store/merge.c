@@ -3,12 +3,14 @@
 #include "merge.h"
 
 #include "../src/err.h"
+#include "../src/op.h"
 #include "key.h"
 #include "record.h"
 
 #include <errno.h>
 #include <jansson.h>
 #include <lmdb.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,6 +116,56 @@ fail:
 
 /* ---- export files ---- */
 
+/* A time that can have been measured: finite and positive. */
+static int time_ok(double us)
+{
+	return isfinite(us) && us > 0;
+}
+
+int dlb_key_shape_check(const struct dlb_key *k, char *why, size_t wlen)
+{
+	enum dlb_prec prec;
+	const struct dlb_op *op = dlb_prec_parse(k->prec, &prec) ? NULL : dlb_op_find(k->op, prec);
+	if (op) {
+		const struct dlb_family *f = op->family;
+		struct dlb_problem p = {.op = op, .prec = prec};
+		char msg[256];
+		if (dlb_problem_from_text(&p, k->layout, k->shape))
+			return snprintf(why, wlen, "the key's shape '%.60s' is not a %s shape", k->shape, f->name), DLB_E_PARSE;
+		for (int d = 0; d < f->ndims; d++)
+			if (f->dims[d].kind != DLB_DIM_CHOICE && (p.dim[d] < f->dims[d].lo || p.dim[d] > f->dims[d].hi))
+				return snprintf(why, wlen, "the key's %s = %lld is outside %lld..%lld", f->dims[d].name,
+						(long long)p.dim[d], (long long)f->dims[d].lo, (long long)f->dims[d].hi),
+				       DLB_E_PARSE;
+		if (f->check && f->check(p.dim, msg, sizeof msg))
+			return snprintf(why, wlen, "the key's shape: %.100s", msg), DLB_E_PARSE;
+	}
+	return 0;
+}
+
+/* What an imported record claims, checked as the command line and a suite are (a stored record is read as it
+ * was measured; an import is outside input): its key's shape (dlb_key_shape_check), and measured times that are
+ * finite and positive. 0, or DLB_E_PARSE with the reason in why. */
+static int incoming_check(const struct dlb_incoming *in, const struct dlb_key *k, char *why, size_t wlen)
+{
+	if (dlb_key_shape_check(k, why, wlen))
+		return DLB_E_PARSE;
+	const struct dlb_result *r = &in->r;
+	if (r->found && !(time_ok(r->tuned.median) && time_ok(r->tuned.median_lo) && time_ok(r->tuned.median_hi)))
+		return snprintf(why, wlen, "\"best\": median_us %g (CI %g..%g) is not a time", r->tuned.median,
+				r->tuned.median_lo, r->tuned.median_hi),
+		       DLB_E_PARSE;
+	for (int i = 0; i < r->nvendor; i++)
+		if (r->vendor[i].ok && !time_ok(r->vendor[i].st.median))
+			return snprintf(why, wlen, "vendor entry %d: median_us %g is not a time", i, r->vendor[i].st.median),
+			       DLB_E_PARSE;
+	for (int i = 0; i < r->ntrials; i++)
+		if (r->trials[i].status == DLB_ST_OK && !time_ok(r->trials[i].median_us))
+			return snprintf(why, wlen, "trial %d: median_us %g is not a time", i, r->trials[i].median_us),
+			       DLB_E_PARSE;
+	return 0;
+}
+
 static int incoming_from_json(json_t *rec, struct dlb_incoming *in, char *why, size_t wlen)
 {
 	size_t i;
@@ -157,7 +209,7 @@ static int incoming_from_json(json_t *rec, struct dlb_incoming *in, char *why, s
 			in->r.ntrials++;
 		}
 	}
-	return 0;
+	return incoming_check(in, &k, why, wlen);
 }
 
 int dlb_import_file(struct dlb_store *s, const char *path, FILE *log, struct dlb_merge_counts *c)
@@ -183,7 +235,7 @@ int dlb_import_file(struct dlb_store *s, const char *path, FILE *log, struct dlb
 	if (!ins)
 		DLB_FAIL(ENOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++) {
-		char why[128];
+		char why[256];
 		int r = incoming_from_json(json_array_get(records, i), &ins[i], why, sizeof why);
 		if (r == ENOMEM)
 			DLB_FAIL(ENOMEM, "out of memory");

@@ -5,6 +5,7 @@
 #ifndef DLB_MERGE_H
 #define DLB_MERGE_H
 #include "../src/result.h"
+#include "key.h"
 #include "store.h"
 
 #include <stdio.h>
@@ -29,4 +30,7 @@ int dlb_merge_record(struct dlb_store *s, const struct dlb_incoming *in, FILE *l
 int dlb_import_file(struct dlb_store *s, const char *path, FILE *log, struct dlb_merge_counts *c);
 /* Every record of another database. */
 int dlb_merge_db(struct dlb_store *dst, struct dlb_store *src, FILE *log, struct dlb_merge_counts *c);
+/* A key's shape as a problem of its op: within the family's ranges, accepted by the family's check. Keys of
+ * ops this build does not have pass. 0, or DLB_E_PARSE with the reason in why. */
+int dlb_key_shape_check(const struct dlb_key *k, char *why, size_t wlen);
 #endif

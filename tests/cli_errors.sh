@@ -101,6 +101,19 @@ printf '{"format":"something-else","records":[]}' >"$tmp/other.json"
 expect 2 "$u.*not a dlbtune export" import "$tmp/other.json" --db "$tmp/imp"
 printf '{"format":"dlbtune-export","records":[{"key":"v1|nope"}]}' >"$tmp/badrec.json"
 expect 2 "$u.*record 1: no valid .key.; nothing was imported" import "$tmp/badrec.json" --db "$tmp/imp"
+# impossible values in an import are refused, nothing imported, no "0 results added" before the error (issue 34)
+data="$top_srcdir/tests/data/records.json"
+sed '0,/"median_us": 16.736/s//"median_us": "fast"/' "$data" >"$tmp/fast.json"
+expect 2 "$u.*record 1: .best.: median_us nan .* is not a time; nothing was imported" import "$tmp/fast.json" --db "$tmp/imp"
+! grep -q "results added" "$tmp/err" && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: import counts printed before its error"; }
+sed '0,/"median_us": 16.736/s//"median_us": -1e308/' "$data" >"$tmp/neg.json"
+expect 2 "$u.*record 1: .best.: median_us -1e\\+308 .* is not a time" import "$tmp/neg.json" --db "$tmp/imp"
+sed 's/1760x16x1760/0x16x1760/g' "$data" >"$tmp/zero.json"
+expect 2 "$u.*record 1: the key's shape .0x16x1760. is not a gemm shape" import "$tmp/zero.json" --db "$tmp/imp"
+sed 's/1760x16x1760/99999999999x16x1760/g' "$data" >"$tmp/huge.json"
+expect 2 "$u.*record 1: the key's shape .99999999999x16x1760. is not a gemm shape" import "$tmp/huge.json" --db "$tmp/imp"
+[ ! -e "$tmp/imp/data.mdb" ] || [ "$("$bin" db stats --db "$tmp/imp" 2>&1 | grep -c 'results *[1-9]')" = 0 ] && pass=$((pass + 1)) ||
+	{ fail=$((fail + 1)); echo "FAIL: a refused import stored results"; }
 printf 'not a database' >"$tmp/afile"
 expect 1 "$u.*is a file" db stats --db "$tmp/afile"
 
