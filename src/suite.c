@@ -108,6 +108,8 @@ int dlb_suite_parse(const char *text, const char *origin, const struct dlb_op *o
 			*nl = 0;
 		lineno++;
 		char *s = line;
+		if (lineno == 1 && !strncmp(s, "\xef\xbb\xbf", 3)) /* a UTF-8 byte-order mark, as spreadsheets write */
+			s += 3;
 		while (*s == ' ' || *s == '\t' || *s == '\r')
 			s++;
 		if (!*s || *s == '#')

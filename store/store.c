@@ -676,6 +676,8 @@ int dlb_store_open(const char *path, unsigned flags, struct dlb_store **out)
 		if ((rc = make_dirs(path)) != 0)
 			DLB_USER_FAIL(rc, "cannot create database directory %s: %s", path, strerror(rc));
 	}
+	if (exists && st.st_size == 0 && s->rdonly) /* LMDB would say "Bad file descriptor" */
+		DLB_USER_FAIL(DLB_E_DBFORMAT, "%s is empty (0 bytes): there is no database in it (a copy cut short?)", file);
 	MDB_CHECK(mdb_env_create(&s->env));
 	MDB_CHECK(mdb_env_set_maxdbs(s->env, DLB_T_COUNT + 2));
 	MDB_CHECK(mdb_env_set_maxreaders(s->env, 256));

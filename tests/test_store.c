@@ -153,6 +153,10 @@ static void test_damaged(void)
 	REQUIRE(write(fd, junk, sizeof junk) == (ssize_t)sizeof junk, "write");
 	close(fd);
 	CHECK_EQ_INT(open_rc(dir_of("garbage"), 0), DLB_E_DBFORMAT);
+	/* an empty data.mdb, read (issue 34: "Bad file descriptor") */
+	REQUIRE(truncate(dir_of("garbage/data.mdb"), 0) == 0, "truncate");
+	CHECK_EQ_INT(open_rc(dir_of("garbage"), DLB_STORE_RDONLY), DLB_E_DBFORMAT);
+	CHECK_HAS(dlb_last_error(), "is empty (0 bytes)");
 }
 
 /* A value another program wrote into our sub-database: verify names it, the catalog skips it. */

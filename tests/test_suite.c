@@ -55,6 +55,14 @@ static void test_valid(void)
 	check_problem(&s, 1, 1, 2, 3, 1, 0);
 	dlb_suite_free(&s);
 
+	/* A UTF-8 byte-order mark before the header, as spreadsheets save CSV (issue 34: "header has no column
+	 * 'm'"). */
+	text = "\xef\xbb\xbfm,n,k\n5,6,7\n";
+	CHECK_EQ_INT(dlb_suite_parse(text, "bom.csv", gemm, DLB_PREC_FP32, &s), 0);
+	CHECK_EQ_INT(s.n, 1);
+	check_problem(&s, 0, 5, 6, 7, 0, 0);
+	dlb_suite_free(&s);
+
 	/* More rows than the first allocation holds. */
 	char big[200 * 24] = "m,n,k,a_t,b_t\n";
 	for (int i = 1; i <= 200; i++)
