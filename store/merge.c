@@ -4,6 +4,7 @@
 
 #include "../src/err.h"
 #include "../src/op.h"
+#include "../src/supervise.h"
 #include "key.h"
 #include "record.h"
 
@@ -242,8 +243,12 @@ int dlb_import_file(struct dlb_store *s, const char *path, FILE *log, struct dlb
 		if (r)
 			DLB_USER_FAIL(DLB_E_PARSE, "%s: record %zu: %s; nothing was imported", path, i + 1, why);
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		if (dlb_interrupted) /* each record is merged in its own transaction: the ones before stay */
+			DLB_USER_FAIL(DLB_E_INTERRUPTED, "interrupted after %zu of %zu records; importing %s again adds the rest",
+				      i, n, path);
 		DLB_CHECK(dlb_merge_record(s, &ins[i], log, c));
+	}
 fail:
 	for (size_t i = 0; ins && i < n; i++)
 		dlb_result_free(&ins[i].r);
@@ -266,6 +271,9 @@ int dlb_merge_db(struct dlb_store *dst, struct dlb_store *src, FILE *log, struct
 		struct dlb_incoming in = {0};
 		struct dlb_key k;
 		char *pv = NULL;
+		if (dlb_interrupted)
+			DLB_USER_FAIL(DLB_E_INTERRUPTED, "interrupted after %d of %d results; merging %s again adds the rest",
+				      i, ks.n, dlb_store_path(src));
 		if (strlen(ks.k[i]) >= sizeof in.r.key || dlb_key_decode(ks.k[i], strlen(ks.k[i]), &k)) {
 			fprintf(stderr, "dlbtune: warning: %s: unreadable key skipped: %.80s\n", dlb_store_path(src), ks.k[i]);
 			continue;

@@ -9,6 +9,7 @@
 #include "device.h"
 #include "err.h"
 #include "op.h"
+#include "supervise.h"
 #include "testlib.h"
 
 #include <dirent.h>
@@ -417,6 +418,36 @@ static void test_merge_support(void)
 	dlb_store_close(s);
 }
 
+/* Ctrl-C during import, merge and the walks of db commands stops them (issue 34: ignored until they ended);
+ * what was merged before stays. */
+static void test_interrupts(void)
+{
+	struct dlb_store *s = NULL, *t = NULL;
+	struct dlb_merge_counts c = {0};
+	const char *src = getenv("top_srcdir");
+	char data[4096];
+	snprintf(data, sizeof data, "%s/tests/data/records.json", src ? src : ".");
+	REQUIRE(dlb_store_open(dir_of("intr"), DLB_STORE_CREATE, &s) == 0, "open: %s", dlb_last_error());
+	dlb_interrupted = 1;
+	CHECK_EQ_INT(dlb_import_file(s, data, NULL, &c), DLB_E_INTERRUPTED);
+	CHECK_HAS(dlb_last_error(), "interrupted after 0 of 5 records");
+	CHECK_EQ_INT(c.added, 0);
+	dlb_interrupted = 0;
+	CHECK_EQ_INT(dlb_import_file(s, data, NULL, &c), 0);
+	CHECK_EQ_INT(c.added, 5);
+	int problems = -1;
+	dlb_interrupted = 1;
+	CHECK_EQ_INT(dlb_db_verify(s, stdout, &problems), DLB_E_INTERRUPTED);
+	REQUIRE(dlb_store_open(dir_of("intr2"), DLB_STORE_CREATE, &t) == 0, "open: %s", dlb_last_error());
+	CHECK_EQ_INT(dlb_merge_db(t, s, NULL, &c), DLB_E_INTERRUPTED);
+	CHECK_HAS(dlb_last_error(), "interrupted");
+	dlb_interrupted = 0;
+	CHECK_EQ_INT(dlb_db_verify(s, stdout, &problems), 0);
+	CHECK_EQ_INT(problems, 0);
+	dlb_store_close(t);
+	dlb_store_close(s);
+}
+
 int main(void)
 {
 	REQUIRE(mkdtemp(root), "mkdtemp");
@@ -428,6 +459,7 @@ int main(void)
 	test_map_growth();
 	test_currency();
 	test_merge_support();
+	test_interrupts();
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", root);
 	if (system(cmd) != 0)
