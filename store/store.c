@@ -3,6 +3,7 @@
 
 #include "../src/err.h"
 #include "../src/supervise.h"
+#include "guard.h"
 #include "record.h"
 
 #include <errno.h>
@@ -115,9 +116,11 @@ static int make_dirs(const char *path)
 static int txn_begin(struct dlb_store *s, unsigned flags, MDB_txn **txn)
 {
 	int rc;
-	while ((rc = mdb_txn_begin(s->env, NULL, flags, txn)) == MDB_MAP_RESIZED && !s->in_each)
+	while ((rc = mdb_txn_begin(s->env, NULL, flags, txn)) == MDB_MAP_RESIZED && !s->in_each) {
 		if ((rc = mdb_env_set_mapsize(s->env, 0)) != 0)
 			return rc;
+		dlb_guard_remap(s->env);
+	}
 	return rc;
 }
 
@@ -142,6 +145,7 @@ static int grow_map(struct dlb_store *s)
 				      s->path, (double)cur / (1 << 20), (double)avail / (1 << 20));
 	}
 	MDB_CHECK(mdb_env_set_mapsize(s->env, want));
+	dlb_guard_remap(s->env);
 fail:
 	return rc;
 }
@@ -695,6 +699,7 @@ int dlb_store_open(const char *path, unsigned flags, struct dlb_store **out)
 		DLB_USER_FAIL(DLB_E_DBFORMAT, "%s is not an LMDB database dlbtune can read (%s)", file, mdb_strerror(rc));
 	if (rc)
 		DLB_USER_FAIL(rc, "cannot open database %s: %s", path, mdb_strerror(rc));
+	dlb_guard_open(s->env, s->path);
 	DLB_CHECK(check_not_truncated(s));
 	int dead = 0;
 	if (!s->rdonly)
@@ -703,8 +708,10 @@ int dlb_store_open(const char *path, unsigned flags, struct dlb_store **out)
 	*out = s;
 	return 0;
 fail:
-	if (s && s->env)
+	if (s && s->env) {
+		dlb_guard_close(s->env);
 		mdb_env_close(s->env);
+	}
 	free(s);
 	return rc;
 }
@@ -713,6 +720,7 @@ void dlb_store_close(struct dlb_store *s)
 {
 	if (!s)
 		return;
+	dlb_guard_close(s->env);
 	mdb_env_close(s->env);
 	free(s);
 }
