@@ -94,6 +94,10 @@ static int find_lmdb(struct dl_phdr_info *info, size_t size, void *arg)
 
 static void install(void)
 {
+	installed = 1;
+#if defined(__SANITIZE_ADDRESS__)
+	return; /* AddressSanitizer's own SIGSEGV handler reports more than ours would; assertions are still caught */
+#endif
 	Dl_info info;
 	if (dladdr((void *)mdb_cursor_get, &info) && info.dli_fbase)
 		dl_iterate_phdr(find_lmdb, &info);
@@ -104,7 +108,6 @@ static void install(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGSEGV, &sa, NULL);
 	sigaction(SIGBUS, &sa, NULL);
-	installed = 1;
 }
 
 /* The map of environment i: the mapping of its data.mdb in /proc/self/maps (mdb_env_info gives the address

@@ -4,7 +4,8 @@
  * pointer (SIGSEGV, SIGBUS); it promises no recovery. dlb_guard_open gives each opened environment an
  * assertion callback that names the database and exits 1, and installs (once) a handler for SIGSEGV and
  * SIGBUS that does the same when the faulting instruction is in liblmdb or the faulting address is in an open
- * database's map. Any other fault is re-raised with the default action, so a bug of dlbtune's stays a crash. */
+ * database's map. Any other fault is re-raised with the default action, so a bug of dlbtune's stays a crash.
+ * Under AddressSanitizer the fault handler is not installed (ASan's own reports more). */
 #ifndef DLB_STORE_GUARD_H
 #define DLB_STORE_GUARD_H
 #include <lmdb.h>
