@@ -1,5 +1,6 @@
 /* dbcmd: one function per command; the work is in store/ (merge, records) and reports/ (export). */
 #include "dbcmd.h"
+#include "supervise.h"
 
 #include "../reports/export.h"
 #include "../reports/table.h"
@@ -329,6 +330,9 @@ static int verify_entry(const char *k, size_t kl, const char *val, size_t vl, vo
 	struct dlb_key key;
 	char rkey[600];
 	const char *name;
+	if (dlb_interrupted) /* a walk of a large database stops on Ctrl-C (not in dlb_store_each: a run that was
+			      * interrupted still reads its database on the way out) */
+		return dlb_set_error(NULL, 0, "interrupted while verifying"), DLB_E_INTERRUPTED;
 	json_t *j = dlb_json_parse(val, vl);
 	v->entries++;
 	switch (v->t) {

@@ -2,7 +2,6 @@
 #include "store.h"
 
 #include "../src/err.h"
-#include "../src/supervise.h"
 #include "guard.h"
 #include "record.h"
 
@@ -305,12 +304,6 @@ int dlb_store_each(struct dlb_store *s, enum dlb_table tb, const char *prefix, d
 	while (rc == 0) {
 		if (k.mv_size < plen || memcmp(k.mv_data, prefix, plen))
 			break;
-		if (dlb_interrupted) { /* a walk of a large database (db verify, list, export) stops on Ctrl-C */
-			dlb_set_error(NULL, 0, "interrupted while reading %s", s->path);
-			rc = DLB_E_INTERRUPTED;
-			from_fn = 1;
-			break;
-		}
 		if ((rc = fn(k.mv_data, k.mv_size, v.mv_data, v.mv_size, arg)) != 0) {
 			from_fn = 1; /* fn's own code and message go back as they are */
 			break;

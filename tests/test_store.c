@@ -418,7 +418,7 @@ static void test_merge_support(void)
 	dlb_store_close(s);
 }
 
-/* Ctrl-C during import, merge and the walks of db commands stops them (issue 34: ignored until they ended);
+/* Ctrl-C during import, merge and db verify stops them (issue 34: ignored until they ended);
  * what was merged before stays. */
 static void test_interrupts(void)
 {
