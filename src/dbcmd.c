@@ -183,7 +183,8 @@ static int show_one(struct dlb_store *s, const struct dlb_row *w)
 	       r.max_err, r.tol, r.timestamp, r.gpu_seconds);
 	printf("vendor     %d algorithms\n", r.nvendor);
 	for (int i = 0; i < r.nvendor; i++)
-		printf("  %-28s %s %10.3f us [%.3f, %.3f] n=%d%s%s\n", r.vendor[i].name, r.vendor[i].ok ? "ok   " : "wrong",
+		printf("  %-28s %s %10.3f us [%.3f, %.3f] n=%d%s%s\n", r.vendor[i].name,
+		       r.vendor[i].ok ? "ok   " : strncmp(r.vendor[i].config, "n/a", 3) == 0 ? "n/a  " : "wrong",
 		       r.vendor[i].st.median, r.vendor[i].st.median_lo, r.vendor[i].st.median_hi, r.vendor[i].st.n,
 		       r.vendor[i].config[0] ? "  " : "", r.vendor[i].config);
 	if (r.paired.n)

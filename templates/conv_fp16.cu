@@ -244,51 +244,6 @@ __device__ __forceinline__ void conv_body(const h16 *__restrict__ x, const h16 *
 }
 
 #if VEC
-typedef unsigned u32;
-
-__device__ __forceinline__ u32 smem_addr(const void *p)
-{
-	return (u32)__cvta_generic_to_shared(p);
-}
-
-// 16 bytes from global to shared, or 16 zero bytes where !ok (src is then not read): through L1 for x, whose
-// pixels the filter's taps read again and again (.ca), past it for w (.cg)
-__device__ __forceinline__ void cp16_ca(void *dst, const void *src, bool ok)
-{
-	asm volatile("cp.async.ca.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_addr(dst)), "l"(src),
-		     "r"(ok ? 16 : 0));
-}
-
-__device__ __forceinline__ void cp16(void *dst, const void *src, bool ok)
-{
-	asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_addr(dst)), "l"(src),
-		     "r"(ok ? 16 : 0));
-}
-
-__device__ __forceinline__ void cp_commit()
-{
-	asm volatile("cp.async.commit_group;\n" ::);
-}
-
-template <int N> __device__ __forceinline__ void cp_wait()
-{
-	asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
-}
-
-__device__ __forceinline__ void ldm_x4(u32 (&r)[4], const void *p)
-{
-	asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-		     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-		     : "r"(smem_addr(p)));
-}
-
-__device__ __forceinline__ void ldm_x2(u32 (&r)[2], const void *p)
-{
-	asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];\n"
-		     : "=r"(r[0]), "=r"(r[1])
-		     : "r"(smem_addr(p)));
-}
-
 #define CPR (BK / 8)                                      // 16-byte chunks per tile row
 #define VA ((BM * CPR + THREADS - 1) / THREADS)          // chunks of x a thread copies per stage
 #define VB ((BN * CPR + THREADS - 1) / THREADS)          // chunks of w
@@ -405,32 +360,9 @@ extern "C" __global__ void __launch_bounds__(THREADS) conv_nhwc(CONV_ARGS)
 #endif
 }
 
-// NCHW's cp.async kernel reads x and w in NHWC and KRSC order: in[n][c][i] -> out[n][i][c] for each of `images`
-// images of C channels of HW elements (x: HW = H·W; w: n is the filter k and HW = R·S). HW >= 32: through a
-// 32 x 32 shared tile, so that both the reads and the writes are coalesced; grid (ceil(HW/32), ceil(C/32),
-// images). HW < 32 (a filter's taps): one output element a thread, c fastest, over a 1-D grid (the reads of
-// a warp fall in a few lines). 32 x 8 threads. The host runs it inside the timed launch, as cuDNN's own NCHW
-// kernels transform inside theirs; not at all where HW is 1 (1x1 filters: KCRS is KRSC).
+// NCHW's cp.async kernel reads x and w in NHWC and KRSC order (conv_common.cu's conv_to_nhwc)
 extern "C" __global__ void __launch_bounds__(256) to_nhwc(const h16 *__restrict__ in, h16 *__restrict__ out,
 							  int images, int C, int HW)
 {
-	if (HW < 32) {
-		const i64 total = (i64)images * C * HW, step = (i64)gridDim.x * 256;
-		for (i64 e = (i64)blockIdx.x * 256 + threadIdx.y * 32 + threadIdx.x; e < total; e += step) {
-			const i64 n = e / ((i64)C * HW), r = e % ((i64)C * HW);
-			const int i = (int)(r / C), c = (int)(r % C);
-			out[e] = in[(n * C + c) * HW + i];
-		}
-		return;
-	}
-	__shared__ h16 t[32][34]; // a column of it is 17 words apart: 32 distinct banks
-	const i64 base = (i64)blockIdx.z * C * HW;
-	const int i0 = blockIdx.x * 32, c0 = blockIdx.y * 32, tx = threadIdx.x;
-	for (int r = threadIdx.y; r < 32; r += 8)
-		if (c0 + r < C && i0 + tx < HW)
-			t[r][tx] = in[base + (i64)(c0 + r) * HW + i0 + tx];
-	__syncthreads();
-	for (int r = threadIdx.y; r < 32; r += 8)
-		if (i0 + r < HW && c0 + tx < C)
-			out[base + (i64)(i0 + r) * C + c0 + tx] = t[tx][r];
+	conv_to_nhwc(in, out, images, C, HW);
 }

@@ -1,8 +1,9 @@
 #!/bin/sh
 # conv_cli: the convolution family without a GPU. Bad problems are refused with exit 2 and the reason (a zero
 # or negative size, a stride of 0, a filter larger than the padded input, on the command line and in a suite
-# row); both built-in suites parse; each precision's space (fp16, fp32) has candidates and every one compiles
-# for sm_90a in both layouts with no register spills; with a suite only the layouts the suite runs are compiled.
+# row); both built-in suites parse; each precision's space (fp16, fp32, int8) has candidates and every one
+# compiles for sm_90a in each of its source specialisations with no register spills; with a suite only the
+# layouts the suite runs are compiled.
 top_builddir=${top_builddir:-.}
 bin="$top_builddir/dlbtune"
 fail=0
@@ -32,7 +33,6 @@ refused "a reduction over 2^31 taps" "C x R x S = 1048576 x 64 x 64" \
 	"$bin" lookup --op conv --w 64 --h 64 --c 1048576 --n 1 --k 8 --s 64 --r 64
 refused "a dim of another op" "--m is not a dimension of conv" "$bin" lookup --op conv $shape --m 5
 refused "an unknown layout" "unknown layout 'NCWH'" "$bin" lookup --op conv $shape --layout NCWH
-refused "int8 not built" "conv has no int8 kernels in this build" "$bin" --op conv --prec int8 $shape
 printf 'w,h,c,n,k,s,r,pad_w,pad_h,stride_w,stride_h\n7,7,3,1,8,3,3,1,1,1,1\n7,7,3,1,8,9,3,0,0,1,1\n' >"$tmp/bad.csv"
 refused "a suite row" "bad.csv:3: the 9x3 filter" "$bin" compile --op conv --suite "$tmp/bad.csv"
 
@@ -42,7 +42,7 @@ for s in training inference_server; do
 done
 
 # each precision's space compiles for sm_90a in both layouts, nothing spills
-for prec in fp16 fp32; do
+for prec in fp16 fp32 int8; do
 	n=$("$bin" space --op conv --prec $prec --arch sm_90a 2>&1 | sed -n 's/^candidates to compile *\([0-9]*\)$/\1/p')
 	[ "${n:-0}" -ge 50 ] || { echo "FAIL: space --op conv --prec $prec: '$n' candidates"; fail=1; }
 	out=$("$bin" compile --op conv --prec $prec --arch sm_90a -v 2>&1)
@@ -50,8 +50,11 @@ for prec in fp16 fp32; do
 	echo "conv $prec sm_90a: $last"
 	# fp32: every configuration in both layouts; fp16: every one in its cp.async kernel (NHWC with C % 8 == 0),
 	# and those with STAGES=2 and BK <= 32 in its register-staged kernels for NCHW and NHWC as well
+	# int8: every one in its four (NCHW and NHWC; 16-byte copies where C % 16 == 0, else 4-byte)
 	if [ $prec = fp32 ]; then
 		want="compiled $((2 * n)) candidates (as NCHW and NHWC) for sm_90a, 0 failed"
+	elif [ $prec = int8 ]; then
+		want="compiled $((4 * n)) candidates (as NCHW4, NHWC4, NCHW16 and NHWC16) for sm_90a, 0 failed"
 	else
 		n2=$("$bin" space --op conv --prec fp16 --arch sm_90a -v 2>/dev/null | grep 'STAGES=2' | grep -vc 'BK=64')
 		want="compiled $((2 * n + 2 * n2)) candidates (as NCHW, NHWC, NHWC8 and NCHW8) for sm_90a, 0 failed"

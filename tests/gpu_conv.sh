@@ -3,9 +3,10 @@
 # filter with stride 2, 7x7 with pad 3 and stride 2 on 3 channels, DeepBench's 20x5 speech filter on 700x161
 # at batch 1, odd sizes with dilation 2 and unequal pads and strides, batch-1 layers small enough for split-K
 # over (c, r, s)), each in NCHW and NHWC: the exhaustive strategy verifies every candidate and split before
-# its one timing sample, in fp32 and in fp16 (rows with C a multiple of 8 run the fp16 cp.async kernel, NCHW
-# ones after copying x and w to NHWC).
-# 0 wrong, 0 faults, every row verified, split-K tried.
+# its one timing sample, in fp32, fp16 (rows with C a multiple of 8 run the fp16 cp.async kernel, NCHW
+# ones after copying x and w to NHWC) and int8 (C padded to a multiple of 4; exact).
+# 0 wrong, 0 faults, every row verified, split-K tried. int8: cuDNN's int8 verified and timed on an NHWC row,
+# n/a with its reason on NCHW ones, and cuDNN fp16 timed on every row.
 # GPU_CONV_PRECS="fp16" runs one precision. Exit 77 without a GPU.
 top_builddir=${top_builddir:-.}
 top_srcdir=${top_srcdir:-.}
@@ -19,7 +20,7 @@ case $? in
 *) echo "gpu_conv: dlbtune devices failed"; exit 99 ;;
 esac
 fail=0
-for prec in ${GPU_CONV_PRECS:-fp32 fp16}; do
+for prec in ${GPU_CONV_PRECS:-fp32 fp16 int8}; do
 	"$bin" --op conv --suite "$top_srcdir/tests/conv_awkward.csv" --prec $prec --strategy exhaustive --fixed-samples 1 --db "$tmp/db" \
 		--csv -v >"$tmp/out.csv" 2>"$tmp/err"
 	rc=$?
@@ -35,6 +36,16 @@ for prec in ${GPU_CONV_PRECS:-fp32 fp16}; do
 	# rows with split-K variants search more points than the configurations alone
 	sed -n 's/.*exhaustive: \([0-9]*\) of .*/\1/p' "$tmp/err" | sort -n | awk 'NR == 1 {lo = $1} {hi = $1} END {exit !(hi > lo)}' ||
 		{ echo "FAIL: $prec: no row tried a split-K variant"; fail=1; }
+	if [ $prec = int8 ]; then
+		sed 's/"[^"]*"/x/g' "$tmp/out.csv" | awk -F, "$col"' $c["layout"] == "NHWC" && $c["cudnn_find_us"] + 0 > 0 {n++}
+			END {exit !(n >= 1)}' || { echo "FAIL: int8: no NHWC row with a cuDNN int8 time"; fail=1; }
+		sed 's/"[^"]*"/x/g' "$tmp/out.csv" | awk -F, "$col"' !($c["cudnn_fp16_us"] + 0 > 0) {bad=1} END {exit bad}' ||
+			{ echo "FAIL: int8: a row without cuDNN fp16's time"; fail=1; }
+		"$bin" db show --db "$tmp/db" --op conv --prec int8 --w 56 --h 56 --c 64 --n 1 --k 32 --s 1 --r 1 \
+			--stride-w 2 --stride-h 2 >"$tmp/show" 2>&1
+		grep -q " n/a .*n/a: " "$tmp/show" || { echo "FAIL: int8: the NCHW row does not say why cuDNN has no int8 time:";
+			cat "$tmp/show"; fail=1; }
+	fi
 	grep " ok, .* wrong, .* faults)" "$tmp/err" | sed 's/^ *//' | cut -c1-120
 done
 echo "gpu_conv: $([ $fail = 0 ] && echo passed || echo failed)"

@@ -1,8 +1,8 @@
 #!/bin/sh
 # sass_check: the tensor-core kernels contain the matrix instructions they were written for, read from their
 # SASS by tests/sass_ops (no disassembler, no GPU): every sampled fp16 convolution candidate, in each of its
-# source specialisations (NCHW, NHWC, NHWC8, NCHW8), has HMMA in the kernel it runs; the fp32 ones have none (the
-# check can fail); GEMM's mma.sync candidates (KIND=0) have HMMA (fp16) or IMMA (int8), its wgmma ones
+# source specialisations (NCHW, NHWC, NHWC8, NCHW8), has HMMA in the kernel it runs, every sampled int8 one IMMA;
+# the fp32 ones have none (the check can fail); GEMM's mma.sync candidates (KIND=0) have HMMA (fp16) or IMMA (int8), its wgmma ones
 # (KIND=1) HGMMA or IGMMA. tests/gpu_sass.sh checks sass_ops' opcodes against nvdisasm where there is one.
 top_builddir=${top_builddir:-.}
 bin="$top_builddir/dlbtune"
@@ -28,6 +28,16 @@ for f in "$tmp"/e/fp16/*.cubin; do
 done
 [ $n -ge 10 ] || { echo "FAIL: only $n fp16 conv cubins"; fail=1; }
 echo "conv fp16: $n cubins, HMMA in each"
+"$bin" compile --op conv --prec int8 --arch sm_90a --every 30 --emit "$tmp/e" >"$tmp/log" 2>&1 || { echo "FAIL: compile conv int8"; tail -3 "$tmp/log"; fail=1; }
+n=0
+for f in "$tmp"/e/int8/*.cubin; do
+	case $f in *_NCHW4.sm_90a.cubin | *_NCHW16.sm_90a.cubin) k=conv_nchw ;; *) k=conv_nhwc ;; esac
+	c=$(count "$f" $k IMMA)
+	[ "${c:-0}" -gt 0 ] || { echo "FAIL: $(basename "$f"): $k has no IMMA ($("$ops" "$f" | grep " $k "))"; fail=1; }
+	n=$((n + 1))
+done
+[ $n -ge 10 ] || { echo "FAIL: only $n int8 conv cubins"; fail=1; }
+echo "conv int8: $n cubins, IMMA in each"
 for f in "$tmp"/e/fp32/*.cubin; do
 	c=$(sum "$f" HMMA)
 	[ "$c" = 0 ] || { echo "FAIL: $(basename "$f"): fp32 with $c HMMA"; fail=1; }

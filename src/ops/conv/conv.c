@@ -1,7 +1,8 @@
-/* ops/conv: the convolution ops — fp32 on the CUDA cores (templates/conv_fp32.cu) and fp16 inputs with fp32
- * accumulation on the tensor cores (conv_fp16.cu) — their spaces and constraints as data, buffers, launches,
+/* ops/conv: the convolution ops — fp32 on the CUDA cores (templates/conv_fp32.cu), fp16 inputs with fp32
+ * accumulation (conv_fp16.cu) and int8 inputs with int32 accumulation and output (conv_int8.cu, channels padded
+ * to multiples of 4) on the tensor cores — their spaces and constraints as data, buffers, launches,
  * verification against the family's reference kernel, cuDNN's baselines. One cubin per layout (op.h's source
- * specialisations). The two share everything but the element size and the tunables that shape a launch. */
+ * specialisations). The three share everything but the element sizes and the tunables that shape a launch. */
 #include "conv.h"
 
 #include "../../err.h"
@@ -152,12 +153,56 @@ static int h_spec_used(const struct dlb_op *op, int s, const int *v)
 	return s == H_SPEC_NHWC8 || s == H_SPEC_NCHW8 || h_scalar(v);
 }
 
+/* int8 (templates/conv_int8.cu): fp16's cp.async kernel in bytes, its tunables with BK in bytes (mma k 32) */
+static const struct dlb_param i_params[H_NPARAMS] = {
+	[H_BM] = {"BM", "output pixels per thread block", 2, {64, 128}},
+	[H_BN] = {"BN", "filters per thread block", 3, {32, 64, 128}},
+	[H_BK] = {"BK", "reduction steps (c, r, s), one byte each, per shared-memory stage", 3, {32, 64, 128}},
+	[H_WM] = {"WARPS_M", "warps along the pixels", 3, {1, 2, 4}},
+	[H_WN] = {"WARPS_N", "warps along the filters", 3, {1, 2, 4}},
+	[H_ST] = {"STAGES", "shared-memory stages in flight", 3, {2, 3, 4}},
+};
+
+static size_t i_dyn_smem(const int *v)
+{
+	return (size_t)v[H_ST] * (size_t)(v[H_BM] + v[H_BN]) * (size_t)(v[H_BK] + 16);
+}
+
+static int i_l_dyn(const int *v, const struct dlb_limits *lim)
+{
+	return !lim || i_dyn_smem(v) + (size_t)v[H_BM] * 16 + 4 <= lim->smem_optin;
+}
+
+static const struct dlb_constraint i_limit_checks[] = {
+	{.text = "shared memory STAGES*(BM+BN)*(BK+16)+16*BM+4 bytes <= opt-in limit per block", .kind = DLB_CON_CUSTOM,
+	 .ok = i_l_dyn},
+};
+
+/* Copies of CHUNK channels of one tap: 16 where the padded C is a multiple of 16, else 4. NCHW problems copy x
+ * and w to NHWC and KRSC inside the launch (to_nhwc), as fp16's NCHW8. */
+enum { I_SPEC_NCHW4, I_SPEC_NHWC4, I_SPEC_NCHW16, I_SPEC_NHWC16, I_NSPECS };
+static const char *const i_spec_defines[] = {"#define LAYOUT_NCHW 1\n#define LAYOUT_NHWC 0\n#define CHUNK 4\n",
+					     "#define LAYOUT_NCHW 0\n#define LAYOUT_NHWC 1\n#define CHUNK 4\n",
+					     "#define LAYOUT_NCHW 1\n#define LAYOUT_NHWC 0\n#define CHUNK 16\n",
+					     "#define LAYOUT_NCHW 0\n#define LAYOUT_NHWC 1\n#define CHUNK 16\n"};
+static const char *const i_spec_names[] = {"NCHW4", "NHWC4", "NCHW16", "NHWC16"};
+
+static int i_spec_of(const struct dlb_problem *p, const int *v)
+{
+	int64_t run[DLB_MAX_DIMS];
+	(void)v;
+	dlb_problem_padded(p, run);
+	return (run[CONV_C] % 16 == 0 ? I_SPEC_NCHW16 : I_SPEC_NCHW4) + (p->dim[CONV_LAYOUT] == CONV_NHWC);
+}
+
 /* ---- problem state ---- */
 
-/* What differs between the precisions: the element and the tunables that shape a launch. */
+/* What differs between the precisions: the elements and the tunables that shape a launch. */
 struct conv_kind {
-	int esize;      /* bytes of an element of x, w and y */
-	int bm, bn, bk; /* their parameters' indices */
+	enum dlb_cudnn_type type;
+	int es_in, es_out; /* bytes of an element of x and w, and of y */
+	int vec_always;    /* every problem runs the cp.async kernel (int8) */
+	int bm, bn, bk;    /* their parameters' indices */
 	int (*threads)(const int *v);
 };
 
@@ -171,12 +216,13 @@ static int h_threads(const int *v)
 	return 32 * v[H_WM] * v[H_WN];
 }
 
-static const struct conv_kind kind_f32 = {4, CONV_BM, CONV_BN, CONV_BK, f_threads};
-static const struct conv_kind kind_f16 = {2, H_BM, H_BN, H_BK, h_threads};
+static const struct conv_kind kind_f32 = {DLB_CUDNN_F32, 4, 4, 0, CONV_BM, CONV_BN, CONV_BK, f_threads};
+static const struct conv_kind kind_f16 = {DLB_CUDNN_F16, 2, 2, 0, H_BM, H_BN, H_BK, h_threads};
+static const struct conv_kind kind_i8 = {DLB_CUDNN_S8, 1, 4, 1, H_BM, H_BN, H_BK, h_threads};
 
 static const struct conv_kind *kind_of(const struct dlb_op *op)
 {
-	return op->prec == DLB_PREC_FP16 ? &kind_f16 : &kind_f32;
+	return op->prec == DLB_PREC_FP16 ? &kind_f16 : op->prec == DLB_PREC_INT8 ? &kind_i8 : &kind_f32;
 }
 
 #define MAX_SETS 4
@@ -188,28 +234,46 @@ struct conv_shape {
 	int N, C, H, W, K, R, S, P, Q, pad_h, pad_w, str_h, str_w, dil_h, dil_w;
 };
 
+#define MAX_ENTRIES (2 * DLB_CUDNN_MAX_ALGOS + 2)
+
 struct conv_state {
 	struct dlb_gpu *g;
 	const struct conv_kind *kind;
 	struct dlb_conv_shared *shared;
-	struct conv_shape d;
-	int nhwc, vec, nsets; /* vec: fp16's cp.async kernel (h_spec_of) */
+	struct conv_shape d;   /* as run: int8's C padded */
+	int64_t run[DLB_MAX_DIMS];
+	int nhwc, vec, nsets; /* vec: the cp.async kernel (fp16: h_spec_of; int8: always) */
+	size_t (*dyn)(const int *v); /* its dynamic shared memory */
 	size_t nx, nw, ny; /* elements */
 	void *x[MAX_SETS], *w[MAX_SETS], *y[MAX_SETS];
-	float *ref;
+	void *ref; /* fp32, or int8's exact int32 */
 	void *xt, *wt; /* fp16 NCHW8: x and w copied to NHWC and KRSC inside each launch */
 	double tol, tol_tf32; /* fp32's (fp16: the absolute part), and TF32's for cuDNN's default math */
 	float *ws;                /* split-K partial sums, ws_elems floats */
 	size_t ws_elems;
 	unsigned *counters;       /* split-K arrivals per tile; zero between launches */
 	struct dlb_cudnn_conv cu; /* cuDNN's descriptors and algorithms for this problem */
-	int cu_open, cur;         /* cur: the algorithm cudnn_launch runs */
+	int cu_open;
+	struct dlb_cudnn_conv *cur_cu; /* what cudnn_launch runs: algorithm cur of cur_cu, on cur_x, cur_w, cur_y */
+	int cur;
+	void **cur_x, **cur_w, **cur_y;
+	/* int8's vendor entries: cuDNN's float y as int32 (cvt); cuDNN in fp16 on the same shape (the inputs / 16
+	 * in xh, wh; yh; refh its fp32 reference) */
+	int *cvt;
+	void *xh[MAX_SETS], *wh[MAX_SETS], *yh[MAX_SETS];
+	float *refh;
+	struct dlb_cudnn_conv cuh;
+	int cuh_open;
+	char cu_why[112]; /* int8: why cuDNN has no descriptors for the problem */
+	int nent, ent_half[MAX_ENTRIES], ent_algo[MAX_ENTRIES]; /* the last vendor() call's entries: which cuDNN
+	                                                         * problem and algorithm, -1 for none */
 };
 
+/* Elements of x, w and y of the problem as run (int8: C padded). */
 static void sizes_of(const struct dlb_problem *p, size_t *nx, size_t *nw, size_t *ny)
 {
-	int64_t P, Q;
-	const int64_t *d = p->dim;
+	int64_t P, Q, d[DLB_MAX_DIMS];
+	dlb_problem_padded(p, d);
 	dlb_conv_out(d, &P, &Q);
 	*nx = (size_t)d[CONV_N] * (size_t)d[CONV_C] * (size_t)d[CONV_H] * (size_t)d[CONV_W];
 	*nw = (size_t)d[CONV_K] * (size_t)d[CONV_C] * (size_t)d[CONV_R] * (size_t)d[CONV_S];
@@ -220,7 +284,8 @@ static size_t set_bytes(const struct dlb_problem *p)
 {
 	size_t nx, nw, ny;
 	sizes_of(p, &nx, &nw, &ny);
-	return (size_t)kind_of(p->op)->esize * (nx + nw + ny);
+	const struct conv_kind *k = kind_of(p->op);
+	return (size_t)k->es_in * (nx + nw) + (size_t)k->es_out * ny;
 }
 
 static int sets_for(const struct dlb_problem *p, const struct dlb_device *dev)
@@ -232,8 +297,12 @@ static size_t conv_device_bytes(const struct dlb_problem *p, const struct dlb_de
 {
 	size_t nx, nw, ny;
 	sizes_of(p, &nx, &nw, &ny);
-	size_t xt = kind_of(p->op)->esize == 2 ? 2 * (nx + nw) : 0; /* fp16 NCHW8's copies */
-	return (size_t)sets_for(p, dev) * set_bytes(p) + 4 * ny + xt + MAX_WS_BYTES + dlb_bench_flush_bytes(dev);
+	const struct conv_kind *k = kind_of(p->op);
+	int sets = sets_for(p, dev);
+	size_t xt = k->es_in < 4 ? k->es_in * (nx + nw) : 0; /* NCHW's copies to NHWC */
+	/* int8: cuDNN's y as int32, and cuDNN fp16's sets and reference */
+	size_t i8 = k->type == DLB_CUDNN_S8 ? 4 * ny + (size_t)sets * 2 * (nx + nw + ny) + 4 * ny : 0;
+	return (size_t)sets * set_bytes(p) + 4 * ny + xt + i8 + MAX_WS_BYTES + dlb_bench_flush_bytes(dev);
 }
 
 static void conv_teardown(void *state)
@@ -245,7 +314,14 @@ static void conv_teardown(void *state)
 		dlb_dev_free(s->x[i]);
 		dlb_dev_free(s->w[i]);
 		dlb_dev_free(s->y[i]);
+		dlb_dev_free(s->xh[i]);
+		dlb_dev_free(s->wh[i]);
+		dlb_dev_free(s->yh[i]);
 	}
+	dlb_dev_free(s->cvt);
+	dlb_dev_free(s->refh);
+	if (s->cuh_open)
+		dlb_cudnn_conv_close(&s->cuh);
 	dlb_dev_free(s->ref);
 	dlb_dev_free(s->xt);
 	dlb_dev_free(s->wt);
@@ -256,12 +332,34 @@ static void conv_teardown(void *state)
 	free(s);
 }
 
-static int launch_ref(struct conv_state *s)
+static unsigned blocks_for(size_t n)
 {
-	void *args[] = {&s->x[0], &s->w[0], &s->ref, &s->d, &s->nhwc};
-	unsigned blocks = (unsigned)((s->ny + 255) / 256 < 65535 * 8 ? (s->ny + 255) / 256 : 65535 * 8);
-	return dlb_launch(s->kind->esize == 2 ? s->shared->ref_f16 : s->shared->ref_f32, (dim3){blocks ? blocks : 1, 1, 1}, (dim3){256, 1, 1}, 0,
-			  s->g->dev->stream, args);
+	size_t b = (n + 255) / 256;
+	return (unsigned)(b < 1 ? 1 : b < 65535 * 8 ? b : 65535 * 8);
+}
+
+/* The reference of x and w into ref, with the kernel for their type (the family's conv_ref.cu). */
+static int launch_ref(struct conv_state *s, cudaKernel_t k, void *x, void *w, void *ref)
+{
+	void *args[] = {&x, &w, &ref, &s->d, &s->nhwc};
+	return dlb_launch(k, (dim3){blocks_for(s->ny), 1, 1}, (dim3){256, 1, 1}, 0, s->g->dev->stream, args);
+}
+
+/* One of the family's elementwise conversions (s8_to_f16, f32_to_s32) of n elements. */
+static int convert(struct conv_state *s, cudaKernel_t k, const void *in, void *out, size_t n)
+{
+	int64_t nn = (int64_t)n;
+	void *args[] = {&in, &out, &nn};
+	return dlb_launch(k, (dim3){blocks_for(n), 1, 1}, (dim3){256, 1, 1}, 0, s->g->dev->stream, args);
+}
+
+/* "cudnnFindConvolutionForwardAlgorithmEx: CUDNN_STATUS_NOT_SUPPORTED" from the last error's text (the call's
+ * name and cuDNN's status), for an entry that has no time. */
+static void vendor_why(char *buf, size_t len)
+{
+	const char *e = dlb_last_error(), *call = strstr(e, "cudnn"), *status = strrchr(e, ':');
+	int n = call ? (int)strcspn(call, "(") : 0;
+	snprintf(buf, len, "%.*s%s%s", n, call ? call : "", n ? ":" : "", status ? status + 1 : e);
 }
 
 static int conv_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state)
@@ -273,14 +371,16 @@ static int conv_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **sta
 	s->g = g;
 	s->kind = kind_of(p->op);
 	DLB_CHECK(dlb_conv_shared_of(g, &s->shared));
-	const int64_t *d = p->dim;
+	dlb_problem_padded(p, s->run); /* int8: C a multiple of 4 (DeepBench), the padding filled like the rest */
+	const int64_t *d = s->run;
 	int64_t P, Q;
 	dlb_conv_out(d, &P, &Q);
 	s->d = (struct conv_shape){(int)d[CONV_N], (int)d[CONV_C], (int)d[CONV_H], (int)d[CONV_W], (int)d[CONV_K],
 				   (int)d[CONV_R], (int)d[CONV_S], (int)P, (int)Q, (int)d[CONV_PAD_H], (int)d[CONV_PAD_W],
 				   (int)d[CONV_STRIDE_H], (int)d[CONV_STRIDE_W], (int)d[CONV_DIL_H], (int)d[CONV_DIL_W]};
 	s->nhwc = d[CONV_LAYOUT] == CONV_NHWC;
-	s->vec = s->kind->esize == 2 && h_vec(d);
+	s->vec = s->kind->vec_always || (s->kind->es_in == 2 && h_vec(d));
+	s->dyn = p->op->dyn_smem;
 	sizes_of(p, &s->nx, &s->nw, &s->ny);
 	if (s->nx > ((size_t)1 << 40) || s->ny > ((size_t)1 << 40))
 		DLB_USER_FAIL(DLB_E_LIMIT, "the tensors of this convolution are too large to hold");
@@ -292,12 +392,15 @@ static int conv_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **sta
 	 * is about 8 of its standard deviations. A wrong tap or index moves an output by O(1). */
 	s->tol_tf32 = s->tol + 8.0 * sqrt((double)(d[CONV_C] * d[CONV_R] * d[CONV_S])) / 2048.0;
 	uint64_t seed = dlb_fresh_seed(); /* fresh inputs every run */
-	size_t es = (size_t)s->kind->esize;
+	size_t es = (size_t)s->kind->es_in;
 	for (int i = 0; i < s->nsets; i++) {
 		DLB_CHECK(dlb_dev_alloc(&s->x[i], s->nx * es));
 		DLB_CHECK(dlb_dev_alloc(&s->w[i], s->nw * es));
-		DLB_CHECK(dlb_dev_alloc(&s->y[i], s->ny * es));
-		if (es == 2) { /* uniform in [-1, 1), rounded to half */
+		DLB_CHECK(dlb_dev_alloc(&s->y[i], s->ny * (size_t)s->kind->es_out));
+		if (es == 1) { /* integers in [-16, 15] */
+			DLB_CHECK(dlb_fill_s8(g, s->x[i], (int64_t)s->nx, seed + 2 * (uint64_t)i));
+			DLB_CHECK(dlb_fill_s8(g, s->w[i], (int64_t)s->nw, seed + 2 * (uint64_t)i + 1));
+		} else if (es == 2) { /* uniform in [-1, 1), rounded to half */
 			DLB_CHECK(dlb_fill_f16(g, s->x[i], (int64_t)s->nx, seed + 2 * (uint64_t)i));
 			DLB_CHECK(dlb_fill_f16(g, s->w[i], (int64_t)s->nw, seed + 2 * (uint64_t)i + 1));
 		} else {
@@ -311,12 +414,18 @@ static int conv_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **sta
 	}
 	DLB_CHECK(dlb_dev_alloc((void **)&s->counters, MAX_TILES_SPLIT * sizeof(unsigned)));
 	CUDA_CHECK(cudaMemsetAsync(s->counters, 0, MAX_TILES_SPLIT * sizeof(unsigned), g->dev->stream));
-	DLB_CHECK(dlb_dev_alloc((void **)&s->ref, s->ny * 4));
+	DLB_CHECK(dlb_dev_alloc(&s->ref, s->ny * 4));
 	DLB_CHECK(dlb_poison(g, s->ref, s->ny * 4));
-	DLB_CHECK(launch_ref(s));
+	DLB_CHECK(launch_ref(s, es == 1 ? s->shared->ref_s8 : es == 2 ? s->shared->ref_f16 : s->shared->ref_f32, s->x[0],
+			     s->w[0], s->ref));
 	CUDA_CHECK(cudaStreamSynchronize(g->dev->stream));
-	DLB_CHECK(dlb_cudnn_conv_open(s->shared->cudnn, d, s->kind->esize == 2, &s->cu));
-	s->cu_open = 1;
+	rc = dlb_cudnn_conv_open(s->shared->cudnn, d, s->kind->type, &s->cu);
+	if (rc == DLB_E_VENDOR && s->kind->type == DLB_CUDNN_S8) /* the vendor entries say so */
+		vendor_why(s->cu_why, sizeof s->cu_why);
+	else if (rc)
+		goto fail;
+	s->cu_open = !rc;
+	rc = 0;
 	*state = s;
 	return 0;
 fail:
@@ -357,7 +466,7 @@ static int conv_variants(void *state, const struct dlb_candidate *c, int *values
 	int64_t tiles = gx * gy, sms = s->g->dev->sm_count, bk = v[s->kind->bk],
 		steps = ((int64_t)s->d.C * s->d.R * s->d.S + bk - 1) / bk;
 	int n = 0;
-	if (s->kind->esize == 2 && !s->vec && !h_scalar(v))
+	if (s->kind->type == DLB_CUDNN_F16 && !s->vec && !h_scalar(v))
 		return 0; /* STAGES and BK 64 are the cp.async kernel's */
 	values[n++] = 1;
 	if (tiles >= 2 * sms || tiles > MAX_TILES_SPLIT)
@@ -413,7 +522,7 @@ static int conv_launch(void *state, const struct dlb_candidate *c, int split, in
 		DLB_FAIL(DLB_E_LIMIT, "split-K %d needs more workspace or counters than were allocated", split);
 	int kc = chunk_of(s, v, split);
 	void *x = s->x[set], *w = s->w[set];
-	if (s->vec && !s->nhwc) { /* NCHW8: x to NHWC, w to KRSC, then the NHWC kernel writing y in NCHW */
+	if (s->vec && !s->nhwc) { /* NCHW8 (int8: all NCHW): x to NHWC, w to KRSC, then a kernel writing y in NCHW */
 		DLB_CHECK(to_nhwc(s, c, x, s->xt, s->d.N, s->d.C, s->d.H * s->d.W));
 		x = s->xt;
 		if (s->d.R * s->d.S > 1) { /* a 1x1 filter's KCRS is KRSC */
@@ -423,7 +532,7 @@ static int conv_launch(void *state, const struct dlb_candidate *c, int split, in
 	}
 	void *args[] = {&x, &w, &s->y[set], &s->d, &s->ws, &s->counters, &kc};
 	unsigned threads = (unsigned)s->kind->threads(v);
-	size_t dyn = s->vec ? h_dyn_smem(v) : 0;
+	size_t dyn = s->vec ? s->dyn(v) : 0;
 	DLB_CHECK(dlb_launch(c->kernels[s->nhwc], (dim3){(unsigned)gx, (unsigned)gy, (unsigned)split},
 			     (dim3){threads, 1, 1}, dyn, s->g->dev->stream, args));
 fail:
@@ -434,7 +543,9 @@ fail:
 static int check(struct conv_state *s, double tol, struct dlb_check *out)
 {
 	int64_t n = (int64_t)s->ny;
-	if (s->kind->esize == 2) /* within DLB_TOL_FP16_REL·|ref| + tol */
+	if (s->kind->type == DLB_CUDNN_S8) /* exact */
+		return dlb_compare_s32(s->g, s->y[0], n, s->ref, n, n, 1, out);
+	if (s->kind->type == DLB_CUDNN_F16) /* within DLB_TOL_FP16_REL·|ref| + tol */
 		return dlb_compare_f16(s->g, s->y[0], n, s->ref, n, n, 1, tol, out);
 	return dlb_compare_f32(s->g, s->y[0], n, s->ref, n, n, 1, tol, out);
 }
@@ -443,7 +554,7 @@ static int conv_verify(void *state, const struct dlb_candidate *c, int variant, 
 {
 	int rc = 0;
 	struct conv_state *s = state;
-	DLB_CHECK(dlb_poison(s->g, s->y[0], s->ny * (size_t)s->kind->esize));
+	DLB_CHECK(dlb_poison(s->g, s->y[0], s->ny * (size_t)s->kind->es_out));
 	if (variant > 1)
 		DLB_CHECK(dlb_poison(s->g, s->ws, s->ws_elems * 4));
 	DLB_CHECK(conv_launch(state, c, variant, 0));
@@ -452,50 +563,166 @@ fail:
 	return rc;
 }
 
+/* Algorithm s->cur of s->cur_cu on input set `set` of its buffers (use_algo). */
 static int cudnn_launch(void *state, int set)
 {
 	struct conv_state *s = state;
-	return dlb_cudnn_conv_run(&s->cu, s->cur, s->x[set], s->w[set], s->y[set]);
+	return dlb_cudnn_conv_run(s->cur_cu, s->cur, s->cur_x[set], s->cur_w[set], s->cur_y[set]);
 }
 
-/* cuDNN in strict fp32: the heuristic's first choice (kind 0) and each algorithm cudnnFind reports (kind 1), each
- * verified against the reference like a candidate, then timed by the same harness on the same sets. Then Find's
- * fastest in cuDNN's default math (kind 2), labelled with the math it used and never the fp32 baseline; where
- * that is TF32, it is verified to TF32's tolerance. */
+/* cudnn_launch's next runs: algorithm i of the problem's cuDNN descriptors, or (half) of int8's fp16 ones. */
+static void use_algo(struct conv_state *s, int half, int i)
+{
+	s->cur_cu = half ? &s->cuh : &s->cu;
+	s->cur = i;
+	s->cur_x = half ? s->xh : s->x;
+	s->cur_w = half ? s->wh : s->w;
+	s->cur_y = half ? s->yh : s->y;
+}
+
+/* cuDNN's output of set 0 against the reference: as a candidate's (fp32 to tol); int8's float y exactly, as
+ * int32; int8's fp16 entry against the fp32 reference of its own half inputs. */
+static int check_vendor(struct conv_state *s, int half, double tol, struct dlb_check *out)
+{
+	int rc = 0;
+	int64_t n = (int64_t)s->ny;
+	if (half)
+		return dlb_compare_f16(s->g, s->yh[0], n, s->refh, n, n, 1, s->tol, out);
+	if (s->kind->type != DLB_CUDNN_S8)
+		return check(s, tol, out);
+	DLB_CHECK(convert(s, s->shared->f32_to_s32, s->y[0], s->cvt, s->ny));
+	DLB_CHECK(dlb_compare_s32(s->g, s->cvt, n, s->ref, n, n, 1, out));
+fail:
+	return rc;
+}
+
+/* Verify algorithm i of cuDNN (half: int8's fp16 descriptors) like a candidate, then time it by the same harness
+ * on the same sets; e gets the result. */
+static int vendor_entry(struct conv_state *s, const struct dlb_bench_opts *o, int half, int i, double tol,
+			struct dlb_vendor_entry *e)
+{
+	int rc = 0;
+	struct dlb_check chk;
+	use_algo(s, half, i);
+	DLB_CHECK(dlb_poison(s->g, s->cur_y[0], s->ny * (half ? 2 : (size_t)s->kind->es_out)));
+	DLB_CHECK(cudnn_launch(s, 0));
+	DLB_CHECK(check_vendor(s, half, tol, &chk));
+	e->ok = chk.ok;
+	if (chk.ok)
+		DLB_CHECK(dlb_bench_time(&s->g->bench, cudnn_launch, s, s->nsets, o, &e->st));
+fail:
+	return rc;
+}
+
+/* int8's fp16 entry: cuDNN in fp16 on the same shape (the nearest precision it has everywhere, which DeepBench
+ * accepts), its inputs the int8 sets divided by 16 (exact in half), verified against their own fp32 reference:
+ * Find's fastest, kind 3, never the int8 baseline. */
+static int vendor_fp16(struct conv_state *s, const struct dlb_bench_opts *o, size_t ws_max, struct dlb_vendor_entry *e,
+		       int *got)
+{
+	int rc = 0;
+	*got = 0;
+	if (!s->refh) {
+		for (int i = 0; i < s->nsets; i++) {
+			DLB_CHECK(dlb_dev_alloc(&s->xh[i], s->nx * 2));
+			DLB_CHECK(dlb_dev_alloc(&s->wh[i], s->nw * 2));
+			DLB_CHECK(dlb_dev_alloc(&s->yh[i], s->ny * 2));
+			DLB_CHECK(convert(s, s->shared->s8_to_f16, s->x[i], s->xh[i], s->nx));
+			DLB_CHECK(convert(s, s->shared->s8_to_f16, s->w[i], s->wh[i], s->nw));
+		}
+		DLB_CHECK(dlb_dev_alloc((void **)&s->refh, s->ny * 4));
+		DLB_CHECK(dlb_poison(s->g, s->refh, s->ny * 4));
+		DLB_CHECK(launch_ref(s, s->shared->ref_f16, s->xh[0], s->wh[0], s->refh));
+		DLB_CHECK(dlb_cudnn_conv_open(s->shared->cudnn, s->run, DLB_CUDNN_F16, &s->cuh));
+		s->cuh_open = 1;
+	}
+	DLB_CHECK(dlb_cudnn_conv_algos(&s->cuh, s->xh[0], s->wh[0], s->yh[0], ws_max));
+	for (int i = 0; i < s->cuh.nalgo; i++)
+		if (s->cuh.from_find[i] == 1) { /* Find's list is fastest first */
+			memset(e, 0, sizeof *e);
+			e->kind = 3;
+			e->other_math = 1;
+			snprintf(e->name, sizeof e->name, "cudnn-fp16:%s", dlb_cudnn_algo_name(s->cuh.algo[i]));
+			snprintf(e->config, sizeof e->config,
+				 "fp16 tensors (the int8 inputs / 16), fp32 accumulation, workspace %zu bytes: not int8",
+				 s->cuh.ws_need[i]);
+			DLB_CHECK(vendor_entry(s, o, 1, i, 0, e));
+			*got = 1;
+			break;
+		}
+fail:
+	return rc;
+}
+
+/* cuDNN in the op's precision (fp32 strict): the heuristic's first choice (kind 0) and each algorithm cudnnFind
+ * reports (kind 1), each verified against the reference like a candidate, then timed by the same harness on the
+ * same sets. fp32: then Find's fastest in cuDNN's default math (kind 2), labelled with the math it used and never
+ * the fp32 baseline; where that is TF32, it is verified to TF32's tolerance. int8: where cuDNN has no int8
+ * engine for the problem (NCHW: it has none), an entry without a time that says so and why; then the fp16 entry
+ * (vendor_fp16). */
 static int conv_vendor(void *state, const struct dlb_bench_opts *o, struct dlb_vendor_entry *out, int max, int *n)
 {
 	int rc = 0;
 	struct conv_state *s = state;
 	size_t free_b = 0, total_b = 0;
+	int int8 = s->kind->type == DLB_CUDNN_S8, half = s->kind->type == DLB_CUDNN_F16;
+	char why[112] = "";
 	*n = 0;
+	s->nent = 0;
 	CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-	DLB_CHECK(dlb_cudnn_conv_algos(&s->cu, s->x[0], s->w[0], s->y[0], free_b / 2));
-	for (int i = 0; i < s->cu.nalgo && *n < max; i++) {
+	if (int8 && !s->cvt)
+		DLB_CHECK(dlb_dev_alloc((void **)&s->cvt, s->ny * 4));
+	if (!s->cu_open) {
+		snprintf(why, sizeof why, "%s", s->cu_why);
+	} else if ((rc = dlb_cudnn_conv_algos(&s->cu, s->x[0], s->w[0], s->y[0], free_b / 2)) != 0) {
+		if (!int8 || rc != DLB_E_VENDOR)
+			goto fail;
+		vendor_why(why, sizeof why); /* int8 without an engine: the reason, and on */
+		s->cu.nalgo = 0;
+		rc = 0;
+	}
+	for (int i = 0; s->cu_open && i < s->cu.nalgo && *n < max; i++) {
 		struct dlb_vendor_entry *e = &out[*n];
-		struct dlb_check chk;
 		memset(e, 0, sizeof *e);
-		int kind = s->cu.from_find[i], half = s->kind->esize == 2, strict = half || s->cu.math[i] == CUDNN_FMA_MATH;
+		int kind = s->cu.from_find[i], strict = s->kind->type != DLB_CUDNN_F32 || s->cu.math[i] == CUDNN_FMA_MATH;
 		e->kind = kind;
 		e->other_math = !strict;
 		snprintf(e->name, sizeof e->name, "cudnn%s:%s%s", kind == 0 ? "-heuristic" : kind == 2 ? "-dm" : "",
 			 dlb_cudnn_algo_name(s->cu.algo[i]),
 			 strict ? "" : s->cu.math[i] == CUDNN_DEFAULT_MATH ? " (may be TF32)" : " (TF32)");
-		if (half)
+		if (int8)
+			snprintf(e->config, sizeof e->config,
+				 "int8 tensors, int32 accumulation, float y (compared as int32), workspace %zu bytes",
+				 s->cu.ws_need[i]);
+		else if (half)
 			snprintf(e->config, sizeof e->config, "fp16 tensors, fp32 accumulation, math %s, workspace %zu bytes",
 				 s->cu.math[i] == CUDNN_FMA_MATH ? "FMA" : "tensor ops", s->cu.ws_need[i]);
 		else
 			snprintf(e->config, sizeof e->config, "math %s%s, workspace %zu bytes",
 				 dlb_cudnn_math_name(s->cu.math[i]), strict ? " (strict fp32)" : " (not fp32: never the baseline)",
 				 s->cu.ws_need[i]);
-		s->cur = i;
-		DLB_CHECK(dlb_poison(s->g, s->y[0], s->ny * (size_t)s->kind->esize));
-		DLB_CHECK(cudnn_launch(s, 0));
-		DLB_CHECK(check(s, strict ? s->tol : s->tol_tf32, &chk));
-		e->ok = chk.ok;
-		if (chk.ok)
-			DLB_CHECK(dlb_bench_time(&s->g->bench, cudnn_launch, s, s->nsets, o, &e->st));
-		(*n)++;
+		DLB_CHECK(vendor_entry(s, o, 0, i, strict ? s->tol : s->tol_tf32, e));
+		s->ent_half[*n] = 0;
+		s->ent_algo[(*n)++] = i;
 	}
+	if (int8 && *n == 0 && *n < max) { /* no int8 algorithm: n/a, with cuDNN's reason */
+		struct dlb_vendor_entry *e = &out[*n];
+		memset(e, 0, sizeof *e);
+		e->kind = 1;
+		snprintf(e->name, sizeof e->name, "cudnn:no int8 engine");
+		snprintf(e->config, sizeof e->config, "n/a: %s", why[0] ? why : "no algorithm of cuDNN ran int8 here");
+		s->ent_half[*n] = 0;
+		s->ent_algo[(*n)++] = -1;
+	}
+	if (int8 && *n < max) {
+		int got = 0;
+		DLB_CHECK(vendor_fp16(s, o, free_b / 2, &out[*n], &got));
+		if (got) {
+			s->ent_half[*n] = 1;
+			s->ent_algo[(*n)++] = s->cur;
+		}
+	}
+	s->nent = *n;
 fail:
 	return rc;
 }
@@ -504,9 +731,9 @@ static int conv_vendor_launch(void *state, int entry, int set)
 {
 	int rc = 0;
 	struct conv_state *s = state;
-	if (entry < 0 || entry >= s->cu.nalgo)
+	if (entry < 0 || entry >= s->nent || s->ent_algo[entry] < 0)
 		DLB_FAIL(DLB_E_USAGE, "no cuDNN entry %d", entry);
-	s->cur = entry;
+	use_algo(s, s->ent_half[entry], s->ent_algo[entry]);
 	rc = cudnn_launch(s, set);
 fail:
 	return rc;
@@ -562,6 +789,37 @@ const struct dlb_op dlb_op_conv_fp16 = {
 	.space = {h_params, H_NPARAMS, h_constraints, sizeof h_constraints / sizeof h_constraints[0]},
 	.limit_checks = h_limit_checks,
 	.nlimit_checks = sizeof h_limit_checks / sizeof h_limit_checks[0],
+	.device_bytes = conv_device_bytes,
+	.setup = conv_setup,
+	.variants = conv_variants,
+	.nsets = conv_nsets,
+	.launch = conv_launch,
+	.verify = conv_verify,
+	.vendor = conv_vendor,
+	.vendor_launch = conv_vendor_launch,
+	.teardown = conv_teardown,
+};
+
+const struct dlb_op dlb_op_conv_int8 = {
+	.name = "conv",
+	.family = &dlb_family_conv,
+	.prec = DLB_PREC_INT8,
+	.summary = "forward convolution, implicit GEMM with int8 inputs on the tensor cores (mma.sync), int32 "
+		   "accumulation and output, channels padded to multiples of 4",
+	.template_file = "conv_common.cu",
+	.template_extra = "conv_int8.cu",
+	.kernel_names = h_kernels,
+	.nkernels = 3,
+	.ndyn_kernels = 2,
+	.variant_name = "SPLITK",
+	.nspecs = I_NSPECS,
+	.spec_defines = i_spec_defines,
+	.spec_names = i_spec_names,
+	.spec_of = i_spec_of,
+	.dyn_smem = i_dyn_smem,
+	.space = {i_params, H_NPARAMS, h_constraints, sizeof h_constraints / sizeof h_constraints[0]},
+	.limit_checks = i_limit_checks,
+	.nlimit_checks = sizeof i_limit_checks / sizeof i_limit_checks[0],
 	.device_bytes = conv_device_bytes,
 	.setup = conv_setup,
 	.variants = conv_variants,

@@ -78,11 +78,13 @@ static int conv_check(const int64_t *d, char *why, int len)
 }
 
 /* The vendor entries' kinds: cuDNN's heuristic choice and cudnnFind's algorithms (vendor_cudnn.c), strict fp32;
- * Find's best in cuDNN's default math (TF32 where it chose it), shown, never the baseline. */
+ * fp32's Find's best in cuDNN's default math (TF32 where it chose it) and int8's cuDNN fp16 on the same shape,
+ * shown, never the baseline. */
 static const struct dlb_vendor_col conv_cols[] = {
 	{"cuDNN heur us", "cudnn_heuristic_us", 0, "heuristic", "cudnn_heuristic_algo"},
 	{"cuDNN find us", "cudnn_find_us", 1, "find", "cudnn_find_algo"},
 	{"default math us", "cudnn_default_math_us", 2, "default math", "cudnn_default_math_algo"},
+	{"cuDNN fp16 us", "cudnn_fp16_us", 3, NULL, NULL},
 };
 
 /* "700x161 c1 n1 k32 20x5 stride 2 NCHW": the input W×H, channels, batch, filters, the filter S×R, then pads,
@@ -167,6 +169,9 @@ static int conv_open(struct dlb_gpu *g, void **state)
 	s->ref_loaded = 1;
 	DLB_CHECK(dlb_module_kernel(&s->ref, "conv_ref_f32", &s->ref_f32));
 	DLB_CHECK(dlb_module_kernel(&s->ref, "conv_ref_f16", &s->ref_f16));
+	DLB_CHECK(dlb_module_kernel(&s->ref, "conv_ref_s8", &s->ref_s8));
+	DLB_CHECK(dlb_module_kernel(&s->ref, "s8_to_f16", &s->s8_to_f16));
+	DLB_CHECK(dlb_module_kernel(&s->ref, "f32_to_s32", &s->f32_to_s32));
 	DLB_CHECK(dlb_cudnn_open(g->dev->stream, &s->cudnn));
 	*state = s;
 	return 0;
@@ -214,8 +219,10 @@ const struct dlb_family dlb_family_conv = {
 	.vendor_about = "cuDNN's heuristic first choice and every algorithm cudnnFind reports, each verified and "
 			"timed here: fp32 in strict FMA math, with cudnnFind's best in cuDNN's default math (TF32 on the "
 			"tensor cores where it chooses them) shown beside them, labelled, never the fp32 baseline; fp16 "
-			"tensors with fp32 accumulation in tensor-op math. Every candidate verified against a direct "
-			"convolution kernel that sums in double",
+			"tensors with fp32 accumulation in tensor-op math; int8 x and w with int32 accumulation and a float "
+			"y (cuDNN's INT8_EXT_CONFIG, NHWC only: NCHW rows say n/a and why), compared exactly, with cuDNN "
+			"fp16 on the same shape shown beside it, labelled, never the int8 baseline. Every candidate "
+			"verified against a direct convolution kernel that sums in double (int8: exactly, in 64 bits)",
 	.cols = conv_cols,
 	.ncols = sizeof conv_cols / sizeof conv_cols[0],
 	.describe = conv_describe,

@@ -48,7 +48,7 @@ const char *dlb_cudnn_math_name(int math)
 	return "?";
 }
 
-int dlb_cudnn_conv_open(cudnnHandle_t h, const int64_t *d, int half, struct dlb_cudnn_conv *c)
+int dlb_cudnn_conv_open(cudnnHandle_t h, const int64_t *d, enum dlb_cudnn_type type, struct dlb_cudnn_conv *c)
 {
 	int rc = 0;
 	cudnnTensorDescriptor_t x = NULL, y = NULL;
@@ -58,8 +58,11 @@ int dlb_cudnn_conv_open(cudnnHandle_t h, const int64_t *d, int half, struct dlb_
 	int n, k, p, q;
 	memset(c, 0, sizeof *c);
 	c->h = h;
-	c->half = half;
-	cudnnDataType_t dt = half ? CUDNN_DATA_HALF : CUDNN_DATA_FLOAT;
+	c->type = type;
+	/* int8: x and w int8, y float, int32 accumulation (cuDNN's INT8_EXT_CONFIG) */
+	cudnnDataType_t dt = type == DLB_CUDNN_F16 ? CUDNN_DATA_HALF : type == DLB_CUDNN_S8 ? CUDNN_DATA_INT8 : CUDNN_DATA_FLOAT;
+	cudnnDataType_t yt = type == DLB_CUDNN_S8 ? CUDNN_DATA_FLOAT : dt;
+	cudnnDataType_t acc = type == DLB_CUDNN_S8 ? CUDNN_DATA_INT32 : CUDNN_DATA_FLOAT;
 	dlb_conv_out(d, &P, &Q);
 	cudnnTensorFormat_t fmt = d[CONV_LAYOUT] == CONV_NHWC ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW;
 	CUDNN_CHECK(cudnnCreateTensorDescriptor(&x));
@@ -74,9 +77,10 @@ int dlb_cudnn_conv_open(cudnnHandle_t h, const int64_t *d, int half, struct dlb_
 	CUDNN_CHECK(cudnnSetFilter4dDescriptor(w, dt, fmt, (int)d[CONV_K], (int)d[CONV_C], (int)d[CONV_R], (int)d[CONV_S]));
 	CUDNN_CHECK(cudnnSetConvolution2dDescriptor(cv, (int)d[CONV_PAD_H], (int)d[CONV_PAD_W], (int)d[CONV_STRIDE_H],
 						    (int)d[CONV_STRIDE_W], (int)d[CONV_DIL_H], (int)d[CONV_DIL_W],
-						    CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
-	/* fp32: strict (FMA), no TF32. fp16 inputs accumulate in fp32 (the compute type above) on the tensor cores */
-	CUDNN_CHECK(cudnnSetConvolutionMathType(cv, half ? CUDNN_TENSOR_OP_MATH : CUDNN_FMA_MATH));
+						    CUDNN_CROSS_CORRELATION, acc));
+	/* fp32: strict (FMA), no TF32. fp16 inputs accumulate in fp32 (the compute type above) on the tensor cores,
+	 * int8 in int32 */
+	CUDNN_CHECK(cudnnSetConvolutionMathType(cv, type == DLB_CUDNN_F32 ? CUDNN_FMA_MATH : CUDNN_TENSOR_OP_MATH));
 	CUDNN_CHECK(cudnnCreateConvolutionDescriptor(&dm));
 	c->conv_dm = dm;
 	CUDNN_CHECK(cudnnSetConvolution2dDescriptor(dm, (int)d[CONV_PAD_H], (int)d[CONV_PAD_W], (int)d[CONV_STRIDE_H],
@@ -87,7 +91,7 @@ int dlb_cudnn_conv_open(cudnnHandle_t h, const int64_t *d, int half, struct dlb_
 	if (n != d[CONV_N] || k != d[CONV_K] || p != P || q != Q)
 		DLB_FAIL(DLB_E_VENDOR, "cuDNN's output is %dx%dx%dx%d, ours %lldx%lldx%lldx%lld", n, k, p, q,
 			 (long long)d[CONV_N], (long long)d[CONV_K], (long long)P, (long long)Q);
-	CUDNN_CHECK(cudnnSetTensor4dDescriptor(y, fmt, dt, n, k, p, q));
+	CUDNN_CHECK(cudnnSetTensor4dDescriptor(y, fmt, yt, n, k, p, q));
 fail:
 	if (rc)
 		dlb_cudnn_conv_close(c);
@@ -162,9 +166,9 @@ int dlb_cudnn_conv_algos(struct dlb_cudnn_conv *c, const void *x, const void *w,
 							   c->ws_bytes));
 	for (int i = 0; i < got; i++)
 		if (perf[i].status == CUDNN_STATUS_SUCCESS && perf[i].memory <= c->ws_bytes &&
-		    (c->half || perf[i].mathType == CUDNN_FMA_MATH))
+		    (c->type != DLB_CUDNN_F32 || perf[i].mathType == CUDNN_FMA_MATH))
 			add_algo(c, (int)perf[i].algo, perf[i].memory, 1, (int)perf[i].mathType);
-	if (c->half) /* fp16 has no stricter math to tell apart */
+	if (c->type != DLB_CUDNN_F32) /* fp16 and int8 have no stricter math to tell apart */
 		goto fail;
 	got = 0; /* Find in the default math: its fastest, with the math type it ran */
 	CUDNN_CHECK(cudnnFindConvolutionForwardAlgorithmEx(c->h, c->x_desc, x, c->w_desc, w, c->conv_dm, c->y_desc, y,

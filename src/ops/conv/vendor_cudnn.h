@@ -30,16 +30,20 @@ struct dlb_cudnn_conv {
 	int from_find[DLB_CUDNN_MAX_ALGOS]; /* 0: the heuristic's first choice; 1: one of Find's; 2: Find's best in
 	                                     * the default math */
 	int math[DLB_CUDNN_MAX_ALGOS];      /* cudnnMathType_t it ran with */
-	int half;                           /* fp16 tensors (fp32 accumulation), else fp32 */
+	int type;                           /* enum dlb_cudnn_type */
 	void *ws;
 	size_t ws_bytes;
 };
 
+/* The tensors' types: fp32; fp16 with fp32 accumulation; int8 x and w with int32 accumulation and a float y
+ * (INT8_EXT_CONFIG, which cuDNN runs in NHWC only). */
+enum dlb_cudnn_type { DLB_CUDNN_F32, DLB_CUDNN_F16, DLB_CUDNN_S8 };
+
 int dlb_cudnn_open(void *stream, cudnnHandle_t *h);
 void dlb_cudnn_close(cudnnHandle_t h);
 /* Descriptors for the conv problem dim (ops/conv/conv.h's order), NCHW/KCRS or NHWC/KRSC: fp32 tensors in FMA
- * math, or (half) fp16 tensors with fp32 accumulation in tensor-op math. */
-int dlb_cudnn_conv_open(cudnnHandle_t h, const int64_t *dim, int half, struct dlb_cudnn_conv *c);
+ * math, fp16 tensors with fp32 accumulation or int8 ones with int32 in tensor-op math. */
+int dlb_cudnn_conv_open(cudnnHandle_t h, const int64_t *dim, enum dlb_cudnn_type type, struct dlb_cudnn_conv *c);
 void dlb_cudnn_conv_close(struct dlb_cudnn_conv *c);
 /* The heuristic's first choice, then each algorithm Find ran on x, w, y (y is overwritten) that succeeded
  * within ws_max bytes of workspace (fp32: those in FMA math; then Find's fastest in the default math, with
