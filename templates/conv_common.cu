@@ -54,11 +54,13 @@ __device__ __forceinline__ i64 conv_yi(const conv_shape &d, i64 PQ, i64 m, int k
 // Split-K, after the block has written its partial sums to W[blockIdx.z] (N·P·Q × K, row m, column k): the
 // last split of the tile to arrive adds the tile's partial sums in the order z = 0, 1, ... (the result does
 // not depend on arrival order), writes y through put(y, index, sum), and leaves the tile's counter at zero for
-// the next launch. Rolled on purpose: it runs once per tile, and unrolling it costs compile time.
+// the next launch. A thread's EPT elements are summed side by side, split after split, so that its loads of
+// one split are all in flight at once (one trip to L2 a split, not one an element and split).
 template <int NHWC, int NB, int NN, int NT, class Part, class Out, class Put>
 __device__ __forceinline__ void conv_splitk_finish(Out *y, const Part *W, unsigned *counters, const conv_shape &d,
 						   i64 m0, int k0, Put put)
 {
+	constexpr int EPT = (NB * NN + NT - 1) / NT;
 	__shared__ int last_block;
 	const i64 PQ = (i64)d.P * d.Q, NPQ = (i64)d.N * PQ, MK = NPQ * d.K;
 	__threadfence();
@@ -70,16 +72,29 @@ __device__ __forceinline__ void conv_splitk_finish(Out *y, const Part *W, unsign
 	if (!last_block)
 		return;
 	__threadfence();
+	Part sum[EPT];
+#pragma unroll
+	for (int i = 0; i < EPT; i++)
+		sum[i] = 0;
 #pragma unroll 1
-	for (int e = threadIdx.x; e < NB * NN; e += NT) {
+	for (unsigned z = 0; z < gridDim.z; z++) {
+		const Part *wz = W + z * MK;
+#pragma unroll
+		for (int i = 0; i < EPT; i++) {
+			const int e = threadIdx.x + i * NT;
+			const i64 m = m0 + e / NN;
+			const int k = k0 + e % NN;
+			if ((NB * NN % NT == 0 || e < NB * NN) && m < NPQ && k < d.K)
+				sum[i] += __ldcg(wz + m * d.K + k);
+		}
+	}
+#pragma unroll
+	for (int i = 0; i < EPT; i++) {
+		const int e = threadIdx.x + i * NT;
 		const i64 m = m0 + e / NN;
 		const int k = k0 + e % NN;
-		if (m < NPQ && k < d.K) {
-			Part sum = 0;
-			for (unsigned z = 0; z < gridDim.z; z++)
-				sum += __ldcg(W + z * MK + m * d.K + k);
-			put(y, conv_yi<NHWC>(d, PQ, m, k), sum);
-		}
+		if ((NB * NN % NT == 0 || e < NB * NN) && m < NPQ && k < d.K)
+			put(y, conv_yi<NHWC>(d, PQ, m, k), sum[i]);
 	}
 	if (threadIdx.x == 0)
 		counters[tile] = 0;

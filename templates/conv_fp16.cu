@@ -45,7 +45,14 @@
 #ifndef STAGES
 #define STAGES 3 // cp.async stages in flight (VEC only)
 #endif
+#ifndef KIND
+#define KIND 0 // 0: mma.sync; 1: wgmma (sm_90a, VEC only)
+#endif
+#if KIND == 1
+#define THREADS (128 * WARPS_M) // WARPS_M warpgroups along the pixels
+#else
 #define THREADS (32 * WARPS_M * WARPS_N)
+#endif
 #define WTM (BM / WARPS_M) // a warp's pixels
 #define WTN (BN / WARPS_N) // a warp's filters
 #define MI (WTM / 16)      // its mma tiles down
@@ -337,6 +344,206 @@ __device__ __forceinline__ void conv_body_vec(const h16 *__restrict__ x, const h
 }
 #endif
 
+#if VEC && KIND == 1
+// ---- KIND 1: the same cp.async stages feeding wgmma (sm_90a) ----
+// A stage holds BM lines of x (one pixel each) and BN lines of w (one filter each), 128 bytes (BK = 64 halves,
+// 8 chunks of 16 bytes) a line, chunk c of line l at l*128 + ((c ^ (l % 8)) * 16): the 128-byte swizzle the
+// wgmma descriptors name, in 1024-byte atoms of 8 lines (the stages start 1024-byte aligned). Every thread
+// copies chunks of both. Warpgroup g computes pixels 64·WMI·g .. + 64·WMI with WMI m64nBNk16 wgmmas per k-step,
+// both operands K-major, and waits for them before the next stage (the copies of the stages ahead are in
+// flight meanwhile). Dynamic shared memory: STAGES·(BM+BN)·128 bytes + 1024 for the alignment.
+#define WGS WARPS_M
+#define WMI (BM / (64 * WGS))
+#define WG_STAGE ((BM + BN) * 128)
+#define WG_CHUNKS ((BM + BN) * 8)
+#define WG_V ((WG_CHUNKS + THREADS - 1) / THREADS)
+
+static_assert(BK == 64, "wgmma: BK is one 128-byte line");
+static_assert(WMI >= 1 && BM == 64 * WGS * WMI, "wgmma: BM = 64 x WARPS_M x (1 or 2)");
+static_assert(BN == 64 || BN == 128 || BN == 256, "wgmma: BN 64, 128 or 256");
+
+__device__ __forceinline__ unsigned long long wg_desc(u32 addr) // K-major, 128-byte swizzle: LBO 16, SBO 1024
+{
+	return (unsigned long long)((addr & 0x3FFFF) >> 4) | (1ull << 16) | (64ull << 32) | (1ull << 62);
+}
+
+// d[0..BN/2) += A (64 x 16, descriptor da) · B (BN x 16, db)^T, fp16 in, fp32 accumulators
+#define WGO8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), \
+		"+f"(d[i + 6]), "+f"(d[i + 7])
+#define WGO32(i) WGO8(i), WGO8(i + 8), WGO8(i + 16), WGO8(i + 24)
+#define WGS8(a, b, c, e, f, g, h, k) "%" #a ", %" #b ", %" #c ", %" #e ", %" #f ", %" #g ", %" #h ", %" #k
+#define WG_SC_(n) #n
+#define WG_SC_N(n) WG_SC_(n)
+#define WG_SC WG_SC_N(WG_SCN) // the operand after the accumulators and the two descriptors: scale-d, 1
+#if BN == 64
+#define WG_SCN 34
+#elif BN == 128
+#define WG_SCN 66
+#else
+#define WG_SCN 130
+#endif
+__device__ __forceinline__ void wg_mma(float (&d)[BN / 2], unsigned long long da, unsigned long long db)
+{
+#if BN == 64
+	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" WG_SC ", 0;\n"
+		     "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {"
+		     WGS8(0, 1, 2, 3, 4, 5, 6, 7) ", " WGS8(8, 9, 10, 11, 12, 13, 14, 15) ", "
+		     WGS8(16, 17, 18, 19, 20, 21, 22, 23) ", " WGS8(24, 25, 26, 27, 28, 29, 30, 31)
+		     "}, %32, %33, p, 1, 1, 0, 0;\n}\n"
+		     : WGO32(0)
+		     : "l"(da), "l"(db), "r"(1));
+#elif BN == 128
+	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" WG_SC ", 0;\n"
+		     "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {"
+		     WGS8(0, 1, 2, 3, 4, 5, 6, 7) ", " WGS8(8, 9, 10, 11, 12, 13, 14, 15) ", "
+		     WGS8(16, 17, 18, 19, 20, 21, 22, 23) ", " WGS8(24, 25, 26, 27, 28, 29, 30, 31) ", "
+		     WGS8(32, 33, 34, 35, 36, 37, 38, 39) ", " WGS8(40, 41, 42, 43, 44, 45, 46, 47) ", "
+		     WGS8(48, 49, 50, 51, 52, 53, 54, 55) ", " WGS8(56, 57, 58, 59, 60, 61, 62, 63)
+		     "}, %64, %65, p, 1, 1, 0, 0;\n}\n"
+		     : WGO32(0), WGO32(32)
+		     : "l"(da), "l"(db), "r"(1));
+#else
+	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" WG_SC ", 0;\n"
+		     "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {"
+		     WGS8(0, 1, 2, 3, 4, 5, 6, 7) ", " WGS8(8, 9, 10, 11, 12, 13, 14, 15) ", "
+		     WGS8(16, 17, 18, 19, 20, 21, 22, 23) ", " WGS8(24, 25, 26, 27, 28, 29, 30, 31) ", "
+		     WGS8(32, 33, 34, 35, 36, 37, 38, 39) ", " WGS8(40, 41, 42, 43, 44, 45, 46, 47) ", "
+		     WGS8(48, 49, 50, 51, 52, 53, 54, 55) ", " WGS8(56, 57, 58, 59, 60, 61, 62, 63) ", "
+		     WGS8(64, 65, 66, 67, 68, 69, 70, 71) ", " WGS8(72, 73, 74, 75, 76, 77, 78, 79) ", "
+		     WGS8(80, 81, 82, 83, 84, 85, 86, 87) ", " WGS8(88, 89, 90, 91, 92, 93, 94, 95) ", "
+		     WGS8(96, 97, 98, 99, 100, 101, 102, 103) ", " WGS8(104, 105, 106, 107, 108, 109, 110, 111) ", "
+		     WGS8(112, 113, 114, 115, 116, 117, 118, 119) ", " WGS8(120, 121, 122, 123, 124, 125, 126, 127)
+		     "}, %128, %129, p, 1, 1, 0, 0;\n}\n"
+		     : WGO32(0), WGO32(32), WGO32(64), WGO32(96)
+		     : "l"(da), "l"(db), "r"(1));
+#endif
+}
+
+template <int OUT_NHWC>
+__device__ __forceinline__ void conv_body_wg(const h16 *__restrict__ x, const h16 *__restrict__ w,
+					     h16 *__restrict__ y, const conv_shape &d, float *__restrict__ W,
+					     unsigned *__restrict__ counters, int kc)
+{
+	extern __shared__ __align__(16) unsigned char wsm[];
+	const u32 sbase = (smem_addr(wsm) + 1023u) & ~1023u;
+	__shared__ i64 pix_base[BM];
+	__shared__ int pix_h[BM], pix_w[BM];
+	const int tid = threadIdx.x, lane = tid % 32, warp = (tid / 32) % 4, wg = tid / 128;
+	const int CRS = d.C * d.R * d.S;
+	const i64 m0 = (i64)blockIdx.x * BM;
+	const int k0 = blockIdx.y * BN;
+	const int gbeg = blockIdx.z * kc, gend = gbeg + kc < CRS ? gbeg + kc : CRS;
+	conv_pixels<BM, THREADS>(pix_base, pix_h, pix_w, d, m0);
+	float acc[WMI][BN / 2];
+#pragma unroll
+	for (int i = 0; i < WMI; i++)
+#pragma unroll
+		for (int r = 0; r < BN / 2; r++)
+			acc[i][r] = 0.f;
+	// thread tid copies chunk tid % 8 (THREADS is a multiple of 8) of lines tid / 8 + (THREADS / 8)·i
+	const int ch = tid % 8;
+	auto load = [&](int st, int g0) {
+		const u32 sb = sbase + (u32)st * WG_STAGE;
+		const int g = g0 + ch * 8;
+		const int rs = g / d.C, c = g - rs * d.C, r = rs / d.S, s = rs - r * d.S;
+		const bool gin = g < gend;
+#pragma unroll
+		for (int i = 0; i < WG_V; i++) {
+			const int line = tid / 8 + (THREADS / 8) * i;
+			if (WG_CHUNKS % THREADS != 0 && line >= BM + BN)
+				break;
+			const u32 dst = sb + (u32)line * 128u + (u32)((ch ^ (line & 7)) << 4);
+			const h16 *src = x;
+			bool ok;
+			if (line < BM) {
+				const int h = pix_h[line] + r * d.dil_h, wi = pix_w[line] + s * d.dil_w;
+				ok = gin && (unsigned)h < (unsigned)d.H && (unsigned)wi < (unsigned)d.W;
+				if (ok)
+					src = x + pix_base[line] + ((i64)h * d.W + wi) * d.C + c;
+				asm volatile("cp.async.ca.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(ok ? 16 : 0));
+			} else {
+				const int k = k0 + line - BM;
+				ok = gin && k < d.K;
+				src = ok ? w + (i64)k * CRS + g : w;
+				asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(ok ? 16 : 0));
+			}
+		}
+	};
+	const int nk = gbeg < gend ? (gend - gbeg + BK - 1) / BK : 0;
+#pragma unroll
+	for (int st = 0; st < STAGES - 1; st++) {
+		if (st < nk)
+			load(st, gbeg + st * BK);
+		cp_commit();
+	}
+	for (int kt = 0; kt < nk; kt++) {
+		cp_wait<STAGES - 2>();
+		// this thread's copies of stage kt are in shared memory: visible to the async proxy (wgmma), then to
+		// every thread; stage kt - 1's wgmmas have retired (waited below), so it may be refilled
+		asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+		__syncthreads();
+		const int nx = kt + STAGES - 1;
+		if (nx < nk)
+			load(nx % STAGES, gbeg + nx * BK);
+		cp_commit();
+		const u32 sb = sbase + (u32)(kt % STAGES) * WG_STAGE;
+		const unsigned long long da = wg_desc(sb + (u32)wg * WMI * 64u * 128u), db = wg_desc(sb + BM * 128u);
+		asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+		for (int kk = 0; kk < 4; kk++) // k16 a step: 32 bytes along the line
+#pragma unroll
+			for (int i = 0; i < WMI; i++)
+				wg_mma(acc[i], da + (unsigned long long)((i * 64 * 128 + kk * 32) >> 4),
+				       db + (unsigned long long)((kk * 32) >> 4));
+		asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+		asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+	}
+	cp_wait<0>();
+#pragma unroll
+	for (int i = 0; i < WMI; i++)
+#pragma unroll
+		for (int r = 0; r < BN / 2; r++)
+			asm volatile("" : "+f"(acc[i][r])::"memory");
+	// accumulator r of m64 block i: pixel 64·(WMI·wg + i) + 16·warp + lane/4 (+8 for r % 4 >= 2), filter
+	// 8·(r/4) + 2·(lane % 4) + r % 2
+	const i64 PQ = (i64)d.P * d.Q, NPQ = (i64)d.N * PQ, MK = NPQ * d.K;
+	if (gridDim.z == 1) {
+#pragma unroll
+		for (int i = 0; i < WMI; i++)
+#pragma unroll
+			for (int r = 0; r < BN / 2; r += 2) {
+				const i64 m = m0 + 64 * (WMI * wg + i) + 16 * warp + lane / 4 + 8 * ((r >> 1) & 1);
+				const int k = k0 + 8 * (r / 4) + 2 * (lane % 4);
+				if (m >= NPQ)
+					continue;
+				if (OUT_NHWC && d.K % 2 == 0 && k + 1 < d.K) {
+					u32 h;
+					asm("cvt.rn.f16x2.f32 %0, %2, %1;" : "=r"(h) : "f"(acc[i][r]), "f"(acc[i][r + 1]));
+					*reinterpret_cast<u32 *>(y + m * d.K + k) = h;
+				} else {
+					if (k < d.K)
+						y[conv_yi<OUT_NHWC>(d, PQ, m, k)] = to_half(acc[i][r]);
+					if (k + 1 < d.K)
+						y[conv_yi<OUT_NHWC>(d, PQ, m, k + 1)] = to_half(acc[i][r + 1]);
+				}
+			}
+		return;
+	}
+	float *wz = W + (i64)blockIdx.z * MK;
+#pragma unroll
+	for (int i = 0; i < WMI; i++)
+#pragma unroll
+		for (int r = 0; r < BN / 2; r++) {
+			const i64 m = m0 + 64 * (WMI * wg + i) + 16 * warp + lane / 4 + 8 * ((r >> 1) & 1);
+			const int k = k0 + 8 * (r / 4) + 2 * (lane % 4) + r % 2;
+			if (m < NPQ && k < d.K)
+				wz[m * d.K + k] = acc[i][r];
+		}
+	conv_splitk_finish<OUT_NHWC, BM, BN, THREADS>(y, W, counters, d, m0, k0,
+						      [](h16 *o, i64 i, float v) { o[i] = to_half(v); });
+}
+#endif
+
 #define CONV_ARGS                                                                                        \
 	const h16 *__restrict__ x, const h16 *__restrict__ w, h16 *__restrict__ y, conv_shape d,           \
 		float *__restrict__ W, unsigned *__restrict__ counters, int kc
@@ -344,7 +551,9 @@ __device__ __forceinline__ void conv_body_vec(const h16 *__restrict__ x, const h
 
 extern "C" __global__ void __launch_bounds__(THREADS) conv_nchw(CONV_ARGS)
 {
-#if VEC // x and w as NHWC and KRSC (the host's to_nhwc copies), y NCHW
+#if VEC && KIND == 1
+	ONLY(LAYOUT_NCHW, conv_body_wg<0>(CONV_PASS));
+#elif VEC // x and w as NHWC and KRSC (the host's to_nhwc copies), y NCHW
 	ONLY(LAYOUT_NCHW, conv_body_vec<0>(CONV_PASS));
 #else
 	ONLY(LAYOUT_NCHW, conv_body<0>(CONV_PASS));
@@ -353,7 +562,9 @@ extern "C" __global__ void __launch_bounds__(THREADS) conv_nchw(CONV_ARGS)
 
 extern "C" __global__ void __launch_bounds__(THREADS) conv_nhwc(CONV_ARGS)
 {
-#if VEC
+#if VEC && KIND == 1
+	ONLY(LAYOUT_NHWC, conv_body_wg<1>(CONV_PASS));
+#elif VEC
 	ONLY(LAYOUT_NHWC, conv_body_vec<1>(CONV_PASS));
 #else
 	ONLY(LAYOUT_NHWC, conv_body<1>(CONV_PASS));

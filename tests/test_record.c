@@ -730,11 +730,11 @@ static void test_conv_columns(void)
 	REQUIRE(t, "nothing printed");
 	CHECK_HAS(t, "w,h,c,n,k,s,r,pad-w,pad-h,stride-w,stride-h,dil-w,dil-h,p,q,layout,prec,");
 	CHECK_HAS(t, ",cudnn_heuristic_algo,cudnn_heuristic_us,cudnn_find_algo,cudnn_find_us,cudnn_default_math_algo,"
-		     "cudnn_default_math_us,tuned_workspace_bytes,vendor_best_workspace_bytes,vendor_best,");
+		     "cudnn_default_math_us,cudnn_fp16_us,tuned_workspace_bytes,vendor_best_workspace_bytes,vendor_best,");
 	/* P = Q = (28 + 2 - 3) / 2 + 1 = 14; ours 4 splits x 8x14x14 x 128 floats */
 	CHECK_HAS(line_with(t, "28,28,128,8,128", line, sizeof line), ",1,1,14,14,NHWC,fp32,");
 	CHECK_HAS(line, ",\"IMPLICIT_PRECOMP_GEMM\",125.000,\"IMPLICIT_GEMM\",150.000,\"WINOGRAD_NONFUSED (may be TF32)\","
-			"50.000,3211264,7013392,\"cudnn-heuristic:IMPLICIT_PRECOMP_GEMM\",");
+			"50.000,n/a,3211264,7013392,\"cudnn-heuristic:IMPLICIT_PRECOMP_GEMM\",");
 	free(t);
 	r.found = 0; /* no winner: no workspace of ours */
 	r.nvendor = 1;
@@ -743,7 +743,7 @@ static void test_conv_columns(void)
 	t = printed(print_fmt, &r, 1, &fmt);
 	REQUIRE(t, "nothing printed");
 	CHECK_HAS(line_with(t, "NHWC", line, sizeof line), "(no verified candidate)");
-	CHECK_HAS(line, "WINOGRAD_NONFUSED (may be TF32)     50.00        n/a        n/a |");
+	CHECK_HAS(line, "WINOGRAD_NONFUSED (may be TF32)     50.00       n/a        n/a        n/a |");
 	free(t);
 }
 

@@ -50,18 +50,25 @@ static const struct dlb_constraint conv_limit_checks[] = {
 	 .hi_limit = DLB_LIMIT_THREADS_PER_BLOCK},
 };
 
-/* fp16 (templates/conv_fp16.cu): tiles of warps, each a grid of 16x8 mma.sync tiles */
-enum { H_BM, H_BN, H_BK, H_WM, H_WN, H_ST, H_NPARAMS };
+/* fp16 (templates/conv_fp16.cu): KIND 0, tiles of warps, each a grid of 16x8 mma.sync tiles; KIND 1 (sm_90a,
+ * C a multiple of 8), WARPS_M warpgroups of m64 wgmmas fed by the same cp.async stages. int8 has no KIND. */
+enum { H_BM, H_BN, H_BK, H_WM, H_WN, H_ST, H_KIND, H_NPARAMS };
 
 static const struct dlb_param h_params[H_NPARAMS] = {
-	[H_BM] = {"BM", "output pixels per thread block", 2, {64, 128}},
-	[H_BN] = {"BN", "filters per thread block", 3, {32, 64, 128}},
-	[H_BK] = {"BK", "reduction steps (c, r, s) per shared-memory stage (64: NHWC with C a multiple of 8 only)", 3,
+	[H_BM] = {"BM", "output pixels per thread block (256: wgmma only)", 3, {64, 128, 256}},
+	[H_BN] = {"BN", "filters per thread block (256: wgmma only)", 4, {32, 64, 128, 256}},
+	[H_BK] = {"BK", "reduction steps (c, r, s) per shared-memory stage (64: C a multiple of 8 only)", 3,
 		  {16, 32, 64}},
-	[H_WM] = {"WARPS_M", "warps along the pixels", 3, {1, 2, 4}},
+	[H_WM] = {"WARPS_M", "warps along the pixels (wgmma: warpgroups)", 3, {1, 2, 4}},
 	[H_WN] = {"WARPS_N", "warps along the filters", 3, {1, 2, 4}},
-	[H_ST] = {"STAGES", "shared-memory stages in flight (NHWC with C a multiple of 8; elsewhere 2)", 3, {2, 3, 4}},
+	[H_ST] = {"STAGES", "shared-memory stages in flight (C a multiple of 8; elsewhere 2)", 3, {2, 3, 4}},
+	[H_KIND] = {"KIND", "0: mma.sync; 1: wgmma (sm_90a, C a multiple of 8)", 2, {0, 1}, 1},
 };
+
+static int h_wgmma(const int *v)
+{
+	return v[H_KIND] == 1;
+}
 
 /* two stages of both tiles (rows padded by 8 halves), the block's decoded pixels */
 static size_t h_smem_of(const int *v)
@@ -69,7 +76,55 @@ static size_t h_smem_of(const int *v)
 	return 2 * (size_t)(v[H_BM] + v[H_BN]) * (size_t)(v[H_BK] + 8) * 2 + (size_t)v[H_BM] * 16 + 4;
 }
 
+/* mma.sync (KIND 0): the warp tile is a grid of 16x8 tiles */
+static int h_c_warp_m(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	return h_wgmma(v) || (v[H_BM] <= 128 && v[H_BM] / v[H_WM] >= 16);
+}
+
+static int h_c_warp_n(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	return h_wgmma(v) || (v[H_BN] <= 128 && v[H_BN] / v[H_WN] >= 8);
+}
+
+static int h_c_warps(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	return h_wgmma(v) || (v[H_WM] * v[H_WN] >= 2 && v[H_WM] * v[H_WN] <= 8);
+}
+
+static int h_c_acc(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	return h_wgmma(v) || (v[H_BM] / v[H_WM]) * (v[H_BN] / v[H_WN]) <= 4096;
+}
+
+/* wgmma (KIND 1): one 128-byte line of k a stage; BM = 64 x WARPS_M warpgroups x 1 or 2 m64 blocks each; the
+ * m64nBNk16 accumulators of one or two blocks fit a thread */
+static int h_c_wgmma(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	int mi = v[H_WM] <= 2 ? v[H_BM] / (64 * v[H_WM]) : 0;
+	return !h_wgmma(v) || (v[H_BK] == 64 && v[H_WN] == 1 && v[H_WM] <= 2 && v[H_BN] >= 64 &&
+			       (mi == 1 || mi == 2) && mi * v[H_BN] <= 256);
+}
+
 static const struct dlb_constraint h_constraints[] = {
+	{.text = "mma.sync: BM <= 128, warp tile BM/WARPS_M >= 16 pixels (one mma row)", .kind = DLB_CON_CUSTOM,
+	 .ok = h_c_warp_m},
+	{.text = "mma.sync: BN <= 128, warp tile BN/WARPS_N >= 8 filters (one mma column)", .kind = DLB_CON_CUSTOM,
+	 .ok = h_c_warp_n},
+	{.text = "mma.sync: warps WARPS_M*WARPS_N in [2, 8]", .kind = DLB_CON_CUSTOM, .ok = h_c_warps},
+	{.text = "mma.sync: accumulators (BM/WARPS_M)*(BN/WARPS_N)/32 <= 128 a thread", .kind = DLB_CON_CUSTOM,
+	 .ok = h_c_acc},
+	{.text = "wgmma: BK = 64, WARPS_N = 1, BM = 64*WARPS_M*MI (WARPS_M, MI in 1..2), BN >= 64, MI*BN <= 256",
+	 .kind = DLB_CON_CUSTOM, .ok = h_c_wgmma},
+};
+
+/* int8: mma.sync's rows as products */
+static const struct dlb_constraint i_constraints[] = {
 	{.text = "warp tile BM/WARPS_M >= 16 pixels (one mma row)", .kind = DLB_CON_PRODUCT,
 	 .exp = {[H_BM] = 1, [H_WM] = -1}, .lo = 16, .hi = 1 << 20},
 	{.text = "warp tile BN/WARPS_N >= 8 filters (one mma column)", .kind = DLB_CON_PRODUCT,
@@ -83,13 +138,22 @@ static const struct dlb_constraint h_constraints[] = {
 /* the register-staged kernels (BK <= 32, see h_scalar) */
 static int h_l_smem(const int *v, const struct dlb_limits *lim)
 {
-	return !lim || v[H_BK] > 32 || h_smem_of(v) <= lim->smem_static;
+	return !lim || v[H_BK] > 32 || h_wgmma(v) || h_smem_of(v) <= lim->smem_static;
 }
 
-/* the cp.async kernel (NHWC with C % 8 == 0): STAGES stages in dynamic shared memory */
+/* the cp.async kernels (C % 8 == 0): STAGES stages in dynamic shared memory, mma.sync's rows padded by 8
+ * halves, wgmma's 128-byte lines from a 1024-byte aligned start */
 static size_t h_dyn_smem(const int *v)
 {
+	if (h_wgmma(v))
+		return (size_t)v[H_ST] * (size_t)(v[H_BM] + v[H_BN]) * 128 + 1024;
 	return (size_t)v[H_ST] * (size_t)(v[H_BM] + v[H_BN]) * (size_t)(v[H_BK] + 8) * 2;
+}
+
+/* wgmma exists only on the arch-specific Hopper target */
+static int h_l_wgmma(const int *v, const struct dlb_limits *lim)
+{
+	return !h_wgmma(v) || !lim || lim->sm == 0 || (lim->sm == 90 && lim->sm_specific);
 }
 
 static int h_l_dyn(const int *v, const struct dlb_limits *lim)
@@ -100,8 +164,10 @@ static int h_l_dyn(const int *v, const struct dlb_limits *lim)
 static const struct dlb_constraint h_limit_checks[] = {
 	{.text = "BK <= 32: shared memory 4*(BM+BN)*(BK+8)+16*BM+4 bytes <= static limit per block", .kind = DLB_CON_CUSTOM,
 	 .ok = h_l_smem},
-	{.text = "shared memory 2*STAGES*(BM+BN)*(BK+8)+16*BM+4 bytes <= opt-in limit per block", .kind = DLB_CON_CUSTOM,
-	 .ok = h_l_dyn},
+	{.text = "shared memory 2*STAGES*(BM+BN)*(BK+8)+16*BM+4 bytes (wgmma: 128*STAGES*(BM+BN)+1024+16*BM+4) <= "
+		 "opt-in limit per block",
+	 .kind = DLB_CON_CUSTOM, .ok = h_l_dyn},
+	{.text = "wgmma only on sm_90a", .kind = DLB_CON_CUSTOM, .ok = h_l_wgmma},
 };
 
 static const char *const conv_kernels[] = {"conv_nchw", "conv_nhwc"};
@@ -144,7 +210,7 @@ static int h_spec_of(const struct dlb_problem *p, const int *v)
 
 static int h_scalar(const int *v)
 {
-	return v[H_ST] == 2 && v[H_BK] <= 32;
+	return !h_wgmma(v) && v[H_ST] == 2 && v[H_BK] <= 32;
 }
 
 static int h_spec_used(const struct dlb_op *op, int s, const int *v)
@@ -153,8 +219,10 @@ static int h_spec_used(const struct dlb_op *op, int s, const int *v)
 	return s == H_SPEC_NHWC8 || s == H_SPEC_NCHW8 || h_scalar(v);
 }
 
-/* int8 (templates/conv_int8.cu): fp16's cp.async kernel in bytes, its tunables with BK in bytes (mma k 32) */
-static const struct dlb_param i_params[H_NPARAMS] = {
+/* int8 (templates/conv_int8.cu): fp16's cp.async kernel in bytes, its tunables with BK in bytes (mma k 32) and
+ * no KIND (mma.sync only) */
+#define I_NPARAMS H_KIND
+static const struct dlb_param i_params[I_NPARAMS] = {
 	[H_BM] = {"BM", "output pixels per thread block", 2, {64, 128}},
 	[H_BN] = {"BN", "filters per thread block", 3, {32, 64, 128}},
 	[H_BK] = {"BK", "reduction steps (c, r, s), one byte each, per shared-memory stage", 3, {32, 64, 128}},
@@ -213,12 +281,17 @@ static int f_threads(const int *v)
 
 static int h_threads(const int *v)
 {
+	return h_wgmma(v) ? 128 * v[H_WM] : 32 * v[H_WM] * v[H_WN];
+}
+
+static int i_threads(const int *v)
+{
 	return 32 * v[H_WM] * v[H_WN];
 }
 
 static const struct conv_kind kind_f32 = {DLB_CUDNN_F32, 4, 4, 0, CONV_BM, CONV_BN, CONV_BK, f_threads};
 static const struct conv_kind kind_f16 = {DLB_CUDNN_F16, 2, 2, 0, H_BM, H_BN, H_BK, h_threads};
-static const struct conv_kind kind_i8 = {DLB_CUDNN_S8, 1, 4, 1, H_BM, H_BN, H_BK, h_threads};
+static const struct conv_kind kind_i8 = {DLB_CUDNN_S8, 1, 4, 1, H_BM, H_BN, H_BK, i_threads};
 
 static const struct conv_kind *kind_of(const struct dlb_op *op)
 {
@@ -817,7 +890,7 @@ const struct dlb_op dlb_op_conv_int8 = {
 	.spec_names = i_spec_names,
 	.spec_of = i_spec_of,
 	.dyn_smem = i_dyn_smem,
-	.space = {i_params, H_NPARAMS, h_constraints, sizeof h_constraints / sizeof h_constraints[0]},
+	.space = {i_params, I_NPARAMS, i_constraints, sizeof i_constraints / sizeof i_constraints[0]},
 	.limit_checks = i_limit_checks,
 	.nlimit_checks = sizeof i_limit_checks / sizeof i_limit_checks[0],
 	.device_bytes = conv_device_bytes,
