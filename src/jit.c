@@ -394,14 +394,9 @@ int dlb_jit_server_start(struct dlb_jit_server *s, int threads, const char *arch
 	s->to = down[1];
 	s->from = up[0];
 	struct pollfd pfd = {s->from, POLLIN, 0};
-	int pr = 0;
-	for (int slices = 0; pr == 0 && slices < 600; slices++) { /* 60 s, an interrupt seen within 100 ms */
-		if (dlb_interrupted)
-			DLB_USER_FAIL(DLB_E_INTERRUPTED, "interrupted while the compiler process started");
-		pr = poll(&pfd, 1, 100);
-		if (pr < 0 && errno == EINTR)
-			pr = 0;
-	}
+	int pr = dlb_poll_in(&pfd, 1, dlb_mono_s() + 60);
+	if (pr == DLB_E_INTERRUPTED)
+		DLB_USER_FAIL(DLB_E_INTERRUPTED, "interrupted while the compiler process started");
 	if (pr != 1 || dlb_msg_read(s->from, &m) || m.type != REP_HELLO)
 		DLB_FAIL(DLB_E_NVRTC, "the compiler process did not start (no word from it within 60 s)");
 	snprintf(s->compiler, sizeof s->compiler, "%s", (const char *)m.payload);
@@ -470,13 +465,6 @@ static int take_result(const struct dlb_reply *m, int *id, struct dlb_jit_job *j
 	return 0;
 }
 
-static double now_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 int dlb_jit_server_take(struct dlb_jit_server *s, double timeout_s, struct dlb_jit_event *ev)
 {
 	int rc = 0;
@@ -485,19 +473,10 @@ int dlb_jit_server_take(struct dlb_jit_server *s, double timeout_s, struct dlb_j
 	if (s->pid <= 0)
 		DLB_FAIL(DLB_E_NVRTC, "the compiler process is not running");
 	struct pollfd pfd = {s->from, POLLIN, 0};
-	/* an interrupt that came before poll() started would not wake it: look first; an endless wait is
-	 * polled in 100 ms slices so that one landing in between is seen soon after */
-	int pr = 0;
-	double end = now_s() + timeout_s;
-	do {
-		if (dlb_interrupted)
-			return DLB_E_INTERRUPTED;
-		double left = timeout_s < 0 ? 0.1 : end - now_s();
-		pr = poll(&pfd, 1, left <= 0 ? 0 : left < 0.1 ? (int)(left * 1000) + 1 : 100);
-	} while (pr == 0 && (timeout_s < 0 || now_s() < end));
-	if (pr < 0 && errno == EINTR)
-		return dlb_interrupted ? DLB_E_INTERRUPTED : DLB_E_NOTFOUND;
-	if (pr == 0)
+	int pr = dlb_poll_in(&pfd, 1, timeout_s < 0 ? 0 : dlb_mono_s() + timeout_s);
+	if (pr == DLB_E_INTERRUPTED)
+		return pr;
+	if (pr <= 0)
 		return DLB_E_NOTFOUND;
 	rc = dlb_msg_read(s->from, &m);
 	if (rc == DLB_E_INTERRUPTED)

@@ -54,6 +54,27 @@ static int write_all(int fd, const void *p, size_t n)
 	return 0;
 }
 
+double dlb_mono_s(void)
+{
+	return now_s();
+}
+
+int dlb_poll_in(struct pollfd *pfd, int n, double deadline)
+{
+	for (;;) {
+		if (dlb_interrupted)
+			return DLB_E_INTERRUPTED;
+		double left = deadline > 0 ? deadline - now_s() : 1;
+		int pr = poll(pfd, (nfds_t)n, left <= 0 ? 0 : left < 0.1 ? (int)(left * 1000) + 1 : 100);
+		if (pr > 0)
+			return pr;
+		if (pr < 0 && errno != EINTR)
+			return -1;
+		if (pr == 0 && deadline > 0 && now_s() >= deadline)
+			return 0;
+	}
+}
+
 int dlb_msg_write(int fd, uint32_t type, int32_t rc, const void *payload, uint32_t len)
 {
 	struct header h = {MSG_MAGIC, type, rc, len};
@@ -70,28 +91,19 @@ static int read_all(const struct dlb_sup *s, int fd, void *p, size_t n, double d
 	char *c = p;
 	int side = s && s->side && s->side_fd >= 0;
 	while (n) {
-		/* an interrupt that came before poll() started would not wake it: look first, and poll in slices of
-		 * at most 100 ms so that one landing between the look and the poll is seen soon after */
-		if (dlb_interrupted)
-			return DLB_E_INTERRUPTED;
-		double left = deadline > 0 ? deadline - now_s() : 0;
-		if (deadline > 0 && left <= 0)
-			return DLB_SUP_TIMEOUT;
 		struct pollfd pfd[2] = {{fd, POLLIN, 0}, {side ? s->side_fd : -1, POLLIN, 0}};
-		int ms = deadline > 0 && left < 0.1 ? (int)(left * 1000) + 1 : 100;
-		int pr = poll(pfd, side ? 2 : 1, ms);
-		if (pr < 0 && errno == EINTR) {
-			if (dlb_interrupted)
-				return DLB_E_INTERRUPTED;
-			continue;
-		}
-		if (pr > 0 && side && pfd[1].revents) {
+		int pr = dlb_poll_in(pfd, side ? 2 : 1, deadline);
+		if (pr == DLB_E_INTERRUPTED)
+			return pr;
+		if (pr == 0)
+			return DLB_SUP_TIMEOUT;
+		if (pr < 0)
+			return DLB_SUP_DIED;
+		if (side && pfd[1].revents) {
 			s->side(s->side_arg);
 			if (!pfd[0].revents)
 				continue;
 		}
-		if (pr == 0)
-			continue; /* the loop checks the deadline */
 		ssize_t r = read(fd, c, n);
 		if (r < 0 && errno == EINTR) {
 			if (dlb_interrupted)

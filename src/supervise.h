@@ -60,6 +60,16 @@ void dlb_sup_kill(struct dlb_sup *s, const char *why);
 /* Ask the worker to quit, wait a moment, kill it if it has not, reap it. */
 void dlb_sup_stop(struct dlb_sup *s);
 
+/* Wait until one of pfd[0..n) can be read (poll's events and revents), the CLOCK_MONOTONIC deadline passes
+ * (seconds; 0: no deadline; one already past still polls once), or an interrupt. The flag is looked at before
+ * every poll, which waits at most 100 ms at a time, so an interrupt that lands just before a poll starts
+ * (and so does not wake it) is seen soon after. > 0: ready; 0: the deadline passed; DLB_E_INTERRUPTED; -1:
+ * poll failed (errno). */
+struct pollfd;
+int dlb_poll_in(struct pollfd *pfd, int n, double deadline);
+/* The clock dlb_poll_in's deadlines are on, in seconds. */
+double dlb_mono_s(void);
+
 /* Framing, for both sides: a header (magic, type, rc, length) and the payload. */
 int dlb_msg_write(int fd, uint32_t type, int32_t rc, const void *payload, uint32_t len);
 /* Blocking read of one message. 0, or DLB_SUP_DIED at end of file, DLB_SUP_GARBAGE for a malformed message,
