@@ -453,6 +453,7 @@ int dlb_main(int argc, char **argv)
 	case DLB_CMD_DB_VERIFY:
 	case DLB_CMD_DB_GC:
 	case DLB_CMD_DB_MIGRATE:
+	case DLB_CMD_DB_SALVAGE:
 	case DLB_CMD_EXPORT:
 	case DLB_CMD_IMPORT:
 	case DLB_CMD_MERGE:

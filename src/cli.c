@@ -215,6 +215,9 @@ void dlb_cli_usage(FILE *out)
 		"  db gc            delete the trials of stale results (their best rows stay); --dry-run\n"
 		"  db migrate       bring a database of an older schema up to date (a backup is kept);\n"
 		"                   commands that only read open the database read-only and never migrate\n"
+		"  db salvage DEST  copy every record that can still be read and passes its checks out of a\n"
+		"                   damaged database (--db) into a new one at DEST, skipping damaged stretches;\n"
+		"                   the damaged one is only read\n"
 		"  --format F       export format: csv, json (re-importable), md, h (a C header)\n"
 		"  --stale, --any-version  which results db list, export and lookup consider (default: current)\n"
 		"  Environment: DLBTUNE_DB (path), DLBTUNE_DB_MAPSIZE (initial map of a new database, bytes,\n"
@@ -343,7 +346,7 @@ static const struct {
 	{"db", "stats", DLB_CMD_DB_STATS, 0},
 	{"db", "list", DLB_CMD_DB_LIST, 0},      {"db", "show", DLB_CMD_DB_SHOW, -1},
 	{"db", "verify", DLB_CMD_DB_VERIFY, 0},  {"db", "gc", DLB_CMD_DB_GC, 0},
-	{"db", "migrate", DLB_CMD_DB_MIGRATE, 0},
+	{"db", "migrate", DLB_CMD_DB_MIGRATE, 0},  {"db", "salvage", DLB_CMD_DB_SALVAGE, 1},
 	{"export", NULL, DLB_CMD_EXPORT, 0},     {"import", NULL, DLB_CMD_IMPORT, 1},
 	{"merge", NULL, DLB_CMD_MERGE, 1},       {"lookup", NULL, DLB_CMD_LOOKUP, 0},
 	{"simulate", NULL, DLB_CMD_SIMULATE, 0},
@@ -414,7 +417,7 @@ static int parse_command(int argc, char **argv, struct dlb_cli *c, int *first, i
 		return 0;
 	}
 	if (!strcmp(w, "db"))
-		DLB_USER_FAIL(DLB_E_USAGE, "db: expected a subcommand: stats, list, show, verify, gc, migrate");
+		DLB_USER_FAIL(DLB_E_USAGE, "db: expected a subcommand: stats, list, show, verify, gc, migrate, salvage");
 	DLB_USER_FAIL(DLB_E_USAGE,
 		      "unknown command '%s' (tune, compile, space, devices, lookup, export, import, merge, db, "
 		      "simulate; see --help)",
@@ -826,8 +829,11 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 	if (nargs != 0 && optind < ac)
 		c->arg = av[optind++];
 	if (nargs == 1 && !c->arg)
-		DLB_USER_FAIL(DLB_E_USAGE, "%s needs an operand: %s", c->cmd == DLB_CMD_IMPORT ? "import" : "merge",
-			      c->cmd == DLB_CMD_IMPORT ? "the JSON file to import" : "the database directory to merge from");
+		DLB_USER_FAIL(DLB_E_USAGE, "%s needs an operand: %s",
+			      c->cmd == DLB_CMD_IMPORT ? "import" : c->cmd == DLB_CMD_MERGE ? "merge" : "db salvage",
+			      c->cmd == DLB_CMD_IMPORT   ? "the JSON file to import"
+			      : c->cmd == DLB_CMD_MERGE ? "the database directory to merge from"
+							 : "the new directory to copy what can be read into");
 	if (optind < ac)
 		DLB_USER_FAIL(DLB_E_USAGE, "unexpected argument '%s' (see --help)", av[optind]);
 	DLB_CHECK(check_combinations(c));

@@ -1,5 +1,6 @@
 /* dbcmd: one function per command; the work is in store/ (merge, records) and reports/ (export). */
 #include "dbcmd.h"
+#include "salvage.h"
 #include "supervise.h"
 
 #include "../reports/export.h"
@@ -674,6 +675,8 @@ int dlb_cmd_db(const struct dlb_cli *c)
 		if (stat(path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
 			DLB_USER_FAIL(DLB_E_USAGE, "merge: %s is the database itself", c->arg);
 	}
+	if (c->cmd == DLB_CMD_DB_SALVAGE) /* never opened here: a damaged database is read by child processes */
+		return dlb_db_salvage(path, c->arg, stdout);
 	int kernels_too = c->cmd == DLB_CMD_DB_STATS || c->cmd == DLB_CMD_DB_GC;
 	if (kernels_too)
 		DLB_CHECK(open_kernels(path, writes, &kc));

@@ -39,7 +39,7 @@ static double now_s(void)
 	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static int write_all(int fd, const void *p, size_t n)
+int dlb_write_all(int fd, const void *p, size_t n)
 {
 	const char *c = p;
 	while (n) {
@@ -80,7 +80,7 @@ int dlb_msg_write(int fd, uint32_t type, int32_t rc, const void *payload, uint32
 	struct header h = {MSG_MAGIC, type, rc, len};
 	if (len > DLB_MSG_MAX)
 		return -1;
-	return write_all(fd, &h, sizeof h) || (len && write_all(fd, payload, len)) ? -1 : 0;
+	return dlb_write_all(fd, &h, sizeof h) || (len && dlb_write_all(fd, payload, len)) ? -1 : 0;
 }
 
 /* Read exactly n bytes before the deadline (deadline 0: no limit). 0, or a DLB_SUP_* fault, or

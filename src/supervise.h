@@ -70,6 +70,9 @@ int dlb_poll_in(struct pollfd *pfd, int n, double deadline);
 /* The clock dlb_poll_in's deadlines are on, in seconds. */
 double dlb_mono_s(void);
 
+/* All n bytes to fd, through EINTR and short writes: 0, or -1 (errno). */
+int dlb_write_all(int fd, const void *p, size_t n);
+
 /* Framing, for both sides: a header (magic, type, rc, length) and the payload. */
 int dlb_msg_write(int fd, uint32_t type, int32_t rc, const void *payload, uint32_t len);
 /* Blocking read of one message. 0, or DLB_SUP_DIED at end of file, DLB_SUP_GARBAGE for a malformed message,

@@ -289,16 +289,18 @@ fail:
 	return rc;
 }
 
-int dlb_store_each(struct dlb_store *s, enum dlb_table tb, const char *prefix, dlb_store_each_fn fn, void *arg)
+/* The entries from the first key >= start (byte order) whose keys start with prefix. */
+static int walk(struct dlb_store *s, enum dlb_table tb, const char *start, size_t slen, const char *prefix,
+		dlb_store_each_fn fn, void *arg)
 {
 	int rc = 0;
 	MDB_txn *txn = NULL;
 	MDB_cursor *cur = NULL;
 	size_t plen = strlen(prefix);
-	MDB_val k = {plen, (void *)prefix}, v;
+	MDB_val k = {slen, (void *)start}, v;
 	MDB_CHECK(txn_begin(s, MDB_RDONLY, &txn));
 	MDB_CHECK(mdb_cursor_open(txn, s->dbi[tb], &cur));
-	rc = mdb_cursor_get(cur, &k, &v, plen ? MDB_SET_RANGE : MDB_FIRST);
+	rc = mdb_cursor_get(cur, &k, &v, slen ? MDB_SET_RANGE : MDB_FIRST);
 	int from_fn = 0;
 	s->in_each++;
 	while (rc == 0) {
@@ -321,6 +323,17 @@ fail:
 	if (txn)
 		mdb_txn_abort(txn);
 	return rc;
+}
+
+int dlb_store_each(struct dlb_store *s, enum dlb_table tb, const char *prefix, dlb_store_each_fn fn, void *arg)
+{
+	return walk(s, tb, prefix, strlen(prefix), prefix, fn, arg);
+}
+
+int dlb_store_each_from(struct dlb_store *s, enum dlb_table tb, const char *start, size_t slen, dlb_store_each_fn fn,
+			void *arg)
+{
+	return walk(s, tb, start, slen, "", fn, arg);
 }
 
 struct keys {
@@ -693,7 +706,8 @@ int dlb_store_open(const char *path, unsigned flags, struct dlb_store **out)
 	if (rc)
 		DLB_USER_FAIL(rc, "cannot open database %s: %s", path, mdb_strerror(rc));
 	dlb_guard_open(s->env, s->path);
-	DLB_CHECK(check_not_truncated(s));
+	if (!(flags & DLB_STORE_SALVAGE) || !s->rdonly) /* salvage reads what is there; a missing page faults */
+		DLB_CHECK(check_not_truncated(s));
 	int dead = 0;
 	if (!s->rdonly)
 		MDB_CHECK(mdb_reader_check(s->env, &dead)); /* reader slots of processes that died */

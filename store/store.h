@@ -28,6 +28,7 @@ enum {
 	DLB_STORE_CREATE = 1, /* create the directory and an empty database when there is none */
 	DLB_STORE_RDONLY = 2, /* never write (no migration either) */
 	DLB_STORE_KERNELS = 4, /* a kernel cache, not a result database: sub-databases meta and kernels */
+	DLB_STORE_SALVAGE = 8, /* with RDONLY: open a truncated file too (db salvage's walks, which may fault) */
 };
 
 /* Where results live: $DLBTUNE_DB, else $XDG_CACHE_HOME/dlbtune, else ~/.cache/dlbtune. */
@@ -61,6 +62,9 @@ int dlb_store_put(struct dlb_store *s, enum dlb_table t, const char *key, const 
  * transaction; stops early if fn returns non-zero (and returns that). */
 typedef int (*dlb_store_each_fn)(const char *key, size_t klen, const char *val, size_t vlen, void *arg);
 int dlb_store_each(struct dlb_store *s, enum dlb_table t, const char *prefix, dlb_store_each_fn fn, void *arg);
+/* The same for every entry whose key is >= start (slen bytes, byte order; 0: from the first). */
+int dlb_store_each_from(struct dlb_store *s, enum dlb_table t, const char *start, size_t slen, dlb_store_each_fn fn,
+			void *arg);
 
 /* Every key of t under prefix, in key order (byte order, as strcmp sorts them); free with dlb_keys_free. */
 int dlb_store_keys(struct dlb_store *s, enum dlb_table t, const char *prefix, char ***keys, int *n);
