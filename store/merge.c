@@ -167,7 +167,7 @@ static int incoming_check(const struct dlb_incoming *in, const struct dlb_key *k
 	return 0;
 }
 
-static int incoming_from_json(json_t *rec, struct dlb_incoming *in, char *why, size_t wlen)
+int dlb_incoming_from_json(json_t *rec, struct dlb_incoming *in, char *why, size_t wlen)
 {
 	size_t i;
 	json_t *v;
@@ -237,7 +237,7 @@ int dlb_import_file(struct dlb_store *s, const char *path, FILE *log, struct dlb
 		DLB_FAIL(ENOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		char why[256];
-		int r = incoming_from_json(json_array_get(records, i), &ins[i], why, sizeof why);
+		int r = dlb_incoming_from_json(json_array_get(records, i), &ins[i], why, sizeof why);
 		if (r == ENOMEM)
 			DLB_FAIL(ENOMEM, "out of memory");
 		if (r)

@@ -8,6 +8,7 @@
 #include "key.h"
 #include "store.h"
 
+#include <jansson.h>
 #include <stdio.h>
 
 struct dlb_incoming {
@@ -25,6 +26,9 @@ struct dlb_merge_counts {
 /* Merge one record. Writes a line per record to log ("added KEY", "replaced KEY (...)", "kept KEY (...)")
  * after its transaction has committed, and flushes it, so what log says is stored is stored. */
 int dlb_merge_record(struct dlb_store *s, const struct dlb_incoming *in, FILE *log, struct dlb_merge_counts *c);
+/* One record of an export file as import reads it (in->r.trials allocated: dlb_result_free): 0, DLB_E_PARSE with
+ * the reason in why, or ENOMEM. */
+int dlb_incoming_from_json(json_t *rec, struct dlb_incoming *in, char *why, size_t wlen);
 /* Every record of an export file (dlbtune export --format json). The whole file is read and checked before
  * anything is written: a malformed file changes nothing. */
 int dlb_import_file(struct dlb_store *s, const char *path, FILE *log, struct dlb_merge_counts *c);
