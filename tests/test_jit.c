@@ -18,8 +18,8 @@ static const char *bad = "extern \"C\" __global__ void k(float *x) { x[threadIdx
 static char *source(void *arg, int id)
 {
 	(void)arg;
-	if (id == 2)
-		raise(SIGSEGV);
+	if (id == 2) /* SIGABRT: a sanitizer build's SIGSEGV handler would turn SIGSEGV into exit 1 */
+		raise(SIGABRT);
 	char *s = malloc(strlen(good) + 64);
 	if (s)
 		sprintf(s, "#define VALUE %d\n%s", id + 1, good);
@@ -77,7 +77,7 @@ int main(void)
 			dlb_jit_job_free(&ev.job);
 		}
 	}
-	CHECK(died && strstr(s.why, "signal 11"), "the crash: died %d, why '%s'", died, s.why);
+	CHECK(died && strstr(s.why, "signal 6"), "the crash: died %d, why '%s'", died, s.why);
 	CHECK(started[2] == 1 && !done[2], "id 2 started once and never finished (%d, %d)", started[2], done[2]);
 	CHECK(done[0] == 1 && done[1] == 1, "ids 0 and 1 compiled once before the crash (%d, %d)", done[0], done[1]);
 	/* one thread: 5 was made urgent while 0 compiled, and overtook 1..4 */
