@@ -125,9 +125,18 @@ int dlb_jit_parse_ptxas(const char *log, struct dlb_kernel_report *out, int max)
 		}
 		if (n < 0)
 			continue;
-		if (strstr(line, "bytes stack frame"))
-			sscanf(line, " %d bytes stack frame, %d bytes spill stores, %d bytes spill loads",
-			       &out[n].stack_bytes, &out[n].spill_stores, &out[n].spill_loads);
+		/* "ptxas         .     24 bytes stack frame, 24 bytes spill stores, 24 bytes spill loads" (NVRTC's log;
+		 * ptxas alone indents the numbers): parse from the number before "bytes stack frame" */
+		const char *frame = strstr(line, " bytes stack frame");
+		if (frame) {
+			const char *b = frame;
+			while (b > line && b[-1] >= '0' && b[-1] <= '9')
+				b--;
+			if (b == frame ||
+			    sscanf(b, "%d bytes stack frame, %d bytes spill stores, %d bytes spill loads",
+				   &out[n].stack_bytes, &out[n].spill_stores, &out[n].spill_loads) != 3)
+				out[n].spill_stores = out[n].spill_loads = -1; /* unreadable: never taken for "none" */
+		}
 		const char *used = strstr(line, "Used ");
 		if (used) {
 			sscanf(used, "Used %d registers", &out[n].registers);

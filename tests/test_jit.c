@@ -1,5 +1,6 @@
 /* test_jit: the compiler process (no GPU needed). A batch with a source NVRTC rejects: the good ones
- * compile, the bad one fails with its log and a verdict (it may be cached). A process kept up: ids come back
+ * compile, the bad one fails with its log and a verdict (it may be cached). ptxas's report as NVRTC words it
+ * (a literal log, and a kernel that must spill: its spills are read, not taken for 0). A process kept up: ids come back
  * once each, an urgent id overtakes the queue. A source that crashes the process: the parent learns it died
  * and which job was in flight, and a process started again compiles the rest. */
 #include "../src/err.h"
@@ -13,6 +14,18 @@
 
 static const char *good = "extern \"C\" __global__ void k(float *x) { x[threadIdx.x] *= VALUE; }\n";
 static const char *bad = "extern \"C\" __global__ void k(float *x) { x[threadIdx.x] = undeclared_name; }\n";
+/* 32 registers a thread (1024 threads, 2 blocks an SM) against 96 values live at once */
+static const char *spills =
+	"extern \"C\" __global__ void __launch_bounds__(1024, 2) k(float *x) {\n"
+	"  float a[96];\n"
+	"#pragma unroll\n"
+	"  for (int i = 0; i < 96; i++) a[i] = x[threadIdx.x + 1024 * i];\n"
+	"  float s = 0.f;\n"
+	"#pragma unroll\n"
+	"  for (int i = 0; i < 96; i++) s += a[i] * a[95 - i] * x[i];\n"
+	"#pragma unroll\n"
+	"  for (int i = 0; i < 96; i++) x[threadIdx.x + 1024 * i] = a[i] * s;\n"
+	"}\n";
 
 /* id 2 crashes the compiler process; the others are good sources */
 static char *source(void *arg, int id)
@@ -28,6 +41,25 @@ static char *source(void *arg, int id)
 
 int main(void)
 {
+	/* ptxas's report in NVRTC's words */
+	const char *log = "ptxas info    : Compiling entry function 'conv_nhwc' for 'sm_90a'\n"
+			  "ptxas info    : Function properties for conv_nhwc\n"
+			  "ptxas         .     2816 bytes stack frame, 3896 bytes spill stores, 5300 bytes spill loads\n"
+			  "ptxas info    : Used 168 registers, used 2 barriers, 2816 bytes cumulative stack size, 2128 bytes smem\n";
+	struct dlb_kernel_report rep[2] = {0};
+	CHECK(dlb_jit_parse_ptxas(log, rep, 2) == 1 && !strcmp(rep[0].name, "conv_nhwc") && rep[0].registers == 168 &&
+		      rep[0].stack_bytes == 2816 && rep[0].spill_stores == 3896 && rep[0].spill_loads == 5300 &&
+		      rep[0].smem_bytes == 2128,
+	      "parsed: %s %d regs, %d stack, %d/%d spill, %d smem", rep[0].name, rep[0].registers, rep[0].stack_bytes,
+	      rep[0].spill_stores, rep[0].spill_loads, rep[0].smem_bytes);
+	struct dlb_jit_job sj = {.source = spills, .arch = "sm_90a"};
+	REQUIRE(dlb_jit_compile_isolated(&sj, 1, 1, NULL, NULL) == 0, "spilling kernel: %s", dlb_last_error());
+	CHECK(sj.rc == 0 && sj.nkernels == 1 && sj.kernels[0].registers <= 32 && sj.kernels[0].spill_stores > 0 &&
+		      sj.kernels[0].spill_loads > 0,
+	      "a kernel that must spill: rc %d, %d kernels, %d regs, %d/%d bytes spilled; log: %s", sj.rc, sj.nkernels,
+	      sj.kernels[0].registers, sj.kernels[0].spill_stores, sj.kernels[0].spill_loads, sj.log ? sj.log : "");
+	dlb_jit_job_free(&sj);
+
 	/* a batch: 0 and 2 good, 1 rejected by NVRTC */
 	struct dlb_jit_job jobs[3] = {{.source = good, .arch = "sm_90a"}, {.source = bad, .arch = "sm_90a"},
 				      {.source = good, .arch = "sm_80"}};
