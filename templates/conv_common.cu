@@ -22,25 +22,29 @@ struct conv_shape {
 	int N, C, H, W, K, R, S, P, Q, pad_h, pad_w, str_h, str_w, dil_h, dil_w;
 };
 
-// The block's NB output pixels m0, m0 + 1, ... decoded once: image n's first element of x, and the pixel's
-// top-left tap (h, w), far above the image for a pixel past the end (so every tap of it reads 0).
+// Output pixel m decoded: image n's first element of x, and the pixel's top-left tap (h, w), far above the image
+// for a pixel past the end (so every tap of it reads 0).
+__device__ __forceinline__ void conv_pixel(i64 *base, int *ph, int *pw, const conv_shape &d, i64 PQ, i64 NPQ, i64 m)
+{
+	if (m < NPQ) {
+		const int n = (int)(m / PQ), pq = (int)(m % PQ), p = pq / d.Q, q = pq % d.Q;
+		*base = (i64)n * d.C * d.H * d.W;
+		*ph = p * d.str_h - d.pad_h;
+		*pw = q * d.str_w - d.pad_w;
+	} else {
+		*base = 0;
+		*ph = -(1 << 30);
+		*pw = 0;
+	}
+}
+
+// The block's NB output pixels m0, m0 + 1, ... decoded once, by its NT threads, into shared tables.
 template <int NB, int NT>
 __device__ __forceinline__ void conv_pixels(i64 *base, int *ph, int *pw, const conv_shape &d, i64 m0)
 {
 	const i64 PQ = (i64)d.P * d.Q, NPQ = (i64)d.N * PQ;
-	for (int mm = threadIdx.x; mm < NB; mm += NT) {
-		const i64 m = m0 + mm;
-		if (m < NPQ) {
-			const int n = (int)(m / PQ), pq = (int)(m % PQ), p = pq / d.Q, q = pq % d.Q;
-			base[mm] = (i64)n * d.C * d.H * d.W;
-			ph[mm] = p * d.str_h - d.pad_h;
-			pw[mm] = q * d.str_w - d.pad_w;
-		} else {
-			base[mm] = 0;
-			ph[mm] = -(1 << 30);
-			pw[mm] = 0;
-		}
-	}
+	for (int mm = threadIdx.x; mm < NB; mm += NT)
+		conv_pixel(base + mm, ph + mm, pw + mm, d, PQ, NPQ, m0 + mm);
 	__syncthreads();
 }
 
@@ -54,8 +58,9 @@ __device__ __forceinline__ i64 conv_yi(const conv_shape &d, i64 PQ, i64 m, int k
 // Split-K, after the block has written its partial sums to W[blockIdx.z] (N·P·Q × K, row m, column k): the
 // last split of the tile to arrive adds the tile's partial sums in the order z = 0, 1, ... (the result does
 // not depend on arrival order), writes y through put(y, index, sum), and leaves the tile's counter at zero for
-// the next launch. A thread's EPT elements are summed side by side, split after split, so that its loads of
-// one split are all in flight at once (one trip to L2 a split, not one an element and split).
+// the next launch. A thread's EPT elements are summed side by side, up to 16 at a time, split after split, so
+// that those loads of one split are in flight at once (one trip to L2 a split, not one an element and split). Threads 0 .. NT - 1
+// run it (named barrier 1): the whole block, or the consumer warpgroups of a kernel whose producer has returned.
 template <int NHWC, int NB, int NN, int NT, class Part, class Out, class Put>
 __device__ __forceinline__ void conv_splitk_finish(Out *y, const Part *W, unsigned *counters, const conv_shape &d,
 						   i64 m0, int k0, Put put)
@@ -64,37 +69,42 @@ __device__ __forceinline__ void conv_splitk_finish(Out *y, const Part *W, unsign
 	__shared__ int last_block;
 	const i64 PQ = (i64)d.P * d.Q, NPQ = (i64)d.N * PQ, MK = NPQ * d.K;
 	__threadfence();
-	__syncthreads();
+	asm volatile("bar.sync 1, %0;" ::"n"(NT) : "memory");
 	const unsigned tile = blockIdx.y * gridDim.x + blockIdx.x;
 	if (threadIdx.x == 0)
 		last_block = atomicAdd(&counters[tile], 1u) == gridDim.z - 1;
-	__syncthreads();
+	asm volatile("bar.sync 1, %0;" ::"n"(NT) : "memory");
 	if (!last_block)
 		return;
 	__threadfence();
-	Part sum[EPT];
-#pragma unroll
-	for (int i = 0; i < EPT; i++)
-		sum[i] = 0;
+	// CH of a thread's EPT elements at a time: their loads of a split in flight together, their sums in registers
+	constexpr int CH = EPT < 16 ? EPT : 16;
 #pragma unroll 1
-	for (unsigned z = 0; z < gridDim.z; z++) {
-		const Part *wz = W + z * MK;
+	for (int e0 = 0; e0 < EPT; e0 += CH) {
+		Part sum[CH];
 #pragma unroll
-		for (int i = 0; i < EPT; i++) {
-			const int e = threadIdx.x + i * NT;
+		for (int i = 0; i < CH; i++)
+			sum[i] = 0;
+#pragma unroll 1
+		for (unsigned z = 0; z < gridDim.z; z++) {
+			const Part *wz = W + z * MK;
+#pragma unroll
+			for (int i = 0; i < CH; i++) {
+				const int e = threadIdx.x + (e0 + i) * NT;
+				const i64 m = m0 + e / NN;
+				const int k = k0 + e % NN;
+				if ((NB * NN % NT == 0 || e < NB * NN) && (EPT % CH == 0 || e0 + i < EPT) && m < NPQ && k < d.K)
+					sum[i] += __ldcg(wz + m * d.K + k);
+			}
+		}
+#pragma unroll
+		for (int i = 0; i < CH; i++) {
+			const int e = threadIdx.x + (e0 + i) * NT;
 			const i64 m = m0 + e / NN;
 			const int k = k0 + e % NN;
-			if ((NB * NN % NT == 0 || e < NB * NN) && m < NPQ && k < d.K)
-				sum[i] += __ldcg(wz + m * d.K + k);
+			if ((NB * NN % NT == 0 || e < NB * NN) && (EPT % CH == 0 || e0 + i < EPT) && m < NPQ && k < d.K)
+				put(y, conv_yi<NHWC>(d, PQ, m, k), sum[i]);
 		}
-	}
-#pragma unroll
-	for (int i = 0; i < EPT; i++) {
-		const int e = threadIdx.x + i * NT;
-		const i64 m = m0 + e / NN;
-		const int k = k0 + e % NN;
-		if ((NB * NN % NT == 0 || e < NB * NN) && m < NPQ && k < d.K)
-			put(y, conv_yi<NHWC>(d, PQ, m, k), sum[i]);
 	}
 	if (threadIdx.x == 0)
 		counters[tile] = 0;

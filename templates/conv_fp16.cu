@@ -46,10 +46,10 @@
 #define STAGES 3 // cp.async stages in flight (VEC only)
 #endif
 #ifndef KIND
-#define KIND 0 // 0: mma.sync; 1: wgmma (sm_90a, VEC only)
+#define KIND 0 // 0: mma.sync; 1: wgmma with a producer warpgroup (sm_90a, VEC only)
 #endif
 #if KIND == 1
-#define THREADS (128 * WARPS_M) // WARPS_M warpgroups along the pixels
+#define THREADS (128 * (WARPS_M + 1)) // WARPS_M consumer warpgroups along the pixels, one producer
 #else
 #define THREADS (32 * WARPS_M * WARPS_N)
 #endif
@@ -345,28 +345,60 @@ __device__ __forceinline__ void conv_body_vec(const h16 *__restrict__ x, const h
 #endif
 
 #if VEC && KIND == 1
-// ---- KIND 1: the same cp.async stages feeding wgmma (sm_90a) ----
+// ---- KIND 1: wgmma (sm_90a), a producer warpgroup and WARPS_M consumer warpgroups ----
 // A stage holds BM lines of x (one pixel each) and BN lines of w (one filter each), 128 bytes (BK = 64 halves,
 // 8 chunks of 16 bytes) a line, chunk c of line l at l*128 + ((c ^ (l % 8)) * 16): the 128-byte swizzle the
-// wgmma descriptors name, in 1024-byte atoms of 8 lines (the stages start 1024-byte aligned). Every thread
-// copies chunks of both. Warpgroup g computes pixels 64·WMI·g .. + 64·WMI with WMI m64nBNk16 wgmmas per k-step,
-// both operands K-major, and waits for them before the next stage (the copies of the stages ahead are in
-// flight meanwhile). Dynamic shared memory: STAGES·(BM+BN)·128 bytes + 1024 for the alignment.
+// wgmma descriptors name, in 1024-byte atoms of 8 lines (the stages start 1024-byte aligned).
+// The last 128 threads (the producer) fill a ring of STAGES stages with cp.async, the im2col addressing of the
+// mma.sync kernel; a stage completes on an mbarrier ("full": each producer thread's
+// cp.async.mbarrier.arrive.noinc) and comes back on another ("empty": one arrival per consumer warp). Consumer
+// warpgroup g (the first WARPS_M) computes pixels 64·WMI·g .. + 64·WMI with WMI m64nBNk16 wgmmas a k-step, both
+// operands K-major, and keeps one k-tile of wgmmas in flight while it issues the next: a stage goes back once
+// the next k-tile's wgmmas are issued and its own have retired. The tensor cores never wait for a copy to be
+// issued or for a block barrier (the first version, NOTES item 49, did both every k-tile). With WARPS_M 2,
+// setmaxnreg moves registers from the producer (136) to the consumers (184; 136 + 2·184 = 3·168, the launch's
+// share; ptxas allocates each side within its count: with 56-120 the producer of BN 256 spilled). Without split-K the blocks
+// are persistent (below), so one tile's stores overlap the next tile's first copies. Split-K's finish runs on
+// the consumers alone (conv_splitk_finish's named barrier 1 counts them); the producer decodes each tile's
+// pixels into the table between two barriers of its own (named barrier 2).
+// Dynamic shared memory: STAGES·(BM+BN)·128 bytes + 1024 for the alignment; the mbarriers are static.
 #define WGS WARPS_M
 #define WMI (BM / (64 * WGS))
 #define WG_STAGE ((BM + BN) * 128)
-#define WG_CHUNKS ((BM + BN) * 8)
-#define WG_V ((WG_CHUNKS + THREADS - 1) / THREADS)
+#define WG_V ((BM + BN) / 16) // lines a producer thread copies a stage: 16 a pass of its 128 threads
+#define CONS_THREADS (128 * WGS)
 
 static_assert(BK == 64, "wgmma: BK is one 128-byte line");
 static_assert(WMI >= 1 && BM == 64 * WGS * WMI, "wgmma: BM = 64 x WARPS_M x (1 or 2)");
 static_assert(BN == 64 || BN == 128 || BN == 256, "wgmma: BN 64, 128 or 256");
+static_assert(STAGES >= 2, "wgmma: one stage in flight and one filling");
 
 __device__ __forceinline__ unsigned long long wg_desc(u32 addr) // K-major, 128-byte swizzle: LBO 16, SBO 1024
 {
 	return (unsigned long long)((addr & 0x3FFFF) >> 4) | (1ull << 16) | (64ull << 32) | (1ull << 62);
 }
 
+__device__ __forceinline__ void mb_init(u32 bar, u32 count)
+{
+	asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
+}
+__device__ __forceinline__ void mb_wait(u32 bar, u32 parity)
+{
+	asm volatile("{\n.reg .pred done;\nWAIT_%=:\n"
+		     "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+		     "@!done bra WAIT_%=;\n}\n" ::"r"(bar),
+		     "r"(parity)
+		     : "memory");
+}
+__device__ __forceinline__ void mb_arrive(u32 bar)
+{
+	asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
+}
+// arrives on bar once every cp.async this thread has issued so far has landed (the count is not raised)
+__device__ __forceinline__ void mb_arrive_cp(u32 bar)
+{
+	asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
+}
 // d[0..BN/2) += A (64 x 16, descriptor da) · B (BN x 16, db)^T, fp16 in, fp32 accumulators
 #define WGO8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), \
 		"+f"(d[i + 6]), "+f"(d[i + 7])
@@ -428,119 +460,161 @@ __device__ __forceinline__ void conv_body_wg(const h16 *__restrict__ x, const h1
 	const u32 sbase = (smem_addr(wsm) + 1023u) & ~1023u;
 	__shared__ i64 pix_base[BM];
 	__shared__ int pix_h[BM], pix_w[BM];
-	const int tid = threadIdx.x, lane = tid % 32, warp = (tid / 32) % 4, wg = tid / 128;
+	__shared__ __align__(8) unsigned long long bars[2 * STAGES];
+	const u32 full0 = smem_addr(bars), empty0 = full0 + 8u * STAGES;
+	const int tid = threadIdx.x;
 	const int CRS = d.C * d.R * d.S;
-	const i64 m0 = (i64)blockIdx.x * BM;
-	const int k0 = blockIdx.y * BN;
+	const i64 PQ = (i64)d.P * d.Q, NPQ = (i64)d.N * PQ, MK = NPQ * d.K;
 	const int gbeg = blockIdx.z * kc, gend = gbeg + kc < CRS ? gbeg + kc : CRS;
-	conv_pixels<BM, THREADS>(pix_base, pix_h, pix_w, d, m0);
-	float acc[WMI][BN / 2];
+	const int nk = gbeg < gend ? (gend - gbeg + BK - 1) / BK : 0;
+	// Tiles. Without split-K the host launches (min(tiles, resident blocks), 1, 1) blocks and block b computes
+	// tiles b, b + gridDim.x, ... (the filter tiles of a pixel tile one after another: they read the same x);
+	// the ring's stages and phases run on from tile to tile, so the producer fills the next tile's stages
+	// while the consumers store this one. With split-K (gridDim.z > 1) the block's one tile is (blockIdx.x,
+	// blockIdx.y), as split-K's finish counts it.
+	const i64 tn = (d.K + BN - 1) / BN;
+	const bool persist = gridDim.y == 1 && gridDim.z == 1;
+	const i64 ntile = persist ? (NPQ + BM - 1) / BM * tn : 1, tstep = persist ? gridDim.x : 1;
+	const i64 tile0 = persist ? blockIdx.x : 0;
+	if (tid == 0)
+		for (int s = 0; s < STAGES; s++) {
+			mb_init(full0 + 8u * s, 128);     // each producer thread's copies of the stage
+			mb_init(empty0 + 8u * s, 4 * WGS); // each consumer warp, once its wgmmas have read the stage
+		}
+	__syncthreads();
+
+	if (tid >= CONS_THREADS) {
+		// ---- producer: thread pt copies chunk pt % 8 of lines pt / 8 + 16·i ----
+#if WGS == 2
+		asm volatile("setmaxnreg.dec.sync.aligned.u32 136;" ::: "memory");
+#endif
+		const int pt = tid - CONS_THREADS, ch = pt % 8;
+		int it = 0; // the ring's k-tiles so far
+#pragma unroll 1
+		for (i64 tile = tile0; tile < ntile; tile += tstep) {
+			const i64 m0 = (persist ? tile / tn : blockIdx.x) * (i64)BM;
+			const int k0 = (int)(persist ? tile % tn : blockIdx.y) * BN;
+			// the tile's pixels decoded into the table (named barrier 2: the producer's 128 threads), once
+			// every copy of the previous tile has been issued
+			asm volatile("bar.sync 2, 128;" ::: "memory");
+			for (int mm = pt; mm < BM; mm += 128)
+				conv_pixel(pix_base + mm, pix_h + mm, pix_w + mm, d, PQ, NPQ, m0 + mm);
+			asm volatile("bar.sync 2, 128;" ::: "memory");
+#pragma unroll 1
+			for (int t = 0; t < nk; t++, it++) {
+				const int st = it % STAGES;
+				mb_wait(empty0 + 8u * st, ((it / STAGES) & 1) ^ 1); // the consumers are done with its last use
+				const u32 sb = sbase + (u32)st * WG_STAGE;
+				const int g = gbeg + t * BK + ch * 8;
+				const int rs = g / d.C, c = g - rs * d.C, r = rs / d.S, s = rs - r * d.S;
+				const bool gin = g < gend;
 #pragma unroll
-	for (int i = 0; i < WMI; i++)
-#pragma unroll
-		for (int r = 0; r < BN / 2; r++)
-			acc[i][r] = 0.f;
-	// thread tid copies chunk tid % 8 (THREADS is a multiple of 8) of lines tid / 8 + (THREADS / 8)·i
-	const int ch = tid % 8;
-	auto load = [&](int st, int g0) {
-		const u32 sb = sbase + (u32)st * WG_STAGE;
-		const int g = g0 + ch * 8;
-		const int rs = g / d.C, c = g - rs * d.C, r = rs / d.S, s = rs - r * d.S;
-		const bool gin = g < gend;
-#pragma unroll
-		for (int i = 0; i < WG_V; i++) {
-			const int line = tid / 8 + (THREADS / 8) * i;
-			if (WG_CHUNKS % THREADS != 0 && line >= BM + BN)
-				break;
-			const u32 dst = sb + (u32)line * 128u + (u32)((ch ^ (line & 7)) << 4);
-			const h16 *src = x;
-			bool ok;
-			if (line < BM) {
-				const int h = pix_h[line] + r * d.dil_h, wi = pix_w[line] + s * d.dil_w;
-				ok = gin && (unsigned)h < (unsigned)d.H && (unsigned)wi < (unsigned)d.W;
-				if (ok)
-					src = x + pix_base[line] + ((i64)h * d.W + wi) * d.C + c;
-				asm volatile("cp.async.ca.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(ok ? 16 : 0));
-			} else {
-				const int k = k0 + line - BM;
-				ok = gin && k < d.K;
-				src = ok ? w + (i64)k * CRS + g : w;
-				asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(ok ? 16 : 0));
+				for (int i = 0; i < WG_V; i++) {
+					const int line = pt / 8 + 16 * i;
+					const u32 dst = sb + (u32)line * 128u + (u32)((ch ^ (line & 7)) << 4);
+					if (i < BM / 16) {
+						const int h = pix_h[line] + r * d.dil_h, wi = pix_w[line] + s * d.dil_w;
+						const bool ok = gin && (unsigned)h < (unsigned)d.H && (unsigned)wi < (unsigned)d.W;
+						const h16 *src = ok ? x + pix_base[line] + ((i64)h * d.W + wi) * d.C + c : x;
+						asm volatile("cp.async.ca.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src),
+							     "r"(ok ? 16 : 0)
+							     : "memory");
+					} else {
+						const int k = k0 + line - BM;
+						const bool ok = gin && k < d.K;
+						const h16 *src = ok ? w + (i64)k * CRS + g : w;
+						asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src),
+							     "r"(ok ? 16 : 0)
+							     : "memory");
+					}
+				}
+				mb_arrive_cp(full0 + 8u * st);
 			}
 		}
-	};
-	const int nk = gbeg < gend ? (gend - gbeg + BK - 1) / BK : 0;
-#pragma unroll
-	for (int st = 0; st < STAGES - 1; st++) {
-		if (st < nk)
-			load(st, gbeg + st * BK);
-		cp_commit();
+		return;
 	}
-	for (int kt = 0; kt < nk; kt++) {
-		cp_wait<STAGES - 2>();
-		// this thread's copies of stage kt are in shared memory: visible to the async proxy (wgmma), then to
-		// every thread; stage kt - 1's wgmmas have retired (waited below), so it may be refilled
-		asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-		__syncthreads();
-		const int nx = kt + STAGES - 1;
-		if (nx < nk)
-			load(nx % STAGES, gbeg + nx * BK);
-		cp_commit();
-		const u32 sb = sbase + (u32)(kt % STAGES) * WG_STAGE;
-		const unsigned long long da = wg_desc(sb + (u32)wg * WMI * 64u * 128u), db = wg_desc(sb + BM * 128u);
-		asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-#pragma unroll
-		for (int kk = 0; kk < 4; kk++) // k16 a step: 32 bytes along the line
-#pragma unroll
-			for (int i = 0; i < WMI; i++)
-				wg_mma(acc[i], da + (unsigned long long)((i * 64 * 128 + kk * 32) >> 4),
-				       db + (unsigned long long)((kk * 32) >> 4));
-		asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-		asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-	}
-	cp_wait<0>();
-#pragma unroll
-	for (int i = 0; i < WMI; i++)
-#pragma unroll
-		for (int r = 0; r < BN / 2; r++)
-			asm volatile("" : "+f"(acc[i][r])::"memory");
-	// accumulator r of m64 block i: pixel 64·(WMI·wg + i) + 16·warp + lane/4 (+8 for r % 4 >= 2), filter
-	// 8·(r/4) + 2·(lane % 4) + r % 2
-	const i64 PQ = (i64)d.P * d.Q, NPQ = (i64)d.N * PQ, MK = NPQ * d.K;
-	if (gridDim.z == 1) {
+
+	// ---- consumers ----
+#if WGS == 2
+	asm volatile("setmaxnreg.inc.sync.aligned.u32 184;" ::: "memory");
+#endif
+	const int lane = tid % 32, warp = (tid / 32) % 4, wg = tid / 128;
+	const unsigned long long da0 = wg_desc(sbase + (u32)wg * WMI * 64u * 128u), db0 = wg_desc(sbase + BM * 128u);
+	int it = 0;
+#pragma unroll 1
+	for (i64 tile = tile0; tile < ntile; tile += tstep) {
+		const i64 m0 = (persist ? tile / tn : blockIdx.x) * (i64)BM;
+		const int k0 = (int)(persist ? tile % tn : blockIdx.y) * BN;
+		float acc[WMI][BN / 2];
 #pragma unroll
 		for (int i = 0; i < WMI; i++)
 #pragma unroll
-			for (int r = 0; r < BN / 2; r += 2) {
-				const i64 m = m0 + 64 * (WMI * wg + i) + 16 * warp + lane / 4 + 8 * ((r >> 1) & 1);
-				const int k = k0 + 8 * (r / 4) + 2 * (lane % 4);
-				if (m >= NPQ)
-					continue;
-				if (OUT_NHWC && d.K % 2 == 0 && k + 1 < d.K) {
-					u32 h;
-					asm("cvt.rn.f16x2.f32 %0, %2, %1;" : "=r"(h) : "f"(acc[i][r]), "f"(acc[i][r + 1]));
-					*reinterpret_cast<u32 *>(y + m * d.K + k) = h;
-				} else {
-					if (k < d.K)
-						y[conv_yi<OUT_NHWC>(d, PQ, m, k)] = to_half(acc[i][r]);
-					if (k + 1 < d.K)
-						y[conv_yi<OUT_NHWC>(d, PQ, m, k + 1)] = to_half(acc[i][r + 1]);
-				}
-			}
-		return;
-	}
-	float *wz = W + (i64)blockIdx.z * MK;
+			for (int r = 0; r < BN / 2; r++)
+				acc[i][r] = 0.f;
+#pragma unroll 1
+		for (int t = 0; t < nk; t++, it++) {
+			const int st = it % STAGES;
+			mb_wait(full0 + 8u * st, (it / STAGES) & 1);
+			// cp.async wrote the stage through the generic proxy; wgmma reads it through the async one
+			asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+			const unsigned long long soff = (unsigned long long)(((u32)st * WG_STAGE) >> 4);
+			asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #pragma unroll
-	for (int i = 0; i < WMI; i++)
+			for (int kk = 0; kk < 4; kk++) // k16 a step: 32 bytes along the line
 #pragma unroll
-		for (int r = 0; r < BN / 2; r++) {
-			const i64 m = m0 + 64 * (WMI * wg + i) + 16 * warp + lane / 4 + 8 * ((r >> 1) & 1);
-			const int k = k0 + 8 * (r / 4) + 2 * (lane % 4) + r % 2;
-			if (m < NPQ && k < d.K)
-				wz[m * d.K + k] = acc[i][r];
+				for (int i = 0; i < WMI; i++)
+					wg_mma(acc[i], da0 + soff + (unsigned long long)((i * 64 * 128 + kk * 32) >> 4),
+					       db0 + soff + (unsigned long long)((kk * 32) >> 4));
+			asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+			asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory"); // the previous k-tile's have retired
+			if (t > 0 && lane == 0)
+				mb_arrive(empty0 + 8u * ((it - 1) % STAGES));
 		}
-	conv_splitk_finish<OUT_NHWC, BM, BN, THREADS>(y, W, counters, d, m0, k0,
-						      [](h16 *o, i64 i, float v) { o[i] = to_half(v); });
+		asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+		if (nk > 0 && lane == 0) // the tile's last stage
+			mb_arrive(empty0 + 8u * ((it - 1) % STAGES));
+#pragma unroll
+		for (int i = 0; i < WMI; i++)
+#pragma unroll
+			for (int r = 0; r < BN / 2; r++)
+				asm volatile("" : "+f"(acc[i][r])::"memory");
+		// accumulator r of m64 block i: pixel 64·(WMI·wg + i) + 16·warp + lane/4 (+8 for r % 4 >= 2), filter
+		// 8·(r/4) + 2·(lane % 4) + r % 2
+		if (gridDim.z == 1) {
+#pragma unroll
+			for (int i = 0; i < WMI; i++)
+#pragma unroll
+				for (int r = 0; r < BN / 2; r += 2) {
+					const i64 m = m0 + 64 * (WMI * wg + i) + 16 * warp + lane / 4 + 8 * ((r >> 1) & 1);
+					const int k = k0 + 8 * (r / 4) + 2 * (lane % 4);
+					if (m >= NPQ)
+						continue;
+					if (OUT_NHWC && d.K % 2 == 0 && k + 1 < d.K) {
+						u32 h;
+						asm("cvt.rn.f16x2.f32 %0, %2, %1;" : "=r"(h) : "f"(acc[i][r]), "f"(acc[i][r + 1]));
+						*reinterpret_cast<u32 *>(y + m * d.K + k) = h;
+					} else {
+						if (k < d.K)
+							y[conv_yi<OUT_NHWC>(d, PQ, m, k)] = to_half(acc[i][r]);
+						if (k + 1 < d.K)
+							y[conv_yi<OUT_NHWC>(d, PQ, m, k + 1)] = to_half(acc[i][r + 1]);
+					}
+				}
+			continue;
+		}
+		float *wz = W + (i64)blockIdx.z * MK;
+#pragma unroll
+		for (int i = 0; i < WMI; i++)
+#pragma unroll
+			for (int r = 0; r < BN / 2; r++) {
+				const i64 m = m0 + 64 * (WMI * wg + i) + 16 * warp + lane / 4 + 8 * ((r >> 1) & 1);
+				const int k = k0 + 8 * (r / 4) + 2 * (lane % 4) + r % 2;
+				if (m < NPQ && k < d.K)
+					wz[m * d.K + k] = acc[i][r];
+			}
+		conv_splitk_finish<OUT_NHWC, BM, BN, CONS_THREADS>(y, W, counters, d, m0, k0,
+								   [](h16 *o, i64 i, float v) { o[i] = to_half(v); });
+	}
 }
 #endif
 
@@ -549,7 +623,15 @@ __device__ __forceinline__ void conv_body_wg(const h16 *__restrict__ x, const h1
 		float *__restrict__ W, unsigned *__restrict__ counters, int kc
 #define CONV_PASS x, w, y, d, W, counters, kc
 
-extern "C" __global__ void __launch_bounds__(THREADS) conv_nchw(CONV_ARGS)
+// wgmma with one consumer warpgroup and 32 accumulators a thread (BM 64, BN 64): two blocks an SM (at most 128
+// registers a thread; ptxas takes 255 unbounded)
+#if VEC && KIND == 1 && WGS == 1 && WMI * BN <= 64
+#define MIN_BLOCKS 2
+#else
+#define MIN_BLOCKS 1
+#endif
+
+extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) conv_nchw(CONV_ARGS)
 {
 #if VEC && KIND == 1
 	ONLY(LAYOUT_NCHW, conv_body_wg<0>(CONV_PASS));
@@ -560,7 +642,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) conv_nchw(CONV_ARGS)
 #endif
 }
 
-extern "C" __global__ void __launch_bounds__(THREADS) conv_nhwc(CONV_ARGS)
+extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) conv_nhwc(CONV_ARGS)
 {
 #if VEC && KIND == 1
 	ONLY(LAYOUT_NHWC, conv_body_wg<1>(CONV_PASS));

@@ -51,7 +51,8 @@ static const struct dlb_constraint conv_limit_checks[] = {
 };
 
 /* fp16 (templates/conv_fp16.cu): KIND 0, tiles of warps, each a grid of 16x8 mma.sync tiles; KIND 1 (sm_90a,
- * C a multiple of 8), WARPS_M warpgroups of m64 wgmmas fed by the same cp.async stages. int8 has no KIND. */
+ * C a multiple of 8), WARPS_M consumer warpgroups of m64 wgmmas and one producer warpgroup that fills their
+ * cp.async stages. int8 has no KIND. */
 enum { H_BM, H_BN, H_BK, H_WM, H_WN, H_ST, H_KIND, H_NPARAMS };
 
 static const struct dlb_param h_params[H_NPARAMS] = {
@@ -158,13 +159,14 @@ static int h_l_wgmma(const int *v, const struct dlb_limits *lim)
 
 static int h_l_dyn(const int *v, const struct dlb_limits *lim)
 {
-	return !lim || h_dyn_smem(v) + (size_t)v[H_BM] * 16 + 4 <= lim->smem_optin;
+	return !lim || h_dyn_smem(v) + (size_t)v[H_BM] * 16 + 4 + (h_wgmma(v) ? 16 * (size_t)v[H_ST] : 0) <=
+			       lim->smem_optin;
 }
 
 static const struct dlb_constraint h_limit_checks[] = {
 	{.text = "BK <= 32: shared memory 4*(BM+BN)*(BK+8)+16*BM+4 bytes <= static limit per block", .kind = DLB_CON_CUSTOM,
 	 .ok = h_l_smem},
-	{.text = "shared memory 2*STAGES*(BM+BN)*(BK+8)+16*BM+4 bytes (wgmma: 128*STAGES*(BM+BN)+1024+16*BM+4) <= "
+	{.text = "shared memory 2*STAGES*(BM+BN)*(BK+8)+16*BM+4 bytes (wgmma: 128*STAGES*(BM+BN)+1024+16*BM+4+16*STAGES) <= "
 		 "opt-in limit per block",
 	 .kind = DLB_CON_CUSTOM, .ok = h_l_dyn},
 	{.text = "wgmma only on sm_90a", .kind = DLB_CON_CUSTOM, .ok = h_l_wgmma},
@@ -281,7 +283,7 @@ static int f_threads(const int *v)
 
 static int h_threads(const int *v)
 {
-	return h_wgmma(v) ? 128 * v[H_WM] : 32 * v[H_WM] * v[H_WN];
+	return h_wgmma(v) ? 128 * (v[H_WM] + 1) : 32 * v[H_WM] * v[H_WN];
 }
 
 static int i_threads(const int *v)
@@ -602,6 +604,15 @@ static int conv_launch(void *state, const struct dlb_candidate *c, int split, in
 			DLB_CHECK(to_nhwc(s, c, w, s->wt, s->d.K, s->d.C, s->d.R * s->d.S));
 			w = s->wt;
 		}
+	}
+	if (s->kind->type == DLB_CUDNN_F16 && h_wgmma(v) && split == 1) {
+		/* persistent blocks (templates/conv_fp16.cu KIND 1): as many as are resident at once, at most one
+		 * a tile; two an SM where the kernel asks for them (one consumer warpgroup, BM 64, BN 64) */
+		int64_t tiles = gx * gy,
+			resident = (int64_t)s->g->dev->sm_count *
+				   (v[H_WM] == 1 && v[H_BM] == 64 && v[H_BN] == 64 ? 2 : 1);
+		gx = tiles < resident ? tiles : resident;
+		gy = 1;
 	}
 	void *args[] = {&x, &w, &s->y[set], &s->d, &s->ws, &s->counters, &kc};
 	unsigned threads = (unsigned)s->kind->threads(v);
