@@ -1,5 +1,5 @@
 /* test_sparse: the sparse operand without a GPU — the generator is reproducible from its seed (a pinned hash), exact
- * in its count, sorted, never 0, uniform enough, and blocked when asked; Matrix Market files are read (general,
+ * in its count, sorted, never 0, uniform enough, blocked when asked, and skewed (one long row) when asked; Matrix Market files are read (general,
  * pattern, symmetric) and every malformed one is refused with its line named. */
 #include "err.h"
 #include "ops/sparse/csr.h"
@@ -157,9 +157,38 @@ static void test_mtx(void)
 	CHECK(strstr(dlb_last_error(), "cannot read /nonexistent/w.mtx"), "%s", dlb_last_error());
 }
 
+/* skewed: a uniform matrix's count, row 0 holding a tenth of it (at most every column), reproducible */
+static void test_skewed(void)
+{
+	struct dlb_csr a, b;
+	struct dlb_csr_stats st;
+	CHECK_EQ_INT(dlb_csr_generate_skewed(1000, 700, 0.9, 5, &a), 0);
+	check_sorted_nonzero(&a, "skewed");
+	CHECK_EQ_INT(a.nnz, 70000);
+	CHECK_EQ_INT(a.row_ptr[1], 700); /* a tenth is 7000: at most the 700 columns */
+	CHECK_EQ_INT(dlb_csr_generate_skewed(1000, 700, 0.9, 5, &b), 0);
+	CHECK(dlb_csr_hash(&a) == dlb_csr_hash(&b), "the same seed gave another skewed matrix");
+	dlb_csr_free(&a);
+	dlb_csr_free(&b);
+	CHECK_EQ_INT(dlb_csr_generate_skewed(1000, 20000, 0.99, 5, &a), 0);
+	check_sorted_nonzero(&a, "skewed, wide");
+	dlb_csr_stats(&a, &st);
+	CHECK(a.nnz == 200000 && a.row_ptr[1] == 20000 && st.longest_row == 20000,
+	      "skewed 1000 x 20000 at 99%%: nnz %lld, row 0 %lld", (long long)a.nnz, (long long)a.row_ptr[1]);
+	dlb_csr_free(&a);
+	CHECK_EQ_INT(dlb_csr_generate_skewed(4, 5, 0, 1, &a), 0); /* dense: every row full */
+	check_sorted_nonzero(&a, "skewed, dense");
+	CHECK_EQ_INT(a.nnz, 20);
+	dlb_csr_free(&a);
+	CHECK_EQ_INT(dlb_csr_generate_skewed(1, 9, 0.5, 1, &a), 0); /* one row holds everything */
+	CHECK_EQ_INT(a.nnz, 5);
+	dlb_csr_free(&a);
+}
+
 int main(void)
 {
 	test_generate();
+	test_skewed();
 	test_mtx();
 	return TEST_DONE();
 }

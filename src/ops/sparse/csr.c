@@ -58,39 +58,22 @@ static float nonzero_value(struct dlb_pcg32 *rng)
 	return v;
 }
 
-int dlb_csr_generate(int64_t rows, int64_t cols, double sparsity, int block_r, int block_c, uint64_t seed,
-		     struct dlb_csr *out)
+/* want blocks of block_r x block_c (clipped at the edges) of a rows x cols matrix, every set of places equally
+ * likely, drawn from rng; the caller checks the sizes. */
+static int generate_blocks(int64_t rows, int64_t cols, int64_t want, int block_r, int block_c, struct dlb_pcg32 *rng,
+			   struct dlb_csr *out)
 {
 	int rc = 0;
-	memset(out, 0, sizeof *out);
-	if (rows < 1 || cols < 1 || rows > MAX_INDEX || cols > MAX_INDEX)
-		DLB_USER_FAIL(DLB_E_USAGE, "a sparse matrix of %lld x %lld: each size must be in 1..%lld", (long long)rows,
-			      (long long)cols, MAX_INDEX);
-	if (!(sparsity >= 0 && sparsity < 1))
-		DLB_USER_FAIL(DLB_E_USAGE, "sparsity %g: expected a fraction of zeros in [0, 1)", sparsity);
-	if (block_r < 1 || block_c < 1 || block_r > rows || block_c > cols)
-		DLB_USER_FAIL(DLB_E_USAGE, "blocks of %d x %d do not fit a %lld x %lld matrix", block_r, block_c,
-			      (long long)rows, (long long)cols);
 	int64_t brows = (rows + block_r - 1) / block_r, bcols = (cols + block_c - 1) / block_c;
-	double cells = (double)brows * (double)bcols;
-	int64_t want = (int64_t)llround((1.0 - sparsity) * cells);
-	if (want < 1)
-		want = 1; /* at least one block: an empty matrix measures nothing */
-	/* nonzeros: whole kept blocks, less what the last block row and column clip; counted in the pass below */
-	if ((double)want * block_r * block_c > (double)MAX_INDEX)
-		DLB_USER_FAIL(DLB_E_USAGE, "%.0f nonzeros: at most %lld", (double)want * block_r * block_c, MAX_INDEX);
-	struct dlb_pcg32 rng;
-	dlb_pcg32_seed(&rng, seed, 0x5eed5u);
-	/* the kept blocks, as a bit per block: at most 2^31 of them here */
-	if (cells > (double)MAX_INDEX)
-		DLB_USER_FAIL(DLB_E_USAGE, "a %lld x %lld matrix in blocks of %d x %d has too many blocks", (long long)rows,
-			      (long long)cols, block_r, block_c);
+	/* the kept blocks, as a bit per block */
 	uint8_t *kept = calloc((size_t)((brows * bcols + 7) / 8), 1);
-	if (!kept)
+	int64_t *kb = malloc((size_t)bcols * sizeof *kb); /* the kept blocks of the current block row */
+	if (!kept || !kb)
 		DLB_FAIL(ENOMEM, "out of memory for the pattern of a %lld x %lld matrix", (long long)rows, (long long)cols);
+	/* nonzeros: whole kept blocks, less what the last block row and column clip */
 	int64_t need = want, left = brows * bcols, nnz = 0;
 	for (int64_t b = 0; b < brows * bcols; b++, left--)
-		if (need > 0 && keep(&rng, need, left)) {
+		if (need > 0 && keep(rng, need, left)) {
 			kept[b / 8] |= (uint8_t)(1u << (b % 8));
 			need--;
 			int64_t br = b / bcols, bc = b % bcols;
@@ -98,18 +81,8 @@ int dlb_csr_generate(int64_t rows, int64_t cols, double sparsity, int block_r, i
 			int64_t w = bc * block_c + block_c <= cols ? block_c : cols - bc * block_c;
 			nnz += h * w;
 		}
-	rc = csr_alloc(rows, cols, nnz, out);
-	if (rc) {
-		free(kept);
-		goto fail;
-	}
+	DLB_CHECK(csr_alloc(rows, cols, nnz, out));
 	int64_t e = 0, nk = 0;
-	int64_t *kb = malloc((size_t)bcols * sizeof *kb); /* the kept blocks of the current block row */
-	if (!kb) {
-		free(kept);
-		dlb_csr_free(out);
-		DLB_FAIL(ENOMEM, "out of memory for the pattern of a %lld x %lld matrix", (long long)rows, (long long)cols);
-	}
 	for (int64_t r = 0; r < rows; r++) {
 		int64_t br = r / block_r;
 		if (r % block_r == 0) {
@@ -123,13 +96,91 @@ int dlb_csr_generate(int64_t rows, int64_t cols, double sparsity, int block_r, i
 		for (int64_t i = 0; i < nk; i++)
 			for (int64_t c = kb[i] * block_c; c < kb[i] * block_c + block_c && c < cols; c++) {
 				out->col[e] = (int32_t)c;
-				out->val[e++] = nonzero_value(&rng);
+				out->val[e++] = nonzero_value(rng);
 			}
 		out->row_ptr[r + 1] = e;
 	}
+fail:
 	free(kb);
 	free(kept);
+	return rc;
+}
+
+/* The nonzeros a sparsity leaves of cells (cells or blocks): round((1 - sparsity)·cells), at least 1 (an empty
+ * matrix measures nothing); DLB_E_USAGE for a size or sparsity out of range. */
+static int count_of(int64_t rows, int64_t cols, double sparsity, int block_r, int block_c, int64_t *want)
+{
+	int rc = 0;
+	if (rows < 1 || cols < 1 || rows > MAX_INDEX || cols > MAX_INDEX)
+		DLB_USER_FAIL(DLB_E_USAGE, "a sparse matrix of %lld x %lld: each size must be in 1..%lld", (long long)rows,
+			      (long long)cols, MAX_INDEX);
+	if (!(sparsity >= 0 && sparsity < 1))
+		DLB_USER_FAIL(DLB_E_USAGE, "sparsity %g: expected a fraction of zeros in [0, 1)", sparsity);
+	if (block_r < 1 || block_c < 1 || block_r > rows || block_c > cols)
+		DLB_USER_FAIL(DLB_E_USAGE, "blocks of %d x %d do not fit a %lld x %lld matrix", block_r, block_c,
+			      (long long)rows, (long long)cols);
+	double cells = (double)((rows + block_r - 1) / block_r) * (double)((cols + block_c - 1) / block_c);
+	if (cells > (double)MAX_INDEX)
+		DLB_USER_FAIL(DLB_E_USAGE, "a %lld x %lld matrix in blocks of %d x %d has too many blocks", (long long)rows,
+			      (long long)cols, block_r, block_c);
+	*want = (int64_t)llround((1.0 - sparsity) * cells);
+	if (*want < 1)
+		*want = 1;
+	if ((double)*want * block_r * block_c > (double)MAX_INDEX)
+		DLB_USER_FAIL(DLB_E_USAGE, "%.0f nonzeros: at most %lld", (double)*want * block_r * block_c, MAX_INDEX);
 fail:
+	return rc;
+}
+
+int dlb_csr_generate(int64_t rows, int64_t cols, double sparsity, int block_r, int block_c, uint64_t seed,
+		     struct dlb_csr *out)
+{
+	int rc = 0;
+	int64_t want;
+	memset(out, 0, sizeof *out);
+	DLB_CHECK(count_of(rows, cols, sparsity, block_r, block_c, &want));
+	struct dlb_pcg32 rng;
+	dlb_pcg32_seed(&rng, seed, 0x5eed5u);
+	DLB_CHECK(generate_blocks(rows, cols, want, block_r, block_c, &rng, out));
+fail:
+	return rc;
+}
+
+int dlb_csr_generate_skewed(int64_t rows, int64_t cols, double sparsity, uint64_t seed, struct dlb_csr *out)
+{
+	int rc = 0;
+	int64_t total, heavy;
+	struct dlb_csr rest = {0};
+	memset(out, 0, sizeof *out);
+	DLB_CHECK(count_of(rows, cols, sparsity, 1, 1, &total));
+	heavy = total / 10;
+	if (heavy < total - (rows - 1) * cols) /* near-dense: the other rows cannot hold the rest */
+		heavy = total - (rows - 1) * cols;
+	if (heavy < 1)
+		heavy = 1;
+	if (heavy > cols)
+		heavy = cols;
+	struct dlb_pcg32 rng;
+	dlb_pcg32_seed(&rng, seed, 0x5eed6u);
+	if (rows > 1 && total > heavy)
+		DLB_CHECK(generate_blocks(rows - 1, cols, total - heavy, 1, 1, &rng, &rest));
+	DLB_CHECK(csr_alloc(rows, cols, heavy + rest.nnz, out));
+	int64_t e = 0;
+	for (int64_t c = 0, need = heavy; c < cols; c++) /* row 0: heavy of the cols, as generate_blocks draws */
+		if (need > 0 && keep(&rng, need, cols - c)) {
+			out->col[e] = (int32_t)c;
+			out->val[e++] = nonzero_value(&rng);
+			need--;
+		}
+	out->row_ptr[1] = e;
+	for (int64_t r = 1; r < rows; r++)
+		out->row_ptr[r + 1] = e + (rest.row_ptr ? rest.row_ptr[r] : 0);
+	if (rest.nnz) {
+		memcpy(out->col + e, rest.col, (size_t)rest.nnz * sizeof *rest.col);
+		memcpy(out->val + e, rest.val, (size_t)rest.nnz * sizeof *rest.val);
+	}
+fail:
+	dlb_csr_free(&rest);
 	return rc;
 }
 

@@ -26,6 +26,11 @@ struct dlb_csr_stats {
 int dlb_csr_generate(int64_t rows, int64_t cols, double sparsity, int block_r, int block_c, uint64_t seed,
 		     struct dlb_csr *out);
 
+/* The same count of nonzeros as a uniform matrix at that sparsity, with row 0 holding a tenth of them (at most
+ * cols; more where the other rows cannot hold the rest) and the others uniformly random over rows 1.. — the
+ * awkward case of one row much longer than the rest. */
+int dlb_csr_generate_skewed(int64_t rows, int64_t cols, double sparsity, uint64_t seed, struct dlb_csr *out);
+
 /* From nnz coordinates (0-based, any order, no repeats: the caller checks) and values. */
 int dlb_csr_from_coo(int64_t rows, int64_t cols, int64_t nnz, const int64_t *r, const int64_t *c, const float *v,
 		     struct dlb_csr *out);
