@@ -13,16 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 export DLBTUNE_DB="$tmp/db"
 shape="--w 7 --h 7 --c 3 --n 1 --k 8 --s 3 --r 3"
 
-refused() { # LABEL WANTED-TEXT ARGS...: exit 2 and the text in the message
-	label=$1 want=$2
-	shift 2
-	out=$("$@" 2>&1)
-	rc=$?
-	if [ $rc -ne 2 ] || ! printf '%s\n' "$out" | grep -q -- "$want"; then
-		echo "FAIL: $label: exit $rc: $out"
-		fail=1
-	fi
-}
+. "${top_srcdir:-.}/tests/lib.sh"
 refused "zero width" "--w '0': expected a size in 1.." "$bin" lookup --op conv --w 0 --h 7 --c 3 --n 1 --k 8 --s 3 --r 3
 refused "negative height" "--h '-7'" "$bin" lookup --op conv --w 7 --h -7 --c 3 --n 1 --k 8 --s 3 --r 3
 refused "stride 0" "--stride-w '0'" "$bin" lookup --op conv $shape --stride-w 0

@@ -13,12 +13,8 @@ top_srcdir=${top_srcdir:-.}
 bin="$top_builddir/dlbtune"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$bin" devices >/dev/null 2>&1
-case $? in
-0) ;;
-3) echo "gpu_conv: skipped: no GPU"; [ -n "$DLB_REQUIRE_GPU" ] && exit 99; exit 77 ;;
-*) echo "gpu_conv: dlbtune devices failed"; exit 99 ;;
-esac
+. "${top_srcdir:-.}/tests/lib.sh"
+require_gpu gpu_conv
 fail=0
 for prec in ${GPU_CONV_PRECS:-fp32 fp16 int8}; do
 	"$bin" --op conv --suite "$top_srcdir/tests/conv_awkward.csv" --prec $prec --strategy exhaustive --fixed-samples 1 --db "$tmp/db" \

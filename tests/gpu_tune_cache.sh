@@ -7,12 +7,8 @@ top_builddir=${top_builddir:-.}
 bin="$top_builddir/dlbtune"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$bin" devices >/dev/null 2>&1
-case $? in
-0) ;;
-3) echo "gpu_tune_cache: skipped: no GPU"; [ -n "$DLB_REQUIRE_GPU" ] && exit 99; exit 77 ;;
-*) echo "gpu_tune_cache: dlbtune devices failed"; exit 99 ;;
-esac
+. "${top_srcdir:-.}/tests/lib.sh"
+require_gpu gpu_tune_cache
 printf 'm,n,k,a_t,b_t\n129,35,1760,0,0\n35,16,4099,1,0\n' >"$tmp/s.csv"
 "$bin" --op gemm --suite "$tmp/s.csv" --db "$tmp/db" --csv -v >"$tmp/first" 2>"$tmp/first.err" || {
 	echo "FAIL: first run"; cat "$tmp/first.err"; exit 1; }

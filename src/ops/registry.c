@@ -2,5 +2,7 @@
 #include "conv/conv.h"
 #include "gemm/gemm.h"
 #include "gemm/gemm_tc.h"
+#include "sparse/spmm.h"
 
-const struct dlb_op *const dlb_builtin_ops[] = {&dlb_op_gemm, &dlb_op_gemm_fp16, &dlb_op_gemm_int8, &dlb_op_conv, &dlb_op_conv_fp16, &dlb_op_conv_int8, NULL};
+const struct dlb_op *const dlb_builtin_ops[] = {&dlb_op_gemm, &dlb_op_gemm_fp16, &dlb_op_gemm_int8, &dlb_op_conv, &dlb_op_conv_fp16, &dlb_op_conv_int8,
+						&dlb_op_spmm, NULL};

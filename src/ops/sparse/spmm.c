@@ -1,0 +1,477 @@
+/* ops/sparse/spmm: the fp32 sparse-times-dense op (templates/spmm_fp32.cu): three kernel families in one space
+ * (KIND 0 nonzero-split, 1 column-split, 2 B staged in shared memory), its constraints as data, the matrix
+ * generated from the problem's dims and uploaded once (the conversion a kernel's format would need is none:
+ * every kernel reads csr.c's CSR as it is), launches, verification against the family's reference kernel, and
+ * the baselines: every cuSPARSE CSR algorithm and dense cuBLAS (through the GEMM family's runner). */
+#include "spmm.h"
+
+#include "../../err.h"
+#include "../gemm/gemm.h"
+#include "csr.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { S_KIND, S_TPR, S_VN, S_WARPS, S_RPW, S_BK, S_NPARAMS };
+
+static const struct dlb_param s_params[S_NPARAMS] = {
+	[S_KIND] = {"KIND", "0: nonzero-split (lanes share a row's nonzeros); 1: column-split (lanes share its columns); "
+			    "2: slabs of B in shared memory",
+		    3, {0, 1, 2}, 1},
+	[S_TPR] = {"TPR", "lanes per row (KIND 0, 1)", 6, {1, 2, 4, 8, 16, 32}},
+	[S_VN] = {"VN", "columns per lane", 4, {1, 2, 4, 8}},
+	[S_WARPS] = {"WARPS", "warps per block", 4, {1, 2, 4, 8}},
+	[S_RPW] = {"RPW", "rows per warp (KIND 2)", 5, {1, 2, 4, 8, 16}},
+	[S_BK] = {"BK", "rows of B per shared-memory slab (KIND 2)", 4, {32, 64, 128, 256}},
+};
+
+static int c_plain(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	return v[S_KIND] == 2 || (v[S_RPW] == 1 && v[S_BK] == 32);
+}
+
+static int c_slab(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	return v[S_KIND] != 2 || (v[S_TPR] == 32 && v[S_VN] >= 4 && v[S_WARPS] >= 2 && v[S_RPW] * v[S_VN] <= 64);
+}
+
+static const struct dlb_constraint s_constraints[] = {
+	{.text = "KIND 0, 1: RPW = 1, BK = 32 (theirs are unused)", .kind = DLB_CON_CUSTOM, .ok = c_plain},
+	{.text = "KIND 2: TPR = 32, VN >= 4, WARPS >= 2, accumulators RPW*VN <= 64 a thread", .kind = DLB_CON_CUSTOM,
+	 .ok = c_slab},
+};
+
+/* KIND 2's two slabs: BK rows of 32·VN floats each */
+static size_t s_dyn_smem(const int *v)
+{
+	return v[S_KIND] == 2 ? 2 * (size_t)v[S_BK] * 32 * (size_t)v[S_VN] * 4 : 0;
+}
+
+static int l_smem(const int *v, const struct dlb_limits *lim)
+{
+	return !lim || s_dyn_smem(v) <= lim->smem_optin;
+}
+
+static const struct dlb_constraint s_limit_checks[] = {
+	{.text = "KIND 2: shared memory 2*BK*32*VN*4 bytes <= opt-in limit per block", .kind = DLB_CON_CUSTOM, .ok = l_smem},
+	{.text = "threads 32*WARPS <= max threads per block", .kind = DLB_CON_PRODUCT, .exp = {[S_WARPS] = 1}, .lo = 1,
+	 .hi = 8, .hi_limit = DLB_LIMIT_THREADS_PER_BLOCK},
+};
+
+static const char *const s_kernels[] = {"spmm"};
+
+/* ---- problem state ---- */
+
+#define MAX_SETS DLB_CUSPARSE_MAX_SETS
+#define MAX_ENTRIES DLB_RESULT_MAX_VENDOR
+
+struct spmm_state {
+	struct dlb_gemm_io io; /* first: the dense baseline's runner sees the state as its io */
+	struct dlb_gemm_vendor_keep keep;
+	struct dlb_blas_gemm dense; /* C^T (N×M) = B^T (N×K) · A^T (K×M) in cuBLAS's column-major terms */
+	struct dlb_gpu *g;
+	struct dlb_spmm_shared *shared;
+	int m, n, k, nnz, nsets;
+	double tol;
+	struct dlb_csr_stats stats;
+	int *rp[MAX_SETS];   /* row_ptr, m + 1 */
+	void *av[MAX_SETS];  /* val (nnz floats) then col (nnz ints): one range, what the stream floor reads */
+	float *B[MAX_SETS], *C[MAX_SETS], *Ad[MAX_SETS]; /* Ad: the dense A, made on the first vendor call */
+	float *ref;
+	struct dlb_cusparse_mm cs;
+	int cs_open, cur;
+	int nent, ent_sparse[MAX_ENTRIES], ent_index[MAX_ENTRIES]; /* per entry: cuSPARSE's algorithm, or the dense
+	                                                            * runner's entry */
+};
+
+static float *val_of(struct spmm_state *s, int set)
+{
+	return s->av[set];
+}
+
+static int *col_of(struct spmm_state *s, int set)
+{
+	return (int *)((char *)s->av[set] + (size_t)s->nnz * 4);
+}
+
+static size_t set_bytes(const int64_t *d)
+{
+	double nnz = dlb_spmm_nnz(d);
+	return (size_t)(nnz * 8 + ((double)d[SPMM_M] + 1) * 4 + (double)d[SPMM_K] * (double)d[SPMM_N] * 4 +
+			(double)d[SPMM_M] * (double)d[SPMM_N] * 4 + (double)d[SPMM_M] * (double)d[SPMM_K] * 4);
+}
+
+static int sets_for(const struct dlb_problem *p, const struct dlb_device *dev)
+{
+	return dlb_bench_sets(dev, set_bytes(p->dim), MAX_SETS);
+}
+
+static size_t s_device_bytes(const struct dlb_problem *p, const struct dlb_device *dev)
+{
+	/* the sets (with the dense A), the reference, cuSPARSE's buffers (a guess: a row pointer's worth per set and
+	 * algorithm) and the L2 flush */
+	return (size_t)sets_for(p, dev) * (set_bytes(p->dim) + 4 * ((size_t)p->dim[SPMM_M] + 1) * DLB_CUSPARSE_MAX_ALGOS) +
+	       4 * (size_t)p->dim[SPMM_M] * (size_t)p->dim[SPMM_N] + dlb_bench_flush_bytes(dev);
+}
+
+static void s_teardown(void *state)
+{
+	struct spmm_state *s = state;
+	if (!s)
+		return;
+	dlb_gemm_vendor_free(&s->keep);
+	if (s->cs_open)
+		dlb_cusparse_mm_close(&s->cs);
+	for (int i = 0; i < MAX_SETS; i++) {
+		dlb_dev_free(s->rp[i]);
+		dlb_dev_free(s->av[i]);
+		dlb_dev_free(s->B[i]);
+		dlb_dev_free(s->C[i]);
+		dlb_dev_free(s->Ad[i]);
+	}
+	dlb_dev_free(s->ref);
+	free(s);
+}
+
+static unsigned blocks_for(int64_t n)
+{
+	int64_t b = (n + 255) / 256;
+	return (unsigned)(b < 1 ? 1 : b < 65535 * 8 ? b : 65535 * 8);
+}
+
+/* Some rows of the reference against a CPU sum in double: the first, the last, the longest and a few between.
+ * The reference sums in double and rounds once, so the two agree to fp32's rounding. */
+static int spot_check_reference(struct spmm_state *s, const struct dlb_csr *a)
+{
+	int rc = 0;
+	float *B = malloc((size_t)s->k * (size_t)s->n * sizeof *B), *row = malloc((size_t)s->n * sizeof *row);
+	if (!B || !row)
+		DLB_FAIL(ENOMEM, "out of memory for the reference spot check");
+	CUDA_CHECK(cudaMemcpy(B, s->B[0], (size_t)s->k * (size_t)s->n * sizeof *B, cudaMemcpyDeviceToHost));
+	int64_t longest = 0;
+	for (int64_t r = 1; r < a->rows; r++)
+		if (a->row_ptr[r + 1] - a->row_ptr[r] > a->row_ptr[longest + 1] - a->row_ptr[longest])
+			longest = r;
+	int64_t rows[] = {0, a->rows - 1, longest, a->rows / 3, a->rows / 2, 2 * a->rows / 3};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		int64_t r = rows[i];
+		CUDA_CHECK(cudaMemcpy(row, s->ref + r * s->n, (size_t)s->n * sizeof *row, cudaMemcpyDeviceToHost));
+		for (int64_t n = 0; n < s->n; n++) {
+			double sum = 0, mag = 0;
+			for (int64_t j = a->row_ptr[r]; j < a->row_ptr[r + 1]; j++) {
+				double t = (double)a->val[j] * (double)B[(int64_t)a->col[j] * s->n + n];
+				sum += t;
+				mag += fabs(t);
+			}
+			if (!(fabs((double)row[n] - sum) <= 1e-6 * mag + 1e-30))
+				DLB_FAIL(DLB_E_WRONG, "the reference disagrees with the CPU at C(%lld,%lld): %.9g vs %.9g",
+					 (long long)r, (long long)n, (double)row[n], sum);
+		}
+	}
+fail:
+	free(B);
+	free(row);
+	return rc;
+}
+
+static int dense_check(void *state, struct dlb_check *out);
+
+static int s_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state)
+{
+	int rc = 0;
+	struct dlb_csr a = {0};
+	int *rp32 = NULL;
+	struct spmm_state *s = calloc(1, sizeof *s);
+	if (!s)
+		DLB_FAIL(ENOMEM, "out of memory");
+	s->g = g;
+	DLB_CHECK(dlb_spmm_shared_of(g, &s->shared));
+	const int64_t *d = p->dim;
+	int br, bc;
+	dlb_spmm_block(d[SPMM_PATTERN], &br, &bc);
+	double sparsity = (double)d[SPMM_SPARSITY] / SPMM_SPARSITY_SCALE;
+	if (d[SPMM_PATTERN] == SPMM_PATTERN_SKEWED)
+		DLB_CHECK(dlb_csr_generate_skewed(d[SPMM_M], d[SPMM_K], sparsity, (uint64_t)d[SPMM_SEED], &a));
+	else
+		DLB_CHECK(dlb_csr_generate(d[SPMM_M], d[SPMM_K], sparsity, br, bc, (uint64_t)d[SPMM_SEED], &a));
+	dlb_csr_stats(&a, &s->stats);
+	s->m = (int)d[SPMM_M];
+	s->n = (int)d[SPMM_N];
+	s->k = (int)d[SPMM_K];
+	s->nnz = (int)a.nnz;
+	s->nsets = sets_for(p, g->dev);
+	/* a dot product of a row's nonzeros: the longest row bounds every output's */
+	s->tol = dlb_tol_fp32(s->stats.longest_row > 0 ? s->stats.longest_row : 1);
+	rp32 = malloc(((size_t)s->m + 1) * sizeof *rp32);
+	if (!rp32)
+		DLB_FAIL(ENOMEM, "out of memory");
+	for (int64_t r = 0; r <= s->m; r++)
+		rp32[r] = (int)a.row_ptr[r];
+	uint64_t seed = dlb_fresh_seed(); /* B fresh every run; A is the problem's own */
+	size_t nb = (size_t)s->k * (size_t)s->n, nc = (size_t)s->m * (size_t)s->n, nz = (size_t)s->nnz;
+	for (int i = 0; i < s->nsets; i++) {
+		DLB_CHECK(dlb_dev_alloc((void **)&s->rp[i], ((size_t)s->m + 1) * 4));
+		DLB_CHECK(dlb_dev_alloc(&s->av[i], nz * 8));
+		DLB_CHECK(dlb_dev_alloc((void **)&s->B[i], nb * 4));
+		DLB_CHECK(dlb_dev_alloc((void **)&s->C[i], nc * 4));
+		CUDA_CHECK(cudaMemcpy(s->rp[i], rp32, ((size_t)s->m + 1) * 4, cudaMemcpyHostToDevice));
+		CUDA_CHECK(cudaMemcpy(val_of(s, i), a.val, nz * 4, cudaMemcpyHostToDevice));
+		CUDA_CHECK(cudaMemcpy(col_of(s, i), a.col, nz * 4, cudaMemcpyHostToDevice));
+		DLB_CHECK(dlb_fill_f32(g, s->B[i], (int64_t)nb, seed + (uint64_t)i));
+	}
+	DLB_CHECK(dlb_dev_alloc((void **)&s->ref, nc * 4));
+	DLB_CHECK(dlb_poison(g, s->ref, nc * 4));
+	{
+		int *rp = s->rp[0], *col = col_of(s, 0);
+		float *val = val_of(s, 0), *B = s->B[0], *ref = s->ref;
+		void *args[] = {&rp, &col, &val, &B, &ref, &s->m, &s->n};
+		DLB_CHECK(dlb_launch(s->shared->ref_k, (dim3){blocks_for((int64_t)nc), 1, 1}, (dim3){256, 1, 1}, 0,
+				     g->dev->stream, args));
+	}
+	CUDA_CHECK(cudaStreamSynchronize(g->dev->stream));
+	DLB_CHECK(spot_check_reference(s, &a));
+	void *rps[MAX_SETS], *cols[MAX_SETS], *vals[MAX_SETS], *bs[MAX_SETS], *cs[MAX_SETS];
+	for (int i = 0; i < s->nsets; i++) {
+		rps[i] = s->rp[i];
+		cols[i] = col_of(s, i);
+		vals[i] = val_of(s, i);
+		bs[i] = s->B[i];
+		cs[i] = s->C[i];
+	}
+	DLB_CHECK(dlb_cusparse_mm_open(s->shared->sp, s->m, s->n, s->k, s->nnz, s->nsets, rps, cols, vals, bs, cs, &s->cs));
+	s->cs_open = 1;
+	/* the dense baseline: row-major C = A·B is column-major C^T = B^T·A^T, with B as cuBLAS's A */
+	dlb_blas_gemm_fp32(&s->dense, 0, 0, s->n, s->m, s->k);
+	s->io = (struct dlb_gemm_io){.classic = "cublasSgemm", .g = g, .handles = &s->shared->blas, .blas = &s->dense,
+				     .nsets = s->nsets, .a_bytes = nb * 4, .c_bytes = nc * 4, .check = dense_check,
+				     .state = s, .keep = &s->keep};
+	/* the floor reads B and what CSR holds (val, col, row_ptr) and writes C once */
+	s->io.b_bytes = nz * 8 + ((size_t)s->m + 1) * 4;
+	if (s->io.b_bytes > (size_t)s->m * (size_t)s->k * 4)
+		s->io.b_bytes = (size_t)s->m * (size_t)s->k * 4; /* within the dense A it is given */
+	for (int i = 0; i < s->nsets; i++) {
+		s->io.A[i] = s->B[i];
+		s->io.C[i] = s->C[i];
+	}
+	free(rp32);
+	dlb_csr_free(&a);
+	*state = s;
+	return 0;
+fail:
+	free(rp32);
+	dlb_csr_free(&a);
+	s_teardown(s);
+	*state = NULL;
+	return rc;
+}
+
+static int s_nsets(void *state)
+{
+	return ((struct spmm_state *)state)->nsets;
+}
+
+static int pow2_at_least(int n)
+{
+	int p = 1;
+	while (p < n && p < (1 << 30))
+		p *= 2;
+	return p;
+}
+
+/* Whether a configuration is worth a launch on this problem: KIND 0 for N up to 16 with no more columns a lane
+ * than N; KIND 1 with no more columns a group than N (to the next power of two): idle lanes otherwise; KIND 2
+ * where a warp's 32·VN columns are at least half used. One launch each (no launch-time variants). */
+static int s_variants(void *state, const struct dlb_candidate *c, int *values, int max)
+{
+	struct spmm_state *s = state;
+	const int *v = c->cfg.v;
+	int n2 = pow2_at_least(s->n);
+	int ok = v[S_KIND] == 0   ? s->n <= 16 && v[S_VN] <= n2
+		 : v[S_KIND] == 1 ? v[S_TPR] * v[S_VN] <= n2
+				  : 2 * s->n >= 32 * v[S_VN];
+	if (!ok || max < 1)
+		return 0;
+	values[0] = 1;
+	return 1;
+}
+
+static void grid_of(const struct spmm_state *s, const int *v, unsigned *gx, unsigned *gy)
+{
+	int64_t rows = v[S_KIND] == 2 ? (int64_t)v[S_WARPS] * v[S_RPW] : 32 * (int64_t)v[S_WARPS] / v[S_TPR];
+	int64_t cols = v[S_KIND] == 0 ? v[S_VN] : v[S_KIND] == 1 ? (int64_t)v[S_TPR] * v[S_VN] : 32 * (int64_t)v[S_VN];
+	int64_t x = (s->m + rows - 1) / rows, y = (s->n + cols - 1) / cols;
+	*gx = (unsigned)x; /* m < 2^31 */
+	*gy = (unsigned)(y < 65535 ? y : 65535); /* the kernels loop over the rest */
+}
+
+static int s_launch(void *state, const struct dlb_candidate *c, int variant, int set)
+{
+	struct spmm_state *s = state;
+	(void)variant;
+	unsigned gx, gy;
+	grid_of(s, c->cfg.v, &gx, &gy);
+	int *rp = s->rp[set], *col = col_of(s, set);
+	float *val = val_of(s, set), *B = s->B[set], *C = s->C[set];
+	void *args[] = {&rp, &col, &val, &B, &C, &s->m, &s->n, &s->k};
+	return dlb_launch(c->kernels[0], (dim3){gx, 1 * gy, 1}, (dim3){32 * (unsigned)c->cfg.v[S_WARPS], 1, 1},
+			  s_dyn_smem(c->cfg.v), s->g->dev->stream, args);
+}
+
+/* Set 0's C (row-major M×N: column-major N×M) against the reference. */
+static int check(struct spmm_state *s, struct dlb_check *out)
+{
+	return dlb_compare_f32(s->g, s->C[0], s->n, s->ref, s->n, s->n, s->m, s->tol, out);
+}
+
+static int dense_check(void *state, struct dlb_check *out)
+{
+	return check(state, out);
+}
+
+static int s_verify(void *state, const struct dlb_candidate *c, int variant, struct dlb_check *out)
+{
+	int rc = 0;
+	struct spmm_state *s = state;
+	DLB_CHECK(dlb_poison(s->g, s->C[0], (size_t)s->m * (size_t)s->n * 4));
+	DLB_CHECK(s_launch(state, c, variant, 0));
+	DLB_CHECK(check(s, out));
+fail:
+	return rc;
+}
+
+static int cusparse_launch(void *state, int set)
+{
+	struct spmm_state *s = state;
+	return dlb_cusparse_run(&s->cs, s->cur, set);
+}
+
+static int cusparse_prep(void *state, int set)
+{
+	struct spmm_state *s = state;
+	return dlb_cusparse_preprocess(&s->cs, s->cur, set);
+}
+
+/* cuSPARSE's algorithm i: prepared on every set (n/a with cuSPARSE's answer where it has no such algorithm),
+ * its preprocessing timed once, verified like a candidate, then timed by the same harness on the same sets. */
+static int cusparse_entry(struct spmm_state *s, const struct dlb_bench_opts *o, int i, struct dlb_vendor_entry *e)
+{
+	int rc = 0, supported = 0;
+	struct dlb_check chk;
+	double prep = NAN;
+	memset(e, 0, sizeof *e);
+	e->kind = SPMM_KIND_CUSPARSE;
+	snprintf(e->name, sizeof e->name, "cusparse:%s", dlb_cusparse_algo_name(&s->cs, i));
+	DLB_CHECK(dlb_cusparse_prepare(&s->cs, i, &supported));
+	if (!supported) {
+		snprintf(e->config, sizeof e->config, "n/a: %.100s", dlb_last_error());
+		dlb_clear_error();
+		return 0;
+	}
+	s->cur = i;
+	DLB_CHECK(dlb_bench_once(&s->g->bench, cusparse_prep, s, 0, &prep));
+	snprintf(e->config, sizeof e->config, "%s, CSR int32, row-major B and C, buffer %zu bytes, preprocessing %.1f us",
+		 s->cs.vec ? "SpMV" : "SpMM", s->cs.buf_bytes[i], prep);
+	DLB_CHECK(dlb_poison(s->g, s->C[0], (size_t)s->m * (size_t)s->n * 4));
+	DLB_CHECK(cusparse_launch(s, 0));
+	DLB_CHECK(check(s, &chk));
+	e->ok = chk.ok;
+	if (chk.ok)
+		DLB_CHECK(dlb_bench_time(&s->g->bench, cusparse_launch, s, s->nsets, o, &e->st));
+fail:
+	return rc;
+}
+
+/* The dense equivalent of A on every set, for dense cuBLAS (made once, on the first vendor call). */
+static int make_dense(struct spmm_state *s)
+{
+	int rc = 0;
+	size_t bytes = (size_t)s->m * (size_t)s->k * 4;
+	for (int i = 0; i < s->nsets && !s->Ad[i]; i++) {
+		DLB_CHECK(dlb_dev_alloc((void **)&s->Ad[i], bytes));
+		CUDA_CHECK(cudaMemsetAsync(s->Ad[i], 0, bytes, s->g->dev->stream));
+		int *rp = s->rp[i], *col = col_of(s, i);
+		float *val = val_of(s, i), *A = s->Ad[i];
+		void *args[] = {&rp, &col, &val, &A, &s->m, &s->k};
+		DLB_CHECK(dlb_launch(s->shared->to_dense, (dim3){blocks_for(s->m), 1, 1}, (dim3){256, 1, 1}, 0,
+				     s->g->dev->stream, args));
+		s->io.B[i] = s->Ad[i];
+	}
+fail:
+	return rc;
+}
+
+/* Every cuSPARSE CSR algorithm (kind 0: the baseline is their fastest), then dense cuBLAS on the dense A
+ * (cublasSgemm and cuBLASLt's heuristic list through the GEMM family's runner, strict fp32; kind 1, shown and
+ * never the baseline), then the stream floor (the runner's last entry). */
+static int s_vendor(void *state, const struct dlb_bench_opts *o, struct dlb_vendor_entry *out, int max, int *n)
+{
+	int rc = 0, nd = 0;
+	struct spmm_state *s = state;
+	*n = 0;
+	s->nent = 0;
+	for (int i = 0; i < s->cs.nalgo && *n < max - 1; i++) {
+		DLB_CHECK(cusparse_entry(s, o, i, &out[*n]));
+		s->ent_sparse[*n] = 1;
+		s->ent_index[(*n)++] = i;
+	}
+	DLB_CHECK(make_dense(s));
+	DLB_CHECK(dlb_gemm_vendor(&s->io, "cublasSgemm", o, out + *n, max - *n, &nd));
+	for (int j = 0; j < nd; j++) {
+		struct dlb_vendor_entry *e = &out[*n];
+		if (!e->is_floor) {
+			char name[sizeof e->name];
+			snprintf(name, sizeof name, "dense:%.40s", e->name);
+			snprintf(e->name, sizeof e->name, "%s", name);
+			e->kind = SPMM_KIND_DENSE;
+			e->other_math = 1; /* another problem (the dense one): shown, never the baseline */
+		}
+		s->ent_sparse[*n] = 0;
+		s->ent_index[(*n)++] = j;
+	}
+	s->nent = *n;
+fail:
+	return rc;
+}
+
+static int s_vendor_launch(void *state, int entry, int set)
+{
+	int rc = 0;
+	struct spmm_state *s = state;
+	if (entry < 0 || entry >= s->nent)
+		DLB_FAIL(DLB_E_USAGE, "no vendor entry %d on this problem", entry);
+	if (!s->ent_sparse[entry])
+		return dlb_gemm_vendor_launch(&s->io, s->ent_index[entry], set);
+	s->cur = s->ent_index[entry];
+	rc = cusparse_launch(s, set);
+fail:
+	return rc;
+}
+
+const struct dlb_op dlb_op_spmm = {
+	.name = "spmm",
+	.family = &dlb_family_spmm,
+	.prec = DLB_PREC_FP32,
+	.summary = "sparse (CSR) times dense on the CUDA cores: nonzero-split, column-split and shared-memory-slab kernels",
+	.template_file = "spmm_fp32.cu",
+	.kernel_names = s_kernels,
+	.nkernels = 1,
+	.ndyn_kernels = 1,
+	.dyn_smem = s_dyn_smem,
+	.space = {s_params, S_NPARAMS, s_constraints, sizeof s_constraints / sizeof s_constraints[0]},
+	.limit_checks = s_limit_checks,
+	.nlimit_checks = sizeof s_limit_checks / sizeof s_limit_checks[0],
+	.device_bytes = s_device_bytes,
+	.setup = s_setup,
+	.variants = s_variants,
+	.nsets = s_nsets,
+	.launch = s_launch,
+	.verify = s_verify,
+	.vendor = s_vendor,
+	.vendor_launch = s_vendor_launch,
+	.teardown = s_teardown,
+};

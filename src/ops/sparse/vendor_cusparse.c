@@ -1,0 +1,179 @@
+/* ops/sparse/vendor_cusparse: see vendor_cusparse.h. */
+#include "vendor_cusparse.h"
+
+#include "../../device.h"
+#include "../../err.h"
+
+#include <string.h>
+
+static const float one = 1.0f, zero = 0.0f;
+
+int dlb_cusparse_open(cudaStream_t stream, cusparseHandle_t *h)
+{
+	int rc = 0;
+	*h = NULL;
+	CUSPARSE_CHECK(cusparseCreate(h));
+	CUSPARSE_CHECK(cusparseSetStream(*h, stream));
+	return 0;
+fail:
+	if (*h)
+		cusparseDestroy(*h);
+	*h = NULL;
+	return rc;
+}
+
+void dlb_cusparse_close(cusparseHandle_t h)
+{
+	if (h)
+		cusparseDestroy(h);
+}
+
+/* The CSR algorithms of cusparse.h (the COO, blocked-ELL, SELL and BSR ones need other formats). */
+static const struct {
+	int id;
+	const char *name;
+} spmv_algos[] = {{CUSPARSE_SPMV_ALG_DEFAULT, "ALG_DEFAULT"},
+		  {CUSPARSE_SPMV_CSR_ALG1, "CSR_ALG1"},
+		  {CUSPARSE_SPMV_CSR_ALG2, "CSR_ALG2"}},
+  spmm_algos[] = {{CUSPARSE_SPMM_ALG_DEFAULT, "ALG_DEFAULT"},
+		  {CUSPARSE_SPMM_CSR_ALG1, "CSR_ALG1"},
+		  {CUSPARSE_SPMM_CSR_ALG2, "CSR_ALG2"},
+		  {CUSPARSE_SPMM_CSR_ALG3, "CSR_ALG3"}};
+
+const char *dlb_cusparse_algo_name(const struct dlb_cusparse_mm *s, int i)
+{
+	if (i < 0 || i >= s->nalgo)
+		return "?";
+	return s->vec ? spmv_algos[i].name : spmm_algos[i].name;
+}
+
+void dlb_cusparse_mm_close(struct dlb_cusparse_mm *s)
+{
+	for (int i = 0; i < DLB_CUSPARSE_MAX_SETS; i++) {
+		if (s->a[i])
+			cusparseDestroySpMat(s->a[i]);
+		if (s->bm[i])
+			cusparseDestroyDnMat(s->bm[i]);
+		if (s->cm[i])
+			cusparseDestroyDnMat(s->cm[i]);
+		if (s->bv[i])
+			cusparseDestroyDnVec(s->bv[i]);
+		if (s->cv[i])
+			cusparseDestroyDnVec(s->cv[i]);
+	}
+	for (int a = 0; a < DLB_CUSPARSE_MAX_ALGOS; a++)
+		for (int i = 0; i < DLB_CUSPARSE_MAX_SETS; i++)
+			dlb_dev_free(s->buf[a][i]);
+	memset(s, 0, sizeof *s);
+}
+
+int dlb_cusparse_mm_open(cusparseHandle_t h, int m, int n, int k, int nnz, int nsets, void *const *row_ptr,
+			 void *const *col, void *const *val, void *const *b, void *const *c, struct dlb_cusparse_mm *s)
+{
+	int rc = 0;
+	memset(s, 0, sizeof *s);
+	if (nsets < 1 || nsets > DLB_CUSPARSE_MAX_SETS)
+		DLB_FAIL(DLB_E_USAGE, "%d input sets: cuSPARSE's baselines take 1..%d", nsets, DLB_CUSPARSE_MAX_SETS);
+	s->h = h;
+	s->m = m;
+	s->n = n;
+	s->k = k;
+	s->nnz = nnz;
+	s->nsets = nsets;
+	s->vec = n == 1;
+	for (int i = 0; i < nsets; i++) {
+		CUSPARSE_CHECK(cusparseCreateCsr(&s->a[i], m, k, nnz, row_ptr[i], col[i], val[i], CUSPARSE_INDEX_32I,
+						 CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+		if (s->vec) {
+			CUSPARSE_CHECK(cusparseCreateDnVec(&s->bv[i], k, b[i], CUDA_R_32F));
+			CUSPARSE_CHECK(cusparseCreateDnVec(&s->cv[i], m, c[i], CUDA_R_32F));
+		} else {
+			CUSPARSE_CHECK(cusparseCreateDnMat(&s->bm[i], k, n, n, b[i], CUDA_R_32F, CUSPARSE_ORDER_ROW));
+			CUSPARSE_CHECK(cusparseCreateDnMat(&s->cm[i], m, n, n, c[i], CUDA_R_32F, CUSPARSE_ORDER_ROW));
+		}
+	}
+	s->nalgo = s->vec ? (int)(sizeof spmv_algos / sizeof spmv_algos[0]) : (int)(sizeof spmm_algos / sizeof spmm_algos[0]);
+	for (int a = 0; a < s->nalgo; a++)
+		s->algo[a] = s->vec ? spmv_algos[a].id : spmm_algos[a].id;
+	return 0;
+fail:
+	dlb_cusparse_mm_close(s);
+	return rc;
+}
+
+/* cuSPARSE's answer that it has no such algorithm for this case, as opposed to a failure. */
+static int unsupported(cusparseStatus_t e)
+{
+	return e == CUSPARSE_STATUS_NOT_SUPPORTED || e == CUSPARSE_STATUS_INVALID_VALUE;
+}
+
+int dlb_cusparse_prepare(struct dlb_cusparse_mm *s, int i, int *supported)
+{
+	int rc = 0;
+	*supported = 0;
+	if (i < 0 || i >= s->nalgo)
+		DLB_FAIL(DLB_E_USAGE, "no cuSPARSE algorithm %d", i);
+	if (s->ready[i]) {
+		*supported = s->ready[i] > 0;
+		return 0;
+	}
+	size_t bytes = 0;
+	cusparseStatus_t e;
+	if (s->vec)
+		e = cusparseSpMV_bufferSize(s->h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, s->a[0], s->bv[0], &zero, s->cv[0],
+					    CUDA_R_32F, (cusparseSpMVAlg_t)s->algo[i], &bytes);
+	else
+		e = cusparseSpMM_bufferSize(s->h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
+					    s->a[0], s->bm[0], &zero, s->cm[0], CUDA_R_32F, (cusparseSpMMAlg_t)s->algo[i],
+					    &bytes);
+	if (unsupported(e)) {
+		s->ready[i] = -1;
+		DLB_FAIL(DLB_E_VENDOR, "%s_bufferSize with %s: %s", s->vec ? "cusparseSpMV" : "cusparseSpMM",
+			 dlb_cusparse_algo_name(s, i), cusparseGetErrorName(e));
+	}
+	CUSPARSE_CHECK(e);
+	s->buf_bytes[i] = bytes;
+	for (int set = 0; set < s->nsets; set++) {
+		DLB_CHECK(dlb_dev_alloc(&s->buf[i][set], bytes ? bytes : 16));
+		DLB_CHECK(dlb_cusparse_preprocess(s, i, set));
+	}
+	s->ready[i] = 1;
+	*supported = 1;
+fail:
+	if (rc && s->ready[i] == -1) { /* the vendor has no such algorithm here: not an error, the entry says why */
+		*supported = 0;
+		rc = 0;
+	}
+	return rc;
+}
+
+int dlb_cusparse_preprocess(struct dlb_cusparse_mm *s, int i, int set)
+{
+	int rc = 0;
+	if (s->vec)
+		CUSPARSE_CHECK(cusparseSpMV_preprocess(s->h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, s->a[set], s->bv[set],
+						       &zero, s->cv[set], CUDA_R_32F, (cusparseSpMVAlg_t)s->algo[i],
+						       s->buf[i][set]));
+	else
+		CUSPARSE_CHECK(cusparseSpMM_preprocess(s->h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
+						       &one, s->a[set], s->bm[set], &zero, s->cm[set], CUDA_R_32F,
+						       (cusparseSpMMAlg_t)s->algo[i], s->buf[i][set]));
+fail:
+	return rc;
+}
+
+int dlb_cusparse_run(struct dlb_cusparse_mm *s, int i, int set)
+{
+	int rc = 0;
+	if (i < 0 || i >= s->nalgo || s->ready[i] <= 0 || set < 0 || set >= s->nsets)
+		DLB_FAIL(DLB_E_USAGE, "cuSPARSE algorithm %d on set %d was not prepared", i, set);
+	if (s->vec)
+		CUSPARSE_CHECK(cusparseSpMV(s->h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, s->a[set], s->bv[set], &zero,
+					    s->cv[set], CUDA_R_32F, (cusparseSpMVAlg_t)s->algo[i], s->buf[i][set]));
+	else
+		CUSPARSE_CHECK(cusparseSpMM(s->h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
+					    s->a[set], s->bm[set], &zero, s->cm[set], CUDA_R_32F, (cusparseSpMMAlg_t)s->algo[i],
+					    s->buf[i][set]));
+fail:
+	return rc;
+}

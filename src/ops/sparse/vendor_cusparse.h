@@ -1,0 +1,51 @@
+/* ops/sparse/vendor_cusparse: cuSPARSE's baselines for C = A·B with A in CSR — cusparseSpMV (N = 1) or
+ * cusparseSpMM (row-major B and C) with each CSR algorithm the installed version offers, buffers sized as it
+ * asks, its preprocessing run (and timed by the caller) before any timed run, on every input set. */
+#ifndef DLB_VENDOR_CUSPARSE_H
+#define DLB_VENDOR_CUSPARSE_H
+#include <cuda_runtime.h>
+#include <cusparse.h>
+#include <stddef.h>
+
+/* Every cuSPARSE call: the statement and file:line on failure (src/err.h's form). */
+#define CUSPARSE_CHECK(call)                                                                   \
+	do {                                                                                   \
+		cusparseStatus_t e_ = (call);                                                  \
+		if (e_ != CUSPARSE_STATUS_SUCCESS)                                             \
+			DLB_FAIL(DLB_E_VENDOR, "%s: %s", #call, cusparseGetErrorName(e_));     \
+	} while (0)
+
+#define DLB_CUSPARSE_MAX_SETS 4
+#define DLB_CUSPARSE_MAX_ALGOS 4
+
+/* One problem's descriptors, per input set, and per algorithm its buffers. */
+struct dlb_cusparse_mm {
+	cusparseHandle_t h;
+	int m, n, k, nnz, nsets, vec; /* vec: N = 1, SpMV */
+	cusparseSpMatDescr_t a[DLB_CUSPARSE_MAX_SETS];
+	cusparseDnMatDescr_t bm[DLB_CUSPARSE_MAX_SETS], cm[DLB_CUSPARSE_MAX_SETS];
+	cusparseDnVecDescr_t bv[DLB_CUSPARSE_MAX_SETS], cv[DLB_CUSPARSE_MAX_SETS];
+	int nalgo;
+	int algo[DLB_CUSPARSE_MAX_ALGOS];  /* cusparseSpMVAlg_t or cusparseSpMMAlg_t */
+	size_t buf_bytes[DLB_CUSPARSE_MAX_ALGOS];
+	void *buf[DLB_CUSPARSE_MAX_ALGOS][DLB_CUSPARSE_MAX_SETS];
+	int ready[DLB_CUSPARSE_MAX_ALGOS]; /* 1: buffers allocated and preprocessed; -1: not supported */
+};
+
+int dlb_cusparse_open(cudaStream_t stream, cusparseHandle_t *h);
+void dlb_cusparse_close(cusparseHandle_t h);
+/* Descriptors for set i of nsets: A (m×k, nnz, int32 indices) in row_ptr[i], col[i], val[i]; B (k×n) and C
+ * (m×n) row-major in b[i] and c[i]; the algorithms this cuSPARSE offers for CSR in that form. */
+int dlb_cusparse_mm_open(cusparseHandle_t h, int m, int n, int k, int nnz, int nsets, void *const *row_ptr,
+			 void *const *col, void *const *val, void *const *b, void *const *c, struct dlb_cusparse_mm *s);
+void dlb_cusparse_mm_close(struct dlb_cusparse_mm *s);
+/* "CSR_ALG2" */
+const char *dlb_cusparse_algo_name(const struct dlb_cusparse_mm *s, int i);
+/* Size and allocate algorithm i's buffers on every set and run its preprocessing on each (where this version
+ * has one): 0, and *supported = 0 where cuSPARSE answers that it has no such algorithm for this case. */
+int dlb_cusparse_prepare(struct dlb_cusparse_mm *s, int i, int *supported);
+/* The preprocessing of algorithm i on set `set` again (what the caller times); 0 where there is none. */
+int dlb_cusparse_preprocess(struct dlb_cusparse_mm *s, int i, int set);
+/* One run of algorithm i on set `set`: C = A·B. */
+int dlb_cusparse_run(struct dlb_cusparse_mm *s, int i, int set);
+#endif

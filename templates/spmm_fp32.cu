@@ -1,0 +1,308 @@
+// spmm_fp32.cu — sparse times dense, C = A·B in fp32: A is M×K in CSR (row_ptr, col, val; columns ascending
+// within a row), B is K×N and C is M×N, both row-major (N = 1: SpMV, B a vector). Each output is summed over
+// its row's nonzeros in a fixed order, so the result does not depend on scheduling.
+//
+// Tunables (each has a default below, so this file compiles alone):
+//   KIND   0: nonzero-split — TPR lanes share a row's nonzeros, each lane keeps VN columns, then the lanes'
+//             sums are added by shuffles (SpMV and N of a few);
+//          1: column-split — TPR lanes share a row, each owning VN of its columns; the row's (col, val) pairs
+//             are read TPR at a time, one per lane, and passed round by shuffles; B is read from global memory
+//             (L2) for every nonzero;
+//          2: B in shared memory — a block of WARPS·RPW rows and 32·VN columns walks K in slabs of BK rows of
+//             B, copied once into shared memory and used by every row of the block that has a nonzero in the
+//             slab (each warp RPW rows, a cursor per row); for N of a hundred or more.
+//   TPR    lanes per row (KIND 0, 1; KIND 2: 32)
+//   VN     columns per lane: vectors of min(VN, 4), the q-th at column q·(lanes·4) + lane·4 (VN >= 4) so that
+//          a warp's vector loads and shared-memory reads are contiguous
+//   WARPS  warps per block
+//   RPW    rows per warp (KIND 2; 1 otherwise)
+//   BK     rows of B per shared-memory slab (KIND 2: two slabs in flight; 32 otherwise)
+// Constraints (checked by the host before compiling, src/ops/sparse/spmm.c): KIND 2 has TPR 32, VN >= 4;
+// KIND 0, 1 have RPW 1, BK 32.
+// Kernel: spmm(row_ptr, col, val, B, C, M, N, K). Grid (ceil(M / rows per block), column chunks), 32·WARPS
+// threads; KIND 2 takes 2·BK·32·VN·4 bytes of dynamic shared memory. Column chunks beyond gridDim.y are looped.
+
+#ifndef KIND
+#define KIND 1 // 0 nonzero-split, 1 column-split, 2 B in shared memory
+#endif
+#ifndef TPR
+#define TPR 32 // lanes per row
+#endif
+#ifndef VN
+#define VN 4 // columns per lane
+#endif
+#ifndef WARPS
+#define WARPS 4 // warps per block
+#endif
+#ifndef RPW
+#define RPW 1 // rows per warp (KIND 2)
+#endif
+#ifndef BK
+#define BK 32 // rows of B per slab (KIND 2)
+#endif
+
+#define THREADS (32 * WARPS)
+#define VW (VN < 4 ? VN : 4) // vector width
+#define NV (VN / VW)         // vectors per lane
+
+typedef long long i64;
+
+// A lane's VN accumulators and the column each stands for: vector q, element v of lane (of lanes) in a chunk
+// starting at column n0.
+__device__ __forceinline__ int col_of(int n0, int lane, int lanes, int q, int v)
+{
+	return n0 + q * lanes * VW + lane * VW + v;
+}
+
+// VN consecutive-by-vector elements of row r of a row-major matrix with N columns (B or C): whole vectors when
+// N is a multiple of VW (every vector then aligned), elementwise with a guard otherwise.
+__device__ __forceinline__ void load_row(const float *__restrict__ X, i64 r, int N, int n0, int lane, int lanes,
+					 float *out)
+{
+	const float *row = X + r * N;
+#pragma unroll
+	for (int q = 0; q < NV; q++) {
+		int c = col_of(n0, lane, lanes, q, 0);
+		if (VW == 4 && N % 4 == 0 && c + 3 < N) {
+			float4 t = __ldg(reinterpret_cast<const float4 *>(row + c));
+			out[q * VW + 0] = t.x;
+			out[q * VW + 1 % VW] = t.y;
+			out[q * VW + 2 % VW] = t.z;
+			out[q * VW + 3 % VW] = t.w;
+		} else if (VW == 2 && N % 2 == 0 && c + 1 < N) {
+			float2 t = __ldg(reinterpret_cast<const float2 *>(row + c));
+			out[q * VW + 0] = t.x;
+			out[q * VW + 1 % VW] = t.y;
+		} else {
+#pragma unroll
+			for (int v = 0; v < VW; v++)
+				out[q * VW + v] = c + v < N ? __ldg(row + c + v) : 0.0f;
+		}
+	}
+}
+
+__device__ __forceinline__ void store_row(float *__restrict__ C, i64 r, int N, int n0, int lane, int lanes,
+					  const float *acc)
+{
+	float *row = C + r * N;
+#pragma unroll
+	for (int q = 0; q < NV; q++) {
+		int c = col_of(n0, lane, lanes, q, 0);
+		if (VW == 4 && N % 4 == 0 && c + 3 < N) {
+			*reinterpret_cast<float4 *>(row + c) =
+				make_float4(acc[q * VW], acc[q * VW + 1 % VW], acc[q * VW + 2 % VW], acc[q * VW + 3 % VW]);
+		} else {
+#pragma unroll
+			for (int v = 0; v < VW; v++)
+				if (c + v < N)
+					row[c + v] = acc[q * VW + v];
+		}
+	}
+}
+
+#if KIND == 0
+// TPR lanes per row, each taking every TPR-th nonzero; VN consecutive columns per chunk, summed across the
+// group by shuffles (a fixed tree: deterministic). Lane v of the group writes column v.
+extern "C" __global__ void __launch_bounds__(THREADS) spmm(const int *__restrict__ row_ptr, const int *__restrict__ col,
+							   const float *__restrict__ val, const float *__restrict__ B,
+							   float *__restrict__ C, int M, int N, int K)
+{
+	(void)K;
+	const int lane = threadIdx.x % 32, g = lane % TPR;
+	const i64 r = ((i64)blockIdx.x * THREADS + threadIdx.x) / TPR;
+	const int start = r < M ? row_ptr[r] : 0, end = r < M ? row_ptr[r + 1] : 0;
+	const int chunks = (N + VN - 1) / VN;
+	for (int ch = blockIdx.y; ch < chunks; ch += gridDim.y) {
+		const int n0 = ch * VN;
+		float acc[VN];
+#pragma unroll
+		for (int v = 0; v < VN; v++)
+			acc[v] = 0.0f;
+		for (int j = start + g; j < end; j += TPR) {
+			const float a = __ldg(val + j);
+			const float *b = B + (i64)__ldg(col + j) * N + n0;
+#pragma unroll
+			for (int v = 0; v < VN; v++)
+				if (n0 + v < N)
+					acc[v] = fmaf(a, __ldg(b + v), acc[v]);
+		}
+#pragma unroll
+		for (int off = TPR / 2; off > 0; off /= 2)
+#pragma unroll
+			for (int v = 0; v < VN; v++)
+				acc[v] += __shfl_xor_sync(0xffffffffu, acc[v], off);
+		if (r < M)
+#pragma unroll
+			for (int v = 0; v < VN; v++)
+				if (g == v % TPR && n0 + v < N)
+					C[r * N + n0 + v] = acc[v];
+	}
+}
+#endif
+
+#if KIND == 1
+// TPR lanes per row own TPR·VN of its columns per chunk; the row's nonzeros come TPR at a time, one per lane,
+// and go round the group by shuffles (the group's own mask: groups of one warp may have rows of other lengths).
+extern "C" __global__ void __launch_bounds__(THREADS) spmm(const int *__restrict__ row_ptr, const int *__restrict__ col,
+							   const float *__restrict__ val, const float *__restrict__ B,
+							   float *__restrict__ C, int M, int N, int K)
+{
+	(void)K;
+	const int lane = threadIdx.x % 32, g = lane % TPR;
+	const unsigned mask = TPR == 32 ? 0xffffffffu : ((1u << TPR) - 1) << (lane - g);
+	const i64 r = ((i64)blockIdx.x * THREADS + threadIdx.x) / TPR;
+	if (r >= M) // whole groups leave together
+		return;
+	const int start = row_ptr[r], end = row_ptr[r + 1];
+	const int chunks = (N + TPR * VN - 1) / (TPR * VN);
+	for (int ch = blockIdx.y; ch < chunks; ch += gridDim.y) {
+		const int n0 = ch * TPR * VN;
+		float acc[VN];
+#pragma unroll
+		for (int v = 0; v < VN; v++)
+			acc[v] = 0.0f;
+		for (int base = start; base < end; base += TPR) {
+			const int j = base + g, cnt = end - base < TPR ? end - base : TPR;
+			const int cj = j < end ? __ldg(col + j) : 0;
+			const float aj = j < end ? __ldg(val + j) : 0.0f;
+			for (int t = 0; t < cnt; t++) {
+				const float a = __shfl_sync(mask, aj, t, TPR);
+				float b[VN];
+				load_row(B, __shfl_sync(mask, cj, t, TPR), N, n0, g, TPR, b);
+#pragma unroll
+				for (int v = 0; v < VN; v++)
+					acc[v] = fmaf(a, b[v], acc[v]);
+			}
+		}
+		store_row(C, r, N, n0, g, TPR, acc);
+	}
+}
+#endif
+
+#if KIND == 2
+// 16 bytes from global to shared memory without a register (zeros where !pred: nothing is read then).
+__device__ __forceinline__ void cp_async16(float *smem, const float *gmem, bool pred)
+{
+	unsigned s = (unsigned)__cvta_generic_to_shared(smem);
+	asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(gmem), "r"(pred ? 16 : 0));
+}
+
+// Slab `slab` of B (rows k0 .. k0 + BK, the block's columns), zeros past K and N, into dst: 16-byte copies in
+// flight while the block computes the previous slab where N is a multiple of 4; plain loads otherwise.
+__device__ __forceinline__ void load_slab(float *dst, const float *__restrict__ B, int k0, int n0, int N, int K)
+{
+	const int BN = 32 * VN;
+	if (N % 4 == 0) {
+		for (int t = threadIdx.x; t < BK * BN / 4; t += THREADS) {
+			const int kk = t / (BN / 4), cc = (t % (BN / 4)) * 4;
+			const bool in = k0 + kk < K && n0 + cc < N;
+			cp_async16(dst + kk * BN + cc, in ? B + (i64)(k0 + kk) * N + n0 + cc : B, in);
+		}
+	} else {
+		for (int t = threadIdx.x; t < BK * BN; t += THREADS) {
+			const int kk = t / BN, cc = t % BN;
+			dst[t] = k0 + kk < K && n0 + cc < N ? __ldg(B + (i64)(k0 + kk) * N + n0 + cc) : 0.0f;
+		}
+	}
+	asm volatile("cp.async.commit_group;\n" ::);
+}
+
+// A lane's VN columns of row c of a slab (32·VN floats a row), as load_row reads them from B.
+__device__ __forceinline__ void slab_row(const float *slab, int c, int lane, float *out)
+{
+	const float *b = slab + c * (32 * VN);
+#pragma unroll
+	for (int q = 0; q < NV; q++) {
+		if (VW == 4) {
+			const float4 x = *reinterpret_cast<const float4 *>(b + q * 128 + lane * 4);
+			out[q * VW] = x.x;
+			out[q * VW + 1 % VW] = x.y;
+			out[q * VW + 2 % VW] = x.z;
+			out[q * VW + 3 % VW] = x.w;
+		} else {
+#pragma unroll
+			for (int v = 0; v < VW; v++)
+				out[q * VW + v] = b[q * 32 * VW + lane * VW + v];
+		}
+	}
+}
+
+// A block's WARPS·RPW rows × 32·VN columns. B comes in slabs of BK rows, copied into shared memory (two
+// buffers: the next slab's copies in flight while this one is used) and used by every row of the block that
+// has a nonzero in the slab. Each warp keeps, per row, a window of the row's next 32 nonzeros in registers
+// (one a lane); the ones that fall in the slab are a prefix (columns ascend), passed round by shuffles, each
+// lane reading its VN columns of that slab row (contiguous across the warp: no bank conflicts). The window is
+// then shifted down and refilled from global memory, to be used a slab later (its latency hidden).
+extern "C" __global__ void __launch_bounds__(THREADS, 1) spmm(const int *__restrict__ row_ptr, const int *__restrict__ col,
+							   const float *__restrict__ val, const float *__restrict__ B,
+							   float *__restrict__ C, int M, int N, int K)
+{
+	extern __shared__ __align__(16) float Bs[]; // [2][BK][32·VN]
+	const int BN = 32 * VN;
+	const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+	const i64 r0 = (i64)blockIdx.x * (WARPS * RPW) + (i64)warp * RPW;
+	const int chunks = (N + BN - 1) / BN, nslabs = (K + BK - 1) / BK;
+	for (int ch = blockIdx.y; ch < chunks; ch += gridDim.y) {
+		const int n0 = ch * BN;
+		int p[RPW], e[RPW], cj[RPW]; // per row: the window's first nonzero, the row's end, a lane's column
+		float aj[RPW], acc[RPW][VN];
+#pragma unroll
+		for (int i = 0; i < RPW; i++) {
+			p[i] = r0 + i < M ? __ldg(row_ptr + r0 + i) : 0;
+			e[i] = r0 + i < M ? __ldg(row_ptr + r0 + i + 1) : 0;
+			const int j = p[i] + lane;
+			cj[i] = j < e[i] ? __ldg(col + j) : 0x7fffffff;
+			aj[i] = j < e[i] ? __ldg(val + j) : 0.0f;
+#pragma unroll
+			for (int v = 0; v < VN; v++)
+				acc[i][v] = 0.0f;
+		}
+		__syncthreads(); // the last chunk's slabs are no longer read
+		load_slab(Bs, B, 0, n0, N, K);
+		for (int s = 0; s < nslabs; s++) {
+			const int k0 = s * BK;
+			if (s + 1 < nslabs)
+				load_slab(Bs + ((s + 1) & 1) * BK * BN, B, k0 + BK, n0, N, K);
+			else
+				asm volatile("cp.async.commit_group;\n" ::);
+			asm volatile("cp.async.wait_group 1;\n" ::);
+			__syncthreads();
+			const float *slab = Bs + (s & 1) * BK * BN;
+#pragma unroll
+			for (int i = 0; i < RPW; i++) {
+				for (;;) {
+					const int cnt = __popc(__ballot_sync(0xffffffffu, cj[i] < k0 + BK));
+					for (int t = 0; t < cnt; t++) {
+						const float a = __shfl_sync(0xffffffffu, aj[i], t);
+						float b[VN];
+						slab_row(slab, __shfl_sync(0xffffffffu, cj[i], t) - k0, lane, b);
+#pragma unroll
+						for (int v = 0; v < VN; v++)
+							acc[i][v] = fmaf(a, b[v], acc[i][v]);
+					}
+					if (cnt == 0)
+						break;
+					// the window moves past what was used: shifted down, the top cnt lanes read afresh
+					p[i] += cnt;
+					int nc = __shfl_down_sync(0xffffffffu, cj[i], cnt);
+					float na = __shfl_down_sync(0xffffffffu, aj[i], cnt);
+					if (lane + cnt >= 32) {
+						const int j = p[i] + lane;
+						nc = j < e[i] ? __ldg(col + j) : 0x7fffffff;
+						na = j < e[i] ? __ldg(val + j) : 0.0f;
+					}
+					cj[i] = nc;
+					aj[i] = na;
+					if (cnt < 32)
+						break;
+				}
+			}
+			__syncthreads(); // this slab's buffer is refilled next
+		}
+#pragma unroll
+		for (int i = 0; i < RPW; i++)
+			if (r0 + i < M)
+				store_row(C, r0 + i, N, n0, lane, 32, acc[i]);
+	}
+}
+#endif

@@ -1,0 +1,33 @@
+#!/bin/sh
+# gpu_spmm: every sparse candidate verified on awkward problems (tests/spmm_awkward.csv: SpMV on odd sizes,
+# N = 3 with most rows empty (K = 50 at 99%), N = 37 with 4x4 blocks clipped at the edges, N = 1500 and 1501,
+# rows of 1200 nonzeros, a dense A, N = 16 with 32x32 blocks, two skewed matrices whose row 0 holds a tenth of
+# the nonzeros, with N = 64 and 1): the exhaustive strategy verifies every
+# candidate before its one timing sample. 0 wrong, 0 faults, every row verified, and every row with a
+# verified cuSPARSE time and a dense cuBLAS time. Exit 77 without a GPU.
+top_builddir=${top_builddir:-.}
+top_srcdir=${top_srcdir:-.}
+bin="$top_builddir/dlbtune"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "${top_srcdir:-.}/tests/lib.sh"
+require_gpu gpu_spmm
+fail=0
+rows=$(($(wc -l <"$top_srcdir/tests/spmm_awkward.csv") - 1))
+"$bin" --op spmm --suite "$top_srcdir/tests/spmm_awkward.csv" --strategy exhaustive --fixed-samples 1 --db "$tmp/db" \
+	--csv -v >"$tmp/out.csv" 2>"$tmp/err"
+rc=$?
+[ $rc = 0 ] || { echo "FAIL: dlbtune exited $rc"; tail -20 "$tmp/err"; fail=1; }
+lines=$(grep -c " ok, .* wrong, .* faults)" "$tmp/err")
+bad=$(grep " ok, .* wrong, .* faults)" "$tmp/err" | grep -vc " ok, 0 wrong, 0 faults)")
+[ "$lines" = "$rows" ] && [ "$bad" = 0 ] || { echo "FAIL: $lines of $rows problems searched, $bad with wrong answers or faults:";
+	grep " ok, .* wrong, .* faults)" "$tmp/err"; fail=1; }
+col='NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }'
+sed 's/"[^"]*"/x/g' "$tmp/out.csv" | awk -F, "$col"' !c["verified"] || $c["verified"] != 1 {bad=1} END {exit bad}' ||
+	{ echo "FAIL: a row without a verified winner"; fail=1; }
+sed 's/"[^"]*"/x/g' "$tmp/out.csv" | awk -F, "$col"' !($c["cusparse_us"] + 0 > 0) || !($c["dense_us"] + 0 > 0) {bad=1}
+	END {exit bad}' || { echo "FAIL: a row without a verified cuSPARSE or dense time"; fail=1; }
+grep " ok, .* wrong, .* faults)" "$tmp/err" | sed 's/^ *//' | cut -c1-120
+cat "$tmp/out.csv"
+echo "gpu_spmm: $([ $fail = 0 ] && echo passed || echo failed)"
+exit $fail

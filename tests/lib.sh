@@ -1,0 +1,24 @@
+# lib.sh: what the shell tests share; sourced after they set bin (the dlbtune to test) and fail=0.
+
+# refused LABEL WANTED-TEXT ARGS...: the command exits 2 with the text in its message, else fail=1.
+refused() {
+	label=$1 want=$2
+	shift 2
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ $rc -ne 2 ] || ! printf '%s\n' "$out" | grep -q -- "$want"; then
+		echo "FAIL: $label: exit $rc: $out"
+		fail=1
+	fi
+}
+
+# require_gpu NAME: go on where dlbtune sees a GPU; exit 77 (skip) where it sees none (99 with DLB_REQUIRE_GPU,
+# on the GPU machine, where a skip would hide a failure), 99 where it cannot tell.
+require_gpu() {
+	"$bin" devices >/dev/null 2>&1
+	case $? in
+	0) ;;
+	3) echo "$1: skipped: no GPU"; [ -n "$DLB_REQUIRE_GPU" ] && exit 99; exit 77 ;;
+	*) echo "$1: dlbtune devices failed"; exit 99 ;;
+	esac
+}

@@ -1,0 +1,44 @@
+#!/bin/sh
+# spmm_cli: the sparse family without a GPU. Bad problems are refused with exit 2 and the reason (a zero size, a
+# sparsity of 1 or below 0, an unknown pattern, blocks larger than the matrix, more nonzeros than 32-bit
+# indices hold, on the command line and in a suite row); the built-in suite parses; the fp32 space has
+# candidates of each kernel family and every one compiles for sm_90a with 0 failures and no register spills.
+top_builddir=${top_builddir:-.}
+bin="$top_builddir/dlbtune"
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export DLBTUNE_DB="$tmp/db"
+shape="--m 100 --n 4 --k 50"
+
+. "${top_srcdir:-.}/tests/lib.sh"
+refused "zero rows" "--m '0': expected a size in 1.." "$bin" lookup --op spmm --m 0 --n 4 --k 50 --sparsity 0.9
+refused "sparsity 1" "--sparsity '1': out of range 0.0000..0.9999" "$bin" lookup --op spmm $shape --sparsity 1
+refused "negative sparsity" "--sparsity '-0.1'" "$bin" lookup --op spmm $shape --sparsity -0.1
+refused "no sparsity" "--sparsity" "$bin" lookup --op spmm $shape
+refused "an unknown pattern" "block:3x3" "$bin" lookup --op spmm $shape --sparsity 0.9 --pattern block:3x3
+refused "blocks larger than the matrix" "blocks of 32x32 do not fit a 100x16 matrix" \
+	"$bin" lookup --op spmm --m 100 --n 4 --k 16 --sparsity 0.9 --pattern block:32x32
+refused "too many nonzeros" "the kernels' 32-bit indices hold at most 2^31 - 1" \
+	"$bin" lookup --op spmm --m 100000 --n 4 --k 100000 --sparsity 0.5
+refused "a dim of another op" "--w is not a dimension of spmm" "$bin" lookup --op spmm $shape --sparsity 0.9 --w 5
+printf 'm,n,k,sparsity\n100,4,50,0.9\n100,4,50,1.5\n' >"$tmp/bad.csv"
+refused "a suite row" "bad.csv:3: sparsity '1.5'" "$bin" compile --op spmm --suite "$tmp/bad.csv"
+
+# the built-in suite parses (compile reads the suite before compiling; --every keeps it short)
+out=$("$bin" compile --op spmm --suite inference_server --every 40 2>&1) || { echo "FAIL: suite: $out"; fail=1; }
+
+# the space: each kernel family present, every candidate compiles for sm_90a, none spills
+n=$("$bin" space --op spmm --arch sm_90a 2>&1 | sed -n 's/^candidates to compile *\([0-9]*\)$/\1/p')
+[ "${n:-0}" -ge 100 ] || { echo "FAIL: space --op spmm: '$n' candidates"; fail=1; }
+for k in 0 1 2; do
+	c=$("$bin" space --op spmm --arch sm_90a -v 2>/dev/null | grep -c "KIND=$k ")
+	[ "$c" -ge 10 ] || { echo "FAIL: space --op spmm: $c candidates of KIND=$k"; fail=1; }
+done
+out=$("$bin" compile --op spmm --arch sm_90a -v 2>&1)
+last=$(printf '%s\n' "$out" | tail -n 1)
+echo "spmm fp32 sm_90a: $last"
+[ "$last" = "compiled $n candidates for sm_90a, 0 failed" ] || { echo "FAIL: compile: $last"; fail=1; }
+spills=$(printf '%s\n' "$out" | grep -E '[1-9][0-9]* B spill st|/[1-9][0-9]* B ld')
+[ -z "$spills" ] || { echo "FAIL: candidates spill registers:"; printf '%s\n' "$spills" | cut -c1-200; fail=1; }
+exit $fail
