@@ -174,12 +174,14 @@ static int load_problems(const struct dlb_cli *c, enum dlb_prec prec, struct pre
 	int rc = 0;
 	pr->prec = prec;
 	DLB_CHECK(dlb_cli_op(c->op, prec, &pr->op));
-	if (c->have_shape) {
-		pr->suite.problems = calloc(1, sizeof *pr->suite.problems);
+	if (c->have_shape) { /* one problem, or one per value of a sweep */
+		int n = dlb_cli_sweep_count(c);
+		pr->suite.problems = calloc((size_t)n, sizeof *pr->suite.problems);
 		if (!pr->suite.problems)
 			DLB_FAIL(ENOMEM, "out of memory");
-		dlb_cli_problem(c, pr->op, &pr->suite.problems[0]);
-		pr->suite.n = 1;
+		for (int i = 0; i < n; i++)
+			dlb_cli_sweep_problem(c, pr->op, i, &pr->suite.problems[i]);
+		pr->suite.n = n;
 		snprintf(pr->suite.name, sizeof pr->suite.name, "command line");
 	} else {
 		DLB_CHECK(dlb_suite_load(c->suite ? c->suite : pr->op->family->default_suite, pr->op, prec, &pr->suite));

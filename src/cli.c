@@ -73,9 +73,13 @@ static void usage_problems(FILE *out)
 			char opt[64], def[48] = "";
 			dlb_dim_range(dim, range, sizeof range);
 			snprintf(opt, sizeof opt, "--%s %s", dim->name, dim->title);
-			if (dim->kind == DLB_DIM_CHOICE) /* "--NAME A|B" */
-				for (int j = 0, off = snprintf(opt, sizeof opt, "--%s ", dim->name); j < dim->nnames; j++)
+			if (dim->kind == DLB_DIM_CHOICE) { /* "--NAME A|B"; a long list only in the range that follows */
+				int off = snprintf(opt, sizeof opt, "--%s ", dim->name);
+				for (int j = 0; j < dim->nnames && off < (int)sizeof opt; j++)
 					off += snprintf(opt + off, sizeof opt - (size_t)off, "%s%s", j ? "|" : "", dim->names[j]);
+				if (off >= 40)
+					snprintf(opt, sizeof opt, "--%s %s", dim->name, dim->title);
+			}
 			if (dim->has_default)
 				dlb_dim_format(dim, dim->def, def, sizeof def);
 			fprintf(out, "    %-14s %s (%s%s%s%s%s)\n", opt, dim->about, range, *def ? "; default " : "", def,
@@ -87,6 +91,7 @@ static void usage_problems(FILE *out)
 		dlb_padded_titles(f, pads, sizeof pads);
 		if (*pads)
 			fprintf(out, "    int8 pads %s up to multiples of 4 (see --prec)\n", pads);
+		fprintf(out, "    a size or number may be a sweep FROM:TO:STEP (tune, compile): one problem per value\n");
 		dlb_suite_builtin_names(f->name, suites, sizeof suites);
 		fprintf(out, "    --suite NAME|FILE  built-in suite (%s) or a CSV file whose header names the\n"
 			     "                   options above; default: %s\n",
@@ -652,6 +657,57 @@ static void required_list(const struct dlb_family *f, char *buf, int len)
 		}
 }
 
+#define MAX_SWEEP 10000
+
+/* --NAME FROM:TO:STEP: each part a value of the dim (STEP in its units too, above 0), FROM <= TO, at most
+ * MAX_SWEEP values, one sweep, for the commands that run problems. */
+static int parse_sweep(struct dlb_cli *c, int d, const char *where, const char *value)
+{
+	int rc = 0;
+	const struct dlb_dim *dim = &c->family->dims[d];
+	char part[3][64];
+	int64_t v[3];
+	if (c->cmd != DLB_CMD_TUNE && c->cmd != DLB_CMD_COMPILE)
+		DLB_USER_FAIL(DLB_E_USAGE, "%s '%s': a sweep (FROM:TO:STEP) is for tuning and compile only", where, value);
+	if (c->sweep_dim >= 0 && c->sweep_dim != d)
+		DLB_USER_FAIL(DLB_E_USAGE, "%s '%s': one sweep at a time (--%s is one already)", where, value,
+			      c->family->dims[c->sweep_dim].name);
+	const char *a = value, *b = strchr(a, ':'), *e = b ? strchr(b + 1, ':') : NULL;
+	if (!b || !e || strchr(e + 1, ':') || b - a >= 64 || e - b - 1 >= 64 || strlen(e + 1) >= 64)
+		DLB_USER_FAIL(DLB_E_USAGE, "%s '%s': expected FROM:TO:STEP (e.g. 0.7:0.99:0.01)", where, value);
+	snprintf(part[0], sizeof part[0], "%.*s", (int)(b - a), a);
+	snprintf(part[1], sizeof part[1], "%.*s", (int)(e - b - 1), b + 1);
+	snprintf(part[2], sizeof part[2], "%s", e + 1);
+	for (int i = 0; i < 3; i++) {
+		char w[96];
+		snprintf(w, sizeof w, "%s's %s", where, i == 0 ? "FROM" : i == 1 ? "TO" : "STEP");
+		DLB_CHECK(dlb_dim_parse(dim, w, part[i], &v[i]));
+	}
+	if (v[2] <= 0 || v[0] > v[1])
+		DLB_USER_FAIL(DLB_E_USAGE, "%s '%s': expected FROM <= TO and a STEP above 0", where, value);
+	if ((v[1] - v[0]) / v[2] + 1 > MAX_SWEEP)
+		DLB_USER_FAIL(DLB_E_USAGE, "%s '%s': %lld values, at most %d", where, value,
+			      (long long)((v[1] - v[0]) / v[2] + 1), MAX_SWEEP);
+	c->sweep_dim = d;
+	c->dim[d] = v[0];
+	c->sweep_to = v[1];
+	c->sweep_step = v[2];
+fail:
+	return rc;
+}
+
+int dlb_cli_sweep_count(const struct dlb_cli *c)
+{
+	return c->sweep_dim < 0 ? 1 : (int)((c->sweep_to - c->dim[c->sweep_dim]) / c->sweep_step + 1);
+}
+
+void dlb_cli_sweep_problem(const struct dlb_cli *c, const struct dlb_op *op, int i, struct dlb_problem *p)
+{
+	dlb_cli_problem(c, op, p);
+	if (c->sweep_dim >= 0)
+		p->dim[c->sweep_dim] += (int64_t)i * c->sweep_step;
+}
+
 /* The problem options, checked against --op's dims: values, defaults, the layout, whether one problem is
  * given whole. */
 static int resolve_problem(struct dlb_cli *c)
@@ -675,7 +731,10 @@ static int resolve_problem(struct dlb_cli *c)
 				      list);
 		}
 		snprintf(where, sizeof where, "--%s", a->name);
-		DLB_CHECK(dlb_dim_parse(&f->dims[d], where, a->value, &c->dim[d]));
+		if (strchr(a->value, ':') && f->dims[d].kind != DLB_DIM_CHOICE) /* choice names may hold ':' */
+			DLB_CHECK(parse_sweep(c, d, where, a->value));
+		else
+			DLB_CHECK(dlb_dim_parse(&f->dims[d], where, a->value, &c->dim[d]));
 		if (f->dims[d].kind == DLB_DIM_CHOICE)
 			c->have_layout = 1;
 		else
@@ -701,9 +760,18 @@ static int resolve_problem(struct dlb_cli *c)
 			DLB_USER_FAIL(DLB_E_USAGE, "give either --suite or the problem (%s), not both", list);
 	}
 	c->have_shape = nreq > 0 && got_req == nreq;
+	if (c->sweep_dim >= 0 && !c->have_shape)
+		DLB_USER_FAIL(DLB_E_USAGE, "a sweep (--%s FROM:TO:STEP) needs the rest of the problem: %s",
+			      f->dims[c->sweep_dim].name, list);
 	char why[256];
-	if (c->have_shape && f->check && f->check(c->dim, why, sizeof why))
-		DLB_USER_FAIL(DLB_E_USAGE, "%s", why);
+	for (int i = 0; c->have_shape && f->check && i < dlb_cli_sweep_count(c); i++) {
+		int64_t dim[DLB_MAX_DIMS];
+		memcpy(dim, c->dim, sizeof dim);
+		if (c->sweep_dim >= 0)
+			dim[c->sweep_dim] += i * c->sweep_step;
+		if (f->check(dim, why, sizeof why))
+			DLB_USER_FAIL(DLB_E_USAGE, "%s", why);
+	}
 fail:
 	return rc;
 }
@@ -797,6 +865,7 @@ static void set_defaults(struct dlb_cli *c)
 	c->trials = 100;
 	c->candidates = 200;
 	c->noise = 0.03;
+	c->sweep_dim = -1;
 }
 
 int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)

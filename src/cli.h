@@ -61,6 +61,10 @@ struct dlb_cli {
 	int dim_given[DLB_MAX_DIMS];
 	int have_shape;         /* every dim without a default given: one problem */
 	int have_dims;          /* some SIZE or REAL dim given (db show's filter) */
+	/* A sweep: one SIZE or REAL dim given as FROM:TO:STEP (tune and compile): one problem per value, in units
+	 * of the dim (a REAL's 1/scale); sweep_dim -1 for none. dim[sweep_dim] holds FROM. */
+	int sweep_dim;
+	int64_t sweep_to, sweep_step;
 	const char *suite;
 	int device;             /* GPU ordinal, for the commands that run on a GPU */
 	const char *device_str; /* --device as given: a GPU name or UUID filter for the database commands */
@@ -97,6 +101,9 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c);
 void dlb_cli_usage(FILE *out);
 /* The problem the options give, for op (of c->family). */
 void dlb_cli_problem(const struct dlb_cli *c, const struct dlb_op *op, struct dlb_problem *p);
+/* The problems a sweep gives (1 without one), and the i-th of them. */
+int dlb_cli_sweep_count(const struct dlb_cli *c);
+void dlb_cli_sweep_problem(const struct dlb_cli *c, const struct dlb_op *op, int i, struct dlb_problem *p);
 /* The registry entry of op `name` in precision prec (out may be NULL: just the check); DLB_E_USAGE naming
  * the precisions built when that one is not ("gemm has no int8 kernels in this build (built: fp32)"). */
 int dlb_cli_op(const char *name, enum dlb_prec prec, const struct dlb_op **out);

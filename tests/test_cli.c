@@ -3,6 +3,7 @@
 #include "err.h"
 #include "op.h"
 #include "ops/gemm/gemm.h"
+#include "ops/sparse/spmm.h"
 #include "testlib.h"
 
 #include <stdarg.h>
@@ -382,8 +383,38 @@ static void in_child(void (*fn)(void), const char *what)
 	      WIFEXITED(st) ? "exited with" : "died of signal", WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
 }
 
+/* A size or a number given as FROM:TO:STEP: one problem per value, the last no further than TO. */
+static void test_sweep(void)
+{
+	struct dlb_cli c;
+	struct dlb_problem p;
+	CHECK_EQ_INT(parse(&c, "--op", "gemm", "--m", "100:130:16", "--n", "8", "--k", "8", NULL), 0);
+	CHECK_EQ_INT(c.have_shape, 1);
+	CHECK_EQ_INT(dlb_cli_sweep_count(&c), 2);
+	dlb_cli_sweep_problem(&c, &dlb_op_gemm, 1, &p);
+	CHECK_EQ_INT(p.dim[GEMM_M], 116);
+	CHECK_EQ_INT(p.dim[GEMM_N], 8);
+	CHECK_EQ_INT(parse(&c, "--op", "spmm", "--m", "10", "--n", "1", "--k", "10", "--sparsity", "0.7:0.99:0.01", NULL), 0);
+	CHECK_EQ_INT(dlb_cli_sweep_count(&c), 30);
+	dlb_cli_sweep_problem(&c, &dlb_op_spmm, 29, &p);
+	CHECK_EQ_INT(p.dim[SPMM_SPARSITY], 9900);
+	dlb_cli_sweep_problem(&c, &dlb_op_spmm, 0, &p);
+	CHECK_EQ_INT(p.dim[SPMM_SPARSITY], 7000);
+	CHECK_EQ_INT(parse(&c, "--op", "gemm", "--m", "35", "--n", "8", "--k", "8", NULL), 0);
+	CHECK_EQ_INT(dlb_cli_sweep_count(&c), 1);
+	/* refused: for other commands, backwards, a zero step, two sweeps, a missing part, a bad value inside */
+	CHECK_EQ_INT(parse(&c, "lookup", "--op", "gemm", "--m", "1:9:1", "--n", "8", "--k", "8", NULL), DLB_E_USAGE);
+	CHECK_EQ_INT(parse(&c, "--op", "gemm", "--m", "9:1:1", "--n", "8", "--k", "8", NULL), DLB_E_USAGE);
+	CHECK_EQ_INT(parse(&c, "--op", "gemm", "--m", "1:9:0", "--n", "8", "--k", "8", NULL), DLB_E_USAGE);
+	CHECK_EQ_INT(parse(&c, "--op", "gemm", "--m", "1:9:1", "--n", "1:9:1", "--k", "8", NULL), DLB_E_USAGE);
+	CHECK_EQ_INT(parse(&c, "--op", "gemm", "--m", "1:9", "--n", "8", "--k", "8", NULL), DLB_E_USAGE);
+	CHECK_EQ_INT(parse(&c, "--op", "gemm", "--m", "1:x:1", "--n", "8", "--k", "8", NULL), DLB_E_USAGE);
+	CHECK_EQ_INT(parse(&c, "--op", "gemm", "--m", "1:9:1", NULL), DLB_E_USAGE);
+}
+
 int main(void)
 {
+	test_sweep();
 	test_defaults();
 	test_valid();
 	test_errors();
