@@ -1,0 +1,16 @@
+#!/bin/bash
+# Device call 27 (sparse, issue 29): the first fp32 spmm op. gpu_spmm (every candidate verified on awkward
+# problems), then DeepBench's sparse inference suite with the default search.
+. .gpu/env.sh
+export top_builddir=. top_srcdir=.
+exec > >(tee $OUT/log.txt) 2>&1
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
+s=$(date +%s)
+DLB_REQUIRE_GPU=1 timeout -k 5 200 ./tests/gpu_spmm.sh >$OUT/gspmm.log 2>&1
+echo "== gpu_spmm: exit $? in $(( $(date +%s) - s )) s"
+grep -E "FAIL|passed|failed|ok, " $OUT/gspmm.log | cut -c1-160 | tail -14
+s=$(date +%s)
+timeout -k 5 330 ./dlbtune --op spmm -v --csv --db $OUT/db >$OUT/suite.csv 2>$OUT/suite.err
+echo "== suite: exit $? in $(( $(date +%s) - s )) s"
+tail -5 $OUT/suite.err
+timeout 60 ./dlbtune --op spmm --db $OUT/db 2>&1 | tail -30
