@@ -188,15 +188,19 @@ __device__ __forceinline__ void cp_async16(float *smem, const float *gmem, bool 
 }
 
 // Slab `slab` of B (rows k0 .. k0 + BK, the block's columns), zeros past K and N, into dst: 16-byte copies in
-// flight while the block computes the previous slab where N is a multiple of 4; plain loads otherwise.
-__device__ __forceinline__ void load_slab(float *dst, const float *__restrict__ B, int k0, int n0, int N, int K)
+// flight while the block computes the previous slab where N is a multiple of 4 (each thread copies the same
+// column of rows THREADS / (BN / 4) apart in every slab: src is its first row's address in this slab, stride
+// the distance between its rows, both worked out once a chunk); plain loads otherwise.
+__device__ __forceinline__ void load_slab(float *dst, const float *__restrict__ B, const float *src, i64 stride,
+					  bool col_in, int k0, int n0, int N, int K)
 {
-	const int BN = 32 * VN;
+	const int BN = 32 * VN, TPRow = BN / 4, RPP = THREADS / TPRow; // threads a slab row, rows a pass
 	if (N % 4 == 0) {
-		for (int t = threadIdx.x; t < BK * BN / 4; t += THREADS) {
-			const int kk = t / (BN / 4), cc = (t % (BN / 4)) * 4;
-			const bool in = k0 + kk < K && n0 + cc < N;
-			cp_async16(dst + kk * BN + cc, in ? B + (i64)(k0 + kk) * N + n0 + cc : B, in);
+		const int kk0 = threadIdx.x / TPRow, c4 = (threadIdx.x % TPRow) * 4;
+#pragma unroll 8
+		for (int p = 0; p < BK / RPP; p++) {
+			const bool in = col_in && k0 + kk0 + p * RPP < K;
+			cp_async16(dst + (kk0 + p * RPP) * BN + c4, in ? src + p * stride : B, in);
 		}
 	} else {
 		for (int t = threadIdx.x; t < BK * BN; t += THREADS) {
@@ -207,10 +211,9 @@ __device__ __forceinline__ void load_slab(float *dst, const float *__restrict__ 
 	asm volatile("cp.async.commit_group;\n" ::);
 }
 
-// A lane's VN columns of row c of a slab (32·VN floats a row), as load_row reads them from B.
-__device__ __forceinline__ void slab_row(const float *slab, int c, int lane, float *out)
+// A lane's VN columns of a slab row starting at b (32·VN floats a row), as load_row reads them from B.
+__device__ __forceinline__ void slab_row(const float *b, int lane, float *out)
 {
-	const float *b = slab + c * (32 * VN);
 #pragma unroll
 	for (int q = 0; q < NV; q++) {
 		if (VW == 4) {
@@ -257,12 +260,18 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) spmm(const int *__restr
 			for (int v = 0; v < VN; v++)
 				acc[i][v] = 0.0f;
 		}
+		// this thread's slab copies (N % 4 == 0): a column, rows THREADS / (BN / 4) apart
+		const int c4 = (threadIdx.x % (BN / 4)) * 4;
+		const bool col_in = n0 + c4 < N;
+		const i64 stride = (i64)(THREADS / (BN / 4)) * N;
+		const float *src = B + (i64)(threadIdx.x / (BN / 4)) * N + n0 + c4;
 		__syncthreads(); // the last chunk's slabs are no longer read
-		load_slab(Bs, B, 0, n0, N, K);
+		load_slab(Bs, B, src, stride, col_in, 0, n0, N, K);
 		for (int s = 0; s < nslabs; s++) {
 			const int k0 = s * BK;
 			if (s + 1 < nslabs)
-				load_slab(Bs + ((s + 1) & 1) * BK * BN, B, k0 + BK, n0, N, K);
+				load_slab(Bs + ((s + 1) & 1) * BK * BN, B, src + (i64)(k0 + BK) * N, stride, col_in, k0 + BK, n0, N,
+					  K);
 			else
 				asm volatile("cp.async.commit_group;\n" ::);
 			asm volatile("cp.async.wait_group 1;\n" ::);
@@ -272,10 +281,11 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) spmm(const int *__restr
 			for (int i = 0; i < RPW; i++) {
 				for (;;) {
 					const int cnt = __popc(__ballot_sync(0xffffffffu, cj[i] < k0 + BK));
+					const int off = (cj[i] - k0) * BN; // each lane's slab row, worked out once (lanes < cnt)
 					for (int t = 0; t < cnt; t++) {
 						const float a = __shfl_sync(0xffffffffu, aj[i], t);
 						float b[VN];
-						slab_row(slab, __shfl_sync(0xffffffffu, cj[i], t) - k0, lane, b);
+						slab_row(slab + __shfl_sync(0xffffffffu, off, t), lane, b);
 #pragma unroll
 						for (int v = 0; v < VN; v++)
 							acc[i][v] = fmaf(a, b[v], acc[i][v]);
