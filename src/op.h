@@ -89,6 +89,8 @@ struct dlb_family {
 	void (*close)(void *state);
 };
 
+#define DLB_OP_NOTE_MAX 256 /* struct dlb_op's data_note */
+
 /* One configuration, compiled (or not) and loaded (or not). */
 struct dlb_candidate {
 	struct dlb_config cfg;
@@ -150,6 +152,9 @@ struct dlb_op {
 	/* Run entry `entry` of the last vendor() call on this problem once, on input set `set` (the side-by-side
 	 * timing of the winner and the vendor best); NULL when the op cannot. */
 	int (*vendor_launch)(void *state, int entry, int set);
+	/* One line about the problem's data as setup made it (a generated sparse matrix's nonzeros and row
+	 * lengths), at most DLB_OP_NOTE_MAX bytes with its NUL, shown under the problem's progress line; NULL: none. */
+	void (*data_note)(void *state, char *buf, int len);
 	void (*teardown)(void *state);
 };
 

@@ -183,6 +183,7 @@ struct run {
 	struct dlb_kernels *ks; /* the candidates, compiled on demand (NULL: only the test's extra candidates) */
 	unsigned char *sent;    /* per candidate: the running worker has its cubin */
 	struct dlb_kernel_stats problem_kernels; /* of the last problem tuned */
+	char data_note[DLB_OP_NOTE_MAX];         /* the op's line about the problem's data ("" for none) */
 };
 
 /* 1 when candidate i's cubin is in the parent (a worker forked now inherits it). */
@@ -265,6 +266,10 @@ static int worker_up_once(struct run *x)
 		DLB_CHECK(rc);
 		if (rep.rc)
 			DLB_CHECK(worker_error(&rep, "setting up the problem"));
+		if (rep.len > 0 && rep.len <= sizeof x->data_note) { /* the op's line about the data */
+			memcpy(x->data_note, rep.payload, rep.len);
+			x->data_note[rep.len - 1] = 0;
+		}
 	}
 fail:
 	dlb_reply_free(&rep);
@@ -785,6 +790,7 @@ static int tune_problem(struct run *x, int pi, struct dlb_candidate *cand, int n
 	q.nstored = nstored;
 	x->problem = pi;
 	x->restarts = 0;
+	x->data_note[0] = 0;
 	DLB_CHECK(worker_up(x));
 	/* The points: every compiled candidate with each of its launch variants for this problem. Candidates that
 	 * did not compile, or that the driver refuses, are trials already. */
@@ -1053,6 +1059,8 @@ int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, const
 			dlb_fmt_num(fl, sizeof fl, dlb_result_floor_us(r), "%.2f"), r->search.strategy, r->search.evaluated, r->search.points,
 			r->search.samples, r->search.seconds, r->search.why, r->counts[DLB_ST_OK],
 			r->counts[DLB_ST_WRONG_ANSWER], r->counts[DLB_ST_RUNTIME_FAULT] + r->counts[DLB_ST_TIMEOUT]);
+		if (x.data_note[0])
+			fprintf(stderr, "    data: %s\n", x.data_note);
 		if (r->paired.n)
 			fprintf(stderr, "    side by side with %s, %d pairs: %.2f against %.2f us, paired speedup %.2fx [%.2f, %.2f]\n",
 				r->paired.vendor, r->paired.n, r->paired.tuned.median, r->paired.vendor_st.median,

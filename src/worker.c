@@ -150,6 +150,12 @@ static int handle(struct worker *k, const struct dlb_reply *m, void *out, uint32
 		k->problem = -1;
 		DLB_CHECK(op->setup(&k->g, &k->w->suite->problems[r->index], &k->state));
 		k->problem = r->index;
+		if (op->data_note) { /* the reply: the op's line about the data, with its NUL */
+			char *note = out;
+			op->data_note(k->state, note, DLB_OP_NOTE_MAX);
+			note[DLB_OP_NOTE_MAX - 1] = 0;
+			*olen = (uint32_t)strlen(note) + 1;
+		}
 		break;
 	}
 	case DLB_W_VARIANTS: { /* from the configuration: the candidate need not be compiled yet */
@@ -250,6 +256,7 @@ int dlb_worker_main(int in_fd, int out_fd, void *arg)
 		struct dlb_w_vendor vd;
 		struct dlb_w_paired pa;
 		uint64_t n;
+		char note[DLB_OP_NOTE_MAX];
 	} out;
 	int sticky = 0;
 	while (!sticky && dlb_msg_read(in_fd, &m) == 0) {

@@ -4,7 +4,8 @@
 # rows of 1200 nonzeros, a dense A, N = 16 with 32x32 blocks, two skewed matrices whose row 0 holds a tenth of
 # the nonzeros, with N = 64 and 1): the exhaustive strategy verifies every
 # candidate before its one timing sample. 0 wrong, 0 faults, every row verified, and every row with a
-# verified cuSPARSE time and a dense cuBLAS time. Exit 77 without a GPU.
+# verified cuSPARSE time and a dense cuBLAS time; each problem's matrix statistics shown under its progress
+# line (the skewed SpMV's longest row its tenth). Exit 77 without a GPU.
 top_builddir=${top_builddir:-.}
 top_srcdir=${top_srcdir:-.}
 bin="$top_builddir/dlbtune"
@@ -22,6 +23,10 @@ lines=$(grep -c " ok, .* wrong, .* faults)" "$tmp/err")
 bad=$(grep " ok, .* wrong, .* faults)" "$tmp/err" | grep -vc " ok, 0 wrong, 0 faults)")
 [ "$lines" = "$rows" ] && [ "$bad" = 0 ] || { echo "FAIL: $lines of $rows problems searched, $bad with wrong answers or faults:";
 	grep " ok, .* wrong, .* faults)" "$tmp/err"; fail=1; }
+notes=$(grep -c "^    data: A: [0-9]* nonzeros (.*), rows of [0-9]*-[0-9]* (mean .*), [0-9]* empty; .* MB as CSR$" "$tmp/err")
+[ "$notes" = "$rows" ] || { echo "FAIL: $notes of $rows problems with the matrix's statistics"; fail=1; }
+grep -q "^    data: A: 150000 nonzeros (10.00%), rows of [0-9]*-5000 " "$tmp/err" ||
+	{ echo "FAIL: the skewed SpMV matrix's row 0 does not hold 5000 of its 150000 nonzeros"; fail=1; }
 col='NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }'
 sed 's/"[^"]*"/x/g' "$tmp/out.csv" | awk -F, "$col"' !c["verified"] || $c["verified"] != 1 {bad=1} END {exit bad}' ||
 	{ echo "FAIL: a row without a verified winner"; fail=1; }

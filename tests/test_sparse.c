@@ -43,7 +43,8 @@ static void test_generate(void)
 	free(per_col);
 	struct dlb_csr_stats st;
 	dlb_csr_stats(&a, &st);
-	CHECK(st.nnz == 70000 && st.longest_row > 70 && st.longest_row < 121 && st.mean_row == 70.0 &&
+	CHECK(st.nnz == 70000 && st.longest_row > 70 && st.longest_row < 121 && st.shortest_row < 70 &&
+		      st.shortest_row > 25 && st.empty_rows == 0 && st.mean_row == 70.0 &&
 		      st.sparsity > 0.8999 && st.sparsity < 0.9001,
 	      "stats: nnz %lld, longest %lld, mean %g, sparsity %g", (long long)st.nnz, (long long)st.longest_row,
 	      st.mean_row, st.sparsity);
@@ -173,7 +174,7 @@ static void test_skewed(void)
 	CHECK_EQ_INT(dlb_csr_generate_skewed(1000, 20000, 0.99, 5, &a), 0);
 	check_sorted_nonzero(&a, "skewed, wide");
 	dlb_csr_stats(&a, &st);
-	CHECK(a.nnz == 200000 && a.row_ptr[1] == 20000 && st.longest_row == 20000,
+	CHECK(a.nnz == 200000 && a.row_ptr[1] == 20000 && st.longest_row == 20000 && st.shortest_row < 180,
 	      "skewed 1000 x 20000 at 99%%: nnz %lld, row 0 %lld", (long long)a.nnz, (long long)a.row_ptr[1]);
 	dlb_csr_free(&a);
 	CHECK_EQ_INT(dlb_csr_generate_skewed(4, 5, 0, 1, &a), 0); /* dense: every row full */

@@ -233,11 +233,14 @@ void dlb_csr_stats(const struct dlb_csr *m, struct dlb_csr_stats *s)
 {
 	memset(s, 0, sizeof *s);
 	s->nnz = m->nnz;
+	s->shortest_row = m->rows ? m->cols : 0;
 	for (int64_t r = 0; r < m->rows; r++) {
 		int64_t n = m->row_ptr[r + 1] - m->row_ptr[r];
 		s->empty_rows += n == 0;
 		if (n > s->longest_row)
 			s->longest_row = n;
+		if (n < s->shortest_row)
+			s->shortest_row = n;
 	}
 	s->mean_row = m->rows ? (double)m->nnz / (double)m->rows : 0;
 	s->sparsity = 1.0 - (double)m->nnz / ((double)m->rows * (double)m->cols);

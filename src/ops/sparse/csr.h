@@ -14,7 +14,7 @@ struct dlb_csr {
 };
 
 struct dlb_csr_stats {
-	int64_t nnz, empty_rows, longest_row;
+	int64_t nnz, empty_rows, shortest_row, longest_row;
 	double mean_row, sparsity; /* sparsity: the fraction of zeros, 1 - nnz / (rows·cols) */
 };
 
