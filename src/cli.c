@@ -85,6 +85,11 @@ static void usage_problems(FILE *out)
 			fprintf(out, "    %-14s %s (%s%s%s%s%s)\n", opt, dim->about, range, *def ? "; default " : "", def,
 				dim->csv ? "; suite column " : "", dim->csv ? dim->csv : "");
 		}
+		for (int o = 0; o < f->noptions; o++) {
+			char opt[64];
+			snprintf(opt, sizeof opt, "--%s %s", f->options[o].name, f->options[o].arg);
+			fprintf(out, "    %-14s %s\n", opt, f->options[o].about);
+		}
 		dlb_layout_names(f, layouts, sizeof layouts);
 		if (*layouts)
 			fprintf(out, "    --layout L     every layout dim at once (with a suite: every row): %s\n", layouts);
@@ -392,14 +397,15 @@ static void build_options(struct option *opts, const char **dim_names, int *ndim
 	memcpy(opts, fixed_options, sizeof fixed_options);
 	*ndim_names = 0;
 	for (int i = 0; (f = dlb_family_at(i)) != NULL; i++)
-		for (int d = 0; d < f->ndims && *ndim_names < MAX_DIM_NAMES; d++) {
+		for (int d = 0; d < f->ndims + f->noptions && *ndim_names < MAX_DIM_NAMES; d++) {
+			const char *name = d < f->ndims ? f->dims[d].name : f->options[d - f->ndims].name;
 			int seen = 0;
 			for (int j = 0; j < n; j++)
-				seen |= !strcmp(opts[j].name, f->dims[d].name);
+				seen |= !strcmp(opts[j].name, name);
 			if (seen)
 				continue;
-			dim_names[*ndim_names] = f->dims[d].name;
-			opts[n++] = (struct option){f->dims[d].name, required_argument, 0, O_DIM + (*ndim_names)++};
+			dim_names[*ndim_names] = name;
+			opts[n++] = (struct option){name, required_argument, 0, O_DIM + (*ndim_names)++};
 		}
 	opts[n] = (struct option){0, 0, 0, 0};
 }
@@ -657,6 +663,15 @@ static void required_list(const struct dlb_family *f, char *buf, int len)
 		}
 }
 
+/* f's option named name (not a dim), or NULL. */
+static const struct dlb_family_option *family_option(const struct dlb_family *f, const char *name)
+{
+	for (int i = 0; i < f->noptions; i++)
+		if (!strcmp(f->options[i].name, name))
+			return &f->options[i];
+	return NULL;
+}
+
 #define MAX_SWEEP 10000
 
 /* --NAME FROM:TO:STEP: each part a value of the dim (STEP in its units too, above 0), FROM <= TO, at most
@@ -723,6 +738,8 @@ static int resolve_problem(struct dlb_cli *c)
 		const struct dlb_dim_arg *a = &c->dim_args[i];
 		int d = dlb_family_dim(f, a->name);
 		char where[64];
+		if (d < 0 && family_option(f, a->name))
+			continue; /* after the dims */
 		if (d < 0) {
 			int off = 0;
 			for (int j = 0; j < f->ndims && off < (int)sizeof list; j++)
@@ -742,6 +759,28 @@ static int resolve_problem(struct dlb_cli *c)
 		got_req += !f->dims[d].has_default && !c->dim_given[d];
 		c->dim_given[d] = 1;
 	}
+	for (int i = 0; i < c->ndim_args; i++) { /* the family's own options: they decide some dims */
+		const struct dlb_family_option *fo = family_option(f, c->dim_args[i].name);
+		int given[DLB_MAX_DIMS] = {0};
+		if (!fo)
+			continue;
+		if (c->cmd != DLB_CMD_TUNE && c->cmd != DLB_CMD_COMPILE && c->cmd != DLB_CMD_LOOKUP &&
+		    c->cmd != DLB_CMD_DB_SHOW)
+			DLB_USER_FAIL(DLB_E_USAGE, "--%s gives a problem: for tuning, compile, lookup and db show", fo->name);
+		DLB_CHECK(fo->set(c->dim_args[i].value, c->dim, given));
+		for (int d = 0; d < f->ndims; d++)
+			if (given[d]) {
+				if (c->dim_given[d] || (c->sweep_dim == d))
+					DLB_USER_FAIL(DLB_E_USAGE, "--%s and --%s: the %s decides %s", f->dims[d].name, fo->name,
+						      fo->arg, f->dims[d].title);
+				got_req += !f->dims[d].has_default;
+				c->dim_given[d] = 1;
+				if (f->dims[d].kind == DLB_DIM_CHOICE)
+					c->have_layout = 1;
+				else
+					c->have_dims = 1;
+			}
+	}
 	if (c->layout) {
 		if (dlb_layout_parse(f, c->layout, c->dim)) {
 			dlb_layout_names(f, list, sizeof list);
@@ -754,8 +793,16 @@ static int resolve_problem(struct dlb_cli *c)
 	if (c->cmd == DLB_CMD_LOOKUP && got_req < nreq)
 		DLB_USER_FAIL(DLB_E_USAGE, "lookup needs the problem: %s (and --prec, --layout)", list);
 	if (got_req > 0) {
-		if (got_req < nreq)
-			DLB_USER_FAIL(DLB_E_USAGE, "one problem needs all of %s", list);
+		if (got_req < nreq) {
+			char missing[256];
+			int off = 0;
+			missing[0] = 0;
+			for (int d = 0; d < f->ndims && off < (int)sizeof missing; d++)
+				if (!f->dims[d].has_default && !c->dim_given[d])
+					off += snprintf(missing + off, sizeof missing - (size_t)off, "%s--%s", off ? " " : "",
+							f->dims[d].name);
+			DLB_USER_FAIL(DLB_E_USAGE, "one problem needs all of %s (missing: %s)", list, missing);
+		}
 		if (c->suite)
 			DLB_USER_FAIL(DLB_E_USAGE, "give either --suite or the problem (%s), not both", list);
 	}

@@ -59,6 +59,17 @@ enum dlb_work_kind {
 
 struct dlb_gpu;
 
+/* An option beyond the dims that gives part of a problem from a file (the sparse family's --matrix FILE: A read
+ * from a Matrix Market file). set() reads value and fills the dims it decides, marking them in given[]; it keeps
+ * what the family's setup needs to find the data again, in this process (workers are forked from it). 0, or
+ * DLB_E_USAGE / DLB_E_PARSE with the reason (a malformed file names its line). */
+struct dlb_family_option {
+	const char *name;  /* --NAME */
+	const char *arg;   /* "FILE" */
+	const char *about; /* for --help */
+	int (*set)(const char *value, int64_t *dim, int *given);
+};
+
 /* What one op family declares about its problems. */
 struct dlb_family {
 	const char *name;  /* --op, keys, built-in suites (<name>_<suite>.csv) */
@@ -78,6 +89,8 @@ struct dlb_family {
 	const char *vendor_about;         /* for --help: the baselines and the reference */
 	const struct dlb_vendor_col *cols;
 	int ncols;
+	const struct dlb_family_option *options; /* NULL: none */
+	int noptions;
 	const struct dlb_derived_col *derived; /* NULL: none */
 	int nderived;
 	/* The problem as people read it in progress lines and messages ("700x161 c1 n1 k32 20x5 stride 2 NCHW"),

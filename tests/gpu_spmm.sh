@@ -5,7 +5,8 @@
 # the nonzeros, with N = 64 and 1): the exhaustive strategy verifies every
 # candidate before its one timing sample. 0 wrong, 0 faults, every row verified, and every row with a
 # verified cuSPARSE time and a dense cuBLAS time; each problem's matrix statistics shown under its progress
-# line (the skewed SpMV's longest row its tenth). Exit 77 without a GPU.
+# line (the skewed SpMV's longest row its tenth); and a matrix read from a Matrix Market file (--matrix),
+# verified with values up to 99.5. Exit 77 without a GPU.
 top_builddir=${top_builddir:-.}
 top_srcdir=${top_srcdir:-.}
 bin="$top_builddir/dlbtune"
@@ -34,5 +35,17 @@ sed 's/"[^"]*"/x/g' "$tmp/out.csv" | awk -F, "$col"' !($c["cusparse_us"] + 0 > 0
 	END {exit bad}' || { echo "FAIL: a row without a verified cuSPARSE or dense time"; fail=1; }
 grep " ok, .* wrong, .* faults)" "$tmp/err" | sed 's/^ *//' | cut -c1-120
 cat "$tmp/out.csv"
+# A from a Matrix Market file: 997 x 1013, 20 entries a row at distinct columns, values up to 99.5 in magnitude
+# (the tolerance scales with them), every candidate verified, the key naming the file's hash
+awk 'BEGIN { print "%%MatrixMarket matrix coordinate real general"; print "997 1013 19940";
+	for (i = 1; i <= 997; i++) for (j = 0; j < 20; j++) printf "%d %d %.1f\n", i, (i * 37 + j * 101) % 1013 + 1, (i * 7 + j * 13) % 200 - 99.5 }' \
+	>"$tmp/a.mtx"
+"$bin" --op spmm --matrix "$tmp/a.mtx" --n 37 --strategy exhaustive --fixed-samples 1 --db "$tmp/db" --csv -v \
+	>"$tmp/file.csv" 2>"$tmp/file.err" || { echo "FAIL: --matrix: dlbtune exited $?"; tail -20 "$tmp/file.err"; fail=1; }
+grep -q " ok, 0 wrong, 0 faults)" "$tmp/file.err" && grep -q "^    data: A: 19940 nonzeros " "$tmp/file.err" &&
+	sed 's/"[^"]*"/x/g' "$tmp/file.csv" | awk -F, "$col"' NR == 2 && $c["verified"] == 1 && $c["layout"] == "file" {ok=1}
+		END {exit !ok}' || { echo "FAIL: --matrix: not every candidate verified, or the row is not the file's:";
+	grep -E "ok, |data:" "$tmp/file.err"; cat "$tmp/file.csv"; fail=1; }
+grep -E "^\[|data:" "$tmp/file.err"
 echo "gpu_spmm: $([ $fail = 0 ] && echo passed || echo failed)"
 exit $fail

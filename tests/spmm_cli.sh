@@ -1,7 +1,8 @@
 #!/bin/sh
 # spmm_cli: the sparse family without a GPU. Bad problems are refused with exit 2 and the reason (a zero size, a
 # sparsity of 1 or below 0, an unknown pattern, blocks larger than the matrix, more nonzeros than 32-bit
-# indices hold, on the command line and in a suite row); the built-in suite parses; the fp32 space has
+# indices hold, on the command line and in a suite row; a malformed Matrix Market file, named with its line);
+# the built-in suite parses; the fp32 space has
 # candidates of each kernel family and every one compiles for sm_90a with 0 failures and no register spills.
 top_builddir=${top_builddir:-.}
 bin="$top_builddir/dlbtune"
@@ -24,6 +25,17 @@ refused "too many nonzeros" "the kernels' 32-bit indices hold at most 2^31 - 1" 
 refused "a dim of another op" "--w is not a dimension of spmm" "$bin" lookup --op spmm $shape --sparsity 0.9 --w 5
 printf 'm,n,k,sparsity\n100,4,50,0.9\n100,4,50,1.5\n' >"$tmp/bad.csv"
 refused "a suite row" "bad.csv:3: sparsity '1.5'" "$bin" compile --op spmm --suite "$tmp/bad.csv"
+
+# --matrix FILE: a malformed file names its line; the file decides M, K and the sparsity; --n is still needed
+printf '%%%%MatrixMarket matrix coordinate real general\n%% a comment\n4 5 3\n1 1 0.5\n2 3 -1.25\n4 5 2\n' >"$tmp/good.mtx"
+printf '%%%%MatrixMarket matrix coordinate real general\n4 5 3\n1 1 0.5\n2 9 -1.25\n4 5 2\n' >"$tmp/bad.mtx"
+refused "an entry outside the matrix" "bad.mtx:4: entry (2, 9) is outside the 4 x 5 matrix" \
+	"$bin" compile --op spmm --matrix "$tmp/bad.mtx" --n 4
+refused "a dim the file decides" "--m and --matrix: the FILE decides M" \
+	"$bin" compile --op spmm --matrix "$tmp/good.mtx" --n 4 --m 4
+refused "a file without --n" "(missing: --n)" "$bin" compile --op spmm --matrix "$tmp/good.mtx"
+refused "a file that is not there" "cannot read $tmp/none.mtx" "$bin" compile --op spmm --matrix "$tmp/none.mtx" --n 1
+out=$("$bin" compile --op spmm --matrix "$tmp/good.mtx" --n 4 2>&1) || { echo "FAIL: compile --matrix: $out"; fail=1; }
 
 # the built-in suite parses (compile reads the suite before compiling; --every keeps it short)
 out=$("$bin" compile --op spmm --suite inference_server --every 40 2>&1) || { echo "FAIL: suite: $out"; fail=1; }

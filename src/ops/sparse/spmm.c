@@ -195,7 +195,13 @@ static int s_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state)
 	int br, bc;
 	dlb_spmm_block(d[SPMM_PATTERN], &br, &bc);
 	double sparsity = (double)d[SPMM_SPARSITY] / SPMM_SPARSITY_SCALE;
-	if (d[SPMM_PATTERN] == SPMM_PATTERN_SKEWED)
+	if (d[SPMM_PATTERN] == SPMM_PATTERN_FILE) {
+		DLB_CHECK(dlb_spmm_read_file(d[SPMM_SEED], &a));
+		if (a.rows != d[SPMM_M] || a.cols != d[SPMM_K])
+			DLB_USER_FAIL(DLB_E_USAGE, "the matrix file of hash %lld is %lldx%lld, not the problem's %lldx%lld",
+				      (long long)d[SPMM_SEED], (long long)a.rows, (long long)a.cols, (long long)d[SPMM_M],
+				      (long long)d[SPMM_K]);
+	} else if (d[SPMM_PATTERN] == SPMM_PATTERN_SKEWED)
 		DLB_CHECK(dlb_csr_generate_skewed(d[SPMM_M], d[SPMM_K], sparsity, (uint64_t)d[SPMM_SEED], &a));
 	else
 		DLB_CHECK(dlb_csr_generate(d[SPMM_M], d[SPMM_K], sparsity, br, bc, (uint64_t)d[SPMM_SEED], &a));
@@ -205,8 +211,12 @@ static int s_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state)
 	s->k = (int)d[SPMM_K];
 	s->nnz = (int)a.nnz;
 	s->nsets = sets_for(p, g->dev);
-	/* a dot product of a row's nonzeros: the longest row bounds every output's */
-	s->tol = dlb_tol_fp32(s->stats.longest_row > 0 ? s->stats.longest_row : 1);
+	/* a dot product of a row's nonzeros: the longest row bounds every output's; B is in [-1, 1), and A's
+	 * values too where generated (a file's may be larger: its largest magnitude scales the bound) */
+	double amax = 1.0;
+	for (int64_t j = 0; j < a.nnz; j++)
+		amax = fabs((double)a.val[j]) > amax ? fabs((double)a.val[j]) : amax;
+	s->tol = dlb_tol_fp32(s->stats.longest_row > 0 ? s->stats.longest_row : 1) * amax;
 	rp32 = malloc(((size_t)s->m + 1) * sizeof *rp32);
 	if (!rp32)
 		DLB_FAIL(ENOMEM, "out of memory");

@@ -16,6 +16,12 @@ enum { SPMM_M, SPMM_N, SPMM_K, SPMM_SPARSITY, SPMM_SEED, SPMM_PATTERN, SPMM_NDIM
 #define SPMM_SPARSITY_SCALE 10000 /* the sparsity dim in units of 1/10000 */
 
 #define SPMM_PATTERN_SKEWED 8 /* the pattern dim's value for uniform with one long row */
+#define SPMM_PATTERN_FILE 9   /* A from a Matrix Market file (--matrix), named in keys by its hash */
+
+struct dlb_csr;
+/* The matrix of a --matrix file this process was given, by its key hash (the seed dim); DLB_E_USAGE where no
+ * such file was given or it changed since. */
+int dlb_spmm_read_file(int64_t hash, struct dlb_csr *a);
 
 /* A pattern's blocks: 1×1 for uniform and skewed. */
 void dlb_spmm_block(int64_t pattern, int *br, int *bc);
