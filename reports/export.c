@@ -183,6 +183,13 @@ static int config_values(const char *config, const char **names, int nn, long *v
 	return 0;
 }
 
+/* A dim's name as a C identifier: '-' (pad-w, matrix-seed) becomes '_'. */
+static void h_ident(FILE *out, const char *name)
+{
+	for (; *name; name++)
+		fputc(*name == '-' ? '_' : *name, out);
+}
+
 /* The problem's fields of a header struct: its layout as text, its sizes as integers, its reals as doubles. */
 static void h_problem_fields(FILE *out, const struct dlb_family *f)
 {
@@ -191,8 +198,8 @@ static void h_problem_fields(FILE *out, const struct dlb_family *f)
 		int first = 1;
 		for (int d = 0; d < f->ndims; d++)
 			if ((int)f->dims[d].kind == kind) {
-				fprintf(out, "%s%s", first ? (kind == DLB_DIM_SIZE ? "\tlong long " : "\tdouble ") : ", ",
-					f->dims[d].name);
+				fputs(first ? (kind == DLB_DIM_SIZE ? "\tlong long " : "\tdouble ") : ", ", out);
+				h_ident(out, f->dims[d].name);
 				first = 0;
 			}
 		if (!first)

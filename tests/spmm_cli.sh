@@ -2,7 +2,8 @@
 # spmm_cli: the sparse family without a GPU. Bad problems are refused with exit 2 and the reason (a zero size, a
 # sparsity of 1 or below 0, an unknown pattern, blocks larger than the matrix, more nonzeros than 32-bit
 # indices hold, on the command line and in a suite row; a malformed Matrix Market file, named with its line);
-# the built-in suite parses; the fp32 space has
+# a stored result imports, answers lookup and exports a C header that compiles; the built-in suite parses; the
+# fp32 space has
 # candidates of each kernel family and every one compiles for sm_90a with 0 failures and no register spills.
 top_builddir=${top_builddir:-.}
 bin="$top_builddir/dlbtune"
@@ -36,6 +37,21 @@ refused "a dim the file decides" "--m and --matrix: the FILE decides M" \
 refused "a file without --n" "(missing: --n)" "$bin" compile --op spmm --matrix "$tmp/good.mtx"
 refused "a file that is not there" "cannot read $tmp/none.mtx" "$bin" compile --op spmm --matrix "$tmp/none.mtx" --n 1
 out=$("$bin" compile --op spmm --matrix "$tmp/good.mtx" --n 4 2>&1) || { echo "FAIL: compile --matrix: $out"; fail=1; }
+
+# a stored result (tests/data/spmm_record.json, measured on an H100) imports, answers lookup (and its nearest
+# sparsity as a labelled guess), and exports a C header whose fields are identifiers (matrix-seed: matrix_seed)
+# and which compiles
+"$bin" import "${top_srcdir:-.}/tests/data/spmm_record.json" --db "$tmp/idb" >/dev/null 2>&1 ||
+	{ echo "FAIL: import of an spmm record"; fail=1; }
+out=$("$bin" lookup --op spmm --m 7680 --n 1500 --k 2560 --sparsity 0.9 --db "$tmp/idb" --any-version 2>&1)
+printf '%s\n' "$out" | grep -q "stored best for spmm fp32 uniform 7680x1500x2560x0.9000x1: KIND=1 " ||
+	{ echo "FAIL: lookup: $out"; fail=1; }
+out=$("$bin" lookup --op spmm --m 7680 --n 1500 --k 2560 --sparsity 0.85 --db "$tmp/idb" --any-version 2>&1)
+printf '%s\n' "$out" | grep -q "GUESS for spmm fp32 uniform 7680x1500x2560x0.8500x1" || { echo "FAIL: lookup guess: $out"; fail=1; }
+"$bin" export --format h --db "$tmp/idb" --any-version >"$tmp/best.h" 2>/dev/null &&
+	grep -q "long long m, n, k, matrix_seed;" "$tmp/best.h" &&
+	printf '#include "%s"\nint main(void) { return dlbtune_spmm_best_count != 1; }\n' "$tmp/best.h" >"$tmp/t.c" &&
+	${CC:-cc} -Wall -Werror -o "$tmp/t" "$tmp/t.c" && "$tmp/t" || { echo "FAIL: the exported header:"; cat "$tmp/best.h"; fail=1; }
 
 # the built-in suite parses (compile reads the suite before compiling; --every keeps it short)
 out=$("$bin" compile --op spmm --suite inference_server --every 40 2>&1) || { echo "FAIL: suite: $out"; fail=1; }
