@@ -366,8 +366,9 @@ static int cusparse_prep(void *state, int set)
 	return dlb_cusparse_preprocess(&s->cs, s->cur, set);
 }
 
-/* cuSPARSE's algorithm i: prepared on every set (n/a with cuSPARSE's answer where it has no such algorithm),
- * its preprocessing timed once, verified like a candidate, then timed by the same harness on the same sets. */
+/* cuSPARSE's algorithm i: prepared on every set, its preprocessing timed once, verified like a candidate, then
+ * timed by the same harness on the same sets; an entry without a time that gives cuSPARSE's answer where it
+ * has no such algorithm for the case or any of its calls fails (a CUDA error still ends the problem). */
 static int cusparse_entry(struct spmm_state *s, const struct dlb_bench_opts *o, int i, struct dlb_vendor_entry *e)
 {
 	int rc = 0, supported = 0;
@@ -393,6 +394,13 @@ static int cusparse_entry(struct spmm_state *s, const struct dlb_bench_opts *o, 
 	if (chk.ok)
 		DLB_CHECK(dlb_bench_time(&s->g->bench, cusparse_launch, s, s->nsets, o, &e->st));
 fail:
+	if (rc == DLB_E_VENDOR) { /* cuSPARSE refused this algorithm here: the entry says why, the others go on */
+		snprintf(e->config, sizeof e->config, "n/a: %.100s", dlb_last_error());
+		memset(&e->st, 0, sizeof e->st);
+		e->ok = 0;
+		dlb_clear_error();
+		rc = 0;
+	}
 	return rc;
 }
 
