@@ -203,6 +203,12 @@ uint64_t dlb_launch_count(void)
 	return atomic_load(&launches);
 }
 
+dim3 dlb_grid_for(int64_t n, int threads, int sm_count)
+{
+	int64_t blocks = (n + threads - 1) / threads, cap = (int64_t)sm_count * 8;
+	return (dim3){(unsigned)(blocks < 1 ? 1 : blocks > cap ? cap : blocks), 1, 1};
+}
+
 int dlb_launch(cudaKernel_t k, dim3 grid, dim3 block, size_t smem, cudaStream_t s, void **args)
 {
 	int rc = 0;

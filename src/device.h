@@ -63,6 +63,10 @@ int dlb_kernel_attrs(cudaKernel_t k, struct cudaFuncAttributes *attrs);
 /* Allow kernel k (on the current device) `bytes` of dynamic shared memory. */
 int dlb_kernel_allow_smem(cudaKernel_t k, size_t bytes);
 
+/* The grid of a grid-stride kernel over n elements with `threads` a block: enough blocks for one element a
+ * thread, at most 8 an SM (the kernel loops over the rest), at least 1. */
+dim3 dlb_grid_for(int64_t n, int threads, int sm_count);
+
 /* Every kernel dlbtune enqueues (its own and vendor calls) goes through here or dlb_count_launch(),
  * so `--verbose` can prove that a cached run launched nothing. */
 int dlb_launch(cudaKernel_t k, dim3 grid, dim3 block, size_t smem, cudaStream_t s, void **args);

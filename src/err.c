@@ -49,6 +49,13 @@ void dlb_clear_error(void)
 	last_error[0] = 0;
 }
 
+void dlb_last_error_brief(const char *prefix, char *buf, size_t len)
+{
+	const char *e = last_error, *call = strstr(e, prefix), *status = strrchr(e, ':');
+	int n = call ? (int)strcspn(call, "(") : 0;
+	snprintf(buf, len, "%.*s%s%s", n, call ? call : "", n ? ":" : "", status ? status + 1 : e);
+}
+
 void dlb_set_error(const char *file, int line, const char *fmt, ...)
 {
 	/* file NULL: a message about the user's input, which needs no source location */

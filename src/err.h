@@ -3,6 +3,7 @@
  * with a macro of its own in the same form. */
 #ifndef DLB_ERR_H
 #define DLB_ERR_H
+#include <stddef.h>
 
 /* 0 is success; positive values are errno codes; LMDB's own codes (-30799..-30779) pass through untouched;
  * dlbtune's codes live in their own range below them. */
@@ -35,6 +36,10 @@ const char *dlb_strerror(int code);
 const char *dlb_last_error(void);
 void dlb_set_error(const char *file, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void dlb_clear_error(void);
+/* The last failure in brief, for a vendor entry that has no time: the name of the first call in it that starts
+ * with prefix ("cudnn", "cusparse") and the status after its last ':' ("cusparseSpMM_bufferSize:
+ * CUSPARSE_STATUS_NOT_SUPPORTED"); the status alone where no such call is named. */
+void dlb_last_error_brief(const char *prefix, char *buf, size_t len);
 
 /* Each macro needs `int rc` and a `fail:` label in the calling function. */
 #define DLB_FAIL(code, ...)                                        \

@@ -6,17 +6,11 @@
 #include <float.h>
 #include <string.h>
 
-static dim3 grid_for(int64_t n, int threads, int sm_count)
-{
-	int64_t blocks = (n + threads - 1) / threads, cap = (int64_t)sm_count * 8;
-	return (dim3){(unsigned)(blocks < 1 ? 1 : blocks > cap ? cap : blocks), 1, 1};
-}
-
 int dlb_fill_f32(struct dlb_gpu *g, float *p, int64_t n, uint64_t seed)
 {
 	int64_t nn = n;
 	void *args[] = {&p, &nn, &seed};
-	return dlb_launch(g->fill_f32, grid_for(n, 256, g->dev->sm_count), (dim3){256, 1, 1}, 0, g->dev->stream,
+	return dlb_launch(g->fill_f32, dlb_grid_for(n, 256, g->dev->sm_count), (dim3){256, 1, 1}, 0, g->dev->stream,
 			  args);
 }
 
@@ -42,7 +36,7 @@ static int run_compare(struct dlb_gpu *g, cudaKernel_t k, int64_t M, int64_t N, 
 	int rc = 0;
 	dlb_count_launch();
 	CUDA_CHECK(cudaMemsetAsync(g->d_res, 0, 4 * sizeof(unsigned), g->dev->stream));
-	DLB_CHECK(dlb_launch(k, grid_for(M * N, 256, g->dev->sm_count), (dim3){256, 1, 1}, 0, g->dev->stream, args));
+	DLB_CHECK(dlb_launch(k, dlb_grid_for(M * N, 256, g->dev->sm_count), (dim3){256, 1, 1}, 0, g->dev->stream, args));
 	CUDA_CHECK(cudaMemcpyAsync(h, g->d_res, 4 * sizeof(unsigned), cudaMemcpyDeviceToHost, g->dev->stream));
 	CUDA_CHECK(cudaStreamSynchronize(g->dev->stream));
 fail:
@@ -70,7 +64,7 @@ int dlb_fill_f16(struct dlb_gpu *g, void *p, int64_t n, uint64_t seed)
 {
 	int64_t nn = n;
 	void *args[] = {&p, &nn, &seed};
-	return dlb_launch(g->fill_f16, grid_for(n, 256, g->dev->sm_count), (dim3){256, 1, 1}, 0, g->dev->stream,
+	return dlb_launch(g->fill_f16, dlb_grid_for(n, 256, g->dev->sm_count), (dim3){256, 1, 1}, 0, g->dev->stream,
 			  args);
 }
 
@@ -78,7 +72,7 @@ int dlb_fill_s8(struct dlb_gpu *g, void *p, int64_t n, uint64_t seed)
 {
 	int64_t nn = n;
 	void *args[] = {&p, &nn, &seed};
-	return dlb_launch(g->fill_s8, grid_for(n, 256, g->dev->sm_count), (dim3){256, 1, 1}, 0, g->dev->stream,
+	return dlb_launch(g->fill_s8, dlb_grid_for(n, 256, g->dev->sm_count), (dim3){256, 1, 1}, 0, g->dev->stream,
 			  args);
 }
 
@@ -128,6 +122,6 @@ int dlb_stream_floor(struct dlb_gpu *g, const void *a, size_t na, const void *b,
 	void *args[] = {&a, &la, &b, &lb, &c, &lc};
 	/* four 16-byte loads per thread per step; at most 8 blocks of 256 per SM */
 	int64_t work = (la + lb) / 64 > lc / 16 ? (la + lb) / 64 : lc / 16;
-	return dlb_launch(g->stream_floor, grid_for(work, 256, g->dev->sm_count), (dim3){256, 1, 1}, 0,
+	return dlb_launch(g->stream_floor, dlb_grid_for(work, 256, g->dev->sm_count), (dim3){256, 1, 1}, 0,
 			  g->dev->stream, args);
 }

@@ -407,17 +407,12 @@ static void conv_teardown(void *state)
 	free(s);
 }
 
-static unsigned blocks_for(size_t n)
-{
-	size_t b = (n + 255) / 256;
-	return (unsigned)(b < 1 ? 1 : b < 65535 * 8 ? b : 65535 * 8);
-}
-
 /* The reference of x and w into ref, with the kernel for their type (the family's conv_ref.cu). */
 static int launch_ref(struct conv_state *s, cudaKernel_t k, void *x, void *w, void *ref)
 {
 	void *args[] = {&x, &w, &ref, &s->d, &s->nhwc};
-	return dlb_launch(k, (dim3){blocks_for(s->ny), 1, 1}, (dim3){256, 1, 1}, 0, s->g->dev->stream, args);
+	return dlb_launch(k, dlb_grid_for((int64_t)s->ny, 256, s->g->dev->sm_count), (dim3){256, 1, 1}, 0,
+			  s->g->dev->stream, args);
 }
 
 /* One of the family's elementwise conversions (s8_to_f16, f32_to_s32) of n elements. */
@@ -425,16 +420,8 @@ static int convert(struct conv_state *s, cudaKernel_t k, const void *in, void *o
 {
 	int64_t nn = (int64_t)n;
 	void *args[] = {&in, &out, &nn};
-	return dlb_launch(k, (dim3){blocks_for(n), 1, 1}, (dim3){256, 1, 1}, 0, s->g->dev->stream, args);
-}
-
-/* "cudnnFindConvolutionForwardAlgorithmEx: CUDNN_STATUS_NOT_SUPPORTED" from the last error's text (the call's
- * name and cuDNN's status), for an entry that has no time. */
-static void vendor_why(char *buf, size_t len)
-{
-	const char *e = dlb_last_error(), *call = strstr(e, "cudnn"), *status = strrchr(e, ':');
-	int n = call ? (int)strcspn(call, "(") : 0;
-	snprintf(buf, len, "%.*s%s%s", n, call ? call : "", n ? ":" : "", status ? status + 1 : e);
+	return dlb_launch(k, dlb_grid_for((int64_t)n, 256, s->g->dev->sm_count), (dim3){256, 1, 1}, 0,
+			  s->g->dev->stream, args);
 }
 
 static int conv_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state)
@@ -496,7 +483,7 @@ static int conv_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **sta
 	CUDA_CHECK(cudaStreamSynchronize(g->dev->stream));
 	rc = dlb_cudnn_conv_open(s->shared->cudnn, d, s->kind->type, &s->cu);
 	if (rc == DLB_E_VENDOR && s->kind->type == DLB_CUDNN_S8) /* the vendor entries say so */
-		vendor_why(s->cu_why, sizeof s->cu_why);
+		dlb_last_error_brief("cudnn", s->cu_why, sizeof s->cu_why);
 	else if (rc)
 		goto fail;
 	s->cu_open = !rc;
@@ -761,7 +748,7 @@ static int conv_vendor(void *state, const struct dlb_bench_opts *o, struct dlb_v
 	} else if ((rc = dlb_cudnn_conv_algos(&s->cu, s->x[0], s->w[0], s->y[0], free_b / 2)) != 0) {
 		if (!int8 || rc != DLB_E_VENDOR)
 			goto fail;
-		vendor_why(why, sizeof why); /* int8 without an engine: the reason, and on */
+		dlb_last_error_brief("cudnn", why, sizeof why); /* int8 without an engine: the reason, and on */
 		s->cu.nalgo = 0;
 		rc = 0;
 	}

@@ -106,6 +106,13 @@ fail:
 	return rc;
 }
 
+int64_t dlb_csr_kept(int64_t rows, int64_t cols, double sparsity, int block_r, int block_c)
+{
+	double cells = (double)((rows + block_r - 1) / block_r) * (double)((cols + block_c - 1) / block_c);
+	int64_t kept = (int64_t)llround((1.0 - sparsity) * cells);
+	return kept < 1 ? 1 : kept;
+}
+
 /* The nonzeros a sparsity leaves of cells (cells or blocks): round((1 - sparsity)·cells), at least 1 (an empty
  * matrix measures nothing); DLB_E_USAGE for a size or sparsity out of range. */
 static int count_of(int64_t rows, int64_t cols, double sparsity, int block_r, int block_c, int64_t *want)
@@ -123,9 +130,7 @@ static int count_of(int64_t rows, int64_t cols, double sparsity, int block_r, in
 	if (cells > (double)MAX_INDEX)
 		DLB_USER_FAIL(DLB_E_USAGE, "a %lld x %lld matrix in blocks of %d x %d has too many blocks", (long long)rows,
 			      (long long)cols, block_r, block_c);
-	*want = (int64_t)llround((1.0 - sparsity) * cells);
-	if (*want < 1)
-		*want = 1;
+	*want = dlb_csr_kept(rows, cols, sparsity, block_r, block_c);
 	if ((double)*want * block_r * block_c > (double)MAX_INDEX)
 		DLB_USER_FAIL(DLB_E_USAGE, "%.0f nonzeros: at most %lld", (double)*want * block_r * block_c, MAX_INDEX);
 fail:

@@ -26,6 +26,10 @@ struct dlb_csr_stats {
 int dlb_csr_generate(int64_t rows, int64_t cols, double sparsity, int block_r, int block_c, uint64_t seed,
 		     struct dlb_csr *out);
 
+/* The cells (blocks of block_r × block_c, 1 × 1 for single entries) dlb_csr_generate keeps at that sparsity:
+ * round((1 - sparsity)·blocks), at least one (an empty matrix measures nothing); no checks. */
+int64_t dlb_csr_kept(int64_t rows, int64_t cols, double sparsity, int block_r, int block_c);
+
 /* The same count of nonzeros as a uniform matrix at that sparsity, with row 0 holding a tenth of them (at most
  * cols; more where the other rows cannot hold the rest) and the others uniformly random over rows 1.. — the
  * awkward case of one row much longer than the rest. */

@@ -54,6 +54,15 @@ static struct {
 } files[MAX_FILES];
 static int nfiles;
 
+/* The path of the file given for a matrix of this hash, or NULL. */
+static const char *file_path(int64_t hash)
+{
+	for (int i = 0; i < nfiles; i++)
+		if (files[i].hash == hash)
+			return files[i].path;
+	return NULL;
+}
+
 /* A matrix's key hash: its content hash folded into 1..2^31-1 (a dim's range). */
 static int64_t key_hash(const struct dlb_csr *a)
 {
@@ -65,11 +74,8 @@ static int64_t key_hash(const struct dlb_csr *a)
 int dlb_spmm_read_file(int64_t hash, struct dlb_csr *a)
 {
 	int rc = 0;
-	const char *path = NULL;
+	const char *path = file_path(hash);
 	memset(a, 0, sizeof *a);
-	for (int i = 0; i < nfiles && !path; i++)
-		if (files[i].hash == hash)
-			path = files[i].path;
 	if (!path)
 		DLB_USER_FAIL(DLB_E_USAGE, "the problem's matrix comes from a Matrix Market file (hash %lld) this run was not "
 					   "given: name it with --matrix FILE", (long long)hash);
@@ -100,9 +106,8 @@ static int set_matrix(const char *path, int64_t *dim, int *given)
 	dim[SPMM_PATTERN] = SPMM_PATTERN_FILE;
 	given[SPMM_M] = given[SPMM_K] = given[SPMM_SPARSITY] = given[SPMM_SEED] = given[SPMM_PATTERN] = 1;
 	dlb_csr_free(&a);
-	for (int i = 0; i < nfiles; i++)
-		if (files[i].hash == dim[SPMM_SEED])
-			return 0;
+	if (file_path(dim[SPMM_SEED]))
+		return 0;
 	if (nfiles == MAX_FILES)
 		DLB_USER_FAIL(DLB_E_USAGE, "more than %d matrix files in one run", MAX_FILES);
 	if (strlen(path) >= sizeof files[0].path)
@@ -127,14 +132,12 @@ void dlb_spmm_block(int64_t pattern, int *br, int *bc)
 	*bc = pattern_blocks[i][1];
 }
 
-/* csr.c's count: round((1 - sparsity)·blocks) blocks kept, at least one */
+/* csr.c's count of kept blocks, each of br × bc entries */
 double dlb_spmm_nnz(const int64_t *d)
 {
 	int br, bc;
 	dlb_spmm_block(d[SPMM_PATTERN], &br, &bc);
-	double blocks = (double)((d[SPMM_M] + br - 1) / br) * (double)((d[SPMM_K] + bc - 1) / bc);
-	double kept = (double)llround((1.0 - (double)d[SPMM_SPARSITY] / SPMM_SPARSITY_SCALE) * blocks);
-	return (kept < 1 ? 1 : kept) * br * bc;
+	return (double)dlb_csr_kept(d[SPMM_M], d[SPMM_K], (double)d[SPMM_SPARSITY] / SPMM_SPARSITY_SCALE, br, bc) * br * bc;
 }
 
 static double spmm_work(const struct dlb_problem *p)
@@ -184,10 +187,7 @@ static void spmm_describe(const int64_t *d, char *buf, int len)
 			   (long long)d[SPMM_K], (double)d[SPMM_SPARSITY] * 100.0 / SPMM_SPARSITY_SCALE,
 			   (long long)d[SPMM_N], pattern_names[d[SPMM_PATTERN] >= 0 && d[SPMM_PATTERN] < NPATTERNS ?
 								d[SPMM_PATTERN] : 0]);
-	const char *path = NULL;
-	for (int i = 0; i < nfiles && d[SPMM_PATTERN] == SPMM_PATTERN_FILE; i++)
-		if (files[i].hash == d[SPMM_SEED])
-			path = files[i].path;
+	const char *path = d[SPMM_PATTERN] == SPMM_PATTERN_FILE ? file_path(d[SPMM_SEED]) : NULL;
 	if (path && off >= 0 && off < len)
 		snprintf(buf + off, (size_t)(len - off), " %s", strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
 	else if (d[SPMM_SEED] != 1 && off >= 0 && off < len)

@@ -71,7 +71,7 @@ static const char *const s_kernels[] = {"spmm"};
 #define MAX_ENTRIES DLB_RESULT_MAX_VENDOR
 
 struct spmm_state {
-	struct dlb_gemm_io io; /* first: the dense baseline's runner sees the state as its io */
+	struct dlb_gemm_io io; /* what the dense baseline's runner (the GEMM family's) runs on */
 	struct dlb_gemm_vendor_keep keep;
 	struct dlb_blas_gemm dense; /* C^T (N×M) = B^T (N×K) · A^T (K×M) in cuBLAS's column-major terms */
 	struct dlb_gpu *g;
@@ -138,12 +138,6 @@ static void s_teardown(void *state)
 	free(s);
 }
 
-static unsigned blocks_for(int64_t n)
-{
-	int64_t b = (n + 255) / 256;
-	return (unsigned)(b < 1 ? 1 : b < 65535 * 8 ? b : 65535 * 8);
-}
-
 /* Some rows of the reference against a CPU sum in double: the first, the last, the longest and a few between.
  * The reference sums in double and rounds once, so the two agree to fp32's rounding. */
 static int spot_check_reference(struct spmm_state *s, const struct dlb_csr *a)
@@ -179,7 +173,7 @@ fail:
 	return rc;
 }
 
-static int dense_check(void *state, struct dlb_check *out);
+static int check(void *state, struct dlb_check *out);
 
 static int s_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state)
 {
@@ -240,7 +234,7 @@ static int s_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state)
 		int *rp = s->rp[0], *col = col_of(s, 0);
 		float *val = val_of(s, 0), *B = s->B[0], *ref = s->ref;
 		void *args[] = {&rp, &col, &val, &B, &ref, &s->m, &s->n};
-		DLB_CHECK(dlb_launch(s->shared->ref_k, (dim3){blocks_for((int64_t)nc), 1, 1}, (dim3){256, 1, 1}, 0,
+		DLB_CHECK(dlb_launch(s->shared->ref_k, dlb_grid_for((int64_t)nc, 256, g->dev->sm_count), (dim3){256, 1, 1}, 0,
 				     g->dev->stream, args));
 	}
 	CUDA_CHECK(cudaStreamSynchronize(g->dev->stream));
@@ -258,7 +252,7 @@ static int s_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state)
 	/* the dense baseline: row-major C = A·B is column-major C^T = B^T·A^T, with B as cuBLAS's A */
 	dlb_blas_gemm_fp32(&s->dense, 0, 0, s->n, s->m, s->k);
 	s->io = (struct dlb_gemm_io){.classic = "cublasSgemm", .g = g, .handles = &s->shared->blas, .blas = &s->dense,
-				     .nsets = s->nsets, .a_bytes = nb * 4, .c_bytes = nc * 4, .check = dense_check,
+				     .nsets = s->nsets, .a_bytes = nb * 4, .c_bytes = nc * 4, .check = check,
 				     .state = s, .keep = &s->keep};
 	/* the floor reads B and what CSR holds (val, col, row_ptr) and writes C once */
 	s->io.b_bytes = nz * 8 + ((size_t)s->m + 1) * 4;
@@ -332,15 +326,11 @@ static int s_launch(void *state, const struct dlb_candidate *c, int variant, int
 			  s_dyn_smem(c->cfg.v), s->g->dev->stream, args);
 }
 
-/* Set 0's C (row-major M×N: column-major N×M) against the reference. */
-static int check(struct spmm_state *s, struct dlb_check *out)
+/* Set 0's C (row-major M×N: column-major N×M) against the reference; also the dense runner's check. */
+static int check(void *state, struct dlb_check *out)
 {
+	struct spmm_state *s = state;
 	return dlb_compare_f32(s->g, s->C[0], s->n, s->ref, s->n, s->n, s->m, s->tol, out);
-}
-
-static int dense_check(void *state, struct dlb_check *out)
-{
-	return check(state, out);
 }
 
 static int s_verify(void *state, const struct dlb_candidate *c, int variant, struct dlb_check *out)
@@ -371,18 +361,13 @@ static int cusparse_prep(void *state, int set)
  * has no such algorithm for the case or any of its calls fails (a CUDA error still ends the problem). */
 static int cusparse_entry(struct spmm_state *s, const struct dlb_bench_opts *o, int i, struct dlb_vendor_entry *e)
 {
-	int rc = 0, supported = 0;
+	int rc = 0;
 	struct dlb_check chk;
 	double prep = NAN;
 	memset(e, 0, sizeof *e);
 	e->kind = SPMM_KIND_CUSPARSE;
 	snprintf(e->name, sizeof e->name, "cusparse:%s", dlb_cusparse_algo_name(&s->cs, i));
-	DLB_CHECK(dlb_cusparse_prepare(&s->cs, i, &supported));
-	if (!supported) {
-		snprintf(e->config, sizeof e->config, "n/a: %.100s", dlb_last_error());
-		dlb_clear_error();
-		return 0;
-	}
+	DLB_CHECK(dlb_cusparse_prepare(&s->cs, i));
 	s->cur = i;
 	DLB_CHECK(dlb_bench_once(&s->g->bench, cusparse_prep, s, 0, &prep));
 	snprintf(e->config, sizeof e->config, "%s, CSR int32, row-major B and C, buffer %zu bytes, preprocessing %.1f us",
@@ -395,7 +380,9 @@ static int cusparse_entry(struct spmm_state *s, const struct dlb_bench_opts *o, 
 		DLB_CHECK(dlb_bench_time(&s->g->bench, cusparse_launch, s, s->nsets, o, &e->st));
 fail:
 	if (rc == DLB_E_VENDOR) { /* cuSPARSE refused this algorithm here: the entry says why, the others go on */
-		snprintf(e->config, sizeof e->config, "n/a: %.100s", dlb_last_error());
+		char why[104];
+		dlb_last_error_brief("cusparse", why, sizeof why);
+		snprintf(e->config, sizeof e->config, "n/a: %s", why);
 		memset(&e->st, 0, sizeof e->st);
 		e->ok = 0;
 		dlb_clear_error();
@@ -415,7 +402,7 @@ static int make_dense(struct spmm_state *s)
 		int *rp = s->rp[i], *col = col_of(s, i);
 		float *val = val_of(s, i), *A = s->Ad[i];
 		void *args[] = {&rp, &col, &val, &A, &s->m, &s->k};
-		DLB_CHECK(dlb_launch(s->shared->to_dense, (dim3){blocks_for(s->m), 1, 1}, (dim3){256, 1, 1}, 0,
+		DLB_CHECK(dlb_launch(s->shared->to_dense, dlb_grid_for(s->m, 256, s->g->dev->sm_count), (dim3){256, 1, 1}, 0,
 				     s->g->dev->stream, args));
 		s->io.B[i] = s->Ad[i];
 	}

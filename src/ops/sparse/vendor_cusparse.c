@@ -101,49 +101,30 @@ fail:
 	return rc;
 }
 
-/* cuSPARSE's answer that it has no such algorithm for this case, as opposed to a failure. */
-static int unsupported(cusparseStatus_t e)
-{
-	return e == CUSPARSE_STATUS_NOT_SUPPORTED || e == CUSPARSE_STATUS_INVALID_VALUE;
-}
-
-int dlb_cusparse_prepare(struct dlb_cusparse_mm *s, int i, int *supported)
+int dlb_cusparse_prepare(struct dlb_cusparse_mm *s, int i)
 {
 	int rc = 0;
-	*supported = 0;
+	size_t bytes = 0;
 	if (i < 0 || i >= s->nalgo)
 		DLB_FAIL(DLB_E_USAGE, "no cuSPARSE algorithm %d", i);
-	if (s->ready[i]) {
-		*supported = s->ready[i] > 0;
+	if (s->ready[i])
 		return 0;
-	}
-	size_t bytes = 0;
-	cusparseStatus_t e;
 	if (s->vec)
-		e = cusparseSpMV_bufferSize(s->h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, s->a[0], s->bv[0], &zero, s->cv[0],
-					    CUDA_R_32F, (cusparseSpMVAlg_t)s->algo[i], &bytes);
+		CUSPARSE_CHECK(cusparseSpMV_bufferSize(s->h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, s->a[0], s->bv[0], &zero,
+						       s->cv[0], CUDA_R_32F, (cusparseSpMVAlg_t)s->algo[i], &bytes));
 	else
-		e = cusparseSpMM_bufferSize(s->h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
-					    s->a[0], s->bm[0], &zero, s->cm[0], CUDA_R_32F, (cusparseSpMMAlg_t)s->algo[i],
-					    &bytes);
-	if (unsupported(e)) {
-		s->ready[i] = -1;
-		DLB_FAIL(DLB_E_VENDOR, "%s_bufferSize with %s: %s", s->vec ? "cusparseSpMV" : "cusparseSpMM",
-			 dlb_cusparse_algo_name(s, i), cusparseGetErrorName(e));
-	}
-	CUSPARSE_CHECK(e);
+		CUSPARSE_CHECK(cusparseSpMM_bufferSize(s->h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
+						       &one, s->a[0], s->bm[0], &zero, s->cm[0], CUDA_R_32F,
+						       (cusparseSpMMAlg_t)s->algo[i], &bytes));
 	s->buf_bytes[i] = bytes;
 	for (int set = 0; set < s->nsets; set++) {
+		dlb_dev_free(s->buf[i][set]); /* from an earlier call that failed halfway */
+		s->buf[i][set] = NULL;
 		DLB_CHECK(dlb_dev_alloc(&s->buf[i][set], bytes ? bytes : 16));
 		DLB_CHECK(dlb_cusparse_preprocess(s, i, set));
 	}
 	s->ready[i] = 1;
-	*supported = 1;
 fail:
-	if (rc && s->ready[i] == -1) { /* the vendor has no such algorithm here: not an error, the entry says why */
-		*supported = 0;
-		rc = 0;
-	}
 	return rc;
 }
 

@@ -29,7 +29,7 @@ struct dlb_cusparse_mm {
 	int algo[DLB_CUSPARSE_MAX_ALGOS];  /* cusparseSpMVAlg_t or cusparseSpMMAlg_t */
 	size_t buf_bytes[DLB_CUSPARSE_MAX_ALGOS];
 	void *buf[DLB_CUSPARSE_MAX_ALGOS][DLB_CUSPARSE_MAX_SETS];
-	int ready[DLB_CUSPARSE_MAX_ALGOS]; /* 1: buffers allocated and preprocessed; -1: not supported */
+	int ready[DLB_CUSPARSE_MAX_ALGOS]; /* buffers allocated and preprocessed */
 };
 
 int dlb_cusparse_open(cudaStream_t stream, cusparseHandle_t *h);
@@ -41,9 +41,9 @@ int dlb_cusparse_mm_open(cusparseHandle_t h, int m, int n, int k, int nnz, int n
 void dlb_cusparse_mm_close(struct dlb_cusparse_mm *s);
 /* "CSR_ALG2" */
 const char *dlb_cusparse_algo_name(const struct dlb_cusparse_mm *s, int i);
-/* Size and allocate algorithm i's buffers on every set and run its preprocessing on each (where this version
- * has one): 0, and *supported = 0 where cuSPARSE answers that it has no such algorithm for this case. */
-int dlb_cusparse_prepare(struct dlb_cusparse_mm *s, int i, int *supported);
+/* Size and allocate algorithm i's buffers on every set and run its preprocessing on each: 0, or DLB_E_VENDOR
+ * with cuSPARSE's answer where it has no such algorithm for this case. */
+int dlb_cusparse_prepare(struct dlb_cusparse_mm *s, int i);
 /* The preprocessing of algorithm i on set `set` again (what the caller times); 0 where there is none. */
 int dlb_cusparse_preprocess(struct dlb_cusparse_mm *s, int i, int set);
 /* One run of algorithm i on set `set`: C = A·B. */
