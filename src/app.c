@@ -213,7 +213,7 @@ static int compile_prec(const struct dlb_cli *c, enum dlb_prec prec, struct dlb_
 		if (mkdir(dir, 0755) && errno != EEXIST)
 			DLB_USER_FAIL(errno, "cannot create %s: %s", dir, strerror(errno));
 	}
-	DLB_CHECK(dlb_kernels_open(op, c->arch, &lim, c->every, NULL, kc, 0, c->verbose, &k));
+	DLB_CHECK(dlb_kernels_open(op, c->arch, &lim, c->every, c->only, kc, 0, c->verbose, &k));
 	/* with a suite or a shape: only the candidates its problems run (each configuration in the source
 	 * specialisation a problem needs) */
 	unsigned char spec_used[64] = {0};
@@ -381,6 +381,7 @@ static int cmd_tune(const struct dlb_cli *c)
 		.seeds = c->seeds,
 		.paired = c->paired,
 		.kcache = kc,
+		.only = c->only,
 	};
 	dlb_cli_search(c, DLB_MIN_SEARCH_S, &o.search, &o.race);
 	/* One precision after the other, into the same database; a failed one is named and the next one runs. */

@@ -164,6 +164,12 @@ void dlb_cli_usage(FILE *out)
 		"  --emit DIR       with `compile`: write each candidate's source and cubin to DIR/PREC/ (e.g.\n"
 		"                   DIR/fp32/BM-64_BN-64_..._TN-4.cu and .sm_90a.cubin), one folder per precision\n"
 		"  --every N        with `compile`: only every Nth candidate of each kernel family (a quick sample)\n"
+		"  --only TEXT      tune, compile: only the configurations whose text (as `space -vv` prints it)\n"
+		"                   contains TEXT, or one of its '|'-separated pieces: e.g. --only 'KIND=2', or\n"
+		"                   one configuration in full to time or profile it alone. A restricted search\n"
+		"                   always runs (stored results are not answered), stores its trials (a later full\n"
+		"                   search counts them) and shows its best, but does not store that as the\n"
+		"                   problem's result\n"
 		"  --no-cache       tune, compile: compile every candidate with NVRTC, neither reading nor writing\n"
 		"                   the kernel cache (DB/kernels: compiled candidates keyed by source, target,\n"
 		"                   NVRTC and options; `db stats` shows it, `db gc` trims it); to time compiling\n"
@@ -344,7 +350,7 @@ fail:
 enum { O_SUITE = 256, O_LAYOUT, O_DEVICE, O_DB, O_RETUNE, O_CSV, O_JSON, O_ARCH, O_EMIT, O_EVERY, O_SAMPLES, O_PREC,
        O_OP, O_FORMAT, O_STALE, O_ANY, O_DRY, O_STRATEGY, O_BUDGET, O_SEED, O_CONFIDENCE, O_PRECISION, O_MIN_SAMPLES,
        O_MAX_SAMPLES, O_FIXED, O_SEEDS, O_TRIALS, O_FROM_DB, O_CANDIDATES, O_NOISE, O_OUTLIERS, O_WINDOW, O_MIN_SEARCH,
-       O_PAIRED, O_NO_CACHE, O_DIM /* O_DIM + i: the i-th distinct dim name of the families */ };
+       O_PAIRED, O_NO_CACHE, O_ONLY, O_DIM /* O_DIM + i: the i-th distinct dim name of the families */ };
 
 static const struct {
 	const char *word, *sub;
@@ -370,7 +376,7 @@ static const struct option fixed_options[] = {
 	{"retune", no_argument, 0, O_RETUNE},       {"csv", no_argument, 0, O_CSV},
 	{"json", no_argument, 0, O_JSON},           {"arch", required_argument, 0, O_ARCH},
 	{"emit", required_argument, 0, O_EMIT},     {"every", required_argument, 0, O_EVERY},
-	{"no-cache", no_argument, 0, O_NO_CACHE},
+	{"no-cache", no_argument, 0, O_NO_CACHE},   {"only", required_argument, 0, O_ONLY},
 	{"samples", required_argument, 0, O_SAMPLES}, {"paired", required_argument, 0, O_PAIRED},
 	{"strategy", required_argument, 0, O_STRATEGY},
 	{"budget", required_argument, 0, O_BUDGET}, {"seed", required_argument, 0, O_SEED},
@@ -614,6 +620,12 @@ static int apply_option(int ch, const char *arg, struct dlb_cli *c, const char *
 		break;
 	case O_EVERY:
 		DLB_CHECK(parse_int("--every", arg, 1, 1000000, &c->every));
+		break;
+	case O_ONLY:
+		if (!*arg || strlen(arg) > 1000)
+			DLB_USER_FAIL(DLB_E_USAGE, "--only: give a configuration's text or a piece of it, e.g. --only "
+						   "'KIND=2' (at most 1000 characters)");
+		c->only = arg;
 		break;
 	case O_SAMPLES:
 		DLB_CHECK(parse_int("--samples", arg, 3, 10000, &c->samples));
@@ -874,6 +886,8 @@ static int check_combinations(struct dlb_cli *c)
 		DLB_USER_FAIL(DLB_E_USAGE, "--arch goes with compile and space (tune compiles for the GPU it runs on)");
 	if (c->every != 1 && c->cmd != DLB_CMD_COMPILE)
 		DLB_USER_FAIL(DLB_E_USAGE, "--every goes with the compile command");
+	if (c->only && c->cmd != DLB_CMD_COMPILE && c->cmd != DLB_CMD_TUNE)
+		DLB_USER_FAIL(DLB_E_USAGE, "--only goes with tune and compile");
 	if (c->have_search && c->cmd != DLB_CMD_TUNE && c->cmd != DLB_CMD_SIMULATE)
 		DLB_USER_FAIL(DLB_E_USAGE, "search options (--strategy, --budget, --seed, --confidence, --precision, "
 					   "--min-samples, --max-samples, --fixed-samples, --seeds) go with tune and simulate");

@@ -438,11 +438,17 @@ int dlb_kernels_open(const struct dlb_op *op, const char *arch, const struct dlb
 					 tpl_hash, k->defines[i], keycfg, key, sizeof key));
 		if (!(k->keys[i] = strdup(key)))
 			DLB_FAIL(ENOMEM, "out of memory");
-		if (dlb_candidate_within_limits(op, c, &tl) || (only && !matches_any(c->text, only))) {
+		int left_out = only && !matches_any(c->text, only);
+		k->nonly += left_out && spec == 0;
+		if (left_out || dlb_candidate_within_limits(op, c, &tl)) {
 			c->job.rc = DLB_E_LIMIT; /* never compiled */
 			k->state[i] = READY;
 		}
 	}
+	if (only && k->nonly == k->nconf)
+		DLB_USER_FAIL(DLB_E_USAGE, "--only '%s': no configuration of %s %s contains it (`dlbtune space --op %s "
+					   "--prec %s -vv` lists them)",
+			      only, op->name, dlb_prec_name(op->prec), op->name, dlb_prec_name(op->prec));
 	/* the process was forked before the sources existed: it must see them, so start it again now */
 	dlb_jit_server_stop(&k->server);
 	DLB_CHECK(dlb_jit_server_start(&k->server, threads, k->arch, count, source_of, k));

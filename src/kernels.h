@@ -23,6 +23,7 @@ struct dlb_kernels {
 	struct dlb_candidate *cand; /* cand[i].job.rc: DLB_E_LIMIT when over a limit (never compiled) */
 	int n;                      /* nconf * nspec: candidate s * nconf + i is configuration i, specialisation s */
 	int nconf, nspec;
+	int nonly;                  /* configurations left out by `only` (kept, as limit rejections) */
 	unsigned char *state;       /* per candidate (kernels.c) */
 	char **defines, **keys;     /* per candidate: its define block, its kernel cache key */
 	char *tpl;

@@ -972,7 +972,7 @@ int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, const
 		memset(r, 0, sizeof *r);
 		r->p = suite->problems[i];
 		DLB_CHECK(dlb_problem_key(dev, &r->p, key, sizeof key));
-		int gr = o->retune ? DLB_E_NOTFOUND : dlb_result_load(db, key, 0, r);
+		int gr = o->retune || o->only ? DLB_E_NOTFOUND : dlb_result_load(db, key, 0, r);
 		if (gr == 0) {
 			r->cached = 1;
 			continue;
@@ -998,7 +998,7 @@ int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, const
 	/* The candidates, compiled as the searches ask for them (src/kernels.h); the compiler process is forked
 	 * here, before any GPU worker. */
 	if (!o->only_extra)
-		DLB_CHECK(dlb_kernels_open(op, arch, &lim, 1, NULL, o->kcache, 0, o->verbose, &x.ks));
+		DLB_CHECK(dlb_kernels_open(op, arch, &lim, 1, o->only, o->kcache, 0, o->verbose, &x.ks));
 	ncompiled = x.ks ? x.ks->n : 0;
 	ncand = ncompiled + o->nextra;
 	if (!(x.sent = calloc((size_t)(ncand ? ncand : 1), 1)))
@@ -1015,10 +1015,16 @@ int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, const
 	int nlimit = 0, nconf = x.ks ? x.ks->nconf : 0;
 	for (int i = 0; i < ncompiled; i++)
 		nlimit += cand[i].job.rc == DLB_E_LIMIT;
-	fprintf(stderr, "%d candidates for %s within the device's limits (%d more over them), %s as the search asks "
+	int nonly = x.ks ? x.ks->nonly : 0;
+	fprintf(stderr, "%d candidates for %s within the device's limits (%d more over them%s), %s as the search asks "
 			"for them%s\n", nconf - nlimit / (x.ks ? x.ks->nspec : 1) + o->nextra, arch,
-		nlimit / (x.ks ? x.ks->nspec : 1), x.ks && x.ks->nspec > 1 ? "each compiled for a problem's layout" : "compiled",
+		nlimit / (x.ks ? x.ks->nspec : 1) - nonly, nonly ? ", and the configurations --only leaves out" : "",
+		x.ks && x.ks->nspec > 1 ? "each compiled for a problem's layout" : "compiled",
 		!x.ks ? "" : o->kcache ? " or read from the kernel cache" : " (no kernel cache)");
+	if (o->only)
+		fprintf(stderr, "--only '%s': %d of the %d configurations; a restricted search: its trials are stored, "
+				"its best is not stored as the problem's result\n",
+			o->only, nconf - nonly, nconf);
 
 	x.wctx = (struct dlb_worker_ctx){.ordinal = dev->ordinal, .op = op, .suite = suite, .cand = cand, .ncand = ncand,
 					 .dev = dev};
@@ -1047,7 +1053,8 @@ int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, const
 			continue;
 		}
 		snprintf(r->platform, sizeof r->platform, "%s", plat.key);
-		DLB_CHECK(dlb_result_save(db, r));
+		if (!o->only) /* a restricted search's best is not the problem's */
+			DLB_CHECK(dlb_result_save(db, r));
 		char tu[32], vb[32], sp[32], fl[32];
 		fprintf(stderr,
 			"%s: %s %s us, vendor best %s us, %sx, stream floor %s us\n    %s: %d of %d candidates, %ld "

@@ -23,6 +23,8 @@ struct dlb_tune_opts {
 	struct dlb_store *kcache;      /* the kernel cache (store/kcache.h); NULL: every candidate compiled */
 	int paired;                    /* pairs of samples of the winner and the vendor best, timed side by side
 	                                * after the baselines (struct dlb_paired; 0: none) */
+	const char *only;              /* a restricted search (src/kernels.h): only these configurations; stored
+	                                * results are not answered and its best is not stored (its trials are) */
 	/* Test hooks: candidates appended to the compiled space (or, with only_extra, instead of it), another
 	 * worker (NULL: dlb_worker_main), and the floor of every candidate's time limit (0: 10 s). */
 	const struct dlb_candidate *extra;

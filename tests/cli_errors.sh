@@ -88,6 +88,8 @@ case " $built " in
 	--op gemm --prec int8 --m 2147483647 --n 1 --k 1 ;;
 esac
 expect 2 "$u.*--emit goes with the compile" space --emit "$tmp/e"
+expect 2 "$u.*--only goes with tune and compile" lookup --m 5 --n 5 --k 5 --only KIND=2
+expect 2 "$u.*--only 'KIND=9': no configuration of conv fp16 contains it" compile --op conv --prec fp16 --only KIND=9
 expect 1 "$u.*no database at" db list --db "$tmp/none"
 expect 1 "$u.*no database at" lookup --m 5 --n 5 --k 5 --db "$tmp/none"
 expect 2 "$u.*cannot read .*missing.json" import "$tmp/missing.json" --db "$tmp/imp"

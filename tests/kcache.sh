@@ -79,4 +79,11 @@ for f in a b; do
 		{ echo "FAIL: concurrent run $f:"; cat "$tmp/$f"; fail=1; }
 done
 expect "after two at once" "$("$bin" $args --db "$tmp/two" 2>&1)" "$n" 0 0
+# --only: the configurations whose text contains one of its pieces, each in the four layouts; a second run
+# reads them from the cache
+only='BM=128 BN=128 BK=8 TM=8 TN=8|BM=64 BN=64 BK=8 TM=4 TN=4'
+out=$("$bin" compile --op gemm --arch sm_80 --only "$only" --db "$tmp/only" 2>&1)
+printf '%s\n' "$out" | grep -q "^compiled 8 candidates (as NN, NT, TN and TT) for sm_80, 0 failed" ||
+	{ echo "FAIL: --only: $out"; fail=1; }
+expect "--only, again" "$("$bin" compile --op gemm --arch sm_80 --only "$only" --db "$tmp/only" 2>&1)" 8 0 0
 exit $fail
