@@ -266,21 +266,30 @@ typedef CUresult (*encode_tiled_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32
 				    const cuuint64_t *, const cuuint32_t *, const cuuint32_t *, CUtensorMapInterleave,
 				    CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
 
+/* The driver's function `name` (of the CUDA 12.0 driver API) into *fn, once: no link to libcuda. */
+static int driver_entry(const char *name, void **fn)
+{
+	int rc = 0;
+	if (*fn)
+		return 0;
+	enum cudaDriverEntryPointQueryResult q;
+	CUDA_CHECK(cudaGetDriverEntryPointByVersion(name, fn, 12000, cudaEnableDefault, &q));
+	if (q != cudaDriverEntryPointSuccess || !*fn) {
+		*fn = NULL;
+		DLB_FAIL(DLB_E_CUDA, "the driver has no %s (query result %d)", name, (int)q);
+	}
+fail:
+	return rc;
+}
+
 int dlb_tmap_2d(struct dlb_tmap *m, int es, const void *base, uint64_t inner, uint64_t outer, uint64_t stride,
 		uint32_t box_inner, uint32_t box_outer)
 {
 	_Static_assert(sizeof(struct dlb_tmap) == sizeof(CUtensorMap), "a tensor map is 128 bytes");
-	static encode_tiled_fn encode;
+	static void *fn;
 	int rc = 0;
-	if (!encode) {
-		void *fn = NULL;
-		enum cudaDriverEntryPointQueryResult q;
-		CUDA_CHECK(
-		    cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q));
-		if (q != cudaDriverEntryPointSuccess || !fn)
-			DLB_FAIL(DLB_E_CUDA, "the driver has no cuTensorMapEncodeTiled (query result %d)", (int)q);
-		encode = (encode_tiled_fn)fn;
-	}
+	DLB_CHECK(driver_entry("cuTensorMapEncodeTiled", &fn));
+	encode_tiled_fn encode = (encode_tiled_fn)fn;
 	memset(m, 0, sizeof *m);
 	cuuint64_t dim[2] = {inner, outer}, str[1] = {stride};
 	cuuint32_t box[2] = {box_inner, box_outer}, one[2] = {1, 1};
@@ -294,6 +303,37 @@ int dlb_tmap_2d(struct dlb_tmap *m, int es, const void *base, uint64_t inner, ui
 		    "cuTensorMapEncodeTiled: error %d (%llu x %llu elements of %d bytes, stride %llu, box %u x %u)",
 		    (int)r, (unsigned long long)inner, (unsigned long long)outer, es, (unsigned long long)stride,
 		    box_inner, box_outer);
+fail:
+	return rc;
+}
+
+typedef CUresult (*encode_im2col_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,
+				     const cuuint64_t *, const int *, const int *, cuuint32_t, cuuint32_t,
+				     const cuuint32_t *, CUtensorMapInterleave, CUtensorMapSwizzle,
+				     CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+
+int dlb_tmap_im2col(struct dlb_tmap *m, const void *base, const uint64_t nhwc[4], const int lower[2],
+		    const int upper[2], const uint32_t step[2], uint32_t channels, uint32_t pixels)
+{
+	static void *fn;
+	int rc = 0;
+	DLB_CHECK(driver_entry("cuTensorMapEncodeIm2col", &fn));
+	encode_im2col_fn encode = (encode_im2col_fn)fn;
+	memset(m, 0, sizeof *m);
+	/* innermost first: C, W, H, N; byte strides of W, H and N */
+	cuuint64_t dim[4] = {nhwc[3], nhwc[2], nhwc[1], nhwc[0]};
+	cuuint64_t str[3] = {2 * nhwc[3], 2 * nhwc[3] * nhwc[2], 2 * nhwc[3] * nhwc[2] * nhwc[1]};
+	cuuint32_t es[4] = {1, step[0], step[1], 1};
+	CUresult r = encode((CUtensorMap *)m, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 4, (void *)base, dim, str, lower, upper,
+			    channels, pixels, es, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+			    CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+	if (r != CUDA_SUCCESS)
+		DLB_FAIL(DLB_E_LIMIT,
+			 "cuTensorMapEncodeIm2col: error %d (N %llu, H %llu, W %llu, C %llu; corners %d,%d and %d,%d; "
+			 "steps %u,%u; %u channels x %u pixels)",
+			 (int)r, (unsigned long long)nhwc[0], (unsigned long long)nhwc[1], (unsigned long long)nhwc[2],
+			 (unsigned long long)nhwc[3], lower[0], lower[1], upper[0], upper[1], step[0], step[1], channels,
+			 pixels);
 fail:
 	return rc;
 }

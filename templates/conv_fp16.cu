@@ -46,9 +46,9 @@
 #define STAGES 3 // cp.async stages in flight (VEC only)
 #endif
 #ifndef KIND
-#define KIND 0 // 0: mma.sync; 1: wgmma with a producer warpgroup (sm_90a, VEC only)
-#endif
-#if KIND == 1
+#define KIND 0 // 0: mma.sync; 1: wgmma fed by a cp.async producer warpgroup; 2: wgmma fed by the copy engine
+#endif         // (1 and 2: sm_90a, VEC only; 2: C a multiple of 64 as well)
+#if KIND >= 1
 #define THREADS (128 * (WARPS_M + 1)) // WARPS_M consumer warpgroups along the pixels, one producer
 #else
 #define THREADS (32 * WARPS_M * WARPS_N)
@@ -60,6 +60,11 @@
 #define LDS (BK + 8)       // halves per shared row
 
 typedef unsigned short h16;
+
+// The copy engine (sm_90): a tensor map (CUtensorMap, 128 opaque bytes; the host encodes it) passed by value
+struct __align__(64) tmap_t {
+	unsigned long long v[16];
+};
 
 #define LA ((BM * BK + THREADS - 1) / THREADS) // im2col elements a thread loads per stage
 #define LB ((BN * BK + THREADS - 1) / THREADS) // filter elements a thread loads per stage
@@ -344,8 +349,8 @@ __device__ __forceinline__ void conv_body_vec(const h16 *__restrict__ x, const h
 }
 #endif
 
-#if VEC && KIND == 1
-// ---- KIND 1: wgmma (sm_90a), a producer warpgroup and WARPS_M consumer warpgroups ----
+#if VEC && KIND >= 1
+// ---- KIND 1 and 2: wgmma (sm_90a), a producer warpgroup and WARPS_M consumer warpgroups ----
 // A stage holds BM lines of x (one pixel each) and BN lines of w (one filter each), 128 bytes (BK = 64 halves,
 // 8 chunks of 16 bytes) a line, chunk c of line l at l*128 + ((c ^ (l % 8)) * 16): the 128-byte swizzle the
 // wgmma descriptors name, in 1024-byte atoms of 8 lines (the stages start 1024-byte aligned).
@@ -361,8 +366,19 @@ __device__ __forceinline__ void conv_body_vec(const h16 *__restrict__ x, const h
 // are persistent (below), so one tile's stores overlap the next tile's first copies. Split-K's finish runs on
 // the consumers alone (conv_splitk_finish's named barrier 1 counts them); the producer decodes each tile's
 // pixels into the table between two barriers of its own (named barrier 2).
-// Dynamic shared memory: STAGES·(BM+BN)·128 bytes + 1024 for the alignment; the mbarriers are static.
+// Dynamic shared memory: STAGES·(BM+BN)·128 bytes + 1024 for the alignment, then 2 KiB a consumer warp for
+// the NHWC epilogue (y through shared memory, below); the mbarriers are static.
+// KIND 2 (C a multiple of 64, so a k-tile is 64 channels of one tap): one producer thread fills each stage with
+// two bulk tensor copies, the copy engine doing the im2col addressing, the zeros of the padding and the
+// swizzle: x through an im2col tensor map (tmx: NHWC as {C, W, H, N}, its box BM pixels of 64 channels, the
+// traversal stepping by the stride within the pixels the filter's top-left tap can take, the tap (r, s) as
+// the copy's offsets, dilated), w through a tiled one (tmw: KRSC as BN lines of 64 elements of C·R·S). A
+// stage is full when both have landed (complete_tx on the full mbarrier, which expects that one arrival).
 #define WGS WARPS_M
+// the NHWC epilogue through shared memory, except where ptxas spilled with it: the two-blocks-an-SM kernel
+// (KIND 1, one consumer warpgroup of 32 accumulators a thread, MIN_BLOCKS below; 60 bytes at 128 registers)
+// and KIND 2 with one consumer warpgroup of 128 accumulators a thread (4 bytes at 255)
+#define EPI_SMEM (!(KIND == 1 && WGS == 1 && (BM / 64) * BN <= 64) && !(WGS == 1 && (BM / 64) * BN >= 256))
 #define WMI (BM / (64 * WGS))
 #define WG_STAGE ((BM + BN) * 128)
 #define WG_V ((BM + BN) / 16) // lines a producer thread copies a stage: 16 a pass of its 128 threads
@@ -399,6 +415,32 @@ __device__ __forceinline__ void mb_arrive_cp(u32 bar)
 {
 	asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
 }
+#if KIND == 2
+// BM pixels x 64 channels of x into dst: the traversal from pixel (w, h) of image n, channels c.., each read at
+// the tap's offset (ow, oh); complete_tx on bar
+__device__ __forceinline__ void tma_im2col(u32 dst, const tmap_t *map, int c, int w, int h, int n,
+					   unsigned short ow, unsigned short oh, u32 bar)
+{
+	asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes"
+		     " [%0], [%1, {%2, %3, %4, %5}], [%6], {%7, %8};" ::"r"(dst),
+		     "l"(reinterpret_cast<unsigned long long>(map)), "r"(c), "r"(w), "r"(h), "r"(n), "r"(bar), "h"(ow),
+		     "h"(oh)
+		     : "memory");
+}
+// the box of a 2-D tensor map at (x, y) into dst; complete_tx on bar
+__device__ __forceinline__ void tma_tile(u32 dst, const tmap_t *map, int x, int y, u32 bar)
+{
+	asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+		     " [%0], [%1, {%2, %3}], [%4];" ::"r"(dst), "l"(reinterpret_cast<unsigned long long>(map)), "r"(x),
+		     "r"(y), "r"(bar)
+		     : "memory");
+}
+// arrives on bar (its one expected arrival) and raises its transaction count by bytes
+__device__ __forceinline__ void mb_expect_tx(u32 bar, u32 bytes)
+{
+	asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+}
+#endif
 // d[0..BN/2) += A (64 x 16, descriptor da) · B (BN x 16, db)^T, fp16 in, fp32 accumulators
 #define WGO8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), \
 		"+f"(d[i + 6]), "+f"(d[i + 7])
@@ -454,12 +496,14 @@ __device__ __forceinline__ void wg_mma(float (&d)[BN / 2], unsigned long long da
 template <int OUT_NHWC>
 __device__ __forceinline__ void conv_body_wg(const h16 *__restrict__ x, const h16 *__restrict__ w,
 					     h16 *__restrict__ y, const conv_shape &d, float *__restrict__ W,
-					     unsigned *__restrict__ counters, int kc)
+					     unsigned *__restrict__ counters, int kc, const tmap_t *tmx, const tmap_t *tmw)
 {
 	extern __shared__ __align__(16) unsigned char wsm[];
 	const u32 sbase = (smem_addr(wsm) + 1023u) & ~1023u;
+#if KIND == 1
 	__shared__ i64 pix_base[BM];
 	__shared__ int pix_h[BM], pix_w[BM];
+#endif
 	__shared__ __align__(8) unsigned long long bars[2 * STAGES];
 	const u32 full0 = smem_addr(bars), empty0 = full0 + 8u * STAGES;
 	const int tid = threadIdx.x;
@@ -478,7 +522,8 @@ __device__ __forceinline__ void conv_body_wg(const h16 *__restrict__ x, const h1
 	const i64 tile0 = persist ? blockIdx.x : 0;
 	if (tid == 0)
 		for (int s = 0; s < STAGES; s++) {
-			mb_init(full0 + 8u * s, 128);     // each producer thread's copies of the stage
+			mb_init(full0 + 8u * s, KIND == 1 ? 128 : 1); // each producer thread's copies of the stage, or
+								       // the one thread's expect_tx (KIND 2)
 			mb_init(empty0 + 8u * s, 4 * WGS); // each consumer warp, once its wgmmas have read the stage
 		}
 	__syncthreads();
@@ -488,7 +533,34 @@ __device__ __forceinline__ void conv_body_wg(const h16 *__restrict__ x, const h1
 #if WGS == 2
 		asm volatile("setmaxnreg.dec.sync.aligned.u32 136;" ::: "memory");
 #endif
-		const int pt = tid - CONS_THREADS, ch = pt % 8;
+		const int pt = tid - CONS_THREADS;
+#if KIND == 2
+		if (pt != 0)
+			return;
+		asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<unsigned long long>(tmx)) : "memory");
+		asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<unsigned long long>(tmw)) : "memory");
+		int it = 0;
+#pragma unroll 1
+		for (i64 tile = tile0; tile < ntile; tile += tstep) {
+			const i64 m0 = (persist ? tile / tn : blockIdx.x) * (i64)BM;
+			const int k0 = (int)(persist ? tile % tn : blockIdx.y) * BN;
+			const int n0 = (int)(m0 / PQ), pq = (int)(m0 - (i64)n0 * PQ), p0 = pq / d.Q, q0 = pq - p0 * d.Q;
+			const int wb = q0 * d.str_w - d.pad_w, hb = p0 * d.str_h - d.pad_h;
+#pragma unroll 1
+			for (int t = 0; t < nk; t++, it++) {
+				const int st = it % STAGES;
+				mb_wait(empty0 + 8u * st, ((it / STAGES) & 1) ^ 1);
+				const u32 sb = sbase + (u32)st * WG_STAGE, full = full0 + 8u * st;
+				const int g = gbeg + t * BK, rs = g / d.C, c = g - rs * d.C, r = rs / d.S, s = rs - r * d.S;
+				mb_expect_tx(full, WG_STAGE);
+				tma_im2col(sb, tmx, c, wb, hb, n0, (unsigned short)(s * d.dil_w), (unsigned short)(r * d.dil_h),
+					   full);
+				tma_tile(sb + BM * 128u, tmw, g, k0, full);
+			}
+		}
+		return;
+#else
+		const int ch = pt % 8;
 		int it = 0; // the ring's k-tiles so far
 #pragma unroll 1
 		for (i64 tile = tile0; tile < ntile; tile += tstep) {
@@ -532,6 +604,7 @@ __device__ __forceinline__ void conv_body_wg(const h16 *__restrict__ x, const h1
 			}
 		}
 		return;
+#endif
 	}
 
 	// ---- consumers ----
@@ -555,8 +628,9 @@ __device__ __forceinline__ void conv_body_wg(const h16 *__restrict__ x, const h1
 		for (int t = 0; t < nk; t++, it++) {
 			const int st = it % STAGES;
 			mb_wait(full0 + 8u * st, (it / STAGES) & 1);
-			// cp.async wrote the stage through the generic proxy; wgmma reads it through the async one
+#if KIND == 1 // cp.async wrote the stage through the generic proxy; wgmma reads it through the async one
 			asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
 			const unsigned long long soff = (unsigned long long)(((u32)st * WG_STAGE) >> 4);
 			asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #pragma unroll
@@ -580,6 +654,47 @@ __device__ __forceinline__ void conv_body_wg(const h16 *__restrict__ x, const h1
 				asm volatile("" : "+f"(acc[i][r])::"memory");
 		// accumulator r of m64 block i: pixel 64·(WMI·wg + i) + 16·warp + lane/4 (+8 for r % 4 >= 2), filter
 		// 8·(r/4) + 2·(lane % 4) + r % 2
+		if (EPI_SMEM && OUT_NHWC && gridDim.z == 1 && d.K % 8 == 0) {
+			// y in NHWC: each warp's 16 rows go out 64 filters at a time through its 2 KiB of shared memory
+			// (16-byte chunks swizzled by the row, so neither side conflicts), as whole 128-byte lines of y
+			const u32 eb = sbase + (u32)(STAGES * WG_STAGE) + (u32)(wg * 4 + warp) * 2048u;
+#pragma unroll
+			for (int i = 0; i < WMI; i++)
+#pragma unroll
+				for (int cc = 0; cc < BN / 64; cc++) {
+#pragma unroll
+					for (int j = 0; j < 8; j++)
+#pragma unroll
+						for (int hf = 0; hf < 2; hf++) {
+							const int r = 4 * (8 * cc + j) + 2 * hf, row = lane / 4 + 8 * hf;
+							u32 h;
+							asm("cvt.rn.f16x2.f32 %0, %2, %1;" : "=r"(h) : "f"(acc[i][r]), "f"(acc[i][r + 1]));
+							asm volatile("st.shared.b32 [%0], %1;" ::"r"(eb + (u32)row * 128u +
+												  (u32)((j ^ (row & 7)) << 4) +
+												  (u32)(lane % 4) * 4u),
+								     "r"(h)
+								     : "memory");
+						}
+					__syncwarp();
+#pragma unroll
+					for (int q = 0; q < 4; q++) {
+						const int row = 4 * q + lane / 8, ch = lane % 8;
+						u32 v0, v1, v2, v3;
+						asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];"
+							     : "=r"(v0), "=r"(v1), "=r"(v2), "=r"(v3)
+							     : "r"(eb + (u32)row * 128u + (u32)((ch ^ (row & 7)) << 4))
+							     : "memory");
+						const i64 m = m0 + 64 * (WMI * wg + i) + 16 * warp + row;
+						const int k = k0 + 64 * cc + 8 * ch;
+						if (m < NPQ && k < d.K)
+							asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};" ::"l"(y + m * d.K + k),
+								     "r"(v0), "r"(v1), "r"(v2), "r"(v3)
+								     : "memory");
+					}
+					__syncwarp();
+				}
+			continue;
+		}
 		if (gridDim.z == 1) {
 #pragma unroll
 			for (int i = 0; i < WMI; i++)
@@ -618,13 +733,16 @@ __device__ __forceinline__ void conv_body_wg(const h16 *__restrict__ x, const h1
 }
 #endif
 
+// tmx, tmw: KIND 2's tensor maps of x and w (zeros for the other kernels, which do not read them)
 #define CONV_ARGS                                                                                        \
 	const h16 *__restrict__ x, const h16 *__restrict__ w, h16 *__restrict__ y, conv_shape d,           \
-		float *__restrict__ W, unsigned *__restrict__ counters, int kc
+		float *__restrict__ W, unsigned *__restrict__ counters, int kc,                            \
+		const __grid_constant__ tmap_t tmx, const __grid_constant__ tmap_t tmw
 #define CONV_PASS x, w, y, d, W, counters, kc
 
 // wgmma with one consumer warpgroup and 32 accumulators a thread (BM 64, BN 64): two blocks an SM (at most 128
-// registers a thread; ptxas takes 255 unbounded)
+// registers a thread; ptxas takes 255 unbounded). Not KIND 2: under that bound its producer thread's loop made
+// ptxas spill 56 bytes.
 #if VEC && KIND == 1 && WGS == 1 && WMI * BN <= 64
 #define MIN_BLOCKS 2
 #else
@@ -633,8 +751,8 @@ __device__ __forceinline__ void conv_body_wg(const h16 *__restrict__ x, const h1
 
 extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) conv_nchw(CONV_ARGS)
 {
-#if VEC && KIND == 1
-	ONLY(LAYOUT_NCHW, conv_body_wg<0>(CONV_PASS));
+#if VEC && KIND >= 1
+	ONLY(LAYOUT_NCHW, conv_body_wg<0>(CONV_PASS, &tmx, &tmw));
 #elif VEC // x and w as NHWC and KRSC (the host's to_nhwc copies), y NCHW
 	ONLY(LAYOUT_NCHW, conv_body_vec<0>(CONV_PASS));
 #else
@@ -644,13 +762,38 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) conv_nchw(CONV
 
 extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) conv_nhwc(CONV_ARGS)
 {
-#if VEC && KIND == 1
-	ONLY(LAYOUT_NHWC, conv_body_wg<1>(CONV_PASS));
+#if VEC && KIND >= 1
+	ONLY(LAYOUT_NHWC, conv_body_wg<1>(CONV_PASS, &tmx, &tmw));
 #elif VEC
 	ONLY(LAYOUT_NHWC, conv_body_vec<1>(CONV_PASS));
 #else
 	ONLY(LAYOUT_NHWC, conv_body<1>(CONV_PASS));
 #endif
+}
+
+// C not a multiple of 8 (first layers: C = 1, 3): the cp.async and wgmma kernels run the problem as one of Cp
+// channels (C rounded up to 8) on copies made inside each launch: in (images x C x HW in NCHW order, or
+// images x HW x C when src_nhwc) to out (images x HW x Cp), the extra channels zero. A thread writes 8 channels
+// of one pixel, 16 bytes.
+extern "C" __global__ void __launch_bounds__(256) pad_channels(const h16 *__restrict__ in, h16 *__restrict__ out,
+							       i64 images, int C, int Cp, int HW, int src_nhwc)
+{
+	const int groups = Cp / 8;
+	const i64 total = images * HW * groups;
+	for (i64 e = (i64)blockIdx.x * 256 + threadIdx.x; e < total; e += (i64)gridDim.x * 256) {
+		const int g = (int)(e % groups);
+		const i64 pix = e / groups, n = pix / HW;
+		const int i = (int)(pix % HW);
+		u32 v[4];
+#pragma unroll
+		for (int j = 0; j < 8; j += 2) {
+			const int c = 8 * g + j;
+			const u32 lo = c < C ? in[src_nhwc ? pix * C + c : (n * C + c) * HW + i] : 0u;
+			const u32 hi = c + 1 < C ? in[src_nhwc ? pix * C + c + 1 : (n * C + c + 1) * HW + i] : 0u;
+			v[j / 2] = lo | hi << 16;
+		}
+		*reinterpret_cast<uint4 *>(out + pix * Cp + 8 * g) = make_uint4(v[0], v[1], v[2], v[3]);
+	}
 }
 
 // NCHW's cp.async kernel reads x and w in NHWC and KRSC order (conv_common.cu's conv_to_nhwc)

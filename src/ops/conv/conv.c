@@ -52,7 +52,8 @@ static const struct dlb_constraint conv_limit_checks[] = {
 
 /* fp16 (templates/conv_fp16.cu): KIND 0, tiles of warps, each a grid of 16x8 mma.sync tiles; KIND 1 (sm_90a,
  * C a multiple of 8), WARPS_M consumer warpgroups of m64 wgmmas and one producer warpgroup that fills their
- * cp.async stages. int8 has no KIND. */
+ * cp.async stages; KIND 2 the same consumers fed by the copy engine (C a multiple of 64: an im2col tensor map
+ * of x, a tiled one of w; tma_ok). int8 has no KIND. */
 enum { H_BM, H_BN, H_BK, H_WM, H_WN, H_ST, H_KIND, H_NPARAMS };
 
 static const struct dlb_param h_params[H_NPARAMS] = {
@@ -63,12 +64,22 @@ static const struct dlb_param h_params[H_NPARAMS] = {
 	[H_WM] = {"WARPS_M", "warps along the pixels (wgmma: warpgroups)", 3, {1, 2, 4}},
 	[H_WN] = {"WARPS_N", "warps along the filters", 3, {1, 2, 4}},
 	[H_ST] = {"STAGES", "shared-memory stages in flight (C a multiple of 8; elsewhere 2)", 3, {2, 3, 4}},
-	[H_KIND] = {"KIND", "0: mma.sync; 1: wgmma (sm_90a, C a multiple of 8)", 2, {0, 1}, 1},
+	[H_KIND] = {"KIND",
+		    "0: mma.sync; 1: wgmma, cp.async copies (sm_90a, C a multiple of 8); 2: wgmma, the copy engine's "
+		    "im2col (sm_90a, C a multiple of 64)",
+		    3,
+		    {0, 1, 2},
+		    1},
 };
 
 static int h_wgmma(const int *v)
 {
-	return v[H_KIND] == 1;
+	return v[H_KIND] >= 1;
+}
+
+static int h_tma(const int *v)
+{
+	return v[H_KIND] == 2;
 }
 
 /* two stages of both tiles (rows padded by 8 halves), the block's decoded pixels */
@@ -143,11 +154,11 @@ static int h_l_smem(const int *v, const struct dlb_limits *lim)
 }
 
 /* the cp.async kernels (C % 8 == 0): STAGES stages in dynamic shared memory, mma.sync's rows padded by 8
- * halves, wgmma's 128-byte lines from a 1024-byte aligned start */
+ * halves, wgmma's 128-byte lines from a 1024-byte aligned start and 2 KiB a consumer warp for the epilogue */
 static size_t h_dyn_smem(const int *v)
 {
 	if (h_wgmma(v))
-		return (size_t)v[H_ST] * (size_t)(v[H_BM] + v[H_BN]) * 128 + 1024;
+		return (size_t)v[H_ST] * (size_t)(v[H_BM] + v[H_BN]) * 128 + 1024 + 8192 * (size_t)v[H_WM];
 	return (size_t)v[H_ST] * (size_t)(v[H_BM] + v[H_BN]) * (size_t)(v[H_BK] + 8) * 2;
 }
 
@@ -166,8 +177,8 @@ static int h_l_dyn(const int *v, const struct dlb_limits *lim)
 static const struct dlb_constraint h_limit_checks[] = {
 	{.text = "BK <= 32: shared memory 4*(BM+BN)*(BK+8)+16*BM+4 bytes <= static limit per block", .kind = DLB_CON_CUSTOM,
 	 .ok = h_l_smem},
-	{.text = "shared memory 2*STAGES*(BM+BN)*(BK+8)+16*BM+4 bytes (wgmma: 128*STAGES*(BM+BN)+1024+16*BM+4+16*STAGES) <= "
-		 "opt-in limit per block",
+	{.text = "shared memory 2*STAGES*(BM+BN)*(BK+8)+16*BM+4 bytes (wgmma: 128*STAGES*(BM+BN)+1024+8192*WARPS_M+16*BM+4+"
+		 "16*STAGES) <= opt-in limit per block",
 	 .kind = DLB_CON_CUSTOM, .ok = h_l_dyn},
 	{.text = "wgmma only on sm_90a", .kind = DLB_CON_CUSTOM, .ok = h_l_wgmma},
 };
@@ -195,24 +206,25 @@ static const char *const h_spec_defines[] = {"#define LAYOUT_NCHW 1\n#define LAY
 					     "#define LAYOUT_NCHW 0\n#define LAYOUT_NHWC 1\n#define VEC 1\n",
 					     "#define LAYOUT_NCHW 1\n#define LAYOUT_NHWC 0\n#define VEC 1\n"};
 static const char *const h_spec_names[] = {"NCHW", "NHWC", "NHWC8", "NCHW8"};
-static const char *const h_kernels[] = {"conv_nchw", "conv_nhwc", "to_nhwc"};
+static const char *const h_kernels[] = {"conv_nchw", "conv_nhwc", "to_nhwc", "pad_channels"}; /* int8: the first 3 */
 
 static int h_vec(const int64_t *dim)
 {
 	return dim[CONV_C] % 8 == 0;
 }
 
-static int h_spec_of(const struct dlb_problem *p, const int *v)
-{
-	(void)v;
-	if (!h_vec(p->dim))
-		return (int)p->dim[CONV_LAYOUT];
-	return p->dim[CONV_LAYOUT] == CONV_NHWC ? H_SPEC_NHWC8 : H_SPEC_NCHW8;
-}
-
 static int h_scalar(const int *v)
 {
 	return !h_wgmma(v) && v[H_ST] == 2 && v[H_BK] <= 32;
+}
+
+/* C not a multiple of 8: the register-staged kernels on the problem as given, the others on copies with C
+ * rounded up to 8 (conv_launch, kernel pad_channels) */
+static int h_spec_of(const struct dlb_problem *p, const int *v)
+{
+	if (!h_vec(p->dim) && h_scalar(v))
+		return (int)p->dim[CONV_LAYOUT];
+	return p->dim[CONV_LAYOUT] == CONV_NHWC ? H_SPEC_NHWC8 : H_SPEC_NCHW8;
 }
 
 static int h_spec_used(const struct dlb_op *op, int s, const int *v)
@@ -316,6 +328,8 @@ struct conv_state {
 	const struct conv_kind *kind;
 	struct dlb_conv_shared *shared;
 	struct conv_shape d;   /* as run: int8's C padded */
+	struct conv_shape dp;  /* fp16 with C not a multiple of 8: d with C rounded up to 8 (the copies xt, wt) */
+	int cpad;              /* that C, or 0 */
 	int64_t run[DLB_MAX_DIMS];
 	int nhwc, vec, nsets; /* vec: the cp.async kernel (fp16: h_spec_of; int8: always) */
 	size_t (*dyn)(const int *v); /* its dynamic shared memory */
@@ -340,6 +354,12 @@ struct conv_state {
 	struct dlb_cudnn_conv cuh;
 	int cuh_open;
 	char cu_why[112]; /* int8: why cuDNN has no descriptors for the problem */
+	struct conv_tm {  /* fp16 KIND 2: the tensor maps last encoded for each set (x, w and the box they are for) */
+		const void *xb, *wb;
+		int bm, bn;
+		unsigned char x[sizeof(struct dlb_tmap)], w[sizeof(struct dlb_tmap)]; /* bytes: the state is not
+											* 64-byte aligned */
+	} tm[MAX_SETS];
 	int nent, ent_half[MAX_ENTRIES], ent_algo[MAX_ENTRIES]; /* the last vendor() call's entries: which cuDNN
 	                                                         * problem and algorithm, -1 for none */
 };
@@ -375,6 +395,8 @@ static size_t conv_device_bytes(const struct dlb_problem *p, const struct dlb_de
 	const struct conv_kind *k = kind_of(p->op);
 	int sets = sets_for(p, dev);
 	size_t xt = k->es_in < 4 ? k->es_in * (nx + nw) : 0; /* NCHW's copies to NHWC */
+	if (k->type == DLB_CUDNN_F16 && !h_vec(p->dim)) /* the copies with C rounded up to 8 */
+		xt = 2 * (nx + nw) / (size_t)p->dim[CONV_C] * (size_t)((p->dim[CONV_C] + 7) / 8 * 8);
 	/* int8: cuDNN's y as int32, and cuDNN fp16's sets and reference */
 	size_t i8 = k->type == DLB_CUDNN_S8 ? 4 * ny + (size_t)sets * 2 * (nx + nw + ny) + 4 * ny : 0;
 	return (size_t)sets * set_bytes(p) + 4 * ny + xt + i8 + MAX_WS_BYTES + dlb_bench_flush_bytes(dev);
@@ -470,7 +492,13 @@ static int conv_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **sta
 			DLB_CHECK(dlb_fill_f32(g, s->w[i], (int64_t)s->nw, seed + 2 * (uint64_t)i + 1));
 		}
 	}
-	if (s->vec && !s->nhwc) {
+	if (s->kind->type == DLB_CUDNN_F16 && !s->vec) {
+		s->cpad = (s->d.C + 7) / 8 * 8;
+		s->dp = s->d;
+		s->dp.C = s->cpad;
+		DLB_CHECK(dlb_dev_alloc(&s->xt, s->nx / (size_t)s->d.C * (size_t)s->cpad * es));
+		DLB_CHECK(dlb_dev_alloc(&s->wt, s->nw / (size_t)s->d.C * (size_t)s->cpad * es));
+	} else if (s->vec && !s->nhwc) {
 		DLB_CHECK(dlb_dev_alloc(&s->xt, s->nx * es));
 		DLB_CHECK(dlb_dev_alloc(&s->wt, s->nw * es));
 	}
@@ -508,10 +536,62 @@ static void grid_of(const struct conv_state *s, const int *v, int64_t *gx, int64
 	*gy = ((int64_t)s->d.K + v[s->kind->bn] - 1) / v[s->kind->bn];
 }
 
+/* Whether the copy engine can feed fp16's KIND 2 on this problem: the cp.async layout (x in NHWC, w in KRSC),
+ * whole k-tiles of 64 channels of one tap, and the im2col map's limits (4-D: corners within [-128, 127],
+ * traversal steps of at most 8, a tap's offsets in 16 bits). */
+static int tma_ok(const struct conv_state *s)
+{
+	const struct conv_shape *d = &s->d;
+	int up_w = d->pad_w - d->dil_w * (d->S - 1), up_h = d->pad_h - d->dil_h * (d->R - 1);
+	return s->vec && d->C % 64 == 0 && d->pad_w <= 128 && d->pad_h <= 128 && up_w >= -128 && up_w <= 127 &&
+	       up_h >= -128 && up_h <= 127 && d->str_w <= 8 && d->str_h <= 8 && d->dil_w * (d->S - 1) < 65536 &&
+	       d->dil_h * (d->R - 1) < 65536;
+}
+
+/* KIND 2's tensor maps of set `set` for a tile of bm pixels and bn filters, x and w as the kernel reads them
+ * (NCHW8: the launch's NHWC and KRSC copies), into mx and mw. Encoded once per set and tile. */
+static int tma_maps(struct conv_state *s, int set, const void *x, const void *w, int bm, int bn, struct dlb_tmap *mx,
+		    struct dlb_tmap *mw)
+{
+	int rc = 0;
+	struct conv_tm *t = &s->tm[set];
+	const struct conv_shape *d = &s->d;
+	if (t->xb != x || t->wb != w || t->bm != bm || t->bn != bn) {
+		uint64_t nhwc[4] = {(uint64_t)d->N, (uint64_t)d->H, (uint64_t)d->W, (uint64_t)d->C};
+		int lower[2] = {-d->pad_w, -d->pad_h};
+		int upper[2] = {d->pad_w - d->dil_w * (d->S - 1), d->pad_h - d->dil_h * (d->R - 1)};
+		uint32_t step[2] = {(uint32_t)d->str_w, (uint32_t)d->str_h};
+		uint64_t crs = (uint64_t)d->C * (uint64_t)d->R * (uint64_t)d->S;
+		t->xb = NULL;
+		DLB_CHECK(dlb_tmap_im2col(mx, x, nhwc, lower, upper, step, 64, (uint32_t)bm));
+		DLB_CHECK(dlb_tmap_2d(mw, 2, w, crs, (uint64_t)d->K, crs * 2, 64, (uint32_t)bn));
+		memcpy(t->x, mx, sizeof t->x);
+		memcpy(t->w, mw, sizeof t->w);
+		t->xb = x, t->wb = w, t->bm = bm, t->bn = bn;
+	}
+	memcpy(mx, t->x, sizeof t->x);
+	memcpy(mw, t->w, sizeof t->w);
+fail:
+	return rc;
+}
+
+/* Whether candidate v runs on the copies with C rounded up to 8 (fp16, h_spec_of). */
+static int padded(const struct conv_state *s, const int *v)
+{
+	return s->cpad && !h_scalar(v);
+}
+
+/* The shape candidate v runs. */
+static const struct conv_shape *shape_run(const struct conv_state *s, const int *v)
+{
+	return padded(s, v) ? &s->dp : &s->d;
+}
+
 /* Reduction steps per split, whole stages of BK. */
 static int chunk_of(const struct conv_state *s, const int *v, int split)
 {
-	int crs = s->d.C * s->d.R * s->d.S, kc = (crs + split - 1) / split, bk = v[s->kind->bk];
+	const struct conv_shape *d = shape_run(s, v);
+	int crs = d->C * d->R * d->S, kc = (crs + split - 1) / split, bk = v[s->kind->bk];
 	return (kc + bk - 1) / bk * bk;
 }
 
@@ -526,10 +606,12 @@ static int conv_variants(void *state, const struct dlb_candidate *c, int *values
 	int64_t gx, gy;
 	grid_of(s, v, &gx, &gy);
 	int64_t tiles = gx * gy, sms = s->g->dev->sm_count, bk = v[s->kind->bk],
-		steps = ((int64_t)s->d.C * s->d.R * s->d.S + bk - 1) / bk;
+		steps = ((int64_t)shape_run(s, v)->C * s->d.R * s->d.S + bk - 1) / bk;
 	int n = 0;
-	if (s->kind->type == DLB_CUDNN_F16 && !s->vec && !h_scalar(v))
+	if (s->kind->type == DLB_CUDNN_F16 && !s->vec && !h_scalar(v) && !s->cpad)
 		return 0; /* STAGES and BK 64 are the cp.async kernel's */
+	if (s->kind->type == DLB_CUDNN_F16 && h_tma(v) && !tma_ok(s))
+		return 0;
 	values[n++] = 1;
 	if (tiles >= 2 * sms || tiles > MAX_TILES_SPLIT)
 		return n;
@@ -568,6 +650,17 @@ fail:
 	return rc;
 }
 
+/* in (images of C x HW, NCHW order, or HW x C in NHWC problems) -> out (images of HW x cpad; the extra
+ * channels zero): templates/conv_fp16.cu's pad_channels */
+static int pad_channels(struct conv_state *s, const struct dlb_candidate *c, void *in, void *out, int images, int HW)
+{
+	int64_t n = (int64_t)images, groups = s->cpad / 8;
+	int C = s->d.C, Cp = s->cpad, nhwc = s->nhwc;
+	void *args[] = {&in, &out, &n, &C, &Cp, &HW, &nhwc};
+	return dlb_launch(c->kernels[3], dlb_grid_for(n * HW * groups, 256, s->g->dev->sm_count), (dim3){256, 1, 1}, 0,
+			  s->g->dev->stream, args);
+}
+
 static int conv_launch(void *state, const struct dlb_candidate *c, int split, int set)
 {
 	int rc = 0;
@@ -584,7 +677,15 @@ static int conv_launch(void *state, const struct dlb_candidate *c, int split, in
 		DLB_FAIL(DLB_E_LIMIT, "split-K %d needs more workspace or counters than were allocated", split);
 	int kc = chunk_of(s, v, split);
 	void *x = s->x[set], *w = s->w[set];
-	if (s->vec && !s->nhwc) { /* NCHW8 (int8: all NCHW): x to NHWC, w to KRSC, then a kernel writing y in NCHW */
+	int vec = s->vec;
+	struct conv_shape kd = *shape_run(s, v);
+	if (padded(s, v)) { /* x to NHWC and w to KRSC with C rounded up to 8, from either layout */
+		DLB_CHECK(pad_channels(s, c, x, s->xt, s->d.N, s->d.H * s->d.W));
+		DLB_CHECK(pad_channels(s, c, w, s->wt, s->d.K, s->d.R * s->d.S));
+		x = s->xt;
+		w = s->wt;
+		vec = 1;
+	} else if (s->vec && !s->nhwc) { /* NCHW8 (int8: all NCHW): x to NHWC, w to KRSC, then a kernel writing y in NCHW */
 		DLB_CHECK(to_nhwc(s, c, x, s->xt, s->d.N, s->d.C, s->d.H * s->d.W));
 		x = s->xt;
 		if (s->d.R * s->d.S > 1) { /* a 1x1 filter's KCRS is KRSC */
@@ -593,17 +694,22 @@ static int conv_launch(void *state, const struct dlb_candidate *c, int split, in
 		}
 	}
 	if (s->kind->type == DLB_CUDNN_F16 && h_wgmma(v) && split == 1) {
-		/* persistent blocks (templates/conv_fp16.cu KIND 1): as many as are resident at once, at most one
-		 * a tile; two an SM where the kernel asks for them (one consumer warpgroup, BM 64, BN 64) */
+		/* persistent blocks (templates/conv_fp16.cu KIND 1 and 2): as many as are resident at once, at most one
+		 * a tile; two an SM where the kernel asks for them (KIND 1, one consumer warpgroup, BM 64, BN 64) */
 		int64_t tiles = gx * gy,
 			resident = (int64_t)s->g->dev->sm_count *
-				   (v[H_WM] == 1 && v[H_BM] == 64 && v[H_BN] == 64 ? 2 : 1);
+				   (!h_tma(v) && v[H_WM] == 1 && v[H_BM] == 64 && v[H_BN] == 64 ? 2 : 1);
 		gx = tiles < resident ? tiles : resident;
 		gy = 1;
 	}
-	void *args[] = {&x, &w, &s->y[set], &s->d, &s->ws, &s->counters, &kc};
+	struct dlb_tmap mx, mw; /* fp16's kernels take KIND 2's tensor maps (zeros for the others) */
+	memset(&mx, 0, sizeof mx);
+	memset(&mw, 0, sizeof mw);
+	if (s->kind->type == DLB_CUDNN_F16 && h_tma(v))
+		DLB_CHECK(tma_maps(s, set, x, w, v[H_BM], v[H_BN], &mx, &mw));
+	void *args[] = {&x, &w, &s->y[set], &kd, &s->ws, &s->counters, &kc, &mx, &mw};
 	unsigned threads = (unsigned)s->kind->threads(v);
-	size_t dyn = s->vec ? s->dyn(v) : 0;
+	size_t dyn = vec ? s->dyn(v) : 0;
 	DLB_CHECK(dlb_launch(c->kernels[s->nhwc], (dim3){(unsigned)gx, (unsigned)gy, (unsigned)split},
 			     (dim3){threads, 1, 1}, dyn, s->g->dev->stream, args));
 fail:
@@ -843,12 +949,12 @@ const struct dlb_op dlb_op_conv_fp16 = {
 	.name = "conv",
 	.family = &dlb_family_conv,
 	.prec = DLB_PREC_FP16,
-	.summary = "forward convolution, implicit GEMM with fp16 inputs and output on the tensor cores (mma.sync), "
-		   "fp32 accumulation",
+	.summary = "forward convolution, implicit GEMM with fp16 inputs and output on the tensor cores (mma.sync; "
+		   "wgmma on sm_90a, fed by cp.async or the copy engine's im2col), fp32 accumulation",
 	.template_file = "conv_common.cu",
 	.template_extra = "conv_fp16.cu",
 	.kernel_names = h_kernels,
-	.nkernels = 3,
+	.nkernels = 4,
 	.ndyn_kernels = 2,
 	.variant_name = "SPLITK",
 	.nspecs = H_NSPECS,
