@@ -771,26 +771,38 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) conv_nhwc(CONV
 #endif
 }
 
-// C not a multiple of 8 (first layers: C = 1, 3): the cp.async and wgmma kernels run the problem as one of Cp
-// channels (C rounded up to 8) on copies made inside each launch: in (images x C x HW in NCHW order, or
-// images x HW x C when src_nhwc) to out (images x HW x Cp), the extra channels zero. A thread writes 8 channels
-// of one pixel, 16 bytes.
-extern "C" __global__ void __launch_bounds__(256) pad_channels(const h16 *__restrict__ in, h16 *__restrict__ out,
-							       i64 images, int C, int Cp, int HW, int src_nhwc)
+// C not a multiple of 8 (first layers: C = 1, 3): the cp.async and wgmma kernels run the problem on copies
+// made inside each launch, with the filter's width folded into the channels: a convolution with C' = S·C
+// channels (rounded up to 8, the rest zero), a filter 1 wide and Q columns, stride 1 and no padding along
+// the width. out[img][row][q][j] for j = s·C + c is in's element (img, c, row, q·str + s·dil - pad) (zero
+// outside its Win columns); in is images x C x rows x Win (NCHW order) or images x rows x Win x C (src_nhwc).
+// x: images N, rows H, Win W, Qout Q, the problem's stride, dilation and padding along the width; w (KCRS or
+// KRSC): images K, rows R, Win S, Qout 1, stride and dilation 1, no padding. A thread writes 8 channels, 16
+// bytes.
+extern "C" __global__ void __launch_bounds__(256) unfold_w(const h16 *__restrict__ in, h16 *__restrict__ out,
+							   i64 images, int rows, int Win, int C, int S, int Qout,
+							   int str, int dil, int pad, int Cp, int src_nhwc)
 {
 	const int groups = Cp / 8;
-	const i64 total = images * HW * groups;
+	const i64 total = images * rows * Qout * groups;
 	for (i64 e = (i64)blockIdx.x * 256 + threadIdx.x; e < total; e += (i64)gridDim.x * 256) {
 		const int g = (int)(e % groups);
-		const i64 pix = e / groups, n = pix / HW;
-		const int i = (int)(pix % HW);
+		const i64 pix = e / groups; // (img, row, q)
+		const int q = (int)(pix % Qout);
+		const i64 ir = pix / Qout; // img · rows + row
+		const i64 img = ir / rows;
+		const int row = (int)(ir % rows);
 		u32 v[4];
 #pragma unroll
-		for (int j = 0; j < 8; j += 2) {
-			const int c = 8 * g + j;
-			const u32 lo = c < C ? in[src_nhwc ? pix * C + c : (n * C + c) * HW + i] : 0u;
-			const u32 hi = c + 1 < C ? in[src_nhwc ? pix * C + c + 1 : (n * C + c + 1) * HW + i] : 0u;
-			v[j / 2] = lo | hi << 16;
+		for (int j = 0; j < 8; j++) {
+			const int jj = 8 * g + j, s = jj / C, c = jj - s * C, wi = q * str + s * dil - pad;
+			u32 h = 0;
+			if (s < S && (unsigned)wi < (unsigned)Win)
+				h = in[src_nhwc ? (ir * Win + wi) * C + c : ((img * C + c) * rows + row) * Win + wi];
+			if (j % 2 == 0)
+				v[j / 2] = h;
+			else
+				v[j / 2] |= h << 16;
 		}
 		*reinterpret_cast<uint4 *>(out + pix * Cp + 8 * g) = make_uint4(v[0], v[1], v[2], v[3]);
 	}

@@ -206,7 +206,7 @@ static const char *const h_spec_defines[] = {"#define LAYOUT_NCHW 1\n#define LAY
 					     "#define LAYOUT_NCHW 0\n#define LAYOUT_NHWC 1\n#define VEC 1\n",
 					     "#define LAYOUT_NCHW 1\n#define LAYOUT_NHWC 0\n#define VEC 1\n"};
 static const char *const h_spec_names[] = {"NCHW", "NHWC", "NHWC8", "NCHW8"};
-static const char *const h_kernels[] = {"conv_nchw", "conv_nhwc", "to_nhwc", "pad_channels"}; /* int8: the first 3 */
+static const char *const h_kernels[] = {"conv_nchw", "conv_nhwc", "to_nhwc", "unfold_w"}; /* int8: the first 3 */
 
 static int h_vec(const int64_t *dim)
 {
@@ -219,7 +219,7 @@ static int h_scalar(const int *v)
 }
 
 /* C not a multiple of 8: the register-staged kernels on the problem as given, the others on copies with C
- * rounded up to 8 (conv_launch, kernel pad_channels) */
+ * the filter's width folded into the channels (conv_launch, kernel unfold_w) */
 static int h_spec_of(const struct dlb_problem *p, const int *v)
 {
 	if (!h_vec(p->dim) && h_scalar(v))
@@ -328,8 +328,9 @@ struct conv_state {
 	const struct conv_kind *kind;
 	struct dlb_conv_shared *shared;
 	struct conv_shape d;   /* as run: int8's C padded */
-	struct conv_shape dp;  /* fp16 with C not a multiple of 8: d with C rounded up to 8 (the copies xt, wt) */
-	int cpad;              /* that C, or 0 */
+	struct conv_shape dp;  /* fp16 with C not a multiple of 8: the problem the copies xt, wt make (unfold_w):
+	                        * C' = S·C rounded up to 8, S' = 1, W' = Q, no stride, dilation or padding along W */
+	int cpad;              /* that C', or 0 */
 	int64_t run[DLB_MAX_DIMS];
 	int nhwc, vec, nsets; /* vec: the cp.async kernel (fp16: h_spec_of; int8: always) */
 	size_t (*dyn)(const int *v); /* its dynamic shared memory */
@@ -395,11 +396,21 @@ static size_t conv_device_bytes(const struct dlb_problem *p, const struct dlb_de
 	const struct conv_kind *k = kind_of(p->op);
 	int sets = sets_for(p, dev);
 	size_t xt = k->es_in < 4 ? k->es_in * (nx + nw) : 0; /* NCHW's copies to NHWC */
-	if (k->type == DLB_CUDNN_F16 && !h_vec(p->dim)) /* the copies with C rounded up to 8 */
-		xt = 2 * (nx + nw) / (size_t)p->dim[CONV_C] * (size_t)((p->dim[CONV_C] + 7) / 8 * 8);
+	if (k->type == DLB_CUDNN_F16 && !h_vec(p->dim)) { /* the unfolded copies (unfold_w) */
+		int64_t P, Q, cp = (p->dim[CONV_S] * p->dim[CONV_C] + 7) / 8 * 8;
+		dlb_conv_out(p->dim, &P, &Q);
+		xt = 2 * (size_t)cp * ((size_t)p->dim[CONV_N] * (size_t)p->dim[CONV_H] * (size_t)Q +
+				       (size_t)p->dim[CONV_K] * (size_t)p->dim[CONV_R]);
+	}
 	/* int8: cuDNN's y as int32, and cuDNN fp16's sets and reference */
 	size_t i8 = k->type == DLB_CUDNN_S8 ? 4 * ny + (size_t)sets * 2 * (nx + nw + ny) + 4 * ny : 0;
 	return (size_t)sets * set_bytes(p) + 4 * ny + xt + i8 + MAX_WS_BYTES + dlb_bench_flush_bytes(dev);
+}
+
+/* Elements of fp16's unfolded copy of x: N x H x Q x C' */
+static size_t unfolded_x(const struct conv_shape *d)
+{
+	return (size_t)d->N * (size_t)d->H * (size_t)d->Q * (size_t)((d->S * d->C + 7) / 8 * 8);
 }
 
 static void conv_teardown(void *state)
@@ -493,11 +504,16 @@ static int conv_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **sta
 		}
 	}
 	if (s->kind->type == DLB_CUDNN_F16 && !s->vec) {
-		s->cpad = (s->d.C + 7) / 8 * 8;
+		s->cpad = (s->d.S * s->d.C + 7) / 8 * 8;
 		s->dp = s->d;
 		s->dp.C = s->cpad;
-		DLB_CHECK(dlb_dev_alloc(&s->xt, s->nx / (size_t)s->d.C * (size_t)s->cpad * es));
-		DLB_CHECK(dlb_dev_alloc(&s->wt, s->nw / (size_t)s->d.C * (size_t)s->cpad * es));
+		s->dp.W = s->d.Q;
+		s->dp.S = 1;
+		s->dp.pad_w = 0;
+		s->dp.str_w = 1;
+		s->dp.dil_w = 1;
+		DLB_CHECK(dlb_dev_alloc(&s->xt, unfolded_x(&s->d) * es));
+		DLB_CHECK(dlb_dev_alloc(&s->wt, (size_t)s->d.K * (size_t)s->d.R * (size_t)s->cpad * es));
 	} else if (s->vec && !s->nhwc) {
 		DLB_CHECK(dlb_dev_alloc(&s->xt, s->nx * es));
 		DLB_CHECK(dlb_dev_alloc(&s->wt, s->nw * es));
@@ -575,7 +591,7 @@ fail:
 	return rc;
 }
 
-/* Whether candidate v runs on the copies with C rounded up to 8 (fp16, h_spec_of). */
+/* Whether candidate v runs on the unfolded copies (fp16 with C not a multiple of 8, h_spec_of). */
 static int padded(const struct conv_state *s, const int *v)
 {
 	return s->cpad && !h_scalar(v);
@@ -650,15 +666,16 @@ fail:
 	return rc;
 }
 
-/* in (images of C x HW, NCHW order, or HW x C in NHWC problems) -> out (images of HW x cpad; the extra
- * channels zero): templates/conv_fp16.cu's pad_channels */
-static int pad_channels(struct conv_state *s, const struct dlb_candidate *c, void *in, void *out, int images, int HW)
+/* x (w: x = 0) into the copy the shape s->dp reads (templates/conv_fp16.cu's unfold_w) */
+static int unfold(struct conv_state *s, const struct dlb_candidate *c, int x, void *in, void *out)
 {
-	int64_t n = (int64_t)images, groups = s->cpad / 8;
-	int C = s->d.C, Cp = s->cpad, nhwc = s->nhwc;
-	void *args[] = {&in, &out, &n, &C, &Cp, &HW, &nhwc};
-	return dlb_launch(c->kernels[3], dlb_grid_for(n * HW * groups, 256, s->g->dev->sm_count), (dim3){256, 1, 1}, 0,
-			  s->g->dev->stream, args);
+	const struct conv_shape *d = &s->d;
+	int64_t images = x ? d->N : d->K;
+	int rows = x ? d->H : d->R, win = x ? d->W : d->S, C = d->C, S = d->S, q = x ? d->Q : 1, str = x ? d->str_w : 1,
+	    dil = x ? d->dil_w : 1, pad = x ? d->pad_w : 0, cp = s->cpad, nhwc = s->nhwc;
+	void *args[] = {&in, &out, &images, &rows, &win, &C, &S, &q, &str, &dil, &pad, &cp, &nhwc};
+	return dlb_launch(c->kernels[3], dlb_grid_for(images * rows * q * (cp / 8), 256, s->g->dev->sm_count),
+			  (dim3){256, 1, 1}, 0, s->g->dev->stream, args);
 }
 
 static int conv_launch(void *state, const struct dlb_candidate *c, int split, int set)
@@ -679,9 +696,9 @@ static int conv_launch(void *state, const struct dlb_candidate *c, int split, in
 	void *x = s->x[set], *w = s->w[set];
 	int vec = s->vec;
 	struct conv_shape kd = *shape_run(s, v);
-	if (padded(s, v)) { /* x to NHWC and w to KRSC with C rounded up to 8, from either layout */
-		DLB_CHECK(pad_channels(s, c, x, s->xt, s->d.N, s->d.H * s->d.W));
-		DLB_CHECK(pad_channels(s, c, w, s->wt, s->d.K, s->d.R * s->d.S));
+	if (padded(s, v)) { /* x and w unfolded (s->dp), from either layout */
+		DLB_CHECK(unfold(s, c, 1, x, s->xt));
+		DLB_CHECK(unfold(s, c, 0, w, s->wt));
 		x = s->xt;
 		w = s->wt;
 		vec = 1;
