@@ -98,6 +98,8 @@ struct dlb_result {
 	double max_err, tol;
 	double peak;            /* the op's peak on the device it ran on, in its unit (dlb_op_unit: TFLOP/s, TOPS or
 	                         * GB/s); NAN when not recorded */
+	double mem_peak;        /* that device's memory bandwidth, GB/s (dlb_device_peak_gbs), for ops that show
+	                         * their bytes beside their flops; NAN (or 0) when not recorded */
 	int nvendor;
 	struct dlb_vendor_entry vendor[DLB_RESULT_MAX_VENDOR];
 	int counts[DLB_ST_COUNT];

@@ -916,6 +916,7 @@ static int tune_problem(struct run *x, int pi, struct dlb_candidate *cand, int n
 		x->problem_kernels.wait_s -= ks0.wait_s;
 	}
 	r->peak = dlb_op_peak(r->p.op, x->wctx.dev);
+	r->mem_peak = dlb_device_peak_gbs(x->wctx.dev);
 	snprintf(r->gpu, sizeof r->gpu, "%.127s", x->wctx.dev->name);
 	iso_now(r->timestamp, sizeof r->timestamp);
 fail:

@@ -120,6 +120,8 @@ json_t *dlb_best_json(const struct dlb_result *r)
 					      "speedup", "median", num(pd->speedup.median), "median_lo",
 					      num(pd->speedup.median_lo), "median_hi", num(pd->speedup.median_hi), "min",
 					      num(pd->speedup.min), "max", num(pd->speedup.max)));
+	if (j && isfinite(r->mem_peak) && r->mem_peak > 0) /* absent in records made before it was kept */
+		json_object_set_new(j, "mem_peak", json_real(r->mem_peak));
 	const struct dlb_search_info *si = &r->search;
 	if (j && si->strategy[0]) /* absent in records made before searches had strategies */
 		json_object_set_new(j, "search",
@@ -144,6 +146,7 @@ static int best_fields(json_t *root, struct dlb_result *r)
 	/* "peak_tflops" in records made before an op could be judged in GB/s */
 	r->peak = num_of(json_object_get(root, json_object_get(root, "peak") ? "peak" : "peak_tflops"));
 	r->gpu_seconds = num_of(json_object_get(root, "gpu_seconds"));
+	r->mem_peak = num_of(json_object_get(root, "mem_peak"));
 	json_t *counts = json_object_get(root, "counts");
 	for (int s = 0; s < DLB_ST_COUNT; s++)
 		r->counts[s] = int_of(counts, dlb_status_name((enum dlb_status)s));

@@ -46,6 +46,10 @@ out=$("$bin" compile --op spmm --matrix "$tmp/good.mtx" --n 4 2>&1) || { echo "F
 out=$("$bin" lookup --op spmm --m 7680 --n 1500 --k 2560 --sparsity 0.9 --db "$tmp/idb" --any-version 2>&1)
 printf '%s\n' "$out" | grep -q "stored best for spmm fp32 uniform 7680x1500x2560x0.9000x1: KIND=1 " ||
 	{ echo "FAIL: lookup: $out"; fail=1; }
+# its GB/s as a share of the memory bandwidth it records (mem_peak 3352.32 GB/s): 81 GB/s, 2.4%
+"$bin" export --format csv --db "$tmp/idb" --any-version 2>/dev/null | sed 's/"[^"]*"/x/g' |
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { g = $c["tuned_gbps"]; p = $c["tuned_pct_hbm"] }
+		END { exit !(g == 81 && p == 2.4) }' || { echo "FAIL: export: tuned_gbps or tuned_pct_hbm"; fail=1; }
 out=$("$bin" lookup --op spmm --m 7680 --n 1500 --k 2560 --sparsity 0.85 --db "$tmp/idb" --any-version 2>&1)
 printf '%s\n' "$out" | grep -q "GUESS for spmm fp32 uniform 7680x1500x2560x0.8500x1" || { echo "FAIL: lookup guess: $out"; fail=1; }
 "$bin" export --format h --db "$tmp/idb" --any-version >"$tmp/best.h" 2>/dev/null &&

@@ -219,6 +219,13 @@ static double gbps(const struct dlb_result *r)
 	return r->found && r->tuned.median > 0 ? min_bytes(r->p.dim) / (r->tuned.median * 1e3) : NAN;
 }
 
+/* GB/s as a percentage of the memory bandwidth of the GPU it was measured on */
+static double pct_hbm(const struct dlb_result *r)
+{
+	double g = gbps(r);
+	return isfinite(g) && isfinite(r->mem_peak) && r->mem_peak > 0 ? g / r->mem_peak * 100.0 : NAN;
+}
+
 static double wrt_dense(const struct dlb_result *r)
 {
 	double dense = dlb_result_kind_best_us(r, SPMM_KIND_DENSE);
@@ -245,6 +252,7 @@ static double prep_us(const struct dlb_result *r)
 static const struct dlb_derived_col spmm_derived[] = {
 	{"nnz", "nnz", 9, "%.0f", 0, nnz_col},
 	{"GB/s", "tuned_gbps", 6, "%.0f", 1, gbps},
+	{"%HBM", "tuned_pct_hbm", 5, "%.1f", 1, pct_hbm},
 	{"prep us", "cusparse_preprocess_us", 8, "%.1f", 1, prep_us},
 	{"wrt dense", "speedup_wrt_dense", 9, "%.2f", 1, wrt_dense},
 	{"cuSP wrt dense", "cusparse_wrt_dense", 9, "%.2f", 1, cusparse_wrt_dense},
