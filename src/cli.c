@@ -622,9 +622,10 @@ static int apply_option(int ch, const char *arg, struct dlb_cli *c, const char *
 		DLB_CHECK(parse_int("--every", arg, 1, 1000000, &c->every));
 		break;
 	case O_ONLY:
-		if (!*arg || strlen(arg) > 1000)
-			DLB_USER_FAIL(DLB_E_USAGE, "--only: give a configuration's text or a piece of it, e.g. --only "
-						   "'KIND=2' (at most 1000 characters)");
+		if (!*arg || strlen(arg) > 1000 || *arg == '|' || arg[strlen(arg) - 1] == '|' || strstr(arg, "||"))
+			DLB_USER_FAIL(DLB_E_USAGE, "--only '%s': give a configuration's text or pieces of it separated by "
+						   "'|', none empty, e.g. --only 'KIND=2' (at most 1000 characters)",
+				      arg);
 		c->only = arg;
 		break;
 	case O_SAMPLES:

@@ -440,6 +440,7 @@ int dlb_kernels_open(const struct dlb_op *op, const char *arch, const struct dlb
 			DLB_FAIL(ENOMEM, "out of memory");
 		int left_out = only && !matches_any(c->text, only);
 		k->nonly += left_out && spec == 0;
+		c->left_out = left_out;
 		if (left_out || dlb_candidate_within_limits(op, c, &tl)) {
 			c->job.rc = DLB_E_LIMIT; /* never compiled */
 			k->state[i] = READY;

@@ -109,6 +109,7 @@ struct dlb_candidate {
 	struct dlb_config cfg;
 	char text[128]; /* "BM=64 BN=64 ..." */
 	struct dlb_jit_job job;
+	int left_out; /* --only left it out (src/kernels.h): never compiled, not a point of the search, no trial */
 	int loaded;
 	struct dlb_module mod;
 	cudaKernel_t kernels[DLB_JIT_MAX_KERNELS];

@@ -799,6 +799,8 @@ static int tune_problem(struct run *x, int pi, struct dlb_candidate *cand, int n
 	for (int j = 0; j < nconf + ncand - (x->ks ? x->ks->n : 0) && !dlb_interrupted; j++) {
 		int i = j < nconf ? dlb_kernels_for(x->ks, &r->p, j) : j - nconf + (x->ks ? x->ks->n : 0);
 		struct dlb_candidate *c = &cand[i];
+		if (c->left_out) /* not this search's: stored as nothing, so a later full search measures it */
+			continue;
 		struct dlb_w_variants vars = {1, {1}};
 		struct dlb_trial *t = &r->trials[r->ntrials];
 		double tt = now_s();

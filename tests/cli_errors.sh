@@ -89,6 +89,7 @@ case " $built " in
 esac
 expect 2 "$u.*--emit goes with the compile" space --emit "$tmp/e"
 expect 2 "$u.*--only goes with tune and compile" lookup --m 5 --n 5 --k 5 --only KIND=2
+expect 2 "$u.*--only 'KIND=2|': .* none empty" compile --only 'KIND=2|'
 expect 2 "$u.*--only 'KIND=9': no configuration of conv fp16 contains it" compile --op conv --prec fp16 --only KIND=9
 expect 1 "$u.*no database at" db list --db "$tmp/none"
 expect 1 "$u.*no database at" lookup --m 5 --n 5 --k 5 --db "$tmp/none"

@@ -296,6 +296,47 @@ int main(void)
 	errno = 0;
 	CHECK(waitpid(-1, NULL, WNOHANG) == -1 && errno == ECHILD, "a worker was left behind");
 
+	/* 3. A restricted search (--only; src/kernels.c leaves the rest out as it leaves out candidate 0 here)
+	 * stores its trials but no result and nothing for what it left out; the full search after it measures
+	 * candidate 0, the fastest, and stores it as the best. */
+	struct dlb_problem p3 = {&dlb_op_gemm, DLB_PREC_FP32, {192, 64, 64, 0, 0}, 0};
+	suite.problems = &p3;
+	unlink(verify_log);
+	extra[0].left_out = 1;
+	extra[0].job.rc = DLB_E_LIMIT;
+	o.only = "BM=1";
+	memset(&res, 0, sizeof res);
+	rc = dlb_tune(&o, &suite, &dev, db, &res);
+	CHECK(rc == 0, "restricted dlb_tune: %d %s", rc, dlb_last_error());
+	CHECK_EQ_INT(res.found, 1);
+	CHECK(strncmp(res.config, "BM=100 ", 7) != 0, "the restricted search ran the one it left out: %s", res.config);
+	memset(&got, 0, sizeof got);
+	CHECK_EQ_INT(dlb_result_load(db, res.key, 1, &got), DLB_E_NOTFOUND); /* its best is not the problem's */
+	REQUIRE(dlb_problem_key(&dev, &p3, key, sizeof key) == 0, "key");
+	stored = NULL;
+	nstored = 0;
+	CHECK_EQ_INT(dlb_trials_load(db, key, &stored, &nstored), 0);
+	CHECK_EQ_INT(nstored, NEXTRA - 1);
+	for (int i = 0; i < nstored; i++)
+		CHECK(strncmp(stored[i].config, "BM=100 ", 7) != 0, "a trial of the configuration left out: %s (%s)",
+		      stored[i].config, dlb_status_name(stored[i].status));
+	free(stored);
+	CHECK_EQ_INT(count_lines(verify_log, 0), 0);
+	extra[0].left_out = 0;
+	extra[0].job.rc = 0;
+	o.only = NULL;
+	memset(&res, 0, sizeof res);
+	rc = dlb_tune(&o, &suite, &dev, db, &res);
+	CHECK(rc == 0, "full dlb_tune: %d %s", rc, dlb_last_error());
+	CHECK_EQ_INT(count_lines(verify_log, 0), 1);
+	memset(&got, 0, sizeof got);
+	CHECK_EQ_INT(dlb_result_load(db, res.key, 1, &got), 0);
+	CHECK_EQ_STR(got.config, "BM=100 BN=16 BK=8 TM=4 TN=2 SPLITK=1");
+	CHECK_EQ_INT(got.counts[DLB_ST_RESOURCE_LIMIT], 2); /* candidate 1 and the one over the limits, not 0 */
+	dlb_result_free(&got);
+	errno = 0;
+	CHECK(waitpid(-1, NULL, WNOHANG) == -1 && errno == ECHILD, "a worker was left behind");
+
 	dlb_store_close(db);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	CHECK_EQ_INT(system(cmd), 0);

@@ -622,7 +622,7 @@ static int conv_variants(void *state, const struct dlb_candidate *c, int *values
 	int64_t gx, gy;
 	grid_of(s, v, &gx, &gy);
 	int64_t tiles = gx * gy, sms = s->g->dev->sm_count, bk = v[s->kind->bk],
-		steps = ((int64_t)shape_run(s, v)->C * s->d.R * s->d.S + bk - 1) / bk;
+		steps = ((int64_t)shape_run(s, v)->C * s->d.R * shape_run(s, v)->S + bk - 1) / bk;
 	int n = 0;
 	if (s->kind->type == DLB_CUDNN_F16 && !s->vec && !h_scalar(v) && !s->cpad)
 		return 0; /* STAGES and BK 64 are the cp.async kernel's */
