@@ -13,6 +13,13 @@ secs=${FUZZ_SECONDS:-60}
 out=fuzz-build
 command -v "$CC_FUZZ" >/dev/null 2>&1 || { echo "fuzz: $CC_FUZZ not found (Debian: apt-get install clang)"; exit 1; }
 mkdir -p "$out/obj" "$out/crashes" "$out/corpus"
+# objects are rebuilt when their source is newer, and all of them when any header is: a struct that changed
+# under an old object reads as memory corruption to the sanitizers
+stamp="$out/obj/.headers"
+if [ ! -f "$stamp" ] || [ -n "$(find "$srcdir/src" "$srcdir/store" "$srcdir/search" "$srcdir/reports" "$srcdir/tests/fuzz" \
+	-name '*.h' -newer "$stamp" 2>/dev/null | head -n 1)" ]; then
+	rm -f "$out"/obj/*.o
+fi
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g -O1"
 objs=""
 for f in "$@"; do
@@ -26,6 +33,7 @@ for f in "$@"; do
 	fi
 	objs="$objs $o"
 done
+touch "$stamp"
 fail=0
 for name in suite record cli mtx; do
 	bin="$out/fuzz_$name"
