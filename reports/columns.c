@@ -231,8 +231,19 @@ static void t_verified(const struct dlb_row_ctx *x, const struct dlb_column *c, 
 		dlb_problem_shape_run(&x->r->p, shape, sizeof shape);
 		snprintf(pad, sizeof pad, ", padded: %s", shape);
 	}
-	snprintf(buf, (size_t)len, "%s%s%s", x->r->found ? "yes" : "no",
-		 x->r->cached && !x->exported ? " (cached)" : "", pad);
+	char gpu[32] = "";
+	if (x->r->ran_on && !x->exported)
+		snprintf(gpu, sizeof gpu, " (GPU %d)", x->r->ran_on - 1);
+	snprintf(buf, (size_t)len, "%s%s%s%s", x->r->found ? "yes" : "no",
+		 x->r->cached && !x->exported ? " (cached)" : "", gpu, pad);
+}
+
+/* The GPU (ordinal) that tuned the row in a run over several GPUs (--devices); missing otherwise. */
+static void g_ran_on(const struct dlb_row_ctx *x, const struct dlb_column *c, struct dlb_cell *out)
+{
+	(void)c;
+	out->kind = DLB_CELL_NUM; /* NAN: "" in CSV, null in JSON */
+	out->x = !x->r->ran_on || x->exported ? NAN : x->r->ran_on - 1;
 }
 
 static void g_cached(const struct dlb_row_ctx *x, const struct dlb_column *c, struct dlb_cell *out)
@@ -329,6 +340,7 @@ static const struct dlb_column tail[] = {
 	{.title = "verified", .field = "verified", .where = T | C | J | X | M, .group = 6, .get = g_verified,
 	 .get_text = t_verified},
 	{.field = "cached", .where = C | J, .get = g_cached},
+	{.field = "tuned_on_gpu", .fmt_csv = "%.0f", .where = C | J, .get = g_ran_on},
 	{.title = "current", .field = "current", .where = X | M, .group = 6, .get = g_current},
 	{.field = "measured", .where = X, .get = g_measured},
 	{.field = "padded", .where = C | X, .get = g_padded},

@@ -355,19 +355,39 @@ static int cmd_tune(const struct dlb_cli *c)
 {
 	int rc = 0, total = 0, shown = 0, first_failure = 0;
 	struct prec_run runs[DLB_PREC_COUNT] = {0};
-	struct dlb_device dev = {0};
+	struct dlb_device *devs = calloc(DLB_MAX_DEVICES, sizeof *devs);
+	int ndev = 1, count = 0;
 	size_t free_mem = 0;
 	struct dlb_store *db = NULL, *kc = NULL;
 	struct dlb_result *results = NULL;
-	char path[4096], failed[64] = "";
+	char path[4096], failed[64] = "", gpus[128] = "";
+	if (!devs)
+		DLB_FAIL(ENOMEM, "out of memory");
 	for (int i = 0; i < c->nprecs; i++) {
 		DLB_CHECK(load_problems(c, c->precs[i], &runs[i]));
 		total += runs[i].suite.n;
 	}
 	DLB_CHECK(dlb_db_path(c, path, sizeof path));
-	DLB_CHECK(dlb_tune_probe(c->device, runs[0].op, &dev, &free_mem));
-	for (int i = 0; i < c->nprecs; i++)
-		DLB_CHECK(dlb_check_memory(&runs[i].suite, &dev, free_mem));
+	/* The GPUs: --device N, or --devices (all, or a list); each is asked for its facts and free memory. */
+	DLB_CHECK(dlb_tune_probe(c->ndevices ? c->devices[0] : c->device, runs[0].op, &devs[0], &free_mem, &count));
+	if (c->devices_all)
+		ndev = count < DLB_MAX_DEVICES ? count : DLB_MAX_DEVICES;
+	else if (c->ndevices)
+		ndev = c->ndevices;
+	for (int g = 0; g < ndev; g++) {
+		int ordinal = c->devices_all ? g : c->ndevices ? c->devices[g] : c->device;
+		if (ordinal >= count)
+			DLB_USER_FAIL(DLB_E_USAGE, "--devices: there is no GPU %d; this machine has %d (`dlbtune devices` "
+						   "lists them)", ordinal, count);
+		if (g > 0)
+			DLB_CHECK(dlb_tune_probe(ordinal, runs[0].op, &devs[g], &free_mem, NULL));
+		for (int i = 0; i < c->nprecs; i++)
+			DLB_CHECK(dlb_check_memory(&runs[i].suite, &devs[g], free_mem));
+		snprintf(gpus + strlen(gpus), sizeof gpus - strlen(gpus), "%s%d", g ? "," : "", ordinal);
+	}
+	int same = 1; /* every GPU of one model */
+	for (int g = 1; g < ndev; g++)
+		same &= !strcmp(devs[g].name, devs[0].name);
 	DLB_CHECK(dlb_store_open(path, DLB_STORE_CREATE, &db));
 	results = calloc((size_t)total, sizeof *results);
 	if (!results)
@@ -390,9 +410,11 @@ static int cmd_tune(const struct dlb_cli *c)
 		struct dlb_result *rows = results + shown;
 		memset(rows, 0, (size_t)pr->suite.n * sizeof *rows);
 		if (!c->csv && !c->json)
-			fprintf(stderr, "dlbtune: %s %s, %d problems from %s on GPU %d (%s), database %s\n", pr->op->name,
-				dlb_prec_name(pr->prec), pr->suite.n, pr->suite.name, dev.ordinal, dev.name, path);
-		int trc = dlb_tune(&o, &pr->suite, &dev, db, rows);
+			fprintf(stderr, "dlbtune: %s %s, %d problems from %s on GPU%s %s (%s%s), database %s\n", pr->op->name,
+				dlb_prec_name(pr->prec), pr->suite.n, pr->suite.name, ndev > 1 ? "s" : "", gpus,
+				ndev > 1 && same ? "each " : "", ndev > 1 && !same ? "GPUs of several models" : devs[0].name,
+				path);
+		int trc = dlb_tune(&o, &pr->suite, devs, ndev, db, rows);
 		shown += keep_shown(rows, pr->suite.n);
 		if (trc && (c->nprecs == 1 || trc == DLB_E_INTERRUPTED)) {
 			rc = trc; /* its own message stands */
@@ -409,7 +431,7 @@ static int cmd_tune(const struct dlb_cli *c)
 	/* Print what there is, also after an interrupt or a failure: finished problems are stored. */
 	if (shown)
 		dlb_table_print(stdout, c->csv ? DLB_FMT_CSV : c->json ? DLB_FMT_JSON : DLB_FMT_TEXT, results, shown,
-				dev.name);
+				devs[0].name);
 	if (rc)
 		goto fail;
 	if (first_failure)
@@ -420,6 +442,7 @@ static int cmd_tune(const struct dlb_cli *c)
 			DLB_USER_FAIL(DLB_E_WRONG, "some problems have no verified candidate (see the table)");
 fail:
 	free(results);
+	free(devs);
 	dlb_store_close(kc);
 	dlb_store_close(db);
 	for (int i = 0; i < c->nprecs; i++)

@@ -152,6 +152,8 @@ void dlb_cli_usage(FILE *out)
 		"Where and how:\n"
 		"  --device N       GPU ordinal (default 0); for lookup, export and db: a GPU name or UUID\n"
 		"                   substring to filter by\n"
+		"  --devices LIST   tune: 'all' GPUs or ordinals like 0,2,3 at once: each GPU takes the next\n"
+		"                   problem when it finishes one (one database; each kernel compiled once)\n"
 		"  --db PATH        result database directory (default $DLBTUNE_DB, else\n"
 		"                   $XDG_CACHE_HOME/dlbtune, else ~/.cache/dlbtune)\n"
 		"  --retune         measure again even if the database has a current result\n"
@@ -286,6 +288,33 @@ fail:
 	return rc;
 }
 
+/* --devices all | N,N,...: distinct ordinals */
+static int parse_devices(const char *arg, struct dlb_cli *c)
+{
+	int rc = 0;
+	char buf[1024];
+	c->devices_str = arg;
+	c->ndevices = 0;
+	c->devices_all = !strcmp(arg, "all");
+	if (c->devices_all)
+		return 0;
+	if (!*arg || strlen(arg) >= sizeof buf || *arg == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,"))
+		DLB_USER_FAIL(DLB_E_USAGE, "--devices '%s': give 'all' or GPU ordinals separated by commas, e.g. 0,2,3", arg);
+	snprintf(buf, sizeof buf, "%s", arg);
+	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		int d;
+		if (c->ndevices == DLB_MAX_DEVICES)
+			DLB_USER_FAIL(DLB_E_USAGE, "--devices '%s': at most %d GPUs", arg, DLB_MAX_DEVICES);
+		DLB_CHECK(parse_int("--devices", t, 0, 1023, &d));
+		for (int j = 0; j < c->ndevices; j++)
+			if (c->devices[j] == d)
+				DLB_USER_FAIL(DLB_E_USAGE, "--devices '%s': GPU %d is named twice", arg, d);
+		c->devices[c->ndevices++] = d;
+	}
+fail:
+	return rc;
+}
+
 static int parse_double(const char *opt, const char *s, double lo, double hi, double *out)
 {
 	int rc = 0;
@@ -350,7 +379,7 @@ fail:
 enum { O_SUITE = 256, O_LAYOUT, O_DEVICE, O_DB, O_RETUNE, O_CSV, O_JSON, O_ARCH, O_EMIT, O_EVERY, O_SAMPLES, O_PREC,
        O_OP, O_FORMAT, O_STALE, O_ANY, O_DRY, O_STRATEGY, O_BUDGET, O_SEED, O_CONFIDENCE, O_PRECISION, O_MIN_SAMPLES,
        O_MAX_SAMPLES, O_FIXED, O_SEEDS, O_TRIALS, O_FROM_DB, O_CANDIDATES, O_NOISE, O_OUTLIERS, O_WINDOW, O_MIN_SEARCH,
-       O_PAIRED, O_NO_CACHE, O_ONLY, O_DIM /* O_DIM + i: the i-th distinct dim name of the families */ };
+       O_PAIRED, O_NO_CACHE, O_ONLY, O_DEVICES, O_DIM /* O_DIM + i: the i-th distinct dim name of the families */ };
 
 static const struct {
 	const char *word, *sub;
@@ -377,6 +406,7 @@ static const struct option fixed_options[] = {
 	{"json", no_argument, 0, O_JSON},           {"arch", required_argument, 0, O_ARCH},
 	{"emit", required_argument, 0, O_EMIT},     {"every", required_argument, 0, O_EVERY},
 	{"no-cache", no_argument, 0, O_NO_CACHE},   {"only", required_argument, 0, O_ONLY},
+	{"devices", required_argument, 0, O_DEVICES},
 	{"samples", required_argument, 0, O_SAMPLES}, {"paired", required_argument, 0, O_PAIRED},
 	{"strategy", required_argument, 0, O_STRATEGY},
 	{"budget", required_argument, 0, O_BUDGET}, {"seed", required_argument, 0, O_SEED},
@@ -620,6 +650,9 @@ static int apply_option(int ch, const char *arg, struct dlb_cli *c, const char *
 		break;
 	case O_EVERY:
 		DLB_CHECK(parse_int("--every", arg, 1, 1000000, &c->every));
+		break;
+	case O_DEVICES:
+		DLB_CHECK(parse_devices(arg, c));
 		break;
 	case O_ONLY:
 		if (!*arg || strlen(arg) > 1000 || *arg == '|' || arg[strlen(arg) - 1] == '|' || strstr(arg, "||"))
@@ -889,6 +922,13 @@ static int check_combinations(struct dlb_cli *c)
 		DLB_USER_FAIL(DLB_E_USAGE, "--every goes with the compile command");
 	if (c->only && c->cmd != DLB_CMD_COMPILE && c->cmd != DLB_CMD_TUNE)
 		DLB_USER_FAIL(DLB_E_USAGE, "--only goes with tune and compile");
+	if (c->devices_str && c->cmd != DLB_CMD_TUNE)
+		DLB_USER_FAIL(DLB_E_USAGE, "--devices goes with tune (the other commands use one GPU: --device N)");
+	if (c->devices_str && c->device_str)
+		DLB_USER_FAIL(DLB_E_USAGE, "choose one of --device and --devices");
+	if (c->devices_str && c->only)
+		DLB_USER_FAIL(DLB_E_USAGE, "--only is a restricted search for looking at a few candidates: run it on one "
+					   "GPU (--device N), not --devices");
 	if (c->have_search && c->cmd != DLB_CMD_TUNE && c->cmd != DLB_CMD_SIMULATE)
 		DLB_USER_FAIL(DLB_E_USAGE, "search options (--strategy, --budget, --seed, --confidence, --precision, "
 					   "--min-samples, --max-samples, --fixed-samples, --seeds) go with tune and simulate");

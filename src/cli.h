@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#define DLB_MAX_DEVICES 64 /* GPUs of one --devices run */
+
 enum dlb_command {
 	DLB_CMD_TUNE,
 	DLB_CMD_COMPILE,
@@ -68,6 +70,9 @@ struct dlb_cli {
 	const char *suite;
 	int device;             /* GPU ordinal, for the commands that run on a GPU */
 	const char *device_str; /* --device as given: a GPU name or UUID filter for the database commands */
+	const char *devices_str; /* --devices as given (tune): NULL when not */
+	int devices_all;        /* --devices all */
+	int devices[DLB_MAX_DEVICES], ndevices; /* --devices N,N,...: the ordinals */
 	const char *db;
 	const char *arg;        /* the operand: import FILE, merge DB, db show KEY */
 	const char *format;     /* export --format */

@@ -1,6 +1,7 @@
 /* kernels: per candidate NEW (not looked for) -> ASKED (not in the cache; given to the compiler process) ->
- * STARTED (it said so) -> READY (cand[i].job holds the cubin or the failure). A cache hit goes from NEW to
- * READY. */
+ * STARTED (it said so; claimed in the cache) -> READY (cand[i].job holds the cubin or the failure). A cache
+ * hit goes from NEW to READY. ELSEWHERE: another process sharing the cache claimed it (it is compiling it):
+ * not given to our compiler; read from the cache when it is there, asked for again if the claim goes away. */
 #define _GNU_SOURCE /* memmem */
 #include "kernels.h"
 
@@ -16,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { NEW, ASKED, STARTED, READY };
+enum { NEW, ASKED, STARTED, READY, ELSEWHERE };
 
 #define MAX_RESTARTS 8 /* of the compiler process in one run */
 
@@ -116,6 +117,33 @@ static int flush_cache(struct dlb_kernels *k)
 	return rc;
 }
 
+/* Drop our claims of the candidates in state st (all we claimed: -1): compiles that will leave no entry. */
+static void unclaim(struct dlb_kernels *k, int st)
+{
+	int n = 0;
+	char **keys = malloc((size_t)(k->n ? k->n : 1) * sizeof *keys);
+	if (!keys || !k->cache)
+		goto done;
+	for (int i = 0; i < k->n; i++)
+		if (k->claimed[i] && (st < 0 || k->state[i] == st)) {
+			keys[n++] = k->keys[i];
+			k->claimed[i] = 0;
+		}
+	if (dlb_kcache_unclaim(k->cache, keys, n) && k->verbose)
+		fprintf(stderr, "\ndlbtune: warning: dropping claims in the kernel cache: %s\n", dlb_last_error());
+done:
+	free(keys);
+}
+
+/* ASKED -> ELSEWHERE when another process claimed it (it compiles it; we wait for its entry). 1 when so. */
+static int elsewhere(struct dlb_kernels *k, int i)
+{
+	if (k->state[i] != ASKED || !k->cache || !dlb_kcache_claimed(k->cache, k->keys[i]))
+		return 0;
+	k->state[i] = ELSEWHERE;
+	return 1;
+}
+
 static void ready(struct dlb_kernels *k, int i, struct dlb_jit_job *job)
 {
 	struct dlb_jit_job *j = &k->cand[i].job;
@@ -140,6 +168,7 @@ static int take_one(struct dlb_kernels *k, double timeout_s)
 		DLB_FAIL(DLB_E_NVRTC, "the compiler process is not running (%s)", k->server.why);
 	rc = dlb_jit_server_take(&k->server, timeout_s, &ev);
 	if (rc == DLB_E_NVRTC) { /* it died: the jobs in flight are its victims (not cached: no verdict) */
+		unclaim(k, STARTED);
 		for (int i = 0; i < k->n; i++)
 			if (k->state[i] == STARTED) {
 				struct dlb_jit_job j = {.rc = DLB_E_NVRTC, .log = NULL};
@@ -160,6 +189,8 @@ static int take_one(struct dlb_kernels *k, double timeout_s)
 	if (ev.kind == DLB_JIT_STARTED) {
 		if (k->state[ev.id] != READY)
 			k->state[ev.id] = STARTED;
+		if (k->cache && k->cache_writes && !k->claimed[ev.id] && dlb_kcache_claim(k->cache, k->keys[ev.id]) == 0)
+			k->claimed[ev.id] = 1;
 		return 0;
 	}
 	if (k->state[ev.id] == READY) { /* cannot happen: each id is compiled once per process */
@@ -202,7 +233,7 @@ static int send_want(struct dlb_kernels *k)
 	if (!ids)
 		DLB_FAIL(ENOMEM, "out of memory");
 	for (int j = 0; j < k->nwant; j++)
-		if (k->state[k->want[j]] == ASKED)
+		if (k->state[k->want[j]] == ASKED && !elsewhere(k, k->want[j]))
 			ids[n++] = k->want[j];
 	DLB_CHECK(dlb_jit_server_want(&k->server, ids, n));
 fail:
@@ -241,9 +272,9 @@ int dlb_kernels_ahead(struct dlb_kernels *k, const int *ids, int n)
 		int i = ids[j];
 		if (i < 0 || i >= k->n || k->state[i] == READY)
 			continue;
-		if (k->state[i] == NEW && from_cache(k, i))
+		if ((k->state[i] == NEW || k->state[i] == ELSEWHERE) && from_cache(k, i))
 			continue;
-		if (k->state[i] == NEW)
+		if (k->state[i] == NEW || k->state[i] == ELSEWHERE) /* send_want looks at the claims again */
 			k->state[i] = ASKED;
 		int dup = 0;
 		for (int q = 0; q < k->nwant && !dup; q++)
@@ -287,25 +318,32 @@ int dlb_kernels_any(struct dlb_kernels *k, const int *ids, int n, int *which)
 				*which = j;
 				goto done;
 			}
+		int away = 0; /* compiled by another process: poll the cache more often */
 		for (int j = 0; j < n; j++) { /* nothing ready: ask for those nobody asked for, the first first */
 			int i = ids[j];
-			if (k->state[i] == NEW && from_cache(k, i)) {
+			if ((k->state[i] == NEW || k->state[i] == ELSEWHERE) && from_cache(k, i)) {
 				*which = j;
 				goto done;
 			}
 			if (k->state[i] == NEW)
 				k->state[i] = ASKED;
+			if (k->state[i] == ELSEWHERE && !dlb_kcache_claimed(k->cache, k->keys[i])) {
+				k->state[i] = ASKED; /* its claim went without an entry: ours to compile */
+				told = -1;
+			}
 		}
 		if (told != k->restarts) { /* a process started again knows nothing of them */
 			for (int j = n - 1; j >= 0; j--) /* in front of the queue, ids[0] first */
-				if (k->state[ids[j]] == ASKED && k->server.pid > 0)
+				if (k->state[ids[j]] == ASKED && !elsewhere(k, ids[j]) && k->server.pid > 0)
 					DLB_CHECK(dlb_jit_server_urgent(&k->server, ids[j]));
 			told = k->restarts;
 		}
+		for (int j = 0; j < n; j++)
+			away += k->state[ids[j]] == ELSEWHERE;
 		waited = 1;
 		if (dlb_interrupted)
 			DLB_FAIL(DLB_E_INTERRUPTED, "interrupted while compiling");
-		rc = take_one(k, 1.0);
+		rc = take_one(k, away ? 0.1 : 1.0);
 		if (rc == DLB_E_NOTFOUND)
 			rc = 0;
 		DLB_CHECK(rc);
@@ -408,7 +446,8 @@ int dlb_kernels_open(const struct dlb_op *op, const char *arch, const struct dlb
 	k->keys = calloc(nn, sizeof *k->keys);
 	k->want = calloc(nn, sizeof *k->want);
 	k->unsaved = calloc(nn, sizeof *k->unsaved);
-	if (!k->cand || !k->state || !k->defines || !k->keys || !k->want || !k->unsaved)
+	k->claimed = calloc(nn, 1);
+	if (!k->cand || !k->state || !k->defines || !k->keys || !k->want || !k->unsaved || !k->claimed)
 		DLB_FAIL(ENOMEM, "out of memory");
 	k->n = count;
 	/* The compiler process first: its NVRTC is part of every key. */
@@ -467,6 +506,9 @@ void dlb_kernels_close(struct dlb_kernels *k)
 		return;
 	(void)flush_cache(k);
 	dlb_jit_server_stop(&k->server);
+	if (k->claimed)
+		unclaim(k, -1);
+	free(k->claimed);
 	for (int i = 0; i < k->n; i++) {
 		free(k->defines[i]);
 		free(k->keys[i]);

@@ -33,6 +33,7 @@ struct dlb_kernels {
 	int threads, restarts, verbose;
 	int *want, nwant;           /* the last list given to the compiler process */
 	int *unsaved, nunsaved;     /* compiled, not yet written to the cache */
+	unsigned char *claimed;     /* per candidate: we claimed it in the cache (store/kcache.h) */
 	int progress;               /* print "compiling: k/n" on a terminal while waiting for all */
 	struct dlb_kernel_stats st;
 };

@@ -93,6 +93,7 @@ struct dlb_result {
 	int found;      /* a verified candidate won */
 	int cached;     /* answered from the database */
 	int failed;     /* the problem could not be tuned (not stored) */
+	int ran_on;     /* the GPU (ordinal + 1) that tuned it in a run over several GPUs; 0: not said */
 	char config[128];
 	struct dlb_stats tuned; /* microseconds */
 	double max_err, tol;

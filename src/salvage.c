@@ -29,22 +29,6 @@
 
 static const enum dlb_table tables[] = {DLB_T_PLATFORMS, DLB_T_BEST, DLB_T_VENDOR, DLB_T_TRIALS};
 
-/* 0, or -1 at end of file or on an error (the child is gone). */
-static int read_full(int fd, void *p, size_t n)
-{
-	char *c = p;
-	while (n) {
-		ssize_t r = read(fd, c, n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		c += r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
-
 static int send_entry(const char *k, size_t kl, const char *v, size_t vl, void *arg)
 {
 	int fd = *(int *)arg;
@@ -208,7 +192,7 @@ static int salvage_table(const char *src, struct dlb_store *dest, enum dlb_table
 				close(p[0]);
 				DLB_USER_FAIL(DLB_E_INTERRUPTED, "interrupted; what was saved is in %s", dlb_store_path(dest));
 			}
-			if (pr <= 0 || read_full(p[0], h, sizeof h))
+			if (pr <= 0 || dlb_read_full(p[0], h, sizeof h))
 				break; /* silent for STALL_S (a loop in damaged pages), or gone */
 			if (h[0] == END_MARK) {
 				done = 1;
@@ -226,7 +210,7 @@ static int salvage_table(const char *src, struct dlb_store *dest, enum dlb_table
 				close(p[0]);
 				DLB_FAIL(ENOMEM, "out of memory");
 			}
-			if (read_full(p[0], k, h[0]) || read_full(p[0], v, h[1]))
+			if (dlb_read_full(p[0], k, h[0]) || dlb_read_full(p[0], v, h[1]))
 				break;
 			k[h[0]] = 0;
 			v[h[1]] = 0;

@@ -146,6 +146,41 @@ int dlb_msg_read(int fd, struct dlb_reply *m)
 	return read_msg(NULL, fd, m, 0);
 }
 
+int dlb_read_full(int fd, void *p, size_t n)
+{
+	for (char *c = p; n;) {
+		ssize_t r = read(fd, c, n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		c += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+int dlb_msg_read_through(int fd, struct dlb_reply *m)
+{
+	struct header h;
+	memset(m, 0, sizeof *m);
+	if (dlb_read_full(fd, &h, sizeof h))
+		return DLB_SUP_DIED;
+	if (h.magic != MSG_MAGIC || h.len > DLB_MSG_MAX)
+		return DLB_SUP_GARBAGE;
+	if (!(m->payload = malloc((size_t)h.len + 1)))
+		return ENOMEM;
+	if (dlb_read_full(fd, m->payload, h.len)) {
+		dlb_reply_free(m);
+		return DLB_SUP_DIED;
+	}
+	((char *)m->payload)[h.len] = 0;
+	m->type = h.type;
+	m->rc = h.rc;
+	m->len = h.len;
+	return 0;
+}
+
 int dlb_sup_start(struct dlb_sup *s, dlb_worker_fn fn, void *arg, int verbose)
 {
 	int rc = 0, down[2] = {-1, -1}, up[2] = {-1, -1};

@@ -78,6 +78,11 @@ int dlb_msg_write(int fd, uint32_t type, int32_t rc, const void *payload, uint32
 /* Blocking read of one message. 0, or DLB_SUP_DIED at end of file, DLB_SUP_GARBAGE for a malformed message,
  * ENOMEM, or DLB_E_INTERRUPTED when dlb_interrupted was set while waiting. */
 int dlb_msg_read(int fd, struct dlb_reply *m);
+/* Exactly n bytes from fd, however long it takes and whatever the interrupt flag says: 0, or -1 at end of
+ * file or on an error (the writer is gone). */
+int dlb_read_full(int fd, void *p, size_t n);
+/* The same, reading on after an interrupt (a parent collecting what its children say as they stop). */
+int dlb_msg_read_through(int fd, struct dlb_reply *m);
 
 #define DLB_MSG_QUIT 0xffffffffu
 

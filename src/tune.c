@@ -14,9 +14,13 @@
 
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -932,7 +936,7 @@ fail:
 	return rc;
 }
 
-int dlb_tune_probe(int ordinal, const struct dlb_op *op, struct dlb_device *dev, size_t *free_mem)
+int dlb_tune_probe(int ordinal, const struct dlb_op *op, struct dlb_device *dev, size_t *free_mem, int *count)
 {
 	int rc = 0;
 	struct dlb_worker_ctx w = {.ordinal = ordinal, .op = op};
@@ -952,48 +956,64 @@ int dlb_tune_probe(int ordinal, const struct dlb_op *op, struct dlb_device *dev,
 	*dev = h.dev;
 	dev->stream = NULL;
 	*free_mem = h.free_mem;
+	if (count)
+		*count = h.count;
 fail:
 	dlb_reply_free(&rep);
 	dlb_sup_stop(&sup);
 	return rc;
 }
 
-int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, const struct dlb_device *dev,
-	     struct dlb_store *db, struct dlb_result *results)
+/* The problems a driver tunes, in order: each driver takes the next one when it finishes one. With several
+ * drivers (one per GPU, each its own process) next is shared memory. */
+struct queue {
+	int *order, n; /* indices into the suite */
+	int *next;
+};
+
+/* The next problem (its index in the suite) and its number in the run (1-based), or -1 when none is left. */
+static int take_next(struct queue *q, int *nth)
 {
-	int rc = 0, misses = 0, ncand = 0, ncompiled = 0;
+	int i = __atomic_fetch_add(q->next, 1, __ATOMIC_SEQ_CST);
+	if (i >= q->n)
+		return -1;
+	*nth = i + 1;
+	return q->order[i];
+}
+
+/* What a driver process tells the parent (struct dlb_drive_msg over a pipe, src/supervise.h's frames). */
+enum { MSG_STARTED = 1, MSG_DONE, MSG_END };
+struct drive_msg {
+	int index;             /* the problem (MSG_STARTED, MSG_DONE) */
+	int rc;                /* MSG_DONE: 0 (stored), else why not; MSG_END: the driver's */
+	char key[DLB_KEY_MAX + 1];
+	char error[512];
+};
+
+static void tell(int fd, uint32_t type, int index, int rc, const char *key)
+{
+	struct drive_msg m = {.index = index, .rc = rc};
+	if (fd < 0)
+		return;
+	snprintf(m.key, sizeof m.key, "%s", key ? key : "");
+	snprintf(m.error, sizeof m.error, "%s", rc ? dlb_last_error() : "");
+	(void)dlb_msg_write(fd, type, rc, &m, sizeof m);
+}
+
+/* One GPU's driver: the candidates, then the problems of q one after the other on dev. tag: "GPU n: " when
+ * several GPUs share the run, else "". Each finished problem is stored (unless o->only) and told to fd (-1:
+ * nobody listens). */
+static int drive(const struct dlb_tune_opts *o, const struct dlb_suite *suite, const struct dlb_device *dev,
+		 struct dlb_store *db, struct dlb_result *results, struct queue *q, int fd, const char *tag)
+{
+	int rc = 0, ncand = 0, ncompiled = 0, nth = 0, pi;
 	struct dlb_candidate *cand = NULL;
 	struct dlb_limits lim;
-	char key[DLB_KEY_MAX + 1], arch[16];
+	char arch[16];
 	double t_start = now_s();
 	struct run x = {.o = o, .db = db, .problem = -1, .floor_s = o->floor_s > 0 ? o->floor_s : FLOOR_S};
 	dlb_limits_of(dev, &lim);
 	dlb_device_arch(dev, arch, sizeof arch);
-	/* Database first: whatever is stored and current is answered without touching the GPU. */
-	for (int i = 0; i < suite->n; i++) {
-		struct dlb_result *r = &results[i];
-		memset(r, 0, sizeof *r);
-		r->p = suite->problems[i];
-		DLB_CHECK(dlb_problem_key(dev, &r->p, key, sizeof key));
-		int gr = o->retune || o->only ? DLB_E_NOTFOUND : dlb_result_load(db, key, 0, r);
-		if (gr == 0) {
-			r->cached = 1;
-			continue;
-		}
-		if (gr == DLB_E_JSON)
-			fprintf(stderr, "dlbtune: warning: %s; tuning it again\n", dlb_last_error());
-		else if (gr != DLB_E_NOTFOUND)
-			DLB_CHECK(gr);
-		memset(r, 0, sizeof *r);
-		r->p = suite->problems[i];
-		snprintf(r->key, sizeof r->key, "%s", key);
-		misses++;
-	}
-	if (o->verbose)
-		fprintf(stderr, "%d of %d problems answered from the database\n", suite->n - misses, suite->n);
-	if (misses == 0)
-		goto fail;
-
 	struct dlb_platform plat;
 	dlb_platform_of(dev, &plat);
 	DLB_CHECK(dlb_platform_save(db, &plat));
@@ -1019,8 +1039,8 @@ int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, const
 	for (int i = 0; i < ncompiled; i++)
 		nlimit += cand[i].job.rc == DLB_E_LIMIT;
 	int nonly = x.ks ? x.ks->nonly : 0;
-	fprintf(stderr, "%d candidates for %s within the device's limits (%d more over them%s), %s as the search asks "
-			"for them%s\n", nconf - nlimit / (x.ks ? x.ks->nspec : 1) + o->nextra, arch,
+	fprintf(stderr, "%s%d candidates for %s within the device's limits (%d more over them%s), %s as the search asks "
+			"for them%s\n", tag, nconf - nlimit / (x.ks ? x.ks->nspec : 1) + o->nextra, arch,
 		nlimit / (x.ks ? x.ks->nspec : 1) - nonly, nonly ? ", and the configurations --only leaves out" : "",
 		x.ks && x.ks->nspec > 1 ? "each compiled for a problem's layout" : "compiled",
 		!x.ks ? "" : o->kcache ? " or read from the kernel cache" : " (no kernel cache)");
@@ -1031,15 +1051,14 @@ int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, const
 
 	x.wctx = (struct dlb_worker_ctx){.ordinal = dev->ordinal, .op = op, .suite = suite, .cand = cand, .ncand = ncand,
 					 .dev = dev};
-	int done = 0;
-	for (int i = 0; i < suite->n; i++) {
-		struct dlb_result *r = &results[i];
-		if (r->cached)
-			continue;
+	while ((pi = take_next(q, &nth)) >= 0) {
+		struct dlb_result *r = &results[pi];
 		char desc[256], progress[320];
+		DLB_CHECK(dlb_problem_key(dev, &r->p, r->key, sizeof r->key)); /* the key of the GPU that runs it */
 		dlb_problem_describe(&r->p, desc, sizeof desc);
-		snprintf(progress, sizeof progress, "[%3d/%d] %s %s", ++done, misses, dlb_prec_name(r->p.prec), desc);
-		rc = tune_problem(&x, i, cand, ncand, r, progress);
+		snprintf(progress, sizeof progress, "%s[%3d/%d] %s %s", tag, nth, q->n, dlb_prec_name(r->p.prec), desc);
+		tell(fd, MSG_STARTED, pi, 0, r->key);
+		rc = tune_problem(&x, pi, cand, ncand, r, progress);
 		if (rc) { /* this problem has no result; its finished trials are stored */
 			struct dlb_problem keep = r->p;
 			dlb_result_free(r);
@@ -1048,6 +1067,7 @@ int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, const
 			if (rc == DLB_E_INTERRUPTED)
 				dlb_set_error(NULL, 0, "interrupted: finished problems and trials are stored; the same command "
 						       "resumes where this one stopped");
+			tell(fd, MSG_DONE, pi, rc, NULL);
 			if (rc == DLB_E_INTERRUPTED || rc == ENOMEM)
 				goto fail;
 			fprintf(stderr, "\ndlbtune: error: %s: %s; going on with the next problem\n", progress, dlb_last_error());
@@ -1058,41 +1078,42 @@ int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, const
 		snprintf(r->platform, sizeof r->platform, "%s", plat.key);
 		if (!o->only) /* a restricted search's best is not the problem's */
 			DLB_CHECK(dlb_result_save(db, r));
+		tell(fd, MSG_DONE, pi, 0, r->key);
 		char tu[32], vb[32], sp[32], fl[32];
 		fprintf(stderr,
-			"%s: %s %s us, vendor best %s us, %sx, stream floor %s us\n    %s: %d of %d candidates, %ld "
+			"%s: %s %s us, vendor best %s us, %sx, stream floor %s us\n%s    %s: %d of %d candidates, %ld "
 			"samples, %.1f s; stopped: %s (%d ok, %d wrong, %d faults)\n",
 			progress, r->found ? r->config : "no verified candidate",
 			dlb_fmt_num(tu, sizeof tu, r->found ? r->tuned.median : NAN, "%.2f"),
 			dlb_fmt_num(vb, sizeof vb, dlb_result_vendor_best_us(r), "%.2f"),
 			dlb_fmt_num(sp, sizeof sp, dlb_result_speedup(r), "%.2f"),
-			dlb_fmt_num(fl, sizeof fl, dlb_result_floor_us(r), "%.2f"), r->search.strategy, r->search.evaluated, r->search.points,
+			dlb_fmt_num(fl, sizeof fl, dlb_result_floor_us(r), "%.2f"), tag, r->search.strategy, r->search.evaluated, r->search.points,
 			r->search.samples, r->search.seconds, r->search.why, r->counts[DLB_ST_OK],
 			r->counts[DLB_ST_WRONG_ANSWER], r->counts[DLB_ST_RUNTIME_FAULT] + r->counts[DLB_ST_TIMEOUT]);
 		if (x.data_note[0])
-			fprintf(stderr, "    data: %s\n", x.data_note);
+			fprintf(stderr, "%s    data: %s\n", tag, x.data_note);
 		if (r->paired.n)
-			fprintf(stderr, "    side by side with %s, %d pairs: %.2f against %.2f us, paired speedup %.2fx [%.2f, %.2f]\n",
-				r->paired.vendor, r->paired.n, r->paired.tuned.median, r->paired.vendor_st.median,
+			fprintf(stderr, "%s    side by side with %s, %d pairs: %.2f against %.2f us, paired speedup %.2fx [%.2f, "
+					"%.2f]\n", tag, r->paired.vendor, r->paired.n, r->paired.tuned.median, r->paired.vendor_st.median,
 				r->paired.speedup.median, r->paired.speedup.median_lo, r->paired.speedup.median_hi);
 		if (x.ks) {
 			const struct dlb_kernel_stats *k = &x.problem_kernels;
-			fprintf(stderr, "    kernels: %d compiled (%.1f s of NVRTC), %d from the cache, %d failed; %.1f s waiting "
-					"for the compiler; %d of %d compiled or cached so far\n", k->compiled, k->nvrtc_s,
+			fprintf(stderr, "%s    kernels: %d compiled (%.1f s of NVRTC), %d from the cache, %d failed; %.1f s "
+					"waiting for the compiler; %d of %d compiled or cached so far\n", tag, k->compiled, k->nvrtc_s,
 				k->cached, k->failed, k->wait_s, x.ks->st.compiled + x.ks->st.cached, ncand - nlimit);
 		}
 		dlb_result_free(r);
 	}
 fail:
 	worker_down(&x);
-	if (x.ks && (o->verbose || misses))
-		fprintf(stderr, "kernels: %d compiled by NVRTC (%.1f s on %d threads), %d read from the kernel cache, %d "
+	if (x.ks)
+		fprintf(stderr, "%skernels: %d compiled by NVRTC (%.1f s on %d threads), %d read from the kernel cache, %d "
 				"failed, %d damaged cache entries replaced; %.1f s waiting for the compiler\n",
-			x.ks->st.compiled, x.ks->st.nvrtc_s, x.ks->server.threads, x.ks->st.cached, x.ks->st.failed,
+			tag, x.ks->st.compiled, x.ks->st.nvrtc_s, x.ks->server.threads, x.ks->st.cached, x.ks->st.failed,
 			x.ks->st.corrupt, x.ks->st.wait_s);
 	if (o->verbose)
-		fprintf(stderr, "kernel launches: %llu, worker restarts: %d, wall %.2f s\n", (unsigned long long)x.launches,
-			x.total_restarts, now_s() - t_start);
+		fprintf(stderr, "%skernel launches: %llu, worker restarts: %d, wall %.2f s\n", tag,
+			(unsigned long long)x.launches, x.total_restarts, now_s() - t_start);
 	if (x.ks) {
 		x.ks->n = ncompiled; /* the extras are the caller's */
 		dlb_kernels_close(x.ks);
@@ -1100,5 +1121,214 @@ fail:
 		free(cand);
 	}
 	free(x.sent);
+	return rc;
+}
+
+/* A driver process: its own handles on the database and the kernel cache (LMDB environments are not used
+ * across fork), then drive(); the parent hears of every problem and of the end. */
+static int driver_child(const struct dlb_tune_opts *o, const struct dlb_suite *suite, const struct dlb_device *dev,
+			const char *db_path, const char *kc_path, struct dlb_result *results, struct queue *q, int fd)
+{
+	int rc = 0;
+	struct dlb_store *db = NULL, *kc = NULL;
+	struct dlb_tune_opts oo = *o;
+	char tag[32];
+	snprintf(tag, sizeof tag, "GPU %d: ", dev->ordinal);
+	DLB_CHECK(dlb_store_open(db_path, 0, &db));
+	if (kc_path && dlb_store_open(kc_path, DLB_STORE_KERNELS, &kc))
+		fprintf(stderr, "%sdlbtune: warning: no kernel cache (%s); every candidate is compiled\n", tag,
+			dlb_last_error());
+	oo.kcache = kc;
+	rc = drive(&oo, suite, dev, db, results, q, fd, tag);
+fail:
+	tell(fd, MSG_END, -1, rc, NULL);
+	dlb_store_close(kc);
+	dlb_store_close(db);
+	return rc;
+}
+
+struct driver {
+	pid_t pid;
+	int fd, ordinal, current, ended, rc;
+	char error[512];
+};
+
+/* The parent of several drivers: reads what they tell until every one has ended; results of finished
+ * problems come from the database. */
+static int drive_many(const struct dlb_tune_opts *o, const struct dlb_suite *suite, const struct dlb_device *devs,
+		      int ndev, struct dlb_store *db, struct dlb_result *results, struct queue *q)
+{
+	int rc = 0, running = 0, forwarded = 0;
+	struct driver *d = calloc((size_t)ndev, sizeof *d);
+	struct pollfd *pfd = calloc((size_t)ndev, sizeof *pfd);
+	char kc_path[4200] = "";
+	if (!d || !pfd)
+		DLB_FAIL(ENOMEM, "out of memory");
+	if (o->kcache)
+		snprintf(kc_path, sizeof kc_path, "%s", dlb_store_path(o->kcache));
+	fflush(NULL);
+	for (int g = 0; g < ndev; g++) {
+		int p[2];
+		d[g] = (struct driver){.pid = -1, .fd = -1, .ordinal = devs[g].ordinal, .current = -1};
+		if (pipe(p))
+			DLB_FAIL(errno, "pipe: %s", strerror(errno));
+		pid_t pid = fork();
+		if (pid < 0) {
+			close(p[0]);
+			close(p[1]);
+			DLB_FAIL(errno, "fork: %s", strerror(errno));
+		}
+		if (pid == 0) {
+			close(p[0]);
+			for (int h = 0; h < g; h++)
+				close(d[h].fd);
+			int crc = driver_child(o, suite, &devs[g], dlb_store_path(db), *kc_path ? kc_path : NULL, results,
+					       q, p[1]);
+			_exit(crc == 0 ? 0 : crc == DLB_E_INTERRUPTED ? 130 : 1);
+		}
+		close(p[1]);
+		d[g].pid = pid;
+		d[g].fd = p[0];
+		running++;
+	}
+	while (running) {
+		int n = 0;
+		for (int g = 0; g < ndev; g++)
+			if (d[g].fd >= 0)
+				pfd[n++] = (struct pollfd){.fd = d[g].fd, .events = POLLIN};
+		if (dlb_interrupted && !forwarded) { /* a signal to the parent alone reaches the drivers too */
+			for (int g = 0; g < ndev; g++)
+				if (d[g].fd >= 0)
+					kill(d[g].pid, SIGINT);
+			forwarded = 1;
+		}
+		if (poll(pfd, (nfds_t)n, 500) <= 0)
+			continue;
+		for (int j = 0; j < n; j++) {
+			if (!(pfd[j].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			struct driver *v = NULL;
+			for (int g = 0; g < ndev; g++)
+				if (d[g].fd == pfd[j].fd)
+					v = &d[g];
+			struct dlb_reply m = {0};
+			struct drive_msg dm;
+			if (dlb_msg_read_through(v->fd, &m) || m.len != sizeof dm) { /* the driver is gone */
+				dlb_reply_free(&m);
+				close(v->fd);
+				v->fd = -1;
+				running--;
+				int st = 0;
+				waitpid(v->pid, &st, 0);
+				if (!v->ended) {
+					v->rc = DLB_E_CUDA;
+					snprintf(v->error, sizeof v->error, "the driver process of GPU %d ended without a word "
+									    "(status 0x%x)", v->ordinal, st);
+					if (v->current >= 0)
+						results[v->current].failed = 1;
+				}
+				continue;
+			}
+			uint32_t type = m.type;
+			memcpy(&dm, m.payload, sizeof dm);
+			dlb_reply_free(&m);
+			if (type == MSG_STARTED) {
+				v->current = dm.index;
+			} else if (type == MSG_DONE) {
+				struct dlb_result *r = &results[dm.index];
+				v->current = -1;
+				if (dm.rc == 0 && !o->only) {
+					struct dlb_problem keep = r->p;
+					int lr = dlb_result_load(db, dm.key, 0, r);
+					r->p = keep;
+					if (lr) {
+						fprintf(stderr, "dlbtune: error: GPU %d's result for problem %d cannot be read back: "
+								"%s\n", v->ordinal, dm.index + 1, dlb_last_error());
+						r->failed = 1;
+					}
+				}
+				r->failed |= dm.rc != 0 && dm.rc != DLB_E_INTERRUPTED;
+				r->ran_on = v->ordinal + 1;
+			} else if (type == MSG_END) {
+				v->ended = 1;
+				v->rc = dm.rc;
+				snprintf(v->error, sizeof v->error, "%s", dm.error);
+			}
+		}
+	}
+	for (int g = 0; g < ndev; g++) /* an interrupt first, then the first driver's failure */
+		if (d[g].rc == DLB_E_INTERRUPTED)
+			DLB_FAIL(DLB_E_INTERRUPTED, "%s", d[g].error);
+	for (int g = 0; g < ndev; g++)
+		if (d[g].rc)
+			DLB_FAIL(d[g].rc, "GPU %d: %s", d[g].ordinal, d[g].error);
+fail:
+	if (d)
+		for (int g = 0; g < ndev; g++)
+			if (d[g].fd >= 0) { /* only after a failed fork: stop the ones started */
+				kill(d[g].pid, SIGTERM);
+				close(d[g].fd);
+				waitpid(d[g].pid, NULL, 0);
+			}
+	free(d);
+	free(pfd);
+	return rc;
+}
+
+int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, const struct dlb_device *devs, int ndev,
+	     struct dlb_store *db, struct dlb_result *results)
+{
+	int rc = 0, misses = 0, next = 0, *shared = NULL;
+	char key[DLB_KEY_MAX + 1];
+	struct queue q = {0};
+	if (!(q.order = malloc((size_t)(suite->n ? suite->n : 1) * sizeof *q.order)))
+		DLB_FAIL(ENOMEM, "out of memory");
+	/* Database first: whatever is stored and current is answered without touching the GPU. A result of any of
+	 * the GPUs answers. */
+	for (int i = 0; i < suite->n; i++) {
+		struct dlb_result *r = &results[i];
+		int gr = DLB_E_NOTFOUND;
+		memset(r, 0, sizeof *r);
+		r->p = suite->problems[i];
+		for (int g = 0; g < ndev && gr == DLB_E_NOTFOUND; g++) {
+			DLB_CHECK(dlb_problem_key(&devs[g], &r->p, key, sizeof key));
+			gr = o->retune || o->only ? DLB_E_NOTFOUND : dlb_result_load(db, key, 0, r);
+		}
+		if (gr == 0) {
+			r->cached = 1;
+			continue;
+		}
+		if (gr == DLB_E_JSON)
+			fprintf(stderr, "dlbtune: warning: %s; tuning it again\n", dlb_last_error());
+		else if (gr != DLB_E_NOTFOUND)
+			DLB_CHECK(gr);
+		memset(r, 0, sizeof *r);
+		r->p = suite->problems[i];
+		q.order[misses++] = i;
+	}
+	q.n = misses;
+	if (o->verbose)
+		fprintf(stderr, "%d of %d problems answered from the database\n", suite->n - misses, suite->n);
+	if (misses == 0)
+		goto fail;
+	if (ndev > misses)
+		ndev = misses; /* no GPU without a problem to take */
+	if (ndev <= 1) {
+		q.next = &next;
+		rc = drive(o, suite, &devs[0], db, results, &q, -1, "");
+		goto fail;
+	}
+	shared = mmap(NULL, sizeof *shared, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shared == MAP_FAILED) {
+		shared = NULL;
+		DLB_FAIL(errno, "mmap: %s", strerror(errno));
+	}
+	*shared = 0;
+	q.next = shared;
+	rc = drive_many(o, suite, devs, ndev, db, results, &q);
+fail:
+	if (shared)
+		munmap(shared, sizeof *shared);
+	free(q.order);
 	return rc;
 }

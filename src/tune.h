@@ -53,13 +53,16 @@ int dlb_candidate_load(const struct dlb_op *op, const struct dlb_device *dev, st
 int dlb_problem_key(const struct dlb_device *dev, const struct dlb_problem *p, char *buf, size_t len);
 /* Every problem must fit in free_bytes of device memory; DLB_E_USAGE naming the first that does not. */
 int dlb_check_memory(const struct dlb_suite *suite, const struct dlb_device *dev, size_t free_bytes);
-/* Start a worker on GPU ordinal just to learn the device (facts, versions, free memory): the parent process
- * never calls CUDA itself. */
-int dlb_tune_probe(int ordinal, const struct dlb_op *op, struct dlb_device *dev, size_t *free_mem);
+/* Start a worker on GPU ordinal just to learn the device (facts, versions, free memory) and, if count is not
+ * NULL, how many GPUs there are: the parent process never calls CUDA itself. */
+int dlb_tune_probe(int ordinal, const struct dlb_op *op, struct dlb_device *dev, size_t *free_mem, int *count);
 /* Tune (or look up) every problem of the suite; results[i] for problem i. GPU work runs in worker processes:
  * a candidate that faults, hangs or poisons the context is stored with its status and a fresh worker goes
  * on. Each trial is stored as it finishes; an interrupted problem resumes from its stored trials. Stops on
- * an interrupt (DLB_E_INTERRUPTED); a problem that cannot be set up is marked failed and skipped. */
-int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, const struct dlb_device *dev,
+ * an interrupt (DLB_E_INTERRUPTED); a problem that cannot be set up is marked failed and skipped.
+ * With ndev > 1 GPUs (devs[0..ndev)), one driver process per GPU takes the next problem when it finishes one;
+ * they share the database and the kernel cache (a candidate is compiled once: store/kcache.h's claims), and
+ * results[i].ran_on says which GPU tuned problem i. ndev 1 is the same as one GPU without the others. */
+int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, const struct dlb_device *devs, int ndev,
 	     struct dlb_store *db, struct dlb_result *results);
 #endif

@@ -136,6 +136,7 @@ static int handle(struct worker *k, const struct dlb_reply *m, void *out, uint32
 		DLB_CHECK(need_device(k));
 		h->dev = k->dev;
 		DLB_CHECK(dlb_device_free_mem(&h->free_mem));
+		DLB_CHECK(dlb_device_count(&h->count));
 		*olen = sizeof *h;
 		break;
 	}

@@ -26,6 +26,7 @@ enum dlb_wreq {
 struct dlb_w_hello {
 	struct dlb_device dev; /* dev.stream is the worker's: meaningless in the parent */
 	size_t free_mem;
+	int count; /* the GPUs this process sees */
 };
 struct dlb_w_index {
 	int index;

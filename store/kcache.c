@@ -4,9 +4,12 @@
 #include "../src/err.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 /* An entry: this head, then its key, its define block, the cubin and the log (no terminators). Host byte
  * order: a cache copied to a machine of the other byte order fails the magic and is compiled again. */
@@ -119,6 +122,70 @@ fail:
 	return rc;
 }
 
+#define CLAIM_TTL_S 3600
+
+static void claim_key(const char *key, char *buf, size_t len)
+{
+	snprintf(buf, len, "claim|%s", key);
+}
+
+struct claim_ctx {
+	char *const *keys;
+	int n, drop_any; /* drop_any: whoever claimed them (a put); else only this process's claims */
+};
+
+static int unclaim_fn(struct dlb_txn *t, void *arg)
+{
+	int rc = 0;
+	struct claim_ctx *x = arg;
+	char ck[DLB_KCACHE_KEY_MAX + 16], *v = NULL;
+	for (int i = 0; i < x->n; i++) {
+		claim_key(x->keys[i], ck, sizeof ck);
+		rc = dlb_txn_get(t, DLB_T_META, ck, &v);
+		if (rc == DLB_E_NOTFOUND) {
+			rc = 0;
+			continue;
+		}
+		DLB_CHECK(rc);
+		if (x->drop_any || atol(v) == (long)getpid())
+			DLB_CHECK(dlb_txn_del(t, DLB_T_META, ck));
+		free(v);
+		v = NULL;
+	}
+fail:
+	free(v);
+	return rc;
+}
+
+int dlb_kcache_claim(struct dlb_store *kc, const char *key)
+{
+	char ck[DLB_KCACHE_KEY_MAX + 16], val[64];
+	claim_key(key, ck, sizeof ck);
+	snprintf(val, sizeof val, "%ld %lld", (long)getpid(), (long long)time(NULL));
+	return dlb_store_put(kc, DLB_T_META, ck, val);
+}
+
+int dlb_kcache_claimed(struct dlb_store *kc, const char *key)
+{
+	char ck[DLB_KCACHE_KEY_MAX + 16], *v = NULL;
+	long pid = 0;
+	long long at = 0;
+	claim_key(key, ck, sizeof ck);
+	if (dlb_store_get(kc, DLB_T_META, ck, &v))
+		return 0;
+	int ok = sscanf(v, "%ld %lld", &pid, &at) == 2;
+	free(v);
+	if (!ok || pid <= 0 || pid == (long)getpid() || (long long)time(NULL) - at > CLAIM_TTL_S)
+		return 0;
+	return kill((pid_t)pid, 0) == 0 || errno == EPERM;
+}
+
+int dlb_kcache_unclaim(struct dlb_store *kc, char *const *keys, int n)
+{
+	struct claim_ctx x = {keys, n, 0};
+	return n > 0 ? dlb_store_write(kc, unclaim_fn, &x) : 0;
+}
+
 struct put_ctx {
 	char *const *keys, *const *defines;
 	struct dlb_jit_job *const *jobs;
@@ -159,6 +226,8 @@ static int put_fn(struct dlb_txn *t, void *arg)
 		free(v);
 		DLB_CHECK(rc);
 	}
+	struct claim_ctx c = {x->keys, x->n, 1};
+	DLB_CHECK(unclaim_fn(t, &c));
 fail:
 	return rc;
 }

@@ -35,6 +35,16 @@ int dlb_kcache_get(struct dlb_store *kc, const char *key, const char *defines, s
 int dlb_kcache_put(struct dlb_store *kc, char *const *keys, char *const *defines, struct dlb_jit_job *const *jobs,
 		   int n);
 
+/* Claims, so that processes sharing a cache (one driver per GPU, `--devices`) compile a candidate once: a
+ * process about to compile key claims it (its pid and the time, in the cache's meta table under "claim|" +
+ * key); another process that finds the claim waits for the entry instead. dlb_kcache_put drops the claims of
+ * the keys it stores. A claim of a process that is gone, or older than an hour, counts for nothing. */
+int dlb_kcache_claim(struct dlb_store *kc, const char *key);
+/* 1 when another live process claimed key, else 0 (also when the cache cannot be read). */
+int dlb_kcache_claimed(struct dlb_store *kc, const char *key);
+/* Drop this process's claims of keys[0..n) (compiles that ended without an entry). */
+int dlb_kcache_unclaim(struct dlb_store *kc, char *const *keys, int n);
+
 /* What a kernel cache holds: entries, how many are failures and how many fail their checks, and the bytes
  * of all entries. */
 struct dlb_kcache_stats {

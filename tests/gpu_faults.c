@@ -42,7 +42,7 @@ int main(void)
 {
 	struct dlb_device dev;
 	size_t free_mem = 0;
-	int rc = dlb_tune_probe(0, &dlb_op_gemm, &dev, &free_mem);
+	int rc = dlb_tune_probe(0, &dlb_op_gemm, &dev, &free_mem, NULL);
 	if (rc == DLB_E_NODRIVER || rc == DLB_E_NODEVICE) {
 		printf("gpu_faults: skipped: %s\n", dlb_last_error());
 		return getenv("DLB_REQUIRE_GPU") ? 99 : 77;
@@ -95,7 +95,7 @@ int main(void)
 	dlb_race_defaults(&o.race);
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	rc = dlb_tune(&o, &suite, &dev, db, &res);
+	rc = dlb_tune(&o, &suite, &dev, 1, db, &res);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	CHECK(rc == 0, "dlb_tune: %s", dlb_last_error());
 	errno = 0;

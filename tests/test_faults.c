@@ -196,7 +196,7 @@ int main(void)
 	/* 1. Every kind of fault, in one search. */
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	int rc = dlb_tune(&o, &suite, &dev, db, &res);
+	int rc = dlb_tune(&o, &suite, &dev, 1, db, &res);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
 	CHECK(rc == 0, "dlb_tune: %d %s", rc, dlb_last_error());
@@ -264,7 +264,7 @@ int main(void)
 	signal(SIGALRM, on_alarm);
 	alarm(2);
 	memset(&res, 0, sizeof res);
-	rc = dlb_tune(&o, &suite, &dev, db, &res);
+	rc = dlb_tune(&o, &suite, &dev, 1, db, &res);
 	CHECK_EQ_INT(rc, DLB_E_INTERRUPTED);
 	errno = 0;
 	CHECK(waitpid(-1, NULL, WNOHANG) == -1 && errno == ECHILD, "a worker was left behind after the interrupt");
@@ -283,7 +283,7 @@ int main(void)
 	dlb_interrupted = 0;
 	o.floor_s = 0.5;
 	memset(&res, 0, sizeof res);
-	rc = dlb_tune(&o, &suite, &dev, db, &res);
+	rc = dlb_tune(&o, &suite, &dev, 1, db, &res);
 	CHECK(rc == 0, "resumed dlb_tune: %d %s", rc, dlb_last_error());
 	CHECK_EQ_INT(count_lines(verify_log, 0), 1); /* not verified again */
 	CHECK_EQ_INT(count_lines(verify_log, 2), 1); /* its crash is on record */
@@ -306,7 +306,7 @@ int main(void)
 	extra[0].job.rc = DLB_E_LIMIT;
 	o.only = "BM=1";
 	memset(&res, 0, sizeof res);
-	rc = dlb_tune(&o, &suite, &dev, db, &res);
+	rc = dlb_tune(&o, &suite, &dev, 1, db, &res);
 	CHECK(rc == 0, "restricted dlb_tune: %d %s", rc, dlb_last_error());
 	CHECK_EQ_INT(res.found, 1);
 	CHECK(strncmp(res.config, "BM=100 ", 7) != 0, "the restricted search ran the one it left out: %s", res.config);
@@ -326,7 +326,7 @@ int main(void)
 	extra[0].job.rc = 0;
 	o.only = NULL;
 	memset(&res, 0, sizeof res);
-	rc = dlb_tune(&o, &suite, &dev, db, &res);
+	rc = dlb_tune(&o, &suite, &dev, 1, db, &res);
 	CHECK(rc == 0, "full dlb_tune: %d %s", rc, dlb_last_error());
 	CHECK_EQ_INT(count_lines(verify_log, 0), 1);
 	memset(&got, 0, sizeof got);
@@ -336,6 +336,74 @@ int main(void)
 	dlb_result_free(&got);
 	errno = 0;
 	CHECK(waitpid(-1, NULL, WNOHANG) == -1 && errno == ECHILD, "a worker was left behind");
+
+	/* 4. Two GPUs (--devices): one driver process each takes the next problem; every problem is tuned once,
+	 * stored under the key of the GPU that ran it, and said to have run there. */
+	struct dlb_device devs[2] = {dev, dev};
+	devs[1].ordinal = 1;
+	snprintf(devs[1].uuid, sizeof devs[1].uuid, "GPU-fake-2");
+	struct dlb_problem many[6];
+	struct dlb_result mres[6];
+	for (int i = 0; i < 6; i++)
+		many[i] = (struct dlb_problem){&dlb_op_gemm, DLB_PREC_FP32, {64 + 32 * i, 32, 64, 0, 0}, 0};
+	suite.problems = many;
+	suite.n = 6;
+	o.nextra = 1; /* candidate 0 alone: a good one */
+	unlink(verify_log);
+	rc = dlb_tune(&o, &suite, devs, 2, db, mres);
+	CHECK(rc == 0, "dlb_tune on two GPUs: %d %s", rc, dlb_last_error());
+	CHECK_EQ_INT(count_lines(verify_log, 0), 6); /* each problem once */
+	for (int i = 0; i < 6; i++) {
+		CHECK(mres[i].ran_on == 1 || mres[i].ran_on == 2, "problem %d: ran_on %d", i, mres[i].ran_on);
+		CHECK(mres[i].found && !mres[i].failed && !mres[i].cached, "problem %d: found %d failed %d", i,
+		      mres[i].found, mres[i].failed);
+		if (mres[i].ran_on < 1 || mres[i].ran_on > 2)
+			continue;
+		REQUIRE(dlb_problem_key(&devs[mres[i].ran_on - 1], &many[i], key, sizeof key) == 0, "key");
+		memset(&got, 0, sizeof got);
+		CHECK(dlb_result_load(db, key, 0, &got) == 0, "problem %d: not stored under GPU %d's key", i,
+		      mres[i].ran_on - 1);
+		CHECK_EQ_STR(got.config, "BM=100 BN=16 BK=8 TM=4 TN=2 SPLITK=1");
+		dlb_result_free(&got);
+	}
+	errno = 0;
+	CHECK(waitpid(-1, NULL, WNOHANG) == -1 && errno == ECHILD, "a driver or worker was left behind");
+	/* the same run again: everything answered from the database, nothing verified */
+	unlink(verify_log);
+	rc = dlb_tune(&o, &suite, devs, 2, db, mres);
+	CHECK(rc == 0, "second dlb_tune on two GPUs: %d %s", rc, dlb_last_error());
+	CHECK_EQ_INT(count_lines(verify_log, 0), 0);
+	for (int i = 0; i < 6; i++)
+		CHECK(mres[i].cached, "problem %d not answered from the database", i);
+
+	/* 5. Interrupted on two GPUs while both hang in candidate 3: the parent hears of it, the drivers stop, what
+	 * finished is stored, no process is left. */
+	for (int i = 0; i < 6; i++)
+		many[i].dim[1] = 48;
+	o.nextra = NEXTRA;
+	o.floor_s = 60;
+	signal(SIGINT, on_alarm); /* as dlbtune's main does: the parent passes the interrupt on to the drivers */
+	alarm(2);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	rc = dlb_tune(&o, &suite, devs, 2, db, mres);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+	CHECK(rc == DLB_E_INTERRUPTED, "interrupted on two GPUs: %d %s", rc, dlb_last_error());
+	CHECK(secs < 20, "two drivers took %.1f s to stop after the interrupt", secs);
+	errno = 0;
+	CHECK(waitpid(-1, NULL, WNOHANG) == -1 && errno == ECHILD, "a driver or worker was left behind after the interrupt");
+	int started = 0;
+	for (int g = 0; g < 2; g++)
+		for (int i = 0; i < 6; i++) {
+			REQUIRE(dlb_problem_key(&devs[g], &many[i], key, sizeof key) == 0, "key");
+			stored = NULL;
+			nstored = 0;
+			CHECK_EQ_INT(dlb_trials_load(db, key, &stored, &nstored), 0);
+			started += nstored == 5; /* as in part 2 */
+			free(stored);
+		}
+	CHECK_EQ_INT(started, 2);
+	dlb_interrupted = 0;
 
 	dlb_store_close(db);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

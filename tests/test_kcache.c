@@ -239,6 +239,56 @@ int main(void)
 		CHECK(WIFEXITED(ws) && WEXITSTATUS(ws) == 0, "writer %d: status %d", i, ws);
 	}
 	CHECK(writer(dir2, 2) == 0, "after both: every entry whole");
+
+	/* claims (--devices: processes sharing a cache compile a candidate once) */
+	REQUIRE(dlb_kcache_open(dir2, 0, &kc) == 0, "open: %s", dlb_last_error());
+	char ckey[] = "k1|gemm|fp16|sm_90a|claimed";
+	char *ckeys[1] = {ckey};
+	CHECK(dlb_kcache_claimed(kc, ckey) == 0, "a claim nobody made");
+	REQUIRE(dlb_kcache_claim(kc, ckey) == 0, "claim: %s", dlb_last_error());
+	CHECK(dlb_kcache_claimed(kc, ckey) == 0, "our own claim counts as another's");
+	fflush(NULL);
+	pid_t cp = fork(); /* another process sees the claim of a live one */
+	REQUIRE(cp >= 0, "fork");
+	if (cp == 0) {
+		struct dlb_store *k2 = NULL;
+		int seen = dlb_kcache_open(dir2, 0, &k2) == 0 && dlb_kcache_claimed(k2, ckey) == 1;
+		dlb_store_close(k2);
+		_exit(seen ? 0 : 1);
+	}
+	int cs = 0;
+	waitpid(cp, &cs, 0);
+	CHECK(WIFEXITED(cs) && WEXITSTATUS(cs) == 0, "another process does not see the claim");
+	/* storing the entry drops the claim */
+	char clog[] = "error";
+	struct dlb_jit_job cj = {.rc = DLB_E_NVRTC, .verdict = 1, .log = clog};
+	struct dlb_jit_job *cjobs[1] = {&cj};
+	char *cdefs[1] = {(char *)DEFS};
+	REQUIRE(dlb_kcache_put(kc, ckeys, cdefs, cjobs, 1) == 0, "put: %s", dlb_last_error());
+	char *cv = NULL;
+	CHECK(dlb_store_get(kc, DLB_T_META, "claim|k1|gemm|fp16|sm_90a|claimed", &cv) == DLB_E_NOTFOUND,
+	      "the put left the claim: %s", cv ? cv : "");
+	free(cv);
+	/* a claim of a process that is gone counts for nothing; unclaim drops only our own */
+	cp = fork();
+	REQUIRE(cp >= 0, "fork");
+	if (cp == 0) {
+		struct dlb_store *k2 = NULL;
+		int ok = dlb_kcache_open(dir2, 0, &k2) == 0 && dlb_kcache_claim(k2, ckey) == 0;
+		dlb_store_close(k2);
+		_exit(ok ? 0 : 1);
+	}
+	waitpid(cp, &cs, 0);
+	CHECK(WIFEXITED(cs) && WEXITSTATUS(cs) == 0, "the child's claim");
+	CHECK(dlb_kcache_claimed(kc, ckey) == 0, "the claim of a process that is gone counts");
+	REQUIRE(dlb_kcache_unclaim(kc, ckeys, 1) == 0, "unclaim");
+	cv = NULL;
+	CHECK(dlb_store_get(kc, DLB_T_META, "claim|k1|gemm|fp16|sm_90a|claimed", &cv) == 0, "unclaim dropped another's");
+	free(cv);
+	REQUIRE(dlb_kcache_claim(kc, ckey) == 0 && dlb_kcache_unclaim(kc, ckeys, 1) == 0, "claim, unclaim");
+	CHECK(dlb_store_get(kc, DLB_T_META, "claim|k1|gemm|fp16|sm_90a|claimed", &cv) == DLB_E_NOTFOUND,
+	      "unclaim left our claim");
+	dlb_store_close(kc);
 	char cmd[200];
 	snprintf(cmd, sizeof cmd, "rm -rf %s %s", dir, dir2);
 	if (system(cmd))
