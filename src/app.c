@@ -190,6 +190,14 @@ static int load_problems(const struct dlb_cli *c, enum dlb_prec prec, struct pre
 			if (dlb_layout_parse(pr->op->family, c->layout, pr->suite.problems[i].dim))
 				DLB_USER_FAIL(DLB_E_USAGE, "unknown layout '%s' for %s", c->layout, pr->op->family->name);
 	}
+	if (c->shard.count > 1) {
+		int all = pr->suite.n;
+		double total = 0, part = 0;
+		DLB_CHECK(dlb_shard_filter(&pr->suite, &c->shard, &total, &part));
+		fprintf(stderr, "dlbtune: part %d of 0..%d (%s): %d of the %d problems of %s %s, %.1f%% of the estimated "
+				"work\n", c->shard.index, c->shard.count - 1, c->shard.from, pr->suite.n, all,
+			pr->op->name, dlb_prec_name(prec), total > 0 ? 100 * part / total : 0);
+	}
 	DLB_CHECK(check_padding(&pr->suite));
 fail:
 	return rc;
@@ -366,6 +374,20 @@ static int cmd_tune(const struct dlb_cli *c)
 	for (int i = 0; i < c->nprecs; i++) {
 		DLB_CHECK(load_problems(c, c->precs[i], &runs[i]));
 		total += runs[i].suite.n;
+	}
+	if (c->dry_run) { /* what this run (or this part of a suite) would tune, with no GPU */
+		double est = 0;
+		for (int i = 0; i < c->nprecs; i++)
+			for (int j = 0; j < runs[i].suite.n; j++) {
+				char desc[256];
+				double s = dlb_shard_cost(&runs[i].suite.problems[j]);
+				dlb_problem_describe(&runs[i].suite.problems[j], desc, sizeof desc);
+				printf("%s %s %s\t%.0f s\n", runs[i].op->name, dlb_prec_name(runs[i].prec), desc, s);
+				est += s;
+			}
+		fprintf(stderr, "dlbtune: --dry-run: %d problems, about %.0f s of tuning on one GPU (estimated; problems "
+				"already in the database take none)\n", total, est);
+		goto fail;
 	}
 	DLB_CHECK(dlb_db_path(c, path, sizeof path));
 	/* The GPUs: --device N, or --devices (all, or a list); each is asked for its facts and free memory. */

@@ -154,6 +154,11 @@ void dlb_cli_usage(FILE *out)
 		"                   substring to filter by\n"
 		"  --devices LIST   tune: 'all' GPUs or ordinals like 0,2,3 at once: each GPU takes the next\n"
 		"                   problem when it finishes one (one database; each kernel compiled once)\n"
+		"  --shard I/N      tune, compile: only part I (0..N-1) of the suite split into N parts of equal\n"
+		"                   estimated work, into the database <db>/shards/I-of-N (`dlbtune merge` joins\n"
+		"                   them); a Slurm array task or an MPI rank finds its part without --shard\n"
+		"                   (SLURM_ARRAY_TASK_ID/_COUNT, OMPI_COMM_WORLD_RANK/_SIZE, PMI_RANK/_SIZE);\n"
+		"                   with --dry-run, tune lists the part's problems and exits (no GPU needed)\n"
 		"  --db PATH        result database directory (default $DLBTUNE_DB, else\n"
 		"                   $XDG_CACHE_HOME/dlbtune, else ~/.cache/dlbtune)\n"
 		"  --retune         measure again even if the database has a current result\n"
@@ -379,7 +384,7 @@ fail:
 enum { O_SUITE = 256, O_LAYOUT, O_DEVICE, O_DB, O_RETUNE, O_CSV, O_JSON, O_ARCH, O_EMIT, O_EVERY, O_SAMPLES, O_PREC,
        O_OP, O_FORMAT, O_STALE, O_ANY, O_DRY, O_STRATEGY, O_BUDGET, O_SEED, O_CONFIDENCE, O_PRECISION, O_MIN_SAMPLES,
        O_MAX_SAMPLES, O_FIXED, O_SEEDS, O_TRIALS, O_FROM_DB, O_CANDIDATES, O_NOISE, O_OUTLIERS, O_WINDOW, O_MIN_SEARCH,
-       O_PAIRED, O_NO_CACHE, O_ONLY, O_DEVICES, O_DIM /* O_DIM + i: the i-th distinct dim name of the families */ };
+       O_PAIRED, O_NO_CACHE, O_ONLY, O_DEVICES, O_SHARD, O_DIM /* O_DIM + i: the i-th distinct dim name of the families */ };
 
 static const struct {
 	const char *word, *sub;
@@ -406,7 +411,7 @@ static const struct option fixed_options[] = {
 	{"json", no_argument, 0, O_JSON},           {"arch", required_argument, 0, O_ARCH},
 	{"emit", required_argument, 0, O_EMIT},     {"every", required_argument, 0, O_EVERY},
 	{"no-cache", no_argument, 0, O_NO_CACHE},   {"only", required_argument, 0, O_ONLY},
-	{"devices", required_argument, 0, O_DEVICES},
+	{"devices", required_argument, 0, O_DEVICES}, {"shard", required_argument, 0, O_SHARD},
 	{"samples", required_argument, 0, O_SAMPLES}, {"paired", required_argument, 0, O_PAIRED},
 	{"strategy", required_argument, 0, O_STRATEGY},
 	{"budget", required_argument, 0, O_BUDGET}, {"seed", required_argument, 0, O_SEED},
@@ -653,6 +658,9 @@ static int apply_option(int ch, const char *arg, struct dlb_cli *c, const char *
 		break;
 	case O_DEVICES:
 		DLB_CHECK(parse_devices(arg, c));
+		break;
+	case O_SHARD:
+		DLB_CHECK(dlb_shard_parse(arg, &c->shard));
 		break;
 	case O_ONLY:
 		if (!*arg || strlen(arg) > 1000 || *arg == '|' || arg[strlen(arg) - 1] == '|' || strstr(arg, "||"))
@@ -907,8 +915,8 @@ static int check_combinations(struct dlb_cli *c)
 	if (c->any_version && c->cmd != DLB_CMD_DB_LIST && c->cmd != DLB_CMD_EXPORT && c->cmd != DLB_CMD_LOOKUP &&
 	    c->cmd != DLB_CMD_SIMULATE)
 		DLB_USER_FAIL(DLB_E_USAGE, "--any-version goes with db list, export, lookup and simulate --from-db");
-	if (c->dry_run && c->cmd != DLB_CMD_DB_GC)
-		DLB_USER_FAIL(DLB_E_USAGE, "--dry-run goes with db gc");
+	if (c->dry_run && c->cmd != DLB_CMD_DB_GC && c->cmd != DLB_CMD_TUNE)
+		DLB_USER_FAIL(DLB_E_USAGE, "--dry-run goes with tune and db gc");
 	DLB_CHECK(resolve_problem(c));
 	if (c->csv && c->json)
 		DLB_USER_FAIL(DLB_E_USAGE, "choose one of --csv and --json");
@@ -922,6 +930,15 @@ static int check_combinations(struct dlb_cli *c)
 		DLB_USER_FAIL(DLB_E_USAGE, "--every goes with the compile command");
 	if (c->only && c->cmd != DLB_CMD_COMPILE && c->cmd != DLB_CMD_TUNE)
 		DLB_USER_FAIL(DLB_E_USAGE, "--only goes with tune and compile");
+	if (c->shard.count && c->cmd != DLB_CMD_TUNE && c->cmd != DLB_CMD_COMPILE)
+		DLB_USER_FAIL(DLB_E_USAGE, "--shard goes with tune and compile");
+	if (c->shard.count && c->have_shape && dlb_cli_sweep_count(c) == 1)
+		DLB_USER_FAIL(DLB_E_USAGE, "--shard splits a suite or a sweep; one problem has nothing to split");
+	/* a scheduler's part (a Slurm array task, an MPI rank) when --shard does not say */
+	if (!c->shard.count && (c->cmd == DLB_CMD_TUNE || c->cmd == DLB_CMD_COMPILE) && !(c->have_shape && dlb_cli_sweep_count(c) == 1))
+		if ((rc = dlb_shard_from_env(&c->shard)) == 1)
+			rc = 0;
+	DLB_CHECK(rc);
 	if (c->devices_str && c->cmd != DLB_CMD_TUNE)
 		DLB_USER_FAIL(DLB_E_USAGE, "--devices goes with tune (the other commands use one GPU: --device N)");
 	if (c->devices_str && c->device_str)

@@ -2,6 +2,7 @@
 #ifndef DLB_CLI_H
 #define DLB_CLI_H
 #include "problem.h"
+#include "shard.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -73,6 +74,7 @@ struct dlb_cli {
 	const char *devices_str; /* --devices as given (tune): NULL when not */
 	int devices_all;        /* --devices all */
 	int devices[DLB_MAX_DEVICES], ndevices; /* --devices N,N,...: the ordinals */
+	struct dlb_shard shard; /* tune, compile: --shard I/N, or the scheduler's (count 0: the whole suite) */
 	const char *db;
 	const char *arg;        /* the operand: import FILE, merge DB, db show KEY */
 	const char *format;     /* export --format */

@@ -28,6 +28,19 @@ int dlb_db_path(const struct dlb_cli *c, char *buf, size_t len)
 		snprintf(buf, len, "%s", c->db);
 	else if ((rc = dlb_store_default_path(buf, len)) != 0)
 		DLB_USER_FAIL(rc, "no database path: set --db, DLBTUNE_DB or HOME");
+	if (c->shard.count > 1) { /* a part of a suite: a database of its own, for `dlbtune merge` to join */
+		size_t at = strlen(buf);
+		if (snprintf(buf + at, len - at, "/shards/%d-of-%d", c->shard.index, c->shard.count) >= (int)(len - at))
+			DLB_USER_FAIL(ENAMETOOLONG, "database path too long");
+		for (char *p = buf + 1; *p; p++) /* its parents: the database directory and shards/ */
+			if (*p == '/' && p > buf + at - 1) {
+				*p = 0;
+				int e = mkdir(buf, 0755) && errno != EEXIST ? errno : 0;
+				*p = '/';
+				if (e)
+					DLB_USER_FAIL(e, "cannot create %.*s: %s", (int)(p - buf), buf, strerror(e));
+			}
+	}
 fail:
 	return rc;
 }

@@ -61,7 +61,19 @@ expect 2 "$u.*merge needs an operand" merge
 expect 2 "$u.*export needs --format" export
 expect 2 "$u.*--format 'xml'" export --format xml
 expect 2 "$u.*--format goes with the export" db list --format csv
-expect 2 "$u.*--dry-run goes with db gc" db list --dry-run
+expect 2 "$u.*--dry-run goes with tune and db gc" db list --dry-run
+# several GPUs (--devices) and parts of a suite (--shard, a scheduler's variables)
+expect 2 "$u--devices '0,0': GPU 0 is named twice" --devices 0,0
+expect 2 "$u--devices '0,,1'" --devices 0,,1
+expect 2 "$u--devices goes with tune" compile --devices all
+expect 2 "$u.*choose one of --device and --devices" --device 1 --devices all
+expect 2 "$u--only is a restricted search.*one GPU" --devices all --only KIND=1
+expect 2 "$u--shard '4/4': expected I/N" --shard 4/4
+expect 2 "$u--shard goes with tune and compile" db list --shard 0/2
+expect 2 "$u--shard splits a suite or a sweep" --op gemm --m 5 --n 5 --k 5 --shard 0/2
+export SLURM_ARRAY_TASK_ID=9 SLURM_ARRAY_TASK_COUNT=3
+expect 2 "${u}a Slurm array task, but SLURM_ARRAY_TASK_ID=9, SLURM_ARRAY_TASK_MIN=unset and SLURM_ARRAY_TASK_COUNT=3" --op gemm
+unset SLURM_ARRAY_TASK_ID SLURM_ARRAY_TASK_COUNT
 expect 2 "$u.*one of --stale and --any-version" db list --stale --any-version
 expect 2 "$u.*lookup needs the problem" lookup --m 5
 expect 2 "$u.*db: expected a subcommand" db frob
