@@ -231,11 +231,22 @@ static void t_verified(const struct dlb_row_ctx *x, const struct dlb_column *c, 
 		dlb_problem_shape_run(&x->r->p, shape, sizeof shape);
 		snprintf(pad, sizeof pad, ", padded: %s", shape);
 	}
-	char gpu[32] = "";
+	char gpu[80] = "";
 	if (x->r->ran_on && !x->exported)
 		snprintf(gpu, sizeof gpu, " (GPU %d)", x->r->ran_on - 1);
+	if (*x->r->elsewhere && !x->exported)
+		snprintf(gpu, sizeof gpu, ", measured on %.20s", x->r->elsewhere);
 	snprintf(buf, (size_t)len, "%s%s%s%s", x->r->found ? "yes" : "no",
 		 x->r->cached && !x->exported ? " (cached)" : "", gpu, pad);
+}
+
+/* Answered by a result another GPU of the same model measured: its UUID ("" otherwise). */
+static void g_elsewhere(const struct dlb_row_ctx *x, const struct dlb_column *c, struct dlb_cell *out)
+{
+	(void)c;
+	out->kind = DLB_CELL_STR;
+	snprintf(out->s, sizeof out->s, "%s", x->exported ? "" : x->r->elsewhere);
+	out->missing = !*out->s;
 }
 
 /* The GPU (ordinal) that tuned the row in a run over several GPUs (--devices); missing otherwise. */
@@ -341,6 +352,7 @@ static const struct dlb_column tail[] = {
 	 .get_text = t_verified},
 	{.field = "cached", .where = C | J, .get = g_cached},
 	{.field = "tuned_on_gpu", .fmt_csv = "%.0f", .where = C | J, .get = g_ran_on},
+	{.field = "measured_on", .quote = 1, .where = C | J, .get = g_elsewhere},
 	{.title = "current", .field = "current", .where = X | M, .group = 6, .get = g_current},
 	{.field = "measured", .where = X, .get = g_measured},
 	{.field = "padded", .where = C | X, .get = g_padded},

@@ -36,7 +36,7 @@ static void export_csv(FILE *out, const struct dlb_row *rows, int n)
 	int ncols = 0;
 	if (!n) { /* nothing matched: still a CSV file, with the header of the first family built */
 		ncols = dlb_columns(dlb_family_at(0), cols, DLB_MAX_COLUMNS);
-		fprintf(out, "gpu,uuid,driver,cuda,op,");
+		fprintf(out, "gpu,gpu_id,driver,cuda,op,");
 		dlb_columns_csv_header(out, cols, ncols, DLB_IN_XCSV);
 		fputc('\n', out);
 	}
@@ -47,12 +47,12 @@ static void export_csv(FILE *out, const struct dlb_row *rows, int n)
 			ncols = dlb_columns(cur, cols, DLB_MAX_COLUMNS);
 			if (i)
 				fputc('\n', out);
-			fprintf(out, "gpu,uuid,driver,cuda,op,");
+			fprintf(out, "gpu,gpu_id,driver,cuda,op,");
 			dlb_columns_csv_header(out, cols, ncols, DLB_IN_XCSV);
 			fputc('\n', out);
 		}
 		dlb_csv_string(out, w->k.gpu);
-		fprintf(out, ",%s,%d,%d,%s,", w->k.uuid, w->k.driver, w->k.cuda, w->k.op);
+		fprintf(out, ",%s,%d,%d,%s,", w->k.id, w->k.driver, w->k.cuda, w->k.op);
 		dlb_columns_csv_row(out, &(struct dlb_row_ctx){&w->r, 1, w->stale}, cols, ncols, DLB_IN_XCSV);
 		fputc('\n', out);
 	}
@@ -63,7 +63,7 @@ static int md_order(const void *a, const void *b)
 {
 	const struct dlb_row *x = *(const struct dlb_row *const *)a, *y = *(const struct dlb_row *const *)b;
 	int c;
-	if ((c = strcmp(x->k.gpu, y->k.gpu)) || (c = strcmp(x->k.uuid, y->k.uuid)))
+	if ((c = strcmp(x->k.gpu, y->k.gpu)) || (c = strcmp(x->k.id, y->k.id)))
 		return c;
 	if (x->k.driver != y->k.driver)
 		return x->k.driver > y->k.driver ? -1 : 1; /* newest first */
@@ -130,13 +130,13 @@ static void export_md(FILE *out, const struct dlb_row *all, int n)
 		const struct dlb_row *w = sorted[i], *prev = i ? sorted[i - 1] : NULL;
 		const struct dlb_result *r = &w->r;
 		int64_t run[DLB_MAX_DIMS];
-		if (!prev || strcmp(w->k.uuid, prev->k.uuid) || w->k.driver != prev->k.driver || strcmp(w->k.op, prev->k.op) ||
+		if (!prev || strcmp(w->k.id, prev->k.id) || w->k.driver != prev->k.driver || strcmp(w->k.op, prev->k.op) ||
 		    strcmp(w->k.prec, prev->k.prec)) {
 			if (prev)
 				md_padding_note(out, padded, nrows, &prev->r);
 			padded = nrows = 0;
 			fprintf(out, "\n## %s %s on %s (%s), driver %d.%d, CUDA %d.%d\n\n", w->k.op, w->k.prec, w->k.gpu,
-				w->k.uuid, w->k.driver / 1000, (w->k.driver % 1000) / 10, w->k.cuda / 1000,
+				w->k.id, w->k.driver / 1000, (w->k.driver % 1000) / 10, w->k.cuda / 1000,
 				(w->k.cuda % 1000) / 10);
 			ncols = dlb_columns(r->p.op->family, cols, DLB_MAX_COLUMNS);
 			md_line(out, cols, ncols, r->p.op, NULL);
@@ -193,7 +193,7 @@ static void h_ident(FILE *out, const char *name)
 /* The problem's fields of a header struct: its layout as text, its sizes as integers, its reals as doubles. */
 static void h_problem_fields(FILE *out, const struct dlb_family *f)
 {
-	fprintf(out, "\tconst char *gpu, *uuid, *prec%s;\n", dlb_family_has_layout(f) ? ", *layout" : "");
+	fprintf(out, "\tconst char *gpu, *gpu_id, *prec%s;\n", dlb_family_has_layout(f) ? ", *layout" : "");
 	for (int kind = DLB_DIM_SIZE; kind <= DLB_DIM_REAL; kind += DLB_DIM_REAL - DLB_DIM_SIZE) {
 		int first = 1;
 		for (int d = 0; d < f->ndims; d++)
@@ -259,7 +259,7 @@ static void export_h(FILE *out, const struct dlb_row *rows, int n)
 			fprintf(out, "\t{\"");
 			for (const char *p = w->k.gpu; *p; p++)
 				fprintf(out, *p == '"' || *p == '\\' ? "\\%c" : "%c", *p);
-			fprintf(out, "\", \"%s\", \"%s\"", w->k.uuid, w->k.prec);
+			fprintf(out, "\", \"%s\", \"%s\"", w->k.id, w->k.prec);
 			h_problem_values(out, &w->r.p);
 			for (int f = 0; f < nn; f++)
 				fprintf(out, ", %ld", vals[f]);

@@ -424,6 +424,7 @@ static int cmd_tune(const struct dlb_cli *c)
 		.paired = c->paired,
 		.kcache = kc,
 		.only = c->only,
+		.per_gpu = c->per_gpu,
 	};
 	dlb_cli_search(c, DLB_MIN_SEARCH_S, &o.search, &o.race);
 	/* One precision after the other, into the same database; a failed one is named and the next one runs. */

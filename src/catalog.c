@@ -57,15 +57,19 @@ int dlb_key_matches_build(const struct dlb_key *k, const struct dlb_versions *bu
 	return 0;
 }
 
-static int device_matches(const struct dlb_key *k, const char *dev)
+/* --device's filter: a substring of the GPU's name, of the key's id (a model or a UUID), or of the UUID of the
+ * GPU that measured it (the platform key starts with it). */
+static int device_matches(const struct dlb_key *k, const char *platform, const char *dev)
 {
-	return !dev || strcasestr(k->gpu, dev) || strcasestr(k->uuid, dev);
+	char uuid[64];
+	snprintf(uuid, sizeof uuid, "%.*s", (int)strcspn(platform, "|"), platform);
+	return !dev || strcasestr(k->gpu, dev) || strcasestr(k->id, dev) || strcasestr(uuid, dev);
 }
 
 static int same_problem_gpu(const struct dlb_key *a, const struct dlb_key *b)
 {
 	return !strcmp(a->op, b->op) && !strcmp(a->prec, b->prec) && !strcmp(a->layout, b->layout) &&
-	       !strcmp(a->shape, b->shape) && !strcmp(a->uuid, b->uuid);
+	       !strcmp(a->shape, b->shape) && !strcmp(a->id, b->id);
 }
 
 int dlb_catalog_load(struct dlb_store *s, const struct dlb_filter *f, struct dlb_row **rows, int *n)
@@ -118,7 +122,6 @@ int dlb_catalog_load(struct dlb_store *s, const struct dlb_filter *f, struct dlb
 		struct dlb_row *a = &c.rows[i];
 		enum dlb_prec prec;
 		int ok = (!f->op || !strcmp(f->op, a->k.op)) && (!f->layout || !strcmp(f->layout, a->k.layout)) &&
-			 device_matches(&a->k, f->device) &&
 			 (f->prec < 0 || (dlb_prec_parse(a->k.prec, &prec) == 0 && (int)prec == f->prec)) &&
 			 (f->currency == DLB_ANY_VERSION || (f->currency == DLB_STALE) == a->stale);
 		if (!ok)
@@ -133,8 +136,10 @@ int dlb_catalog_load(struct dlb_store *s, const struct dlb_filter *f, struct dlb
 			continue;
 		}
 		DLB_CHECK(rc);
-		if (dlb_prec_parse(a->k.prec, &row.r.p.prec))
+		if (!device_matches(&a->k, row.r.platform, f->device) || dlb_prec_parse(a->k.prec, &row.r.p.prec)) {
+			dlb_result_free(&row.r);
 			continue;
+		}
 		row.r.p.op = dlb_op_find(a->k.op, row.r.p.prec);
 		if (!row.r.p.op || dlb_problem_from_text(&row.r.p, a->k.layout, a->k.shape))
 			continue;
@@ -180,7 +185,7 @@ double dlb_problem_distance(const struct dlb_problem *a, const struct dlb_proble
 	return f->distance ? f->distance(a, b) : default_distance(a, b);
 }
 
-int dlb_rows_nearest(const struct dlb_row *rows, int nrows, const struct dlb_problem *p, const char *uuid, int max,
+int dlb_rows_nearest(const struct dlb_row *rows, int nrows, const struct dlb_problem *p, const char *gpu_id, int max,
 		     char (*configs)[128])
 {
 	double dist[16];
@@ -189,7 +194,7 @@ int dlb_rows_nearest(const struct dlb_row *rows, int nrows, const struct dlb_pro
 		max = 16;
 	for (int i = 0; i < nrows; i++) {
 		const struct dlb_row *w = &rows[i];
-		if (!w->r.found || strcmp(w->k.uuid, uuid) || w->r.p.op != p->op || dlb_problem_same_dims(&w->r.p, p))
+		if (!w->r.found || strcmp(w->k.id, gpu_id) || w->r.p.op != p->op || dlb_problem_same_dims(&w->r.p, p))
 			continue;
 		double d = dlb_problem_distance(&w->r.p, p);
 		int dup = 0;
@@ -213,7 +218,7 @@ int dlb_rows_nearest(const struct dlb_row *rows, int nrows, const struct dlb_pro
 	return n;
 }
 
-int dlb_catalog_nearest(struct dlb_store *s, const struct dlb_problem *p, const char *uuid,
+int dlb_catalog_nearest(struct dlb_store *s, const struct dlb_problem *p, const char *gpu_id,
 			const struct dlb_versions *build, int max, char (*configs)[128], int *n)
 {
 	int rc = 0, nrows = 0;
@@ -221,7 +226,7 @@ int dlb_catalog_nearest(struct dlb_store *s, const struct dlb_problem *p, const 
 	struct dlb_filter f = {.op = p->op->name, .prec = (int)p->prec, .currency = DLB_CURRENT, .build = build};
 	*n = 0;
 	DLB_CHECK(dlb_catalog_load(s, &f, &rows, &nrows));
-	*n = dlb_rows_nearest(rows, nrows, p, uuid, max, configs);
+	*n = dlb_rows_nearest(rows, nrows, p, gpu_id, max, configs);
 fail:
 	dlb_catalog_free(rows, nrows);
 	return rc;

@@ -45,10 +45,10 @@ void dlb_key_of_problem(const struct dlb_problem *p, struct dlb_key *k);
  * Euclidean in log2 of the sizes, another layout adding 1. */
 double dlb_problem_distance(const struct dlb_problem *a, const struct dlb_problem *b);
 /* The best configurations of up to max (<= 16) current results nearest to p (same op and precision, on the GPU
- * with this UUID, p itself excluded), nearest first, no repeats. */
+ * with this key id, store/key.h: its model or its UUID; p itself excluded), nearest first, no repeats. */
 /* The same over rows already loaded: the count. */
-int dlb_rows_nearest(const struct dlb_row *rows, int nrows, const struct dlb_problem *p, const char *uuid, int max,
+int dlb_rows_nearest(const struct dlb_row *rows, int nrows, const struct dlb_problem *p, const char *gpu_id, int max,
 		     char (*configs)[128]);
-int dlb_catalog_nearest(struct dlb_store *s, const struct dlb_problem *p, const char *uuid,
+int dlb_catalog_nearest(struct dlb_store *s, const struct dlb_problem *p, const char *gpu_id,
 			const struct dlb_versions *build, int max, char (*configs)[128], int *n);
 #endif

@@ -150,10 +150,13 @@ void dlb_cli_usage(FILE *out)
 	fprintf(out,
 		"\n"
 		"Where and how:\n"
-		"  --device N       GPU ordinal (default 0); for lookup, export and db: a GPU name or UUID\n"
-		"                   substring to filter by\n"
+		"  --device N       GPU ordinal (default 0); for lookup, export and db: a substring of a GPU's\n"
+		"                   name, model id (132sm-79GiB-...) or UUID to filter by\n"
 		"  --devices LIST   tune: 'all' GPUs or ordinals like 0,2,3 at once: each GPU takes the next\n"
 		"                   problem when it finishes one (one database; each kernel compiled once)\n"
+		"  --per-gpu        tune: results answer for this physical GPU only (keyed by its UUID); by\n"
+		"                   default a result answers for every GPU of the same model (name, SMs,\n"
+		"                   memory, clocks, compute capability), labelled with where it was measured\n"
 		"  --shard I/N      tune, compile: only part I (0..N-1) of the suite split into N parts of equal\n"
 		"                   estimated work, into the database <db>/shards/I-of-N (`dlbtune merge` joins\n"
 		"                   them); a Slurm array task or an MPI rank finds its part without --shard\n"
@@ -384,7 +387,7 @@ fail:
 enum { O_SUITE = 256, O_LAYOUT, O_DEVICE, O_DB, O_RETUNE, O_CSV, O_JSON, O_ARCH, O_EMIT, O_EVERY, O_SAMPLES, O_PREC,
        O_OP, O_FORMAT, O_STALE, O_ANY, O_DRY, O_STRATEGY, O_BUDGET, O_SEED, O_CONFIDENCE, O_PRECISION, O_MIN_SAMPLES,
        O_MAX_SAMPLES, O_FIXED, O_SEEDS, O_TRIALS, O_FROM_DB, O_CANDIDATES, O_NOISE, O_OUTLIERS, O_WINDOW, O_MIN_SEARCH,
-       O_PAIRED, O_NO_CACHE, O_ONLY, O_DEVICES, O_SHARD, O_DIM /* O_DIM + i: the i-th distinct dim name of the families */ };
+       O_PAIRED, O_NO_CACHE, O_ONLY, O_DEVICES, O_SHARD, O_PER_GPU, O_DIM /* O_DIM + i: the i-th distinct dim name of the families */ };
 
 static const struct {
 	const char *word, *sub;
@@ -412,6 +415,7 @@ static const struct option fixed_options[] = {
 	{"emit", required_argument, 0, O_EMIT},     {"every", required_argument, 0, O_EVERY},
 	{"no-cache", no_argument, 0, O_NO_CACHE},   {"only", required_argument, 0, O_ONLY},
 	{"devices", required_argument, 0, O_DEVICES}, {"shard", required_argument, 0, O_SHARD},
+	{"per-gpu", no_argument, 0, O_PER_GPU},
 	{"samples", required_argument, 0, O_SAMPLES}, {"paired", required_argument, 0, O_PAIRED},
 	{"strategy", required_argument, 0, O_STRATEGY},
 	{"budget", required_argument, 0, O_BUDGET}, {"seed", required_argument, 0, O_SEED},
@@ -658,6 +662,9 @@ static int apply_option(int ch, const char *arg, struct dlb_cli *c, const char *
 		break;
 	case O_DEVICES:
 		DLB_CHECK(parse_devices(arg, c));
+		break;
+	case O_PER_GPU:
+		c->per_gpu = 1;
 		break;
 	case O_SHARD:
 		DLB_CHECK(dlb_shard_parse(arg, &c->shard));
@@ -939,6 +946,8 @@ static int check_combinations(struct dlb_cli *c)
 		if ((rc = dlb_shard_from_env(&c->shard)) == 1)
 			rc = 0;
 	DLB_CHECK(rc);
+	if (c->per_gpu && c->cmd != DLB_CMD_TUNE)
+		DLB_USER_FAIL(DLB_E_USAGE, "--per-gpu goes with tune");
 	if (c->devices_str && c->cmd != DLB_CMD_TUNE)
 		DLB_USER_FAIL(DLB_E_USAGE, "--devices goes with tune (the other commands use one GPU: --device N)");
 	if (c->devices_str && c->device_str)

@@ -74,6 +74,7 @@ struct dlb_cli {
 	const char *devices_str; /* --devices as given (tune): NULL when not */
 	int devices_all;        /* --devices all */
 	int devices[DLB_MAX_DEVICES], ndevices; /* --devices N,N,...: the ordinals */
+	int per_gpu;            /* tune: keys name the GPU's UUID, not its model */
 	struct dlb_shard shard; /* tune, compile: --shard I/N, or the scheduler's (count 0: the whole suite) */
 	const char *db;
 	const char *arg;        /* the operand: import FILE, merge DB, db show KEY */

@@ -280,6 +280,8 @@ struct suspect {
 
 struct verify_ctx {
 	struct keyset platforms, best;
+	struct dlb_platform *plats; /* the platform records read (walked before the results) */
+	int nplats;
 	struct suspect *sus;
 	int nsus, capsus;
 	FILE *out;
@@ -363,6 +365,11 @@ static int verify_entry(const char *k, size_t kl, const char *val, size_t vl, vo
 		dlb_platform_key(&q);
 		if (strlen(q.key) != kl || memcmp(q.key, k, kl))
 			problem(v, k, kl, "platform key does not match its fields");
+		struct dlb_platform *more = realloc(v->plats, (size_t)(v->nplats + 1) * sizeof *more);
+		if (more) {
+			v->plats = more;
+			v->plats[v->nplats++] = p;
+		}
 		break;
 	}
 	case DLB_T_BEST: {
@@ -378,8 +385,14 @@ static int verify_entry(const char *k, size_t kl, const char *val, size_t vl, vo
 		}
 		if (*r.platform && !keyset_has(&v->platforms, r.platform))
 			suspect(v, k, kl, DLB_T_PLATFORMS, r.platform, "its platform record is missing");
-		else if (*r.platform && !strstr(r.platform, key.uuid))
-			problem(v, k, kl, "its platform is another GPU");
+		else if (*r.platform) {
+			const struct dlb_platform *pl = NULL;
+			for (int i = 0; i < v->nplats && !pl; i++)
+				if (!strcmp(v->plats[i].key, r.platform))
+					pl = &v->plats[i];
+			if (pl && !dlb_platform_is(pl, key.id))
+				problem(v, k, kl, "its platform is another GPU than its key's");
+		}
 		if (r.found && !(isfinite(r.tuned.median) && r.tuned.median > 0 && r.tuned.n > 0))
 			problem(v, k, kl, "a verified best without a timing");
 		break;
@@ -457,6 +470,7 @@ int dlb_db_verify(struct dlb_store *s, FILE *out, int *problems)
 fail:
 	keyset_free(&v.platforms);
 	keyset_free(&v.best);
+	free(v.plats);
 	for (int i = 0; i < v.nsus; i++) {
 		free(v.sus[i].key);
 		free(v.sus[i].ref);
@@ -609,7 +623,7 @@ static int cmd_lookup(const struct dlb_cli *c, struct dlb_store *s)
 	for (int i = 0; i < n; i++) {
 		int seen = 0;
 		for (int j = 0; j < i && !seen; j++)
-			seen = !strcmp(rows[j].k.uuid, rows[i].k.uuid);
+			seen = !strcmp(rows[j].k.id, rows[i].k.id);
 		if (seen)
 			continue;
 		/* per GPU: the exact shape (newest driver first), else the nearest verified shape */
@@ -617,7 +631,7 @@ static int cmd_lookup(const struct dlb_cli *c, struct dlb_store *s)
 		double bd = INFINITY;
 		for (int j = i; j < n; j++) {
 			const struct dlb_row *w = &rows[j];
-			if (strcmp(w->k.uuid, rows[i].k.uuid) || !w->r.found)
+			if (strcmp(w->k.id, rows[i].k.id) || !w->r.found)
 				continue;
 			double d = dlb_problem_distance(&w->r.p, &q);
 			if (d < bd || (d == bd && best && w->k.driver > best->k.driver)) {
@@ -633,7 +647,7 @@ static int cmd_lookup(const struct dlb_cli *c, struct dlb_store *s)
 		if (arr) {
 			double sp = dlb_result_speedup(r);
 			json_t *o = json_pack("{s:s,s:s,s:s,s:b,s:f,s:o,s:s,s:o,s:o,s:o,s:o,s:b,s:s,s:s}", "gpu", best->k.gpu,
-					      "uuid", best->k.uuid, "kind", exact ? "stored" : "guess", "exact", exact, "distance",
+					      "uuid", best->k.id, "kind", exact ? "stored" : "guess", "exact", exact, "distance",
 					      bd, "from_shape", dlb_problem_sizes_json(&r->p), "config", r->config, "median_us",
 					      jnum(r->tuned.median), "median_lo", jnum(r->tuned.median_lo), "median_hi",
 					      jnum(r->tuned.median_hi), "speedup", jnum(sp), "stale", best->stale, "measured",
@@ -643,7 +657,7 @@ static int cmd_lookup(const struct dlb_cli *c, struct dlb_store *s)
 			continue;
 		}
 		char sp[32];
-		printf("%s (%s), driver %d:\n", best->k.gpu, best->k.uuid, best->k.driver);
+		printf("%s (%s), driver %d:\n", best->k.gpu, best->k.id, best->k.driver);
 		if (exact)
 			printf("  stored best for %s %s %s %s: %s\n  %.3f us [%.3f, %.3f] (n=%d), %s vendor best, measured %s%s\n",
 			       c->op, dlb_prec_name(c->prec), layout, shape, r->config, r->tuned.median, r->tuned.median_lo,

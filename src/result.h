@@ -94,6 +94,8 @@ struct dlb_result {
 	int cached;     /* answered from the database */
 	int failed;     /* the problem could not be tuned (not stored) */
 	int ran_on;     /* the GPU (ordinal + 1) that tuned it in a run over several GPUs; 0: not said */
+	char elsewhere[48]; /* answered from the database: the UUID of the GPU (of the same model) that measured it,
+	                     * when that is none of this run's GPUs; "" otherwise */
 	char config[128];
 	struct dlb_stats tuned; /* microseconds */
 	double max_err, tol;

@@ -111,6 +111,12 @@ fail:
 	return rc;
 }
 
+/* Keys of an older database (version 1, by UUID) become this schema's (store/record.h). */
+static int rekey(struct dlb_txn *txn, void *arg)
+{
+	return dlb_record_migrate_keys(txn, arg);
+}
+
 static int flush(struct dlb_store *dest, struct batch *b)
 {
 	int rc = b->n ? dlb_store_write(dest, put_batch, b) : 0;
@@ -312,6 +318,11 @@ int dlb_db_salvage(const char *src, const char *dest, FILE *out)
 			fprintf(out, ", %ld damaged stretch%s skipped", tc.stretches, tc.stretches == 1 ? "" : "es");
 		fprintf(out, "\n");
 	}
+	int rekeyed = 0;
+	DLB_CHECK(dlb_store_write(d, rekey, &rekeyed));
+	if (rekeyed)
+		fprintf(out, "  %d results of an older schema keyed by their GPU's model (docs/DATABASE.md, Migration)\n",
+			rekeyed);
 	fprintf(out,
 		"saved %ld records; %ld failed their checks and %ld damaged stretches were skipped%s. %s was only "
 		"read; the kernel cache is not copied (dlbtune compile rebuilds it)\n",

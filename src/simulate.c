@@ -219,7 +219,7 @@ static int simulate_db(const struct dlb_cli *c, const struct dlb_search_opts *so
 		/* As tune does: the winners of the nearest other shapes tuned on the same GPU go first (here, the
 		 * winners this database recorded for them). */
 		char near[16][128];
-		int nnear = c->seeds > 0 ? dlb_rows_nearest(rows, nrows, &rows[i].r.p, rows[i].k.uuid, c->seeds, near) : 0;
+		int nnear = c->seeds > 0 ? dlb_rows_nearest(rows, nrows, &rows[i].r.p, rows[i].k.id, c->seeds, near) : 0;
 		for (int j = 0; j < nnear; j++)
 			for (int q = 0; q < L.n; q++)
 				if (!strcmp(r.trials[trial_of[q]].config, near[j])) {

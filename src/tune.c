@@ -113,12 +113,21 @@ void dlb_candidates_free(struct dlb_candidate *c, int n)
 	free(c);
 }
 
-int dlb_problem_key(const struct dlb_device *dev, const struct dlb_problem *p, char *buf, size_t len)
+void dlb_device_key_id(const struct dlb_device *dev, int per_gpu, char *buf, size_t len)
+{
+	if (per_gpu)
+		snprintf(buf, len, "%s", dev->uuid);
+	else
+		dlb_key_model_id(dev->sm_count, (double)dev->total_mem / (1 << 30), dev->clock_khz / 1000,
+				 dev->mem_clock_khz / 1000, buf, len);
+}
+
+int dlb_problem_key(const struct dlb_device *dev, int per_gpu, const struct dlb_problem *p, char *buf, size_t len)
 {
 	struct dlb_key k = {0};
 	dlb_key_of_problem(p, &k);
 	snprintf(k.gpu, sizeof k.gpu, "%.127s", dev->name);
-	snprintf(k.uuid, sizeof k.uuid, "%s", dev->uuid);
+	dlb_device_key_id(dev, per_gpu, k.id, sizeof k.id);
 	k.sm = dev->cc_major * 10 + dev->cc_minor;
 	k.driver = dev->ver.driver;
 	k.cuda = dev->ver.runtime;
@@ -846,7 +855,9 @@ static int tune_problem(struct run *x, int pi, struct dlb_candidate *cand, int n
 		char near[16][128];
 		int nnear = 0;
 		/* with the worker's versions: the parent must not load the driver (docs/NOTES.md) */
-		DLB_CHECK(dlb_catalog_nearest(x->db, &r->p, x->wctx.dev->uuid, &x->wctx.dev->ver, o->seeds, near, &nnear));
+		char gid[48];
+		dlb_device_key_id(x->wctx.dev, o->per_gpu, gid, sizeof gid);
+		DLB_CHECK(dlb_catalog_nearest(x->db, &r->p, gid, &x->wctx.dev->ver, o->seeds, near, &nnear));
 		for (int k = 0; k < nnear; k++)
 			for (int j = 0; j < q.npt; j++) {
 				char text[128];
@@ -1054,7 +1065,7 @@ static int drive(const struct dlb_tune_opts *o, const struct dlb_suite *suite, c
 	while ((pi = take_next(q, &nth)) >= 0) {
 		struct dlb_result *r = &results[pi];
 		char desc[256], progress[320];
-		DLB_CHECK(dlb_problem_key(dev, &r->p, r->key, sizeof r->key)); /* the key of the GPU that runs it */
+		DLB_CHECK(dlb_problem_key(dev, o->per_gpu, &r->p, r->key, sizeof r->key)); /* the key of the GPU that runs it */
 		dlb_problem_describe(&r->p, desc, sizeof desc);
 		snprintf(progress, sizeof progress, "%s[%3d/%d] %s %s", tag, nth, q->n, dlb_prec_name(r->p.prec), desc);
 		tell(fd, MSG_STARTED, pi, 0, r->key);
@@ -1291,11 +1302,19 @@ int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, const
 		memset(r, 0, sizeof *r);
 		r->p = suite->problems[i];
 		for (int g = 0; g < ndev && gr == DLB_E_NOTFOUND; g++) {
-			DLB_CHECK(dlb_problem_key(&devs[g], &r->p, key, sizeof key));
+			DLB_CHECK(dlb_problem_key(&devs[g], o->per_gpu, &r->p, key, sizeof key));
 			gr = o->retune || o->only ? DLB_E_NOTFOUND : dlb_result_load(db, key, 0, r);
 		}
 		if (gr == 0) {
 			r->cached = 1;
+			/* a result of another GPU of the same model: say where it was measured (the platform key starts
+			 * with the UUID) */
+			size_t ul = strcspn(r->platform, "|");
+			int here = !*r->platform;
+			for (int g = 0; g < ndev && !here; g++)
+				here = strlen(devs[g].uuid) == ul && !strncmp(devs[g].uuid, r->platform, ul);
+			if (!here)
+				snprintf(r->elsewhere, sizeof r->elsewhere, "%.*s", (int)ul, r->platform);
 			continue;
 		}
 		if (gr == DLB_E_JSON)

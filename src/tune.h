@@ -23,6 +23,7 @@ struct dlb_tune_opts {
 	struct dlb_store *kcache;      /* the kernel cache (store/kcache.h); NULL: every candidate compiled */
 	int paired;                    /* pairs of samples of the winner and the vendor best, timed side by side
 	                                * after the baselines (struct dlb_paired; 0: none) */
+	int per_gpu;                   /* key results by the GPU's UUID, not its model (--per-gpu) */
 	const char *only;              /* a restricted search (src/kernels.h): only these configurations; stored
 	                                * results are not answered and its best is not stored (its trials are) */
 	/* Test hooks: candidates appended to the compiled space (or, with only_extra, instead of it), another
@@ -50,7 +51,9 @@ int dlb_candidate_within_limits(const struct dlb_op *op, const struct dlb_candid
 int dlb_candidate_load(const struct dlb_op *op, const struct dlb_device *dev, struct dlb_candidate *c);
 
 /* The database key of problem p on dev. */
-int dlb_problem_key(const struct dlb_device *dev, const struct dlb_problem *p, char *buf, size_t len);
+int dlb_problem_key(const struct dlb_device *dev, int per_gpu, const struct dlb_problem *p, char *buf, size_t len);
+/* The id= of dev's keys: its model (store/key.h), or with per_gpu its UUID. */
+void dlb_device_key_id(const struct dlb_device *dev, int per_gpu, char *buf, size_t len);
 /* Every problem must fit in free_bytes of device memory; DLB_E_USAGE naming the first that does not. */
 int dlb_check_memory(const struct dlb_suite *suite, const struct dlb_device *dev, size_t free_bytes);
 /* Start a worker on GPU ordinal just to learn the device (facts, versions, free memory) and, if count is not

@@ -1,5 +1,6 @@
-/* key: "v1|op|prec|layout|shape|gpu=...|uuid=...|sm=..|driver=..|cuda=..|nvrtc=..|<vendor>=..|tpl=<hex>", e.g.
- * "v1|gemm|fp32|NN|35x700x2048|...|cublas=130100|tpl=...".
+/* key: "v2|op|prec|layout|shape|gpu=...|id=...|sm=..|driver=..|cuda=..|nvrtc=..|<vendor>=..|tpl=<hex>", e.g.
+ * "v2|gemm|fp32|NN|35x700x2048|gpu=NVIDIA H100 80GB HBM3|id=132sm-79GiB-1980MHz-2619MHz|...|cublas=130100|tpl=...".
+ * Version 1 had uuid=GPU-... where id= is (schema 2 databases; db migrate rewrites them).
  * The measured problem comes first so that keys of one op sort together. '|' in a GPU name becomes '/'. */
 #include "key.h"
 
@@ -9,6 +10,16 @@
 #include <stdio.h>
 #include <string.h>
 
+void dlb_key_model_id(int sm_count, double memory_gib, int clock_mhz, int mem_clock_mhz, char *buf, size_t len)
+{
+	snprintf(buf, len, "%dsm-%.0fGiB-%dMHz-%dMHz", sm_count, memory_gib, clock_mhz, mem_clock_mhz);
+}
+
+int dlb_key_id_is_uuid(const char *id)
+{
+	return !strncmp(id, "GPU-", 4) || !strncmp(id, "MIG-", 4);
+}
+
 int dlb_key_encode(const struct dlb_key *k, char *buf, size_t len)
 {
 	char gpu[sizeof k->gpu];
@@ -17,8 +28,8 @@ int dlb_key_encode(const struct dlb_key *k, char *buf, size_t len)
 		if (*p == '|')
 			*p = '/';
 	int n = snprintf(buf, len,
-			 "v%d|%s|%s|%s|%s|gpu=%s|uuid=%s|sm=%d|driver=%d|cuda=%d|nvrtc=%d|%s=%lld|tpl=%016" PRIx64,
-			 DLB_KEY_VERSION, k->op, k->prec, k->layout, k->shape, gpu, k->uuid, k->sm, k->driver, k->cuda,
+			 "v%d|%s|%s|%s|%s|gpu=%s|id=%s|sm=%d|driver=%d|cuda=%d|nvrtc=%d|%s=%lld|tpl=%016" PRIx64,
+			 DLB_KEY_VERSION, k->op, k->prec, k->layout, k->shape, gpu, k->id, k->sm, k->driver, k->cuda,
 			 k->nvrtc, k->vlib, k->vlib_version, k->tpl_hash);
 	if (n < 0 || (size_t)n >= len || n > DLB_KEY_MAX)
 		return -1;
@@ -34,10 +45,14 @@ int dlb_key_decode(const char *buf, size_t len, struct dlb_key *k)
 	memcpy(tmp, buf, len);
 	tmp[len] = 0;
 	memset(k, 0, sizeof *k);
-	if (sscanf(tmp, "v%d|%15[^|]|%7[^|]|%31[^|]|%159[^|]|gpu=%127[^|]|uuid=%47[^|]|%n", &ver, k->op, k->prec,
-		   k->layout, k->shape, k->gpu, k->uuid, &used) != 7 ||
-	    ver != DLB_KEY_VERSION || !used)
+	if (sscanf(tmp, "v%d|", &ver) != 1 || (ver != DLB_KEY_VERSION && ver != 1))
 		return DLB_E_PARSE;
+	if (sscanf(tmp, ver == 1 ? "v%*d|%15[^|]|%7[^|]|%31[^|]|%159[^|]|gpu=%127[^|]|uuid=%47[^|]|%n"
+				 : "v%*d|%15[^|]|%7[^|]|%31[^|]|%159[^|]|gpu=%127[^|]|id=%47[^|]|%n",
+		   k->op, k->prec, k->layout, k->shape, k->gpu, k->id, &used) != 6 ||
+	    !used || (ver == 1 && !dlb_key_id_is_uuid(k->id)))
+		return DLB_E_PARSE;
+	k->version = ver;
 	int hash_at = 0, tail = 0;
 	if (sscanf(tmp + used, "sm=%d|driver=%d|cuda=%d|nvrtc=%d|%15[a-z0-9_]=%lld|tpl=%n%16" SCNx64 "%n", &k->sm,
 		   &k->driver, &k->cuda, &k->nvrtc, k->vlib, &k->vlib_version, &hash_at, &k->tpl_hash, &tail) != 7 ||

@@ -7,14 +7,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DLB_KEY_VERSION 1
+#define DLB_KEY_VERSION 2
 #define DLB_KEY_MAX 511 /* LMDB's default maximum key size */
 
 struct dlb_key {
 	char op[16], prec[8];
 	char layout[32];    /* "NN"; "-" for an op without layouts */
 	char shape[160];    /* "35x700x2048" */
-	char gpu[128], uuid[48];
+	char gpu[128];
+	char id[48];        /* which GPUs the result answers for: their model, "132sm-79GiB-1980MHz-2619MHz" (SMs,
+	                     * memory, SM and memory clocks: with gpu= and sm=, what makes their performance), or
+	                     * one GPU's UUID, "GPU-5e2b..." (--per-gpu, and results of GPUs nothing else is known of) */
+	int version;        /* of the key as decoded: 1 (uuid= in place of id=, always a UUID) or 2 */
 	int sm;             /* compute capability ×10 + minor */
 	int driver, cuda;   /* cudaDriverGetVersion, cudaRuntimeGetVersion */
 	int nvrtc;          /* major ×100 + minor */
@@ -23,8 +27,14 @@ struct dlb_key {
 	uint64_t tpl_hash;  /* FNV-1a of the template source */
 };
 
-/* Returns the encoded length, or -1 when it would not fit in len or DLB_KEY_MAX bytes. */
+/* The model id of a GPU from its facts (struct dlb_key's id). */
+void dlb_key_model_id(int sm_count, double memory_gib, int clock_mhz, int mem_clock_mhz, char *buf, size_t len);
+/* 1 when id names one GPU (a UUID) rather than a model. */
+int dlb_key_id_is_uuid(const char *id);
+
+/* Encodes the current version. Returns the encoded length, or -1 when it would not fit in len or DLB_KEY_MAX
+ * bytes. */
 int dlb_key_encode(const struct dlb_key *k, char *buf, size_t len);
-/* 0, or DLB_E_PARSE when buf is not a key of this version. */
+/* 0, or DLB_E_PARSE when buf is not a key of this version or of version 1 (read for the migration). */
 int dlb_key_decode(const char *buf, size_t len, struct dlb_key *k);
 #endif

@@ -187,7 +187,7 @@ int dlb_incoming_from_json(json_t *rec, struct dlb_incoming *in, char *why, size
 		dlb_platform_key(&check);
 		if (strcmp(check.key, in->plat.key))
 			return snprintf(why, wlen, "platform key does not match its fields"), DLB_E_PARSE;
-		if (strcmp(in->plat.uuid, k.uuid))
+		if (!dlb_platform_is(&in->plat, k.id))
 			return snprintf(why, wlen, "platform is another GPU than the key's"), DLB_E_PARSE;
 		in->has_plat = 1;
 	}
@@ -209,6 +209,12 @@ int dlb_incoming_from_json(json_t *rec, struct dlb_incoming *in, char *why, size
 				return snprintf(why, wlen, "trial %zu unreadable", i), DLB_E_PARSE;
 			in->r.ntrials++;
 		}
+	}
+	if (k.version == 1) { /* exported before keys named the GPU's model: the model of its platform, if known */
+		if (in->has_plat)
+			dlb_platform_model_id(&in->plat, k.id, sizeof k.id);
+		if (dlb_key_encode(&k, in->r.key, sizeof in->r.key) < 0)
+			return snprintf(why, wlen, "the key is too long to rewrite"), DLB_E_PARSE;
 	}
 	return incoming_check(in, &k, why, wlen);
 }

@@ -3,6 +3,7 @@
 #include "record.h"
 
 #include "../src/err.h"
+#include "key.h"
 #include "../src/op.h"
 
 #include <errno.h>
@@ -315,6 +316,18 @@ int dlb_vendor_key(const char *rkey, const char *name, char *buf, size_t len)
 	return sub_key(rkey, "alg", name, buf, len);
 }
 
+void dlb_platform_model_id(const struct dlb_platform *p, char *buf, size_t len)
+{
+	dlb_key_model_id(p->sm_count, p->memory_gib, p->clock_mhz, p->mem_clock_mhz, buf, len);
+}
+
+int dlb_platform_is(const struct dlb_platform *p, const char *id)
+{
+	char model[48];
+	dlb_platform_model_id(p, model, sizeof model);
+	return !strcmp(p->uuid, id) || !strcmp(model, id);
+}
+
 void dlb_platform_key(struct dlb_platform *p)
 {
 	int off = snprintf(p->key, sizeof p->key, "%s|driver=%d|cuda=%d|nvrtc=%d|", p->uuid, p->driver, p->cuda, p->nvrtc);
@@ -579,5 +592,138 @@ int dlb_record_migrate_v1(struct dlb_txn *txn, const char *key, const char *val)
 	}
 fail:
 	json_decref(root);
+	return rc;
+}
+
+/* ---- schema 2 to 3: keys of version 1 (uuid=) rewritten to version 2 (id=, the GPU's model) ---- */
+
+struct rekey {
+	char *from, *to; /* result keys */
+};
+
+/* The new id of a version-1 key measured on platform pkey (may be ""): the model of that platform, else of any
+ * platform of the same GPU, else the UUID it had. */
+static void new_id(const struct dlb_platform *plats, int np, const char *pkey, const char *uuid, char *id, size_t len)
+{
+	const struct dlb_platform *p = NULL;
+	for (int i = 0; i < np && !p; i++)
+		if (*pkey && !strcmp(plats[i].key, pkey))
+			p = &plats[i];
+	for (int i = 0; i < np && !p; i++)
+		if (!strcmp(plats[i].uuid, uuid))
+			p = &plats[i];
+	if (p)
+		dlb_platform_model_id(p, id, len);
+	else
+		snprintf(id, len, "%s", uuid);
+}
+
+/* The version-2 key for result key rkey (version 1): its model key, or, when that is taken (two GPUs of one
+ * model measured the problem; or by an earlier entry of this walk), its UUID key. "" when rkey is not a
+ * version-1 key. */
+static int rekey_one(struct dlb_txn *t, const struct dlb_platform *plats, int np, const char *rkey, const char *pkey,
+		     char *out, size_t len)
+{
+	struct dlb_key k;
+	char uuid[48], *v = NULL;
+	*out = 0;
+	if (dlb_key_decode(rkey, strlen(rkey), &k) || k.version != 1)
+		return 0;
+	snprintf(uuid, sizeof uuid, "%s", k.id);
+	new_id(plats, np, pkey, uuid, k.id, sizeof k.id);
+	if (dlb_key_encode(&k, out, len) < 0)
+		return DLB_E_USAGE;
+	int rc = dlb_txn_get(t, DLB_T_BEST, out, &v);
+	free(v);
+	if (rc == DLB_E_NOTFOUND)
+		return 0;
+	if (rc)
+		return rc;
+	snprintf(k.id, sizeof k.id, "%s", uuid);
+	return dlb_key_encode(&k, out, len) < 0 ? DLB_E_USAGE : 0;
+}
+
+int dlb_record_migrate_keys(struct dlb_txn *t, int *nresults)
+{
+	int rc = 0, np = 0, n = 0, nmap = 0;
+	char **keys = NULL, **vals = NULL, nk[DLB_KEY_MAX + 1 + 200];
+	struct dlb_platform *plats = NULL;
+	struct rekey *map = NULL;
+	*nresults = 0;
+	DLB_CHECK(dlb_txn_entries(t, DLB_T_PLATFORMS, &keys, &vals, &n));
+	if (!(plats = calloc((size_t)(n ? n : 1), sizeof *plats)))
+		DLB_FAIL(ENOMEM, "out of memory");
+	for (int i = 0; i < n; i++) { /* an unreadable one (db verify names it) is no model */
+		json_t *j = dlb_json_parse(vals[i], strlen(vals[i]));
+		if (j && dlb_platform_from_json(j, &plats[np]) == 0)
+			np++;
+		json_decref(j);
+	}
+	dlb_entries_free(keys, vals, n);
+	keys = vals = NULL;
+	n = 0;
+	/* the results first: each decides its new key (model, or UUID if taken) for its vendor entries and trials */
+	DLB_CHECK(dlb_txn_entries(t, DLB_T_BEST, &keys, &vals, &n));
+	if (!(map = calloc((size_t)(n ? n : 1), sizeof *map)))
+		DLB_FAIL(ENOMEM, "out of memory");
+	for (int i = 0; i < n; i++) {
+		struct dlb_result r = {0};
+		json_t *j = dlb_json_parse(vals[i], strlen(vals[i]));
+		if (!j || dlb_best_from_json(j, &r))
+			r.platform[0] = 0; /* unreadable: moved with its key all the same, verify names it */
+		json_decref(j);
+		dlb_result_free(&r);
+		DLB_CHECK(rekey_one(t, plats, np, keys[i], r.platform, nk, sizeof nk));
+		if (!*nk)
+			continue;
+		DLB_CHECK(dlb_txn_put(t, DLB_T_BEST, nk, vals[i]));
+		DLB_CHECK(dlb_txn_del(t, DLB_T_BEST, keys[i]));
+		map[nmap].from = keys[i];
+		if (!(map[nmap++].to = strdup(nk)))
+			DLB_FAIL(ENOMEM, "out of memory");
+		keys[i] = NULL;
+		(*nresults)++;
+	}
+	/* vendor entries and trials: "<result key>|alg=..." and "<result key>|cfg=..." */
+	static const struct {
+		enum dlb_table t;
+		const char *sep;
+	} subs[] = {{DLB_T_VENDOR, "|alg="}, {DLB_T_TRIALS, "|cfg="}};
+	for (size_t s = 0; s < sizeof subs / sizeof *subs; s++) {
+		char **sk = NULL, **sv = NULL;
+		int sn = 0;
+		rc = dlb_txn_entries(t, subs[s].t, &sk, &sv, &sn);
+		for (int i = 0; i < sn && !rc; i++) {
+			char *at = strstr(sk[i], subs[s].sep), rkey[DLB_KEY_MAX + 1];
+			if (!at || (size_t)(at - sk[i]) > DLB_KEY_MAX)
+				continue;
+			snprintf(rkey, sizeof rkey, "%.*s", (int)(at - sk[i]), sk[i]);
+			const char *to = NULL;
+			for (int m = 0; m < nmap && !to; m++)
+				if (!strcmp(map[m].from, rkey))
+					to = map[m].to;
+			char orphan[DLB_KEY_MAX + 1];
+			if (!to) { /* trials of a search that never finished: the model key unless a result holds it */
+				rc = rekey_one(t, plats, np, rkey, "", orphan, sizeof orphan);
+				if (rc || !*orphan)
+					continue;
+				to = orphan;
+			}
+			if (snprintf(nk, sizeof nk, "%s%s", to, at) >= (int)sizeof nk)
+				continue;
+			if (!(rc = dlb_txn_put(t, subs[s].t, nk, sv[i])))
+				rc = dlb_txn_del(t, subs[s].t, sk[i]);
+		}
+		dlb_entries_free(sk, sv, sn);
+		DLB_CHECK(rc);
+	}
+fail:
+	dlb_entries_free(keys, vals, n);
+	for (int m = 0; m < nmap; m++) {
+		free(map[m].from);
+		free(map[m].to);
+	}
+	free(map);
+	free(plats);
 	return rc;
 }

@@ -32,6 +32,9 @@ int dlb_trial_key(const char *rkey, const char *config, char *buf, size_t len);
 int dlb_vendor_key(const char *rkey, const char *name, char *buf, size_t len);
 /* The platform key of p, from its fields. */
 void dlb_platform_key(struct dlb_platform *p);
+/* The model id of p's GPU (store/key.h), and whether a key's id= names p's GPU (its UUID or its model). */
+void dlb_platform_model_id(const struct dlb_platform *p, char *buf, size_t len);
+int dlb_platform_is(const struct dlb_platform *p, const char *id);
 
 /* The best record under key, with its vendor entries and, if asked, its trials. DLB_E_NOTFOUND when absent;
  * DLB_E_JSON when a stored value cannot be read. r->p is left to the caller. */
@@ -51,6 +54,10 @@ int dlb_platform_put(struct dlb_txn *txn, const struct dlb_platform *p, int *cha
  * then more timed samples of the winner, then more trials. <0, 0, >0 like strcmp. */
 int dlb_result_support_cmp(const struct dlb_result *a, const struct dlb_result *b);
 
+/* Schema 2 to 3: every key of version 1 (uuid=) in best, vendor and trials rewritten to version 2, naming the
+ * GPU's model as its platform records give it (store/key.h); where two GPUs of one model measured the same
+ * problem, the second keeps its UUID (a per-GPU result: nothing is lost). *nresults: results rewritten. */
+int dlb_record_migrate_keys(struct dlb_txn *txn, int *nresults);
 /* Rewrite one schema-1 record (trials and vendor times inside it) as schema-2 entries. */
 int dlb_record_migrate_v1(struct dlb_txn *txn, const char *key, const char *val);
 #endif

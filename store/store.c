@@ -500,7 +500,6 @@ fail:
 	return rc;
 }
 
-/* Schema 1 (dlbtune 0.1): one sub-database "best" whose records held their trials and vendor times. */
 struct migrate_ctx {
 	struct dlb_store *s;
 	int n, already;
@@ -518,62 +517,78 @@ static int schema_in_txn(MDB_txn *txn, MDB_dbi meta)
 	return *buf && !*end && x > 0 && x < 1000000 ? (int)x : -1;
 }
 
-static int migrate_v1(struct dlb_txn *t, void *arg)
+int dlb_txn_entries(struct dlb_txn *t, enum dlb_table tb, char ***keys, char ***vals, int *n)
 {
 	int rc = 0;
-	struct migrate_ctx *m = arg;
 	MDB_cursor *cur = NULL;
 	MDB_val k, v;
-	char **keys = NULL, **vals = NULL;
-	size_t n = 0, cap = 0;
-	m->n = m->already = 0;
-	/* Everything happens in this one transaction — the new sub-databases, the rewritten records and the
-	 * schema number — so a failure or a kill leaves schema 1 as it was. Another process may have migrated
-	 * while this one made its backup: then there is nothing to do. */
-	DLB_CHECK(open_tables(t->txn, m->s, MDB_CREATE));
-	if (schema_in_txn(t->txn, m->s->dbi[DLB_T_META]) >= DLB_SCHEMA_VERSION) {
-		m->already = 1;
-		goto fail;
-	}
-	MDB_CHECK(mdb_cursor_open(t->txn, m->s->dbi[DLB_T_BEST], &cur));
-	/* collect first: the loop below rewrites the sub-database being walked */
+	size_t cap = 0;
+	*keys = *vals = NULL;
+	*n = 0;
+	MDB_CHECK(mdb_cursor_open(t->txn, t->s->dbi[tb], &cur));
 	while ((rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) == 0) {
-		if (n == cap) {
+		if ((size_t)*n == cap) {
 			cap = cap ? 2 * cap : 64;
-			char **nk = realloc(keys, cap * sizeof *keys), **nv = nk ? realloc(vals, cap * sizeof *vals) : NULL;
+			char **nk = realloc(*keys, cap * sizeof **keys), **nv = nk ? realloc(*vals, cap * sizeof **vals) : NULL;
 			if (nk)
-				keys = nk;
+				*keys = nk;
 			if (!nv)
 				DLB_FAIL(ENOMEM, "out of memory");
-			vals = nv;
+			*vals = nv;
 		}
-		keys[n] = vals[n] = NULL;
-		MDB_val kz = k;
-		DLB_CHECK(copy_value(&kz, &keys[n]));
-		rc = copy_value(&v, &vals[n]);
-		n++;
+		(*keys)[*n] = (*vals)[*n] = NULL;
+		rc = copy_value(&k, &(*keys)[*n]);
+		if (!rc)
+			rc = copy_value(&v, &(*vals)[*n]);
+		(*n)++;
 		DLB_CHECK(rc);
 	}
 	if (rc == MDB_NOTFOUND)
 		rc = 0;
 	MDB_CHECK(rc);
-	mdb_cursor_close(cur);
-	cur = NULL;
-	for (size_t i = 0; i < n; i++) {
-		DLB_CHECK(dlb_record_migrate_v1(t, keys[i], vals[i]));
-		m->n++;
-	}
-	MDB_CHECK(mdb_drop(t->txn, m->s->dbi[DLB_T_META], 0));
-	DLB_CHECK(write_meta(t->txn, m->s));
 fail:
 	if (cur)
 		mdb_cursor_close(cur);
-	for (size_t i = 0; i < n; i++) {
-		free(keys[i]);
-		free(vals[i]);
+	return rc;
+}
+
+void dlb_entries_free(char **keys, char **vals, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(keys ? keys[i] : NULL);
+		free(vals ? vals[i] : NULL);
 	}
 	free(keys);
 	free(vals);
+}
+
+/* Every step from schema `from` to this build's, in the one write transaction: schema 1 (dlbtune 0.1: one
+ * sub-database "best" whose records held their trials and vendor times) to 2, then 2 to 3 (keys name the
+ * GPU's model, not its UUID: store/key.h). A failure or a kill leaves the database as it was. */
+static int migrate(struct dlb_txn *t, void *arg)
+{
+	int rc = 0, n = 0;
+	struct migrate_ctx *m = arg;
+	char **keys = NULL, **vals = NULL;
+	m->n = m->already = 0;
+	/* another process may have migrated while this one made its backup: then there is nothing to do */
+	DLB_CHECK(open_tables(t->txn, m->s, MDB_CREATE));
+	int schema = schema_in_txn(t->txn, m->s->dbi[DLB_T_META]);
+	if (schema >= DLB_SCHEMA_VERSION) {
+		m->already = 1;
+		goto fail;
+	}
+	if (schema < 2) {
+		/* collect first: the loop below rewrites the sub-database being walked */
+		DLB_CHECK(dlb_txn_entries(t, DLB_T_BEST, &keys, &vals, &n));
+		for (int i = 0; i < n; i++)
+			DLB_CHECK(dlb_record_migrate_v1(t, keys[i], vals[i]));
+	}
+	DLB_CHECK(dlb_record_migrate_keys(t, &m->n));
+	MDB_CHECK(mdb_drop(t->txn, m->s->dbi[DLB_T_META], 0));
+	DLB_CHECK(write_meta(t->txn, m->s));
+fail:
+	dlb_entries_free(keys, vals, n);
 	return rc;
 }
 
@@ -596,7 +611,7 @@ static int backup_and_migrate(struct dlb_store *s, int from)
 	}
 	MDB_CHECK(mdb_env_copy2(s->env, dir, MDB_CP_COMPACT));
 	struct migrate_ctx m = {s, 0, 0};
-	DLB_CHECK(dlb_store_write(s, migrate_v1, &m));
+	DLB_CHECK(dlb_store_write(s, migrate, &m));
 	if (m.already)
 		goto fail;
 	fprintf(stderr, "dlbtune: migrated database %s from schema %d to %d (%d results); the old one is in %s\n",

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DLB_SCHEMA_VERSION 2
+#define DLB_SCHEMA_VERSION 3
 #define DLB_KERNELS_SCHEMA_VERSION 1 /* of a kernel cache (DLB_STORE_KERNELS) */
 
 /* The sub-databases. A result database has the first five: values are JSON text, keys readable text, so
@@ -53,6 +53,9 @@ int dlb_txn_put(struct dlb_txn *txn, enum dlb_table t, const char *key, const ch
 int dlb_txn_put_bin(struct dlb_txn *txn, enum dlb_table t, const char *key, const void *value, size_t len);
 int dlb_store_get_bin(struct dlb_store *s, enum dlb_table t, const char *key, void **value, size_t *len);
 int dlb_txn_del(struct dlb_txn *txn, enum dlb_table t, const char *key);
+/* Every entry of t, in key order (keys[i], vals[i] NUL-terminated; free with dlb_entries_free). */
+int dlb_txn_entries(struct dlb_txn *txn, enum dlb_table t, char ***keys, char ***vals, int *n);
+void dlb_entries_free(char **keys, char **vals, int n);
 /* Delete every entry of t whose key starts with prefix; *count (if given) says how many. */
 int dlb_txn_del_prefix(struct dlb_txn *txn, enum dlb_table t, const char *prefix, int *count);
 /* Convenience: one put in its own transaction. */

@@ -69,6 +69,7 @@ expect 2 "$u--devices goes with tune" compile --devices all
 expect 2 "$u.*choose one of --device and --devices" --device 1 --devices all
 expect 2 "$u--only is a restricted search.*one GPU" --devices all --only KIND=1
 expect 2 "$u--shard '4/4': expected I/N" --shard 4/4
+expect 2 "$u--per-gpu goes with tune" db list --per-gpu
 expect 2 "$u--shard goes with tune and compile" db list --shard 0/2
 expect 2 "$u--shard splits a suite or a sweep" --op gemm --m 5 --n 5 --k 5 --shard 0/2
 export SLURM_ARRAY_TASK_ID=9 SLURM_ARRAY_TASK_COUNT=3

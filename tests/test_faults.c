@@ -271,7 +271,7 @@ int main(void)
 	struct dlb_trial *stored = NULL;
 	int nstored = 0;
 	char key[600];
-	REQUIRE(dlb_problem_key(&dev, &p2, key, sizeof key) == 0, "key");
+	REQUIRE(dlb_problem_key(&dev, 0, &p2, key, sizeof key) == 0, "key");
 	CHECK_EQ_INT(dlb_trials_load(db, key, &stored, &nstored), 0);
 	/* candidates 0, 1 (refused when its variants were asked) and 2, and the two that never compiled: those are
 	 * known before the search starts */
@@ -312,7 +312,7 @@ int main(void)
 	CHECK(strncmp(res.config, "BM=100 ", 7) != 0, "the restricted search ran the one it left out: %s", res.config);
 	memset(&got, 0, sizeof got);
 	CHECK_EQ_INT(dlb_result_load(db, res.key, 1, &got), DLB_E_NOTFOUND); /* its best is not the problem's */
-	REQUIRE(dlb_problem_key(&dev, &p3, key, sizeof key) == 0, "key");
+	REQUIRE(dlb_problem_key(&dev, 0, &p3, key, sizeof key) == 0, "key");
 	stored = NULL;
 	nstored = 0;
 	CHECK_EQ_INT(dlb_trials_load(db, key, &stored, &nstored), 0);
@@ -359,7 +359,7 @@ int main(void)
 		      mres[i].found, mres[i].failed);
 		if (mres[i].ran_on < 1 || mres[i].ran_on > 2)
 			continue;
-		REQUIRE(dlb_problem_key(&devs[mres[i].ran_on - 1], &many[i], key, sizeof key) == 0, "key");
+		REQUIRE(dlb_problem_key(&devs[mres[i].ran_on - 1], 0, &many[i], key, sizeof key) == 0, "key");
 		memset(&got, 0, sizeof got);
 		CHECK(dlb_result_load(db, key, 0, &got) == 0, "problem %d: not stored under GPU %d's key", i,
 		      mres[i].ran_on - 1);
@@ -374,7 +374,35 @@ int main(void)
 	CHECK(rc == 0, "second dlb_tune on two GPUs: %d %s", rc, dlb_last_error());
 	CHECK_EQ_INT(count_lines(verify_log, 0), 0);
 	for (int i = 0; i < 6; i++)
-		CHECK(mres[i].cached, "problem %d not answered from the database", i);
+		CHECK(mres[i].cached && !*mres[i].elsewhere, "problem %d not answered from the database (or said to be "
+							    "measured elsewhere: %s)", i, mres[i].elsewhere);
+	/* the two GPUs are one model: one key; --per-gpu keys them apart */
+	char k0[600], k1[600];
+	REQUIRE(dlb_problem_key(&devs[0], 0, &many[0], k0, sizeof k0) == 0 &&
+			dlb_problem_key(&devs[1], 0, &many[0], k1, sizeof k1) == 0, "key");
+	CHECK_EQ_STR(k0, k1);
+	REQUIRE(dlb_problem_key(&devs[0], 1, &many[0], k0, sizeof k0) == 0 &&
+			dlb_problem_key(&devs[1], 1, &many[0], k1, sizeof k1) == 0, "key");
+	CHECK(strcmp(k0, k1) && strstr(k0, "|id=GPU-fake|"), "per-GPU keys: %s and %s", k0, k1);
+	/* a third GPU of the model, alone: every result answers, labelled with the GPU that measured it */
+	struct dlb_device third = dev;
+	snprintf(third.uuid, sizeof third.uuid, "GPU-fake-3");
+	unlink(verify_log);
+	rc = dlb_tune(&o, &suite, &third, 1, db, mres);
+	CHECK(rc == 0, "dlb_tune on a third GPU: %d %s", rc, dlb_last_error());
+	CHECK_EQ_INT(count_lines(verify_log, 0), 0);
+	for (int i = 0; i < 6; i++)
+		CHECK(mres[i].cached && !strncmp(mres[i].elsewhere, "GPU-fake", 8) && strcmp(mres[i].elsewhere, "GPU-fake-3"),
+		      "problem %d on a third GPU: cached %d, measured on '%s'", i, mres[i].cached, mres[i].elsewhere);
+	/* --per-gpu on it: nothing of the others answers */
+	o.per_gpu = 1;
+	o.nextra = 1;
+	suite.n = 1;
+	rc = dlb_tune(&o, &suite, &third, 1, db, mres);
+	CHECK(rc == 0 && !mres[0].cached && mres[0].found, "--per-gpu: cached %d found %d (%s)", mres[0].cached,
+	      mres[0].found, dlb_last_error());
+	o.per_gpu = 0;
+	suite.n = 6;
 
 	/* 5. Interrupted on two GPUs while both hang in candidate 3: the parent hears of it, the drivers stop, what
 	 * finished is stored, no process is left. */
@@ -393,9 +421,9 @@ int main(void)
 	errno = 0;
 	CHECK(waitpid(-1, NULL, WNOHANG) == -1 && errno == ECHILD, "a driver or worker was left behind after the interrupt");
 	int started = 0;
-	for (int g = 0; g < 2; g++)
+	for (int g = 0; g < 1; g++) /* one model: one key for both GPUs */
 		for (int i = 0; i < 6; i++) {
-			REQUIRE(dlb_problem_key(&devs[g], &many[i], key, sizeof key) == 0, "key");
+			REQUIRE(dlb_problem_key(&devs[g], 0, &many[i], key, sizeof key) == 0, "key");
 			stored = NULL;
 			nstored = 0;
 			CHECK_EQ_INT(dlb_trials_load(db, key, &stored, &nstored), 0);

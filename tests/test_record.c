@@ -60,7 +60,7 @@ static struct dlb_trial trials[3] = {
 	 .seconds = 1.0 / 3, .timestamp = "2025-01-02T03:04:07Z"},
 };
 
-#define KEY "v1|gemm|fp32|NN|1760x16x1760|gpu=NVIDIA H100 80GB HBM3|uuid=GPU-1|sm=90|driver=13000|cuda=13000|" \
+#define KEY "v2|gemm|fp32|NN|1760x16x1760|gpu=NVIDIA H100 80GB HBM3|id=GPU-1|sm=90|driver=13000|cuda=13000|" \
 	    "nvrtc=1300|cublas=130100|tpl=0123456789abcdef"
 
 static char *encode_best(const struct dlb_result *r)
@@ -333,7 +333,7 @@ static void report_row(struct dlb_row *w, enum dlb_prec prec, int64_t m, int64_t
 	char key[DLB_KEY_MAX + 1];
 	memset(w, 0, sizeof *w);
 	snprintf(key, sizeof key,
-		 "v1|gemm|%s|NN|%lldx%lldx%lld|gpu=Test GPU|uuid=GPU-1|sm=90|driver=13000|cuda=13000|nvrtc=1300|"
+		 "v2|gemm|%s|NN|%lldx%lldx%lld|gpu=Test GPU|id=GPU-1|sm=90|driver=13000|cuda=13000|nvrtc=1300|"
 		 "cublas=130100|tpl=0123456789abcdef",
 		 dlb_prec_name(prec), (long long)m, (long long)n, (long long)k);
 	REQUIRE(dlb_key_decode(key, strlen(key), &w->k) == 0, "cannot decode %s", key);
@@ -476,14 +476,14 @@ static void test_table_csv(const struct dlb_result *rows)
 	CHECK_HAS(t, "m,n,k,layout,prec,best_config,tuned_us,tuned_ci_lo,tuned_ci_hi,throughput,unit,pct_peak,peak,"
 		     "cublas_us,cublaslt_best_us,vendor_best,vendor_best_config,speedup,paired_vendor,paired_n,"
 		     "paired_tuned_us,paired_vendor_us,paired_speedup,paired_speedup_lo,paired_speedup_hi,floor_us,verified,"
-		     "cached,tuned_on_gpu,padded,padded_m,padded_n,padded_k\n");
+		     "cached,tuned_on_gpu,measured_on,padded,padded_m,padded_n,padded_k\n");
 	CHECK_HAS(line_with(t, "35,700,2047,NN,int8", line, sizeof line),
 		  ",10.030,TOPS,0.51,1979.0,12.000,n/a,\"cublasGemmEx\",\"\",1.2000,\"cublasGemmEx\",30,9.800,12.250,1.2500,"
-		  "1.2000,1.3000,3.000,1,0,n/a,1,36,700,2048");
+		  "1.2000,1.3000,3.000,1,0,n/a,\"\",1,36,700,2048");
 	CHECK_HAS(line_with(t, "64,64,64,NN,int8", line, sizeof line),
-		  ",0.105,TOPS,0.01,1979.0,n/a,n/a,\"\",\"\",n/a,\"\",0,n/a,n/a,n/a,n/a,n/a,n/a,1,0,n/a,0,64,64,64");
+		  ",0.105,TOPS,0.01,1979.0,n/a,n/a,\"\",\"\",n/a,\"\",0,n/a,n/a,n/a,n/a,n/a,n/a,1,0,n/a,\"\",0,64,64,64");
 	CHECK_HAS(line_with(t, "35,700,2047,NN,fp32", line, sizeof line),
-		  ",5.015,TFLOP/s,n/a,n/a,30.000,n/a,\"cublasSgemm\",\"\",1.5000,\"\",0,n/a,n/a,n/a,n/a,n/a,n/a,1,0,n/a,0,35,700,2047");
+		  ",5.015,TFLOP/s,n/a,n/a,30.000,n/a,\"cublasSgemm\",\"\",1.5000,\"\",0,n/a,n/a,n/a,n/a,n/a,n/a,1,0,n/a,\"\",0,35,700,2047");
 	CHECK_EQ_INT(count_of(t, "\n"), 4);
 	no_made_up_numbers("csv", t);
 	free(t);

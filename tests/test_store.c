@@ -61,7 +61,7 @@ static void make_key(char *buf, size_t len, int64_t m, int driver, int current)
 	struct dlb_versions v;
 	dlb_versions_get(&v);
 	const struct dlb_lib *lib = dlb_family_find("gemm")->vendor_lib;
-	struct dlb_key k = {.op = "gemm", .prec = "fp32", .layout = "NN", .gpu = "NVIDIA H200", .uuid = "GPU-test",
+	struct dlb_key k = {.op = "gemm", .prec = "fp32", .layout = "NN", .gpu = "NVIDIA H200", .id = "GPU-test",
 			    .sm = 90, .driver = driver, .cuda = v.runtime, .nvrtc = v.nvrtc_major * 100 + v.nvrtc_minor,
 			    .vlib_version = lib->version(),
 			    .tpl_hash = current ? dlb_op_template_hash("gemm", "fp32") : 0x0123456789abcdefull};
@@ -116,7 +116,7 @@ static void test_refusals(void)
 	raw_put(dir_of("newer"), "meta", "schema_version", "99");
 	CHECK_EQ_INT(open_rc(dir_of("newer"), DLB_STORE_CREATE), DLB_E_DBFORMAT);
 	CHECK_HAS(dlb_last_error(), "schema 99");
-	CHECK_HAS(dlb_last_error(), "reads schema 2");
+	CHECK_HAS(dlb_last_error(), "reads schema 3");
 	raw_put(dir_of("newer"), "meta", "schema_version", "two");
 	CHECK_EQ_INT(open_rc(dir_of("newer"), 0), DLB_E_DBFORMAT);
 }
@@ -257,6 +257,98 @@ static void test_migration(void)
 	if (d)
 		closedir(d);
 	CHECK_EQ_INT(open_rc(bdir, DLB_STORE_RDONLY), DLB_E_DBFORMAT); /* schema 1, read-only */
+}
+
+/* Schema 2 to 3: keys that named a GPU's UUID name its model. Two GPUs of one model that measured the same
+ * problem: the first keeps the model key, the second its UUID key; trials without a result and without a
+ * platform keep their UUID; nothing is lost and db verify passes. */
+static void v1_key(char *buf, size_t len, const char *uuid, int m)
+{
+	char k2[512];
+	make_key(k2, sizeof k2, m, 13000, 1);
+	char *id = strstr(k2, "|id=GPU-test|");
+	REQUIRE(id, "key layout");
+	*id = 0;
+	int n = snprintf(buf, len, "v1%s|uuid=%s|%s", k2 + 2, uuid, id + strlen("|id=GPU-test|"));
+	REQUIRE(n > 0 && (size_t)n < len, "v1 key too long");
+}
+
+static void test_key_migration(void)
+{
+	struct dlb_store *s = NULL;
+	const char *dir = dir_of("keys2");
+	REQUIRE(dlb_store_open(dir, DLB_STORE_CREATE, &s) == 0, "create: %s", dlb_last_error());
+	struct dlb_platform pa = {.gpu = "NVIDIA H200", .uuid = "GPU-A", .sm = 90, .sm_count = 132, .clock_mhz = 1980,
+				  .mem_clock_mhz = 3201, .memory_gib = 139.8, .driver = 13000, .cuda = 13000,
+				  .nvrtc = 1300, .hostname = "a", .first_seen = "2026-11-26T00:00:00Z",
+				  .last_seen = "2026-11-26T00:00:00Z"},
+			   pb = pa;
+	snprintf(pb.uuid, sizeof pb.uuid, "GPU-B");
+	dlb_platform_key(&pa);
+	dlb_platform_key(&pb);
+	REQUIRE(dlb_platform_save(s, &pa) == 0 && dlb_platform_save(s, &pb) == 0, "platforms");
+	char ka[512], kb[512], kq[512], kc[512];
+	v1_key(ka, sizeof ka, "GPU-A", 1760);
+	v1_key(kb, sizeof kb, "GPU-B", 1760);
+	v1_key(kq, sizeof kq, "GPU-A", 2048);
+	v1_key(kc, sizeof kc, "GPU-C", 2048);
+	const char *rk[3] = {ka, kb, kq};
+	const struct dlb_platform *rp[3] = {&pa, &pb, &pa};
+	for (int i = 0; i < 3; i++) {
+		struct dlb_result r = {0};
+		snprintf(r.key, sizeof r.key, "%s", rk[i]);
+		snprintf(r.platform, sizeof r.platform, "%s", rp[i]->key);
+		r.found = 1;
+		snprintf(r.config, sizeof r.config, "BM=%d", 16 << i);
+		r.tuned = (struct dlb_stats){.n = 5, .median = 10 + i, .median_lo = 9 + i, .median_hi = 11 + i};
+		r.nvendor = 1;
+		r.vendor[0] = (struct dlb_vendor_entry){"cublasSgemm", 0, 1, {.n = 5, .median = 12}};
+		REQUIRE(dlb_result_save(s, &r) == 0, "save: %s", dlb_last_error());
+		struct dlb_trial t = {.status = DLB_ST_OK, .n = 5, .median_us = 10 + i, .timestamp = "2026-11-26T00:00:00Z"};
+		snprintf(t.config, sizeof t.config, "%s", r.config);
+		REQUIRE(dlb_trial_save(s, r.key, &t) == 0, "trial");
+	}
+	struct dlb_trial orphan = {.status = DLB_ST_TIMEOUT, .timestamp = "2026-11-26T00:00:00Z", .config = "BM=99"};
+	REQUIRE(dlb_trial_save(s, kc, &orphan) == 0, "orphan trial");
+	dlb_store_close(s);
+	raw_put(dir, "meta", "schema_version", "2");
+	CHECK_EQ_INT(open_rc(dir, DLB_STORE_RDONLY), DLB_E_DBFORMAT); /* read-only: cannot migrate */
+	CHECK_HAS(dlb_last_error(), "schema 2");
+	REQUIRE(dlb_store_open(dir, 0, &s) == 0, "open for migration: %s", dlb_last_error());
+	struct dlb_store_info info;
+	REQUIRE(dlb_store_info(s, &info) == 0, "info");
+	CHECK_EQ_INT(info.schema, 3);
+	CHECK_EQ_INT(info.entries[DLB_T_BEST], 3);
+	CHECK_EQ_INT(info.entries[DLB_T_TRIALS], 4);
+	CHECK_EQ_INT(info.entries[DLB_T_VENDOR], 3);
+	char model[48], want[512];
+	dlb_platform_model_id(&pa, model, sizeof model);
+	CHECK_EQ_STR(model, "132sm-140GiB-1980MHz-3201MHz");
+	struct { const char *v1, *id, *config; } moved[] = {{ka, model, "BM=16"}, {kb, "GPU-B", "BM=32"}, {kq, model, "BM=64"}};
+	for (int i = 0; i < 3; i++) {
+		struct dlb_key k;
+		struct dlb_result r = {0};
+		REQUIRE(dlb_key_decode(moved[i].v1, strlen(moved[i].v1), &k) == 0, "decode v1");
+		snprintf(k.id, sizeof k.id, "%s", moved[i].id);
+		REQUIRE(dlb_key_encode(&k, want, sizeof want) > 0, "encode");
+		CHECK(!strncmp(want, "v2|", 3), "not a v2 key: %s", want);
+		CHECK(dlb_result_load(s, want, 1, &r) == 0, "result %d not under %s", i, want);
+		CHECK_EQ_STR(r.config, moved[i].config);
+		CHECK_EQ_INT(r.nvendor, 1);
+		CHECK_EQ_INT(r.ntrials, 1);
+		dlb_result_free(&r);
+	}
+	struct dlb_key k;
+	struct dlb_trial *tr = NULL;
+	int ntr = 0;
+	REQUIRE(dlb_key_decode(kc, strlen(kc), &k) == 0, "decode");
+	REQUIRE(dlb_key_encode(&k, want, sizeof want) > 0, "encode");
+	CHECK(dlb_trials_load(s, want, &tr, &ntr) == 0 && ntr == 1, "the orphan trial is not under %s", want);
+	free(tr);
+	int problems = -1;
+	CHECK_EQ_INT(dlb_db_verify(s, stdout, &problems), 0);
+	CHECK_EQ_INT(problems, 0);
+	dlb_store_close(s);
 }
 
 /* A schema-1 database whose migration fails stays a schema-1 database (and so does its backup); one left
@@ -456,6 +548,7 @@ int main(void)
 	test_bad_values();
 	test_migration();
 	test_failed_migration();
+	test_key_migration();
 	test_map_growth();
 	test_currency();
 	test_merge_support();

@@ -10,17 +10,17 @@
 #endif
 
 struct dlbtune_gemm_best {
-	const char *gpu, *uuid, *prec, *layout;
+	const char *gpu, *gpu_id, *prec, *layout;
 	long long m, n, k;
 	int BM, BN, BK, TM, TN, SPLITK;
 	double median_us;
 };
 
 static const struct dlbtune_gemm_best dlbtune_gemm_best[] DLBTUNE_UNUSED = {
-	{"NVIDIA H200", "GPU-5e1d7a3c-0b7e-4c1f-9a55-6f2a0c9d1e42", "fp32", "NN", 1760, 16, 1760, 32, 16, 16, 4, 2, 8, 17.1},
-	{"NVIDIA H200", "GPU-5e1d7a3c-0b7e-4c1f-9a55-6f2a0c9d1e42", "fp32", "NN", 1760, 16, 1760, 32, 16, 16, 4, 2, 16, 16.736},
-	{"NVIDIA H100 80GB HBM3", "GPU-a1b2c3d4-1111-2222-3333-444455556666", "fp32", "NN", 35, 700, 2048, 32, 64, 16, 4, 4, 2, 21.5},
-	{"NVIDIA H200", "GPU-5e1d7a3c-0b7e-4c1f-9a55-6f2a0c9d1e42", "fp32", "TN", 2048, 16, 2048, 64, 16, 32, 4, 2, 4, 19.4},
+	{"NVIDIA H200", "132sm-140GiB-1980MHz-3201MHz", "fp32", "NN", 1760, 16, 1760, 32, 16, 16, 4, 2, 8, 17.1},
+	{"NVIDIA H200", "132sm-140GiB-1980MHz-3201MHz", "fp32", "NN", 1760, 16, 1760, 32, 16, 16, 4, 2, 16, 16.736},
+	{"NVIDIA H100 80GB HBM3", "132sm-79GiB-1980MHz-2619MHz", "fp32", "NN", 35, 700, 2048, 32, 64, 16, 4, 4, 2, 21.5},
+	{"NVIDIA H200", "132sm-140GiB-1980MHz-3201MHz", "fp32", "TN", 2048, 16, 2048, 64, 16, 32, 4, 2, 4, 19.4},
 };
 static const int dlbtune_gemm_best_count DLBTUNE_UNUSED = 4;
 

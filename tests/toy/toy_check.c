@@ -109,9 +109,9 @@ static void test_keys(void)
 	char buf[DLB_KEY_MAX + 1];
 	dlb_key_of_problem(&p, &k);
 	snprintf(k.gpu, sizeof k.gpu, "Test GPU");
-	snprintf(k.uuid, sizeof k.uuid, "GPU-toy");
+	snprintf(k.id, sizeof k.id, "GPU-toy");
 	REQUIRE(dlb_key_encode(&k, buf, sizeof buf) > 0, "encode");
-	CHECK(!strncmp(buf, "v1|rowsum|fp32|-|1024x4096x1.50|gpu=Test GPU|", 44), "key %s", buf);
+	CHECK(!strncmp(buf, "v2|rowsum|fp32|-|1024x4096x1.50|gpu=Test GPU|", 44), "key %s", buf);
 	CHECK_HAS(buf, "|toyref=1|tpl=");
 	CHECK_EQ_INT(dlb_key_decode(buf, strlen(buf), &d), 0);
 	CHECK_EQ_INT(dlb_problem_from_text(&q, d.layout, d.shape), 0);
@@ -134,7 +134,7 @@ static void fill(struct dlb_result *r, int64_t rows, int64_t cols, int64_t scale
 	r->p = problem(rows, cols, scale);
 	dlb_key_of_problem(&r->p, &k);
 	snprintf(k.gpu, sizeof k.gpu, "Test GPU");
-	snprintf(k.uuid, sizeof k.uuid, "GPU-toy");
+	snprintf(k.id, sizeof k.id, "GPU-toy");
 	k.driver = k.cuda = 13000;
 	REQUIRE(dlb_key_encode(&k, r->key, sizeof r->key) > 0, "encode");
 	r->found = 1;

@@ -40,7 +40,7 @@ expect 0 "compiled 15 candidates for sm_80, 0 failed" compile --op rowsum --arch
 "$top_builddir/tests/toy_check" --make-db "$tmp/db" >"$tmp/make" 2>&1 || bad "toy_check --make-db: $(cat "$tmp/make")"
 expect 0 "rowsum fp32 - 1024x4096x1.00 on Test GPU" db list --any-version --db "$tmp/db"
 expect 0 "0 problems" db verify --db "$tmp/db"
-expect 0 "key        v1|rowsum|fp32|-|4096x1024x0.50|" db show --op rowsum --rows 4096 --cols 1024 --scale 0.5 --db "$tmp/db"
+expect 0 "key        v2|rowsum|fp32|-|4096x1024x0.50|" db show --op rowsum --rows 4096 --cols 1024 --scale 0.5 --db "$tmp/db"
 expect 0 "stored best for rowsum fp32 - 1024x4096x1.00: BLOCK=256 ROWS=2" \
 	lookup --op rowsum --rows 1024 --cols 4096 --any-version --db "$tmp/db"
 expect 0 "GUESS for rowsum fp32 - 1000x4096x1.00 (not tuned): BLOCK=256 ROWS=2" \
