@@ -1177,10 +1177,11 @@ static int drive_many(const struct dlb_tune_opts *o, const struct dlb_suite *sui
 		DLB_FAIL(ENOMEM, "out of memory");
 	if (o->kcache)
 		snprintf(kc_path, sizeof kc_path, "%s", dlb_store_path(o->kcache));
+	for (int g = 0; g < ndev; g++) /* none started yet: nothing for the cleanup below to stop */
+		d[g] = (struct driver){.pid = -1, .fd = -1, .ordinal = devs[g].ordinal, .current = -1};
 	fflush(NULL);
 	for (int g = 0; g < ndev; g++) {
 		int p[2];
-		d[g] = (struct driver){.pid = -1, .fd = -1, .ordinal = devs[g].ordinal, .current = -1};
 		if (pipe(p))
 			DLB_FAIL(errno, "pipe: %s", strerror(errno));
 		pid_t pid = fork();
@@ -1276,7 +1277,7 @@ static int drive_many(const struct dlb_tune_opts *o, const struct dlb_suite *sui
 fail:
 	if (d)
 		for (int g = 0; g < ndev; g++)
-			if (d[g].fd >= 0) { /* only after a failed fork: stop the ones started */
+			if (d[g].fd >= 0 && d[g].pid > 0) { /* only after a failed fork: stop the ones started */
 				kill(d[g].pid, SIGTERM);
 				close(d[g].fd);
 				waitpid(d[g].pid, NULL, 0);
@@ -1290,6 +1291,7 @@ int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, const
 	     struct dlb_store *db, struct dlb_result *results)
 {
 	int rc = 0, misses = 0, next = 0, *shared = NULL;
+	double t_start = now_s();
 	char key[DLB_KEY_MAX + 1];
 	struct queue q = {0};
 	if (!(q.order = malloc((size_t)(suite->n ? suite->n : 1) * sizeof *q.order)))
@@ -1328,8 +1330,11 @@ int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, const
 	q.n = misses;
 	if (o->verbose)
 		fprintf(stderr, "%d of %d problems answered from the database\n", suite->n - misses, suite->n);
-	if (misses == 0)
+	if (misses == 0) {
+		if (o->verbose) /* the proof that a run answered from the database touched no GPU */
+			fprintf(stderr, "kernel launches: 0, worker restarts: 0, wall %.2f s\n", now_s() - t_start);
 		goto fail;
+	}
 	if (ndev > misses)
 		ndev = misses; /* no GPU without a problem to take */
 	if (ndev <= 1) {

@@ -239,7 +239,7 @@ static void test_store_and_tables(void)
 	free(t);
 
 	/* every export format */
-	const char *want[] = {"gpu,uuid,driver,cuda,op,rows,cols,scale,prec,", "\"rows\":1024,\"cols\":4096,\"scale\":1.0",
+	const char *want[] = {"gpu,gpu_id,driver,cuda,op,rows,cols,scale,prec,", "\"rows\":1024,\"cols\":4096,\"scale\":1.0",
 			      "| rows | cols | scale | best config |", "long long rows, cols;\n\tdouble scale;"};
 	for (int fmt = 0; fmt < DLB_EXPORT_COUNT; fmt++) {
 		char *buf = NULL;

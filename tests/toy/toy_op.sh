@@ -50,7 +50,7 @@ expect 0 "Tune it: dlbtune --op rowsum --prec fp32 --rows 1000 --cols 4096 --sca
 for f in csv json md h; do
 	"$bin" export --format $f --any-version --db "$tmp/db" >"$tmp/x.$f" 2>"$tmp/err" || bad "export $f: $(cat "$tmp/err")"
 done
-grep -q '^gpu,uuid,driver,cuda,op,rows,cols,scale,prec,best_config,' "$tmp/x.csv" && ok || bad "export csv header: $(head -1 "$tmp/x.csv")"
+grep -q '^gpu,gpu_id,driver,cuda,op,rows,cols,scale,prec,best_config,' "$tmp/x.csv" && ok || bad "export csv header: $(head -1 "$tmp/x.csv")"
 grep -q '^"Test GPU",GPU-toy,13000,13000,rowsum,4096,1024,0.5,fp32,"BLOCK=256 ROWS=2",12.500,' "$tmp/x.csv" && ok ||
 	bad "export csv row: $(cat "$tmp/x.csv")"
 grep -q '| rows | cols | scale | best config |' "$tmp/x.md" && ok || bad "export md: $(cat "$tmp/x.md")"
