@@ -644,10 +644,12 @@ static int cmd_lookup(const struct dlb_cli *c, struct dlb_store *s)
 		answered++;
 		const struct dlb_result *r = &best->r;
 		int exact = bd == 0;
+		char on[64]; /* the GPU that measured it: its platform key starts with the UUID */
+		snprintf(on, sizeof on, "%.*s", (int)strcspn(r->platform, "|"), r->platform);
 		if (arr) {
 			double sp = dlb_result_speedup(r);
-			json_t *o = json_pack("{s:s,s:s,s:s,s:b,s:f,s:o,s:s,s:o,s:o,s:o,s:o,s:b,s:s,s:s}", "gpu", best->k.gpu,
-					      "uuid", best->k.id, "kind", exact ? "stored" : "guess", "exact", exact, "distance",
+			json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:b,s:f,s:o,s:s,s:o,s:o,s:o,s:o,s:b,s:s,s:s}", "gpu", best->k.gpu,
+					      "gpu_id", best->k.id, "measured_on", on, "kind", exact ? "stored" : "guess", "exact", exact, "distance",
 					      bd, "from_shape", dlb_problem_sizes_json(&r->p), "config", r->config, "median_us",
 					      jnum(r->tuned.median), "median_lo", jnum(r->tuned.median_lo), "median_hi",
 					      jnum(r->tuned.median_hi), "speedup", jnum(sp), "stale", best->stale, "measured",
@@ -659,10 +661,10 @@ static int cmd_lookup(const struct dlb_cli *c, struct dlb_store *s)
 		char sp[32];
 		printf("%s (%s), driver %d:\n", best->k.gpu, best->k.id, best->k.driver);
 		if (exact)
-			printf("  stored best for %s %s %s %s: %s\n  %.3f us [%.3f, %.3f] (n=%d), %s vendor best, measured %s%s\n",
+			printf("  stored best for %s %s %s %s: %s\n  %.3f us [%.3f, %.3f] (n=%d), %s vendor best, measured %s%s%s%s\n",
 			       c->op, dlb_prec_name(c->prec), layout, shape, r->config, r->tuned.median, r->tuned.median_lo,
 			       r->tuned.median_hi, r->tuned.n, dlb_fmt_num(sp, sizeof sp, dlb_result_speedup(r), "%.2fx"),
-			       r->timestamp, best->stale ? " (stale: --any-version)" : "");
+			       r->timestamp, *on ? " on " : "", on, best->stale ? " (stale: --any-version)" : "");
 		else
 			printf("  GUESS for %s %s %s %s (not tuned): %s\n  from the nearest tuned shape %s, distance %.2f "
 			       "(log2 of the sizes); %.3f us there. Tune it: dlbtune --op %s --prec %s %s\n",
