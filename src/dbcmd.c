@@ -32,14 +32,6 @@ int dlb_db_path(const struct dlb_cli *c, char *buf, size_t len)
 		size_t at = strlen(buf);
 		if (snprintf(buf + at, len - at, "/shards/%d-of-%d", c->shard.index, c->shard.count) >= (int)(len - at))
 			DLB_USER_FAIL(ENAMETOOLONG, "database path too long");
-		for (char *p = buf + 1; *p; p++) /* its parents: the database directory and shards/ */
-			if (*p == '/' && p > buf + at - 1) {
-				*p = 0;
-				int e = mkdir(buf, 0755) && errno != EEXIST ? errno : 0;
-				*p = '/';
-				if (e)
-					DLB_USER_FAIL(e, "cannot create %.*s: %s", (int)(p - buf), buf, strerror(e));
-			}
 	}
 fail:
 	return rc;

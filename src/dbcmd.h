@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 /* The database directory: --db, else the default (store.h); for part I of N of a suite (--shard, or a Slurm
- * array task) its own directory under it, <db>/shards/I-of-N (created with its parents). */
+ * array task) its own directory under it, <db>/shards/I-of-N (opening it creates it and its parents). */
 int dlb_db_path(const struct dlb_cli *c, char *buf, size_t len);
 int dlb_cmd_db(const struct dlb_cli *c);
 /* The catalog filter of the command line's --op, --prec, --layout, --device, --stale and --any-version. */

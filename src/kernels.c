@@ -85,6 +85,8 @@ int dlb_kernels_ready(const struct dlb_kernels *k, int i)
 	return k->state[i] == READY;
 }
 
+static void unclaim(struct dlb_kernels *k, int st);
+
 static int flush_cache(struct dlb_kernels *k)
 {
 	int rc = 0;
@@ -106,11 +108,15 @@ static int flush_cache(struct dlb_kernels *k)
 		free(keys);
 		free(defs);
 		free(jobs);
-		if (rc) { /* the run goes on; later runs compile these again */
+		if (rc) { /* the run goes on; later runs compile these again; nobody waits for our entries */
 			fprintf(stderr, "\ndlbtune: warning: cannot write the kernel cache (%s); going on without storing "
 					"compiled kernels\n", *dlb_last_error() ? dlb_last_error() : dlb_strerror(rc));
 			k->cache_writes = 0;
 			rc = 0;
+			unclaim(k, -1);
+		} else {
+			for (int j = 0; j < k->nunsaved; j++) /* the put dropped their claims */
+				k->claimed[k->unsaved[j]] = 0;
 		}
 	}
 	k->nunsaved = 0;
@@ -330,6 +336,14 @@ int dlb_kernels_any(struct dlb_kernels *k, const int *ids, int n, int *which)
 			if (k->state[i] == ELSEWHERE && !dlb_kcache_claimed(k->cache, k->keys[i])) {
 				k->state[i] = ASKED; /* its claim went without an entry: ours to compile */
 				told = -1;
+				if (k->server.pid <= 0) { /* ours gave up: it fails as restart_server failed the rest */
+					struct dlb_jit_job gone = {.rc = DLB_E_NVRTC};
+					gone.log = strdup("not compiled: the compiler process died too often in this run, and "
+							  "the process that claimed it left no entry");
+					ready(k, i, &gone);
+					*which = j;
+					goto done;
+				}
 			}
 		}
 		if (told != k->restarts) { /* a process started again knows nothing of them */
@@ -343,10 +357,17 @@ int dlb_kernels_any(struct dlb_kernels *k, const int *ids, int n, int *which)
 		waited = 1;
 		if (dlb_interrupted)
 			DLB_FAIL(DLB_E_INTERRUPTED, "interrupted while compiling");
+		if (k->server.pid <= 0 && away) { /* ours gave up (restart_server); another process's may still come */
+			usleep(100000);
+			continue;
+		}
 		rc = take_one(k, away ? 0.1 : 1.0);
 		if (rc == DLB_E_NOTFOUND)
 			rc = 0;
 		DLB_CHECK(rc);
+		/* what ours compiled goes into the cache now: another process may be waiting for it, as this one
+		 * may be for another's */
+		DLB_CHECK(flush_cache(k));
 		if (k->progress && isatty(STDERR_FILENO))
 			fprintf(stderr, "\rcompiling: %d compiled, %d from the cache", k->st.compiled, k->st.cached);
 	}

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -992,6 +993,8 @@ static int take_next(struct queue *q, int *nth)
 	return q->order[i];
 }
 
+#define MAX_FAILED_IN_A_ROW 3 /* problems, before a driver of several stops taking more */
+
 /* What a driver process tells the parent (struct dlb_drive_msg over a pipe, src/supervise.h's frames). */
 enum { MSG_STARTED = 1, MSG_DONE, MSG_END };
 struct drive_msg {
@@ -1008,7 +1011,8 @@ static void tell(int fd, uint32_t type, int index, int rc, const char *key)
 		return;
 	snprintf(m.key, sizeof m.key, "%s", key ? key : "");
 	snprintf(m.error, sizeof m.error, "%s", rc ? dlb_last_error() : "");
-	(void)dlb_msg_write(fd, type, rc, &m, sizeof m);
+	if (dlb_msg_write(fd, type, rc, &m, sizeof m))
+		dlb_interrupted = 1; /* the parent is gone: stop as after Ctrl-C, storing what finished */
 }
 
 /* One GPU's driver: the candidates, then the problems of q one after the other on dev. tag: "GPU n: " when
@@ -1017,7 +1021,7 @@ static void tell(int fd, uint32_t type, int index, int rc, const char *key)
 static int drive(const struct dlb_tune_opts *o, const struct dlb_suite *suite, const struct dlb_device *dev,
 		 struct dlb_store *db, struct dlb_result *results, struct queue *q, int fd, const char *tag)
 {
-	int rc = 0, ncand = 0, ncompiled = 0, nth = 0, pi;
+	int rc = 0, ncand = 0, ncompiled = 0, nth = 0, pi, failed_in_a_row = 0;
 	struct dlb_candidate *cand = NULL;
 	struct dlb_limits lim;
 	char arch[16];
@@ -1070,6 +1074,7 @@ static int drive(const struct dlb_tune_opts *o, const struct dlb_suite *suite, c
 		snprintf(progress, sizeof progress, "%s[%3d/%d] %s %s", tag, nth, q->n, dlb_prec_name(r->p.prec), desc);
 		tell(fd, MSG_STARTED, pi, 0, r->key);
 		rc = tune_problem(&x, pi, cand, ncand, r, progress);
+		failed_in_a_row = rc ? failed_in_a_row + 1 : 0;
 		if (rc) { /* this problem has no result; its finished trials are stored */
 			struct dlb_problem keep = r->p;
 			dlb_result_free(r);
@@ -1084,6 +1089,11 @@ static int drive(const struct dlb_tune_opts *o, const struct dlb_suite *suite, c
 			fprintf(stderr, "\ndlbtune: error: %s: %s; going on with the next problem\n", progress, dlb_last_error());
 			r->failed = 1;
 			rc = 0;
+			if (fd >= 0 && failed_in_a_row == MAX_FAILED_IN_A_ROW) { /* a broken GPU leaves the queue to the others */
+				fprintf(stderr, "%s%d problems in a row failed on this GPU; it takes no more (the other GPUs go on)\n",
+					tag, failed_in_a_row);
+				break;
+			}
 			continue;
 		}
 		snprintf(r->platform, sizeof r->platform, "%s", plat.key);
@@ -1177,6 +1187,7 @@ static int drive_many(const struct dlb_tune_opts *o, const struct dlb_suite *sui
 		DLB_FAIL(ENOMEM, "out of memory");
 	if (o->kcache)
 		snprintf(kc_path, sizeof kc_path, "%s", dlb_store_path(o->kcache));
+	pid_t parent = getpid();
 	for (int g = 0; g < ndev; g++) /* none started yet: nothing for the cleanup below to stop */
 		d[g] = (struct driver){.pid = -1, .fd = -1, .ordinal = devs[g].ordinal, .current = -1};
 	fflush(NULL);
@@ -1191,6 +1202,12 @@ static int drive_many(const struct dlb_tune_opts *o, const struct dlb_suite *sui
 			DLB_FAIL(errno, "fork: %s", strerror(errno));
 		}
 		if (pid == 0) {
+			/* a driver ends with its parent (as an interrupt: it stores what finished), and hears of a parent
+			 * gone from a failed write, not from SIGPIPE */
+			prctl(PR_SET_PDEATHSIG, SIGTERM);
+			signal(SIGPIPE, SIG_IGN);
+			if (getppid() != parent)
+				_exit(1);
 			close(p[0]);
 			for (int h = 0; h < g; h++)
 				close(d[h].fd);
@@ -1225,13 +1242,17 @@ static int drive_many(const struct dlb_tune_opts *o, const struct dlb_suite *sui
 					v = &d[g];
 			struct dlb_reply m = {0};
 			struct drive_msg dm;
-			if (dlb_msg_read_through(v->fd, &m) || m.len != sizeof dm) { /* the driver is gone */
+			int mr = dlb_msg_read_through(v->fd, &m);
+			if (mr || m.len != sizeof dm) { /* the driver is gone, or says nonsense: then it goes */
 				dlb_reply_free(&m);
+				if (mr != DLB_SUP_DIED)
+					kill(v->pid, SIGKILL);
 				close(v->fd);
 				v->fd = -1;
 				running--;
 				int st = 0;
-				waitpid(v->pid, &st, 0);
+				while (waitpid(v->pid, &st, 0) < 0 && errno == EINTR)
+					;
 				if (!v->ended) {
 					v->rc = DLB_E_CUDA;
 					snprintf(v->error, sizeof v->error, "the driver process of GPU %d ended without a word "
@@ -1262,6 +1283,9 @@ static int drive_many(const struct dlb_tune_opts *o, const struct dlb_suite *sui
 				r->failed |= dm.rc != 0 && dm.rc != DLB_E_INTERRUPTED;
 				r->ran_on = v->ordinal + 1;
 			} else if (type == MSG_END) {
+				if (v->current >= 0 && dm.rc != DLB_E_INTERRUPTED) /* it ended inside a problem */
+					results[v->current].failed = 1;
+				v->current = -1;
 				v->ended = 1;
 				v->rc = dm.rc;
 				snprintf(v->error, sizeof v->error, "%s", dm.error);

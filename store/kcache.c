@@ -131,7 +131,7 @@ static void claim_key(const char *key, char *buf, size_t len)
 
 struct claim_ctx {
 	char *const *keys;
-	int n, drop_any; /* drop_any: whoever claimed them (a put); else only this process's claims */
+	int n, drop_any; /* drop_any: whoever claimed them (a stored entry); else only this process's claims */
 };
 
 static int unclaim_fn(struct dlb_txn *t, void *arg)
@@ -225,9 +225,9 @@ static int put_fn(struct dlb_txn *t, void *arg)
 		rc = dlb_txn_put_bin(t, DLB_T_KERNELS, x->keys[i], v, len);
 		free(v);
 		DLB_CHECK(rc);
+		struct claim_ctx c = {&x->keys[i], 1, 1}; /* stored: whoever claimed it need not wait any more */
+		DLB_CHECK(unclaim_fn(t, &c));
 	}
-	struct claim_ctx c = {x->keys, x->n, 1};
-	DLB_CHECK(unclaim_fn(t, &c));
 fail:
 	return rc;
 }

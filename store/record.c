@@ -601,6 +601,11 @@ struct rekey {
 	char *from, *to; /* result keys */
 };
 
+static int rekey_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct rekey *)a)->from, ((const struct rekey *)b)->from);
+}
+
 /* The new id of a version-1 key measured on platform pkey (may be ""): the model of that platform, else of any
  * platform of the same GPU, else the UUID it had. */
 static void new_id(const struct dlb_platform *plats, int np, const char *pkey, const char *uuid, char *id, size_t len)
@@ -698,14 +703,14 @@ int dlb_record_migrate_keys(struct dlb_txn *t, int *nresults)
 			if (!at || (size_t)(at - sk[i]) > DLB_KEY_MAX)
 				continue;
 			snprintf(rkey, sizeof rkey, "%.*s", (int)(at - sk[i]), sk[i]);
-			const char *to = NULL;
-			for (int m = 0; m < nmap && !to; m++)
-				if (!strcmp(map[m].from, rkey))
-					to = map[m].to;
+			struct rekey want = {.from = rkey}, *hit = nmap ? bsearch(&want, map, (size_t)nmap, sizeof *map, rekey_cmp) : NULL;
+			const char *to = hit ? hit->to : NULL;
 			char orphan[DLB_KEY_MAX + 1];
-			if (!to) { /* trials of a search that never finished: the model key unless a result holds it */
-				rc = rekey_one(t, plats, np, rkey, "", orphan, sizeof orphan);
-				if (rc || !*orphan)
+			struct dlb_key ok;
+			if (!to) { /* trials of a search that never finished: they keep their GPU's UUID in a version-2
+				    * key (two GPUs' unfinished searches of one problem cannot collide) */
+				if (dlb_key_decode(rkey, strlen(rkey), &ok) || ok.version != 1 ||
+				    dlb_key_encode(&ok, orphan, sizeof orphan) < 0)
 					continue;
 				to = orphan;
 			}
