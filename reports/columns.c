@@ -1,6 +1,7 @@
 /* columns: each column once — its names, formats, where it appears and how its value is read from a result. */
 #include "columns.h"
 
+#include "../src/op.h"
 #include "../src/problem.h"
 
 #include <math.h>
@@ -73,10 +74,21 @@ static void g_config(const struct dlb_row_ctx *x, const struct dlb_column *c, st
 	out->missing = !x->r->found;
 }
 
+static void g_family(const struct dlb_row_ctx *x, const struct dlb_column *c, struct dlb_cell *out)
+{
+	(void)c;
+	const char *f = x->r->found ? dlb_op_config_family(x->r->p.op, x->r->config) : NULL;
+	set_str(out, f ? f : "");
+	out->missing = !f;
+}
+
+/* the configuration, and its kernel family where the op names one: "BM=128 ... KIND=2 (3xTF32 wgmma, TMA im2col)" */
 static void t_config(const struct dlb_row_ctx *x, const struct dlb_column *c, char *buf, int len)
 {
 	(void)c;
-	snprintf(buf, (size_t)len, "%s", x->r->found ? x->r->config : "(no verified candidate)");
+	const char *f = x->r->found ? dlb_op_config_family(x->r->p.op, x->r->config) : NULL;
+	snprintf(buf, (size_t)len, "%s%s%s%s", x->r->found ? x->r->config : "(no verified candidate)", f ? " (" : "",
+		 f ? f : "", f ? ")" : "");
 }
 
 static void g_tuned(const struct dlb_row_ctx *x, const struct dlb_column *c, struct dlb_cell *out)
@@ -313,6 +325,7 @@ static const struct dlb_column head[] = {
 	{.field = "prec", .where = C | J | X, .get = g_prec},
 	{.title = "best config", .field = "best_config", .width = -40, .quote = 1, .where = T | C | J | X | M, .group = 1,
 	 .get = g_config, .get_text = t_config},
+	{.field = "kernel_family", .quote = 1, .where = C | J | X, .get = g_family},
 	{.title = "tuned us", .field = "tuned_us", .width = 9, .fmt_text = "%.2f", .fmt_csv = "%.3f",
 	 .where = T | C | J | X, .group = 2, .arg = 0, .get = g_tuned},
 	{.title = "tuned µs [95% CI]", .field = "tuned_us", .where = M, .get = g_tuned, .get_text = t_tuned_ci},

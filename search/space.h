@@ -13,6 +13,8 @@ struct dlb_param {
 	int values[DLB_MAX_VALUES];
 	int categorical; /* the values name kinds (kernel families), not amounts: the search's model gives each
 	                  * value a level of its own, and its random start visits every value in turn */
+	const char *const *value_names; /* a categorical parameter's kernel families as people name them, one
+	                                 * per value ("FFMA", "3xTF32 wgmma, TMA im2col"); NULL: none */
 };
 
 struct dlb_config {

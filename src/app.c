@@ -207,7 +207,7 @@ fail:
  * --emit, each candidate written to DIR/<prec>/. */
 static int compile_prec(const struct dlb_cli *c, enum dlb_prec prec, struct dlb_store *kc)
 {
-	int rc = 0, failed = 0, limited = 0;
+	int rc = 0, failed = 0, limited = 0, left = 0;
 	struct dlb_kernels *k = NULL;
 	unsigned char *want = NULL; /* per candidate: compile it */
 	struct dlb_limits lim;
@@ -261,6 +261,12 @@ static int compile_prec(const struct dlb_cli *c, enum dlb_prec prec, struct dlb_
 		if (!want[i])
 			continue;
 		snprintf(name, sizeof name, "%s%s%s", x->text, k->nspec > 1 ? " " : "", dlb_kernels_spec_name(k, i));
+		if (x->left_out) { /* not compiled: not over any limit either */
+			left++;
+			if (c->verbose)
+				printf("%-40s left out (--only)\n", name);
+			continue;
+		}
 		if (x->job.rc == DLB_E_LIMIT) {
 			limited++;
 			if (c->verbose)
@@ -309,10 +315,10 @@ static int compile_prec(const struct dlb_cli *c, enum dlb_prec prec, struct dlb_
 			snprintf(each + strlen(each), sizeof each - strlen(each), "%s%s",
 				 shown++ == 0 ? "as " : shown < nspec ? ", " : " and ", dlb_kernels_spec_name(k, s * k->nconf));
 	if (c->every > 1)
-		printf("compiled %d candidates (every %dth configuration%s%s) for %s, %d failed\n", ncounted - limited, c->every,
+		printf("compiled %d candidates (every %dth configuration%s%s) for %s, %d failed\n", ncounted - limited - left, c->every,
 		       *each ? ", " : "", each, c->arch, failed);
 	else
-		printf("compiled %d candidates%s%s%s for %s, %d failed\n", ncounted - limited, *each ? " (" : "", each,
+		printf("compiled %d candidates%s%s%s for %s, %d failed\n", ncounted - limited - left, *each ? " (" : "", each,
 		       *each ? ")" : "", c->arch, failed);
 fail:
 	free(want);

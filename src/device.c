@@ -282,6 +282,14 @@ fail:
 	return rc;
 }
 
+/* the tensor-map element type of es-byte elements: bytes, fp16, fp32 */
+static CUtensorMapDataType tmap_type(int es)
+{
+	return es == 1 ? CU_TENSOR_MAP_DATA_TYPE_UINT8
+	       : es == 4 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+			 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+}
+
 int dlb_tmap_2d(struct dlb_tmap *m, int es, const void *base, uint64_t inner, uint64_t outer, uint64_t stride,
 		uint32_t box_inner, uint32_t box_outer)
 {
@@ -294,7 +302,7 @@ int dlb_tmap_2d(struct dlb_tmap *m, int es, const void *base, uint64_t inner, ui
 	cuuint64_t dim[2] = {inner, outer}, str[1] = {stride};
 	cuuint32_t box[2] = {box_inner, box_outer}, one[2] = {1, 1};
 	CUresult r =
-	    encode((CUtensorMap *)m, es == 1 ? CU_TENSOR_MAP_DATA_TYPE_UINT8 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2,
+	    encode((CUtensorMap *)m, tmap_type(es), 2,
 		   (void *)base, dim, str, box, one, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
 		   CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
 	if (r != CUDA_SUCCESS)
@@ -312,7 +320,7 @@ typedef CUresult (*encode_im2col_fn)(CUtensorMap *, CUtensorMapDataType, cuuint3
 				     const cuuint32_t *, CUtensorMapInterleave, CUtensorMapSwizzle,
 				     CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
 
-int dlb_tmap_im2col(struct dlb_tmap *m, const void *base, const uint64_t nhwc[4], const int lower[2],
+int dlb_tmap_im2col(struct dlb_tmap *m, int es, const void *base, const uint64_t nhwc[4], const int lower[2],
 		    const int upper[2], const uint32_t step[2], uint32_t channels, uint32_t pixels)
 {
 	static void *fn;
@@ -322,10 +330,11 @@ int dlb_tmap_im2col(struct dlb_tmap *m, const void *base, const uint64_t nhwc[4]
 	memset(m, 0, sizeof *m);
 	/* innermost first: C, W, H, N; byte strides of W, H and N */
 	cuuint64_t dim[4] = {nhwc[3], nhwc[2], nhwc[1], nhwc[0]};
-	cuuint64_t str[3] = {2 * nhwc[3], 2 * nhwc[3] * nhwc[2], 2 * nhwc[3] * nhwc[2] * nhwc[1]};
-	cuuint32_t es[4] = {1, step[0], step[1], 1};
-	CUresult r = encode((CUtensorMap *)m, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 4, (void *)base, dim, str, lower, upper,
-			    channels, pixels, es, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+	cuuint64_t str[3] = {(cuuint64_t)es * nhwc[3], (cuuint64_t)es * nhwc[3] * nhwc[2],
+			     (cuuint64_t)es * nhwc[3] * nhwc[2] * nhwc[1]};
+	cuuint32_t estr[4] = {1, step[0], step[1], 1}; /* element strides: the traversal's steps */
+	CUresult r = encode((CUtensorMap *)m, tmap_type(es), 4, (void *)base, dim, str, lower, upper,
+			    channels, pixels, estr, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
 			    CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
 	if (r != CUDA_SUCCESS)
 		DLB_FAIL(DLB_E_LIMIT,

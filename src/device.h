@@ -85,18 +85,18 @@ int dlb_max_clusters(cudaKernel_t k, dim3 block, size_t smem, dim3 cluster, int 
 struct dlb_tmap {
 	_Alignas(64) unsigned char bytes[128];
 };
-/* Tiles of box_inner x box_outer elements (es bytes: 1 or 2) of a matrix with `inner` contiguous elements per
+/* Tiles of box_inner x box_outer elements (es bytes: 1, 2 or 4: bytes, fp16, fp32) of a matrix with `inner` contiguous elements per
  * line, `outer` lines, `stride` bytes from line to line (a multiple of 16; base 16-byte aligned), written to
  * shared memory in the 128-byte swizzle (box_inner * es must be 128); outside the matrix, zeros. Through the
  * driver's cuTensorMapEncodeTiled (found at run time: no link to libcuda). */
 int dlb_tmap_2d(struct dlb_tmap *m, int es, const void *base, uint64_t inner, uint64_t outer, uint64_t stride,
 		uint32_t box_inner, uint32_t box_outer);
-/* An im2col tensor map of a half tensor in NHWC order (nhwc: its N, H, W, C; base 16-byte aligned, C a multiple
- * of 8) for convolutions: a copy loads `pixels` pixels x `channels` channels (128 bytes: the 128-byte swizzle),
+/* An im2col tensor map of a tensor of es-byte elements (2: fp16, 4: fp32) in NHWC order (nhwc: its N, H, W, C;
+ * base 16-byte aligned, C·es a multiple of 16) for convolutions: a copy loads `pixels` pixels x `channels` channels (128 bytes: the 128-byte swizzle),
  * stepping through W, then H, then N by step (W, H) within the pixels from lower (W, H: minus the padding) to
  * the far edge plus upper (the padding less the dilated filter's extent), each read at the copy's offsets;
  * outside the tensor, zeros. Through the driver's cuTensorMapEncodeIm2col (found at run time). */
-int dlb_tmap_im2col(struct dlb_tmap *m, const void *base, const uint64_t nhwc[4], const int lower[2],
+int dlb_tmap_im2col(struct dlb_tmap *m, int es, const void *base, const uint64_t nhwc[4], const int lower[2],
 		    const int upper[2], const uint32_t step[2], uint32_t channels, uint32_t pixels);
 void dlb_count_launch(void);
 uint64_t dlb_launch_count(void);

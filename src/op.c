@@ -128,20 +128,54 @@ void dlb_lib_version_text(const struct dlb_lib *lib, char *buf, int len)
 	lib->format(lib->version(), buf, len);
 }
 
+const char *dlb_op_config_family(const struct dlb_op *op, const char *config)
+{
+	for (int i = 0; op && config && i < op->space.nparams; i++) {
+		const struct dlb_param *p = &op->space.params[i];
+		if (!p->value_names)
+			continue;
+		size_t n = strlen(p->name);
+		for (const char *t = config; (t = strstr(t, p->name)) != NULL; t += n) {
+			if ((t != config && t[-1] != ' ') || t[n] != '=')
+				continue;
+			char *end;
+			long v = strtol(t + n + 1, &end, 10);
+			if (end == t + n + 1 || (*end && *end != ' '))
+				return NULL;
+			for (int j = 0; j < p->nvalues; j++)
+				if (p->values[j] == v)
+					return p->value_names[j];
+			return NULL;
+		}
+		return NULL;
+	}
+	return NULL;
+}
+
 char *dlb_op_template(const struct dlb_op *op)
 {
-	const struct dlb_embedded *a = dlb_embedded_find(op->template_file);
-	const struct dlb_embedded *b = op->template_extra ? dlb_embedded_find(op->template_extra) : NULL;
-	if (!a || (op->template_extra && !b))
+	const char *names[3] = {op->template_file, op->template_extra, op->template_more};
+	const struct dlb_embedded *parts[3] = {NULL, NULL, NULL};
+	size_t len = 0;
+	for (int i = 0; i < 3; i++) {
+		if (!names[i])
+			continue;
+		if (!(parts[i] = dlb_embedded_find(names[i])))
+			return NULL;
+		len += parts[i]->size;
+	}
+	if (!parts[0])
 		return NULL;
-	size_t la = a->size, lb = b ? b->size : 0;
-	char *t = malloc(la + lb + 1);
+	char *t = malloc(len + 1);
 	if (!t)
 		return NULL;
-	memcpy(t, a->text, la);
-	if (b)
-		memcpy(t + la, b->text, lb);
-	t[la + lb] = 0;
+	len = 0;
+	for (int i = 0; i < 3; i++)
+		if (parts[i]) {
+			memcpy(t + len, parts[i]->text, parts[i]->size);
+			len += parts[i]->size;
+		}
+	t[len] = 0;
 	return t;
 }
 

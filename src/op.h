@@ -123,6 +123,7 @@ struct dlb_op {
 	const char *summary;
 	const char *template_file;           /* embedded file name */
 	const char *template_extra;          /* a second embedded file appended to the first, or NULL */
+	const char *template_more;           /* a third, after the second, or NULL */
 	const char *defines;                 /* fixed lines put before the tunables' defines (e.g. the precision) */
 	const char *const *kernel_names;     /* looked up in each candidate's module */
 	int nkernels;
@@ -185,7 +186,12 @@ const struct dlb_family *dlb_family_find(const char *name);
 const struct dlb_family *dlb_family_at(int i);
 /* The entry of op `name` in precision `prec`, or NULL when that precision of the op is not built. */
 const struct dlb_op *dlb_op_find(const char *name, enum dlb_prec prec);
-/* The op's template text: template_file, then template_extra; caller frees; NULL if one is not embedded. */
+/* The kernel family of a configuration of op as text ("BM=64 ... KIND=2"): the name of its value of the op's first
+ * parameter that names its values (struct dlb_param's value_names); NULL where the op has none or the text does
+ * not give it. */
+const char *dlb_op_config_family(const struct dlb_op *op, const char *config);
+
+/* The op's template text: template_file, then template_extra and template_more; caller frees; NULL if one is not embedded. */
 char *dlb_op_template(const struct dlb_op *op);
 /* FNV-1a hash of that text, as in the op's database keys (0 if missing). */
 uint64_t dlb_op_template_hash_of(const struct dlb_op *op);

@@ -170,15 +170,17 @@ __device__ __forceinline__ void ldm_x2(u32 (&r)[2], const void *p)
 // images). HW < 32 (a filter's taps): one output element a thread, c fastest, over a 1-D grid (the reads of
 // a warp fall in a few lines). 32 x 8 threads. The host runs it inside the timed launch, as cuDNN's own NCHW
 // kernels transform inside theirs; not at all where HW is 1 (1x1 filters: KCRS is KRSC).
-template <class T>
-__device__ __forceinline__ void conv_to_nhwc(const T *__restrict__ in, T *__restrict__ out, int images, int C, int HW)
+// The walk itself: put(pixel, c, value) for each element, pixel = n·HW + i (conv_split3 writes its 3xTF32 copies
+// through it).
+template <class T, class Put>
+__device__ __forceinline__ void conv_nchw_walk(const T *__restrict__ in, int images, int C, int HW, Put put)
 {
 	if (HW < 32) {
 		const i64 total = (i64)images * C * HW, step = (i64)gridDim.x * 256;
 		for (i64 e = (i64)blockIdx.x * 256 + threadIdx.y * 32 + threadIdx.x; e < total; e += step) {
-			const i64 n = e / ((i64)C * HW), r = e % ((i64)C * HW);
-			const int i = (int)(r / C), c = (int)(r % C);
-			out[e] = in[(n * C + c) * HW + i];
+			const i64 pix = e / C; // n·HW + i
+			const int c = (int)(e - pix * C);
+			put(pix, c, in[(pix / HW * C + c) * HW + pix % HW]);
 		}
 		return;
 	}
@@ -191,5 +193,11 @@ __device__ __forceinline__ void conv_to_nhwc(const T *__restrict__ in, T *__rest
 	__syncthreads();
 	for (int r = threadIdx.y; r < 32; r += 8)
 		if (i0 + r < HW && c0 + tx < C)
-			out[base + (i64)(i0 + r) * C + c0 + tx] = t[tx][r];
+			put((i64)blockIdx.z * HW + i0 + r, c0 + tx, t[tx][r]);
+}
+
+template <class T>
+__device__ __forceinline__ void conv_to_nhwc(const T *__restrict__ in, T *__restrict__ out, int images, int C, int HW)
+{
+	conv_nchw_walk(in, images, C, HW, [&](i64 pix, int c, T v) { out[pix * C + c] = v; });
 }

@@ -24,6 +24,25 @@
 // the reduction), STAGES stages in flight, and the fragments are read with ldmatrix. Shared memory is
 // dynamic: STAGES·(BM+BN)·(BK+8)·2 bytes.
 
+// TF32 (the fp32 op's 3xTF32 candidates, KIND 1 and 2 only; src/ops/conv/conv.c puts this file after
+// conv_fp32.cu and defines TF32 0 or 1 per source specialisation): the same wgmma kernels on fp32 elements read
+// as TF32 (m64nBNk8.f32.tf32.tf32, 32 floats a 128-byte line, 4 a 16-byte chunk), y in fp32. They run on the
+// split copies conv_fp32.cu's conv_split3 makes (each value as a TF32 big part and a TF32 remainder, 3·C
+// channels), so the one TF32 product of the copies is the three of 3xTF32. With TF32 0 in the fp32 op, this
+// file is left out.
+#if !defined(TF32) || TF32
+#ifndef TF32
+#define TF32 0
+#endif
+#if TF32
+typedef float elt; // x and w as the kernels read them
+typedef float yt;  // y
+#else
+typedef unsigned short elt;
+typedef unsigned short yt;
+#endif
+#define EPC (16 / (int)sizeof(elt)) // elements a 16-byte chunk
+
 #ifndef BM
 #define BM 64 // output pixels per block
 #endif
@@ -90,6 +109,17 @@ __device__ __forceinline__ void mma16816(float (&c)[4], unsigned a0, unsigned a1
 		     : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
 }
 
+// y's element from an fp32 sum
+__device__ __forceinline__ yt out_of(float f)
+{
+#if TF32
+	return f;
+#else
+	return to_half(f);
+#endif
+}
+
+#if !TF32 // the mma.sync kernels: fp16 only
 // The block's results: accumulator e of mma tile (i, j) is pixel wm0 + 16i + gid (+8 for e >= 2) and filter
 // wn0 + 8j + 2·t4 + e % 2. Without split-K straight to y (NHWC: a thread's two adjacent filters as one 32-bit
 // store when K is even); with it, the partial sums to W[z] and conv_splitk_finish.
@@ -349,6 +379,8 @@ __device__ __forceinline__ void conv_body_vec(const h16 *__restrict__ x, const h
 }
 #endif
 
+#endif // !TF32
+
 #if VEC && KIND >= 1
 // ---- KIND 1 and 2: wgmma (sm_90a), a producer warpgroup and WARPS_M consumer warpgroups ----
 // A stage holds BM lines of x (one pixel each) and BN lines of w (one filter each), 128 bytes (BK = 64 halves,
@@ -378,13 +410,13 @@ __device__ __forceinline__ void conv_body_vec(const h16 *__restrict__ x, const h
 // the NHWC epilogue through shared memory, except where ptxas spilled with it: the two-blocks-an-SM kernel
 // (KIND 1, one consumer warpgroup of 32 accumulators a thread, MIN_BLOCKS below; 60 bytes at 128 registers)
 // and KIND 2 with one consumer warpgroup of 128 accumulators a thread (4 bytes at 255)
-#define EPI_SMEM (!(KIND == 1 && WGS == 1 && (BM / 64) * BN <= 64) && !(WGS == 1 && (BM / 64) * BN >= 256))
+#define EPI_SMEM (!TF32 && !(KIND == 1 && WGS == 1 && (BM / 64) * BN <= 64) && !(WGS == 1 && (BM / 64) * BN >= 256))
 #define WMI (BM / (64 * WGS))
 #define WG_STAGE ((BM + BN) * 128)
 #define WG_V ((BM + BN) / 16) // lines a producer thread copies a stage: 16 a pass of its 128 threads
 #define CONS_THREADS (128 * WGS)
 
-static_assert(BK == 64, "wgmma: BK is one 128-byte line");
+static_assert(BK * sizeof(elt) == 128, "wgmma: BK is one 128-byte line");
 static_assert(WMI >= 1 && BM == 64 * WGS * WMI, "wgmma: BM = 64 x WARPS_M x (1 or 2)");
 static_assert(BN == 64 || BN == 128 || BN == 256, "wgmma: BN 64, 128 or 256");
 static_assert(STAGES >= 2, "wgmma: one stage in flight and one filling");
@@ -456,29 +488,37 @@ __device__ __forceinline__ void mb_expect_tx(u32 bar, u32 bytes)
 #else
 #define WG_SCN 130
 #endif
-__device__ __forceinline__ void wg_mma(float (&d)[BN / 2], unsigned long long da, unsigned long long db)
+#if TF32 // k8 a wgmma (32 bytes of a line, as fp16's k16); no transposes for TF32
+#define WG_OP(n) "wgmma.mma_async.sync.aligned.m64n" #n "k8.f32.tf32.tf32 {"
+#define WG_TAIL ", p, 1, 1;\n}\n"
+#else
+#define WG_OP(n) "wgmma.mma_async.sync.aligned.m64n" #n "k16.f32.f16.f16 {"
+#define WG_TAIL ", p, 1, 1, 0, 0;\n}\n"
+#endif
+// scd 0: d = A·B (the accumulators' old values ignored), 1: d += A·B
+__device__ __forceinline__ void wg_mma(float (&d)[BN / 2], unsigned long long da, unsigned long long db, int scd)
 {
 #if BN == 64
 	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" WG_SC ", 0;\n"
-		     "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {"
+		     WG_OP(64)
 		     WGS8(0, 1, 2, 3, 4, 5, 6, 7) ", " WGS8(8, 9, 10, 11, 12, 13, 14, 15) ", "
 		     WGS8(16, 17, 18, 19, 20, 21, 22, 23) ", " WGS8(24, 25, 26, 27, 28, 29, 30, 31)
-		     "}, %32, %33, p, 1, 1, 0, 0;\n}\n"
+		     "}, %32, %33" WG_TAIL
 		     : WGO32(0)
-		     : "l"(da), "l"(db), "r"(1));
+		     : "l"(da), "l"(db), "r"(scd));
 #elif BN == 128
 	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" WG_SC ", 0;\n"
-		     "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {"
+		     WG_OP(128)
 		     WGS8(0, 1, 2, 3, 4, 5, 6, 7) ", " WGS8(8, 9, 10, 11, 12, 13, 14, 15) ", "
 		     WGS8(16, 17, 18, 19, 20, 21, 22, 23) ", " WGS8(24, 25, 26, 27, 28, 29, 30, 31) ", "
 		     WGS8(32, 33, 34, 35, 36, 37, 38, 39) ", " WGS8(40, 41, 42, 43, 44, 45, 46, 47) ", "
 		     WGS8(48, 49, 50, 51, 52, 53, 54, 55) ", " WGS8(56, 57, 58, 59, 60, 61, 62, 63)
-		     "}, %64, %65, p, 1, 1, 0, 0;\n}\n"
+		     "}, %64, %65" WG_TAIL
 		     : WGO32(0), WGO32(32)
-		     : "l"(da), "l"(db), "r"(1));
+		     : "l"(da), "l"(db), "r"(scd));
 #else
 	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" WG_SC ", 0;\n"
-		     "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {"
+		     WG_OP(256)
 		     WGS8(0, 1, 2, 3, 4, 5, 6, 7) ", " WGS8(8, 9, 10, 11, 12, 13, 14, 15) ", "
 		     WGS8(16, 17, 18, 19, 20, 21, 22, 23) ", " WGS8(24, 25, 26, 27, 28, 29, 30, 31) ", "
 		     WGS8(32, 33, 34, 35, 36, 37, 38, 39) ", " WGS8(40, 41, 42, 43, 44, 45, 46, 47) ", "
@@ -487,15 +527,15 @@ __device__ __forceinline__ void wg_mma(float (&d)[BN / 2], unsigned long long da
 		     WGS8(80, 81, 82, 83, 84, 85, 86, 87) ", " WGS8(88, 89, 90, 91, 92, 93, 94, 95) ", "
 		     WGS8(96, 97, 98, 99, 100, 101, 102, 103) ", " WGS8(104, 105, 106, 107, 108, 109, 110, 111) ", "
 		     WGS8(112, 113, 114, 115, 116, 117, 118, 119) ", " WGS8(120, 121, 122, 123, 124, 125, 126, 127)
-		     "}, %128, %129, p, 1, 1, 0, 0;\n}\n"
+		     "}, %128, %129" WG_TAIL
 		     : WGO32(0), WGO32(32), WGO32(64), WGO32(96)
-		     : "l"(da), "l"(db), "r"(1));
+		     : "l"(da), "l"(db), "r"(scd));
 #endif
 }
 
 template <int OUT_NHWC>
-__device__ __forceinline__ void conv_body_wg(const h16 *__restrict__ x, const h16 *__restrict__ w,
-					     h16 *__restrict__ y, const conv_shape &d, float *__restrict__ W,
+__device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const elt *__restrict__ w,
+					     yt *__restrict__ y, const conv_shape &d, float *__restrict__ W,
 					     unsigned *__restrict__ counters, int kc, const tmap_t *tmx, const tmap_t *tmw)
 {
 	extern __shared__ __align__(16) unsigned char wsm[];
@@ -577,7 +617,7 @@ __device__ __forceinline__ void conv_body_wg(const h16 *__restrict__ x, const h1
 				const int st = it % STAGES;
 				mb_wait(empty0 + 8u * st, ((it / STAGES) & 1) ^ 1); // the consumers are done with its last use
 				const u32 sb = sbase + (u32)st * WG_STAGE;
-				const int g = gbeg + t * BK + ch * 8;
+				const int g = gbeg + t * BK + ch * EPC;
 				const int rs = g / d.C, c = g - rs * d.C, r = rs / d.S, s = rs - r * d.S;
 				const bool gin = g < gend;
 #pragma unroll
@@ -587,14 +627,14 @@ __device__ __forceinline__ void conv_body_wg(const h16 *__restrict__ x, const h1
 					if (i < BM / 16) {
 						const int h = pix_h[line] + r * d.dil_h, wi = pix_w[line] + s * d.dil_w;
 						const bool ok = gin && (unsigned)h < (unsigned)d.H && (unsigned)wi < (unsigned)d.W;
-						const h16 *src = ok ? x + pix_base[line] + ((i64)h * d.W + wi) * d.C + c : x;
+						const elt *src = ok ? x + pix_base[line] + ((i64)h * d.W + wi) * d.C + c : x;
 						asm volatile("cp.async.ca.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src),
 							     "r"(ok ? 16 : 0)
 							     : "memory");
 					} else {
 						const int k = k0 + line - BM;
 						const bool ok = gin && k < d.K;
-						const h16 *src = ok ? w + (i64)k * CRS + g : w;
+						const elt *src = ok ? w + (i64)k * CRS + g : w;
 						asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src),
 							     "r"(ok ? 16 : 0)
 							     : "memory");
@@ -624,6 +664,14 @@ __device__ __forceinline__ void conv_body_wg(const h16 *__restrict__ x, const h1
 #pragma unroll
 			for (int r = 0; r < BN / 2; r++)
 				acc[i][r] = 0.f;
+#if TF32
+		// The tensor cores add each k8 step into the fp32 accumulators with truncation, so over a long
+		// reduction the error grows with its length times the sum's size (past fp32's tolerance from about
+		// 300 TF32 products of 3xTF32's 3·C·R·S: run39). Each k-tile (4 steps) is summed apart in tmp and
+		// added to acc by the CUDA cores, rounding to nearest: the k-tile's wgmmas retire before the next
+		// are issued (the other consumer warpgroup keeps the tensor cores busy meanwhile).
+		float tmp[WMI][BN / 2];
+#endif
 #pragma unroll 1
 		for (int t = 0; t < nk; t++, it++) {
 			const int st = it % STAGES;
@@ -634,19 +682,39 @@ __device__ __forceinline__ void conv_body_wg(const h16 *__restrict__ x, const h1
 			const unsigned long long soff = (unsigned long long)(((u32)st * WG_STAGE) >> 4);
 			asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #pragma unroll
-			for (int kk = 0; kk < 4; kk++) // k16 a step: 32 bytes along the line
+			for (int kk = 0; kk < 4; kk++) // k16 (TF32: k8) a step: 32 bytes along the line
 #pragma unroll
 				for (int i = 0; i < WMI; i++)
+#if TF32
+					wg_mma(tmp[i], da0 + soff + (unsigned long long)((i * 64 * 128 + kk * 32) >> 4),
+					       db0 + soff + (unsigned long long)((kk * 32) >> 4), kk > 0);
+#else
 					wg_mma(acc[i], da0 + soff + (unsigned long long)((i * 64 * 128 + kk * 32) >> 4),
-					       db0 + soff + (unsigned long long)((kk * 32) >> 4));
+					       db0 + soff + (unsigned long long)((kk * 32) >> 4), 1);
+#endif
 			asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+#if TF32
+			asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+			if (lane == 0)
+				mb_arrive(empty0 + 8u * st);
+#pragma unroll
+			for (int i = 0; i < WMI; i++)
+#pragma unroll
+				for (int r = 0; r < BN / 2; r++) {
+					asm volatile("" : "+f"(tmp[i][r])::"memory");
+					acc[i][r] += tmp[i][r];
+				}
+#else
 			asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory"); // the previous k-tile's have retired
 			if (t > 0 && lane == 0)
 				mb_arrive(empty0 + 8u * ((it - 1) % STAGES));
+#endif
 		}
+#if !TF32
 		asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
 		if (nk > 0 && lane == 0) // the tile's last stage
 			mb_arrive(empty0 + 8u * ((it - 1) % STAGES));
+#endif
 #pragma unroll
 		for (int i = 0; i < WMI; i++)
 #pragma unroll
@@ -705,14 +773,18 @@ __device__ __forceinline__ void conv_body_wg(const h16 *__restrict__ x, const h1
 					if (m >= NPQ)
 						continue;
 					if (OUT_NHWC && d.K % 2 == 0 && k + 1 < d.K) {
+#if TF32
+						*reinterpret_cast<float2 *>(y + m * d.K + k) = make_float2(acc[i][r], acc[i][r + 1]);
+#else
 						u32 h;
 						asm("cvt.rn.f16x2.f32 %0, %2, %1;" : "=r"(h) : "f"(acc[i][r]), "f"(acc[i][r + 1]));
 						*reinterpret_cast<u32 *>(y + m * d.K + k) = h;
+#endif
 					} else {
 						if (k < d.K)
-							y[conv_yi<OUT_NHWC>(d, PQ, m, k)] = to_half(acc[i][r]);
+							y[conv_yi<OUT_NHWC>(d, PQ, m, k)] = out_of(acc[i][r]);
 						if (k + 1 < d.K)
-							y[conv_yi<OUT_NHWC>(d, PQ, m, k + 1)] = to_half(acc[i][r + 1]);
+							y[conv_yi<OUT_NHWC>(d, PQ, m, k + 1)] = out_of(acc[i][r + 1]);
 					}
 				}
 			continue;
@@ -728,14 +800,14 @@ __device__ __forceinline__ void conv_body_wg(const h16 *__restrict__ x, const h1
 					wz[m * d.K + k] = acc[i][r];
 			}
 		conv_splitk_finish<OUT_NHWC, BM, BN, CONS_THREADS>(y, W, counters, d, m0, k0,
-								   [](h16 *o, i64 i, float v) { o[i] = to_half(v); });
+								   [](yt *o, i64 i, float v) { o[i] = out_of(v); });
 	}
 }
 #endif
 
 // tmx, tmw: KIND 2's tensor maps of x and w (zeros for the other kernels, which do not read them)
 #define CONV_ARGS                                                                                        \
-	const h16 *__restrict__ x, const h16 *__restrict__ w, h16 *__restrict__ y, conv_shape d,           \
+	const elt *__restrict__ x, const elt *__restrict__ w, yt *__restrict__ y, conv_shape d,           \
 		float *__restrict__ W, unsigned *__restrict__ counters, int kc,                            \
 		const __grid_constant__ tmap_t tmx, const __grid_constant__ tmap_t tmw
 #define CONV_PASS x, w, y, d, W, counters, kc
@@ -743,10 +815,14 @@ __device__ __forceinline__ void conv_body_wg(const h16 *__restrict__ x, const h1
 // wgmma with one consumer warpgroup and 32 accumulators a thread (BM 64, BN 64): two blocks an SM (at most 128
 // registers a thread; ptxas takes 255 unbounded). Not KIND 2: under that bound its producer thread's loop made
 // ptxas spill 56 bytes.
-#if VEC && KIND == 1 && WGS == 1 && WMI * BN <= 64
+#if VEC && KIND == 1 && WGS == 1 && WMI * BN <= 64 && !TF32 // (TF32: its k-tile sums need more)
 #define MIN_BLOCKS 2
 #else
 #define MIN_BLOCKS 1
+#endif
+
+#if TF32 && !(VEC && KIND >= 1)
+#error "TF32: the wgmma kernels only (VEC 1, KIND 1 or 2)"
 #endif
 
 extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) conv_nchw(CONV_ARGS)
@@ -771,6 +847,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) conv_nhwc(CONV
 #endif
 }
 
+#if !TF32 // fp16's copies (the fp32 op has conv_split3)
 // C not a multiple of 8 (first layers: C = 1, 3): the cp.async and wgmma kernels run the problem on copies
 // made inside each launch, with the filter's width folded into the channels: a convolution with C' = S·C
 // channels (rounded up to 8, the rest zero), a filter 1 wide and Q columns, stride 1 and no padding along
@@ -814,3 +891,5 @@ extern "C" __global__ void __launch_bounds__(256) to_nhwc(const h16 *__restrict_
 {
 	conv_to_nhwc(in, out, images, C, HW);
 }
+#endif // !TF32
+#endif // !defined(TF32) || TF32

@@ -22,6 +22,11 @@
 // them in the order z = 0, 1, ... (the result does not depend on arrival order) and writes y; the tile's
 // counter is left at zero for the next launch (conv_common.cu, which the host puts before this file).
 
+// The fp32 op's template is conv_common.cu, this file, then conv_fp16.cu: with TF32 1 (the 3xTF32 candidates,
+// KIND 1 and 2) the kernels below are left out and conv_fp16.cu's wgmma kernels are built on fp32 elements;
+// conv_split3 (at the end) is in every cubin.
+#if !defined(TF32) || !TF32
+
 #ifndef BM
 #define BM 64 // output pixels per block
 #endif
@@ -203,4 +208,55 @@ extern "C" __global__ void __launch_bounds__(THREADS) conv_nchw(CONV_ARGS)
 extern "C" __global__ void __launch_bounds__(THREADS) conv_nhwc(CONV_ARGS)
 {
 	ONLY(LAYOUT_NHWC, conv_body<1>(CONV_PASS));
+}
+#endif // !TF32
+
+// 3xTF32: v = big + rest with big = tf32(v) (round to nearest, ties away) and small = tf32(rest) (rest = v -
+// big is exact in fp32); the product a·b is big_a·big_b + big_a·small_b + small_a·big_b up to small_a·small_b
+// (2^-22 relative) and the rounding of small. conv_split3 writes the copies that make one TF32 convolution of
+// them those three: x' (role 0) has channels big(c), big(c), small(c); w' (role 1) big(c), small(c), big(c);
+// then zeros up to Cp (a multiple of 32: a k-tile of the TF32 kernels is 32 channels of one tap). in is images
+// x C x HW (NCHW, KCRS) or images x HW x C (src_nhwc: NHWC, KRSC); out is images x HW x Cp. NCHW sources go
+// through conv_common.cu's conv_nchw_walk (a 32 x 32 tile in shared memory where HW >= 32), as conv_to_nhwc;
+// 32 x 8 threads.
+__device__ __forceinline__ float tf32_of(float v)
+{
+	unsigned u;
+	asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(u) : "f"(v));
+	return __uint_as_float(u);
+}
+
+__device__ __forceinline__ void split3_put(float *o, int C, float v, int role)
+{
+	const float big = tf32_of(v), small = tf32_of(v - big);
+	o[0] = big;
+	o[C] = role ? small : big;
+	o[2 * C] = role ? big : small;
+}
+
+extern "C" __global__ void __launch_bounds__(256) conv_split3(const float *__restrict__ in, float *__restrict__ out,
+							      int images, int C, int HW, int Cp, int src_nhwc, int role)
+{
+	const int tid = threadIdx.y * 32 + threadIdx.x;
+	if (src_nhwc) { // one source element a thread, grid-stride
+		const i64 total = (i64)images * HW * C, step = (i64)gridDim.x * 256;
+		for (i64 e = (i64)blockIdx.x * 256 + tid; e < total; e += step) {
+			const i64 pix = e / C; // image · HW + i
+			split3_put(out + pix * Cp + (e - pix * C), C, in[e], role);
+		}
+	} else {
+		conv_nchw_walk(in, images, C, HW,
+			       [&](i64 pix, int c, float v) { split3_put(out + pix * Cp + c, C, v, role); });
+	}
+	// the zero channels 3C .. Cp of every pixel (written once, by the grid's first blocks in turn)
+	const int zc = Cp - 3 * C;
+	if (zc > 0) {
+		const i64 nb = (i64)gridDim.x * gridDim.y * gridDim.z;
+		const i64 b = ((i64)blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
+		const i64 total = (i64)images * HW * zc;
+		for (i64 e = b * 256 + tid; e < total; e += nb * 256) {
+			const i64 pix = e / zc;
+			out[pix * Cp + 3 * C + (int)(e - pix * zc)] = 0.f;
+		}
+	}
 }

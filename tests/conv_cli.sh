@@ -40,11 +40,11 @@ for prec in fp16 fp32 int8; do
 	out=$("$bin" compile --op conv --prec $prec --arch sm_90a -v 2>&1)
 	last=$(printf '%s\n' "$out" | tail -n 1)
 	echo "conv $prec sm_90a: $last"
-	# fp32: every configuration in both layouts; fp16: every one in its cp.async kernel (NHWC with C % 8 == 0),
+	# fp32: every configuration in both layouts (FFMA, or 3xTF32 for KIND 1 and 2); fp16: every one in its cp.async kernel (NHWC with C % 8 == 0),
 	# and those with STAGES=2 and BK <= 32 in its register-staged kernels for NCHW and NHWC as well
 	# int8: every one in its four (NCHW and NHWC; 16-byte copies where C % 16 == 0, else 4-byte)
 	if [ $prec = fp32 ]; then
-		want="compiled $((2 * n)) candidates (as NCHW and NHWC) for sm_90a, 0 failed"
+		want="compiled $((2 * n)) candidates (as NCHW, NHWC, NCHW3xTF32 and NHWC3xTF32) for sm_90a, 0 failed"
 	elif [ $prec = int8 ]; then
 		want="compiled $((4 * n)) candidates (as NCHW4, NHWC4, NCHW16 and NHWC16) for sm_90a, 0 failed"
 	else
@@ -53,7 +53,7 @@ for prec in fp16 fp32 int8; do
 	fi
 	[ "$last" = "$want" ] || { echo "FAIL: compile $prec: $last (wanted: $want)"; fail=1; }
 	[ $prec = fp32 ] && n32=$n
-	# spills as ptxas reports them: none in the wgmma kernels (fp16 KIND=1 and 2); elsewhere no more candidates than
+	# spills as ptxas reports them: none in the wgmma kernels (fp16 KIND=1 and 2, fp32's 3xTF32); elsewhere no more candidates than
 	# the known count (docs/NOTES.md item 51: the register-staged fp16 and fp32 kernels, int8's mma.sync)
 	spills=$(printf '%s\n' "$out" | grep -E '[1-9][0-9]* B spill st|/[1-9][0-9]* B ld')
 	nsp=$(printf '%s\n' "$spills" | grep -c 'regs')
@@ -66,6 +66,6 @@ done
 # DeepBench ran NCHW: its suite needs only the NCHW cubins, all of them already in the kernel cache
 out=$("$bin" compile --op conv --arch sm_90a --suite training 2>&1 | tail -n 2)
 printf '%s\n' "$out" | grep -q "^conv fp32: $n32 read from the kernel cache, 0 compiled by NVRTC" &&
-	printf '%s\n' "$out" | grep -q "^compiled $n32 candidates (as NCHW) for sm_90a, 0 failed" ||
+	printf '%s\n' "$out" | grep -q "^compiled $n32 candidates (as NCHW and NCHW3xTF32) for sm_90a, 0 failed" ||
 	{ echo "FAIL: compile --suite training: $out"; fail=1; }
 exit $fail

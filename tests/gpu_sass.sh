@@ -1,7 +1,7 @@
 #!/bin/sh
 # gpu_sass: tests/sass_ops' opcode table against NVIDIA's disassembler, where there is one (the GPU machine
 # has nvdisasm; our CPU machines do not: exit 77 there). For a sample of cubins of each tensor-core family
-# (conv fp16; GEMM fp16 and int8, mma.sync and wgmma), the number of HMMA, IMMA, HGMMA and IGMMA
+# (conv fp16, conv fp32 with its 3xTF32 wgmma cubins; GEMM fp16 and int8, mma.sync and wgmma), the number of HMMA, IMMA, HGMMA and IGMMA
 # instructions nvdisasm prints must equal sass_ops' counts.
 top_builddir=${top_builddir:-.}
 bin="$top_builddir/dlbtune"
@@ -12,7 +12,9 @@ fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export DLBTUNE_DB="$tmp/db"
-"$bin" compile --op conv --prec fp16 --arch sm_90a --every 40 --emit "$tmp/e" >/dev/null 2>&1 || { echo "FAIL: compile conv"; fail=1; }
+for prec in fp16 fp32; do
+	"$bin" compile --op conv --prec $prec --arch sm_90a --every 40 --emit "$tmp/e" >/dev/null 2>&1 || { echo "FAIL: compile conv $prec"; fail=1; }
+done
 for prec in fp16 int8; do
 	"$bin" compile --op gemm --prec $prec --arch sm_90a --every 60 --emit "$tmp/e" >/dev/null 2>&1 || { echo "FAIL: compile gemm $prec"; fail=1; }
 done

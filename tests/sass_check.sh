@@ -2,7 +2,7 @@
 # sass_check: the tensor-core kernels contain the matrix instructions they were written for, read from their
 # SASS by tests/sass_ops (no disassembler, no GPU): every sampled fp16 convolution candidate, in each of its
 # source specialisations (NCHW, NHWC, NHWC8, NCHW8), has HMMA (KIND=0) or HGMMA (KIND=1 and 2) in the kernel it runs, every sampled int8 one IMMA;
-# the fp32 ones have none (the check can fail); GEMM's mma.sync candidates (KIND=0) have HMMA (fp16) or IMMA (int8), its wgmma ones
+# the fp32 ones HGMMA in their 3xTF32 kernels (KIND=1 and 2) and no matrix instruction in their FFMA ones; GEMM's mma.sync candidates (KIND=0) have HMMA (fp16) or IMMA (int8), its wgmma ones
 # (KIND=1) HGMMA or IGMMA. tests/gpu_sass.sh checks sass_ops' opcodes against nvdisasm where there is one.
 top_builddir=${top_builddir:-.}
 bin="$top_builddir/dlbtune"
@@ -39,10 +39,21 @@ for f in "$tmp"/e/int8/*.cubin; do
 done
 [ $n -ge 10 ] || { echo "FAIL: only $n int8 conv cubins"; fail=1; }
 echo "conv int8: $n cubins, IMMA in each"
+n=0 nw=0
 for f in "$tmp"/e/fp32/*.cubin; do
-	c=$(sum "$f" HMMA)
-	[ "$c" = 0 ] || { echo "FAIL: $(basename "$f"): fp32 with $c HMMA"; fail=1; }
+	case $f in *_NCHW.sm_90a.cubin | *_NCHW3xTF32.sm_90a.cubin) k=conv_nchw ;; *) k=conv_nhwc ;; esac
+	case $f in
+	*_KIND-1_* | *_KIND-2_*) # 3xTF32: HGMMA
+		c=$(count "$f" $k HGMMA) nw=$((nw + 1))
+		[ "${c:-0}" -gt 0 ] || { echo "FAIL: $(basename "$f"): $k has no HGMMA ($("$ops" "$f" | grep " $k "))"; fail=1; } ;;
+	*) # FFMA: no matrix instruction
+		c=$(($(sum "$f" HMMA) + $(sum "$f" HGMMA)))
+		[ "$c" = 0 ] || { echo "FAIL: $(basename "$f"): fp32 FFMA with $c HMMA or HGMMA"; fail=1; } ;;
+	esac
+	n=$((n + 1))
 done
+[ $nw -ge 1 ] && [ $n -gt $nw ] || { echo "FAIL: $n fp32 conv cubins, $nw of them 3xTF32"; fail=1; }
+echo "conv fp32: $n cubins, HGMMA in each of the $nw 3xTF32 ones, no matrix instruction in the FFMA ones"
 
 for prec in fp16 int8; do
 	"$bin" compile --op gemm --prec $prec --arch sm_90a --every 60 --emit "$tmp/g" >"$tmp/log" 2>&1 ||

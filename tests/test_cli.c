@@ -341,6 +341,24 @@ static void test_precisions(void)
 			check_not_built(dlb_cli_op("gemm", (enum dlb_prec)p, NULL), (enum dlb_prec)p, "dlb_cli_op");
 }
 
+/* The kernel family a configuration names (the first parameter with value names: KIND) */
+static void test_family(void)
+{
+	const struct dlb_op *conv = dlb_op_find("conv", DLB_PREC_FP32), *gemm = dlb_op_find("gemm", DLB_PREC_FP32);
+	CHECK(conv != NULL, "no conv fp32 op");
+	if (!conv)
+		return;
+	const char *f = dlb_op_config_family(conv, "BM=128 BN=64 BK=32 TM=2 TN=2 WARPS_M=2 STAGES=4 KIND=2");
+	CHECK(f && !strcmp(f, "3xTF32 wgmma, TMA im2col"), "conv fp32 KIND=2: '%s'", f ? f : "(null)");
+	f = dlb_op_config_family(conv, "KIND=0 BM=64");
+	CHECK(f && !strcmp(f, "FFMA"), "conv fp32 KIND=0 first: '%s'", f ? f : "(null)");
+	CHECK(!dlb_op_config_family(conv, "BM=64 KIND=7"), "a value the parameter does not have");
+	CHECK(!dlb_op_config_family(conv, "BM=64 XKIND=1"), "a longer name ending in KIND");
+	CHECK(!dlb_op_config_family(conv, "BM=64 KIND=1x"), "a value followed by junk");
+	CHECK(!dlb_op_config_family(conv, "BM=64"), "no KIND");
+	CHECK(!dlb_op_config_family(gemm, "BM=64 BN=64 KIND=1"), "gemm fp32 has no families");
+}
+
 /* An error inside a cluster of short options ("-xv") leaves getopt in the middle of the cluster, so these run in a
  * child: stale getopt state can read past argv. */
 static void cluster_message(void)
@@ -419,6 +437,7 @@ int main(void)
 	test_valid();
 	test_errors();
 	test_precisions();
+	test_family();
 	in_child(cluster_message, "refusing \"-xv\"");
 	in_child(reparse_after_cluster_error, "parsing no arguments after refusing \"-xv\"");
 	return TEST_DONE();

@@ -13,15 +13,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { CONV_BM, CONV_BN, CONV_BK, CONV_TM, CONV_TN, CONV_NPARAMS };
+/* fp32: KIND 0, the FFMA implicit GEMM of templates/conv_fp32.cu (strict fp32 on the CUDA cores); KIND 1 and 2,
+ * 3xTF32 on the tensor cores (sm_90a): conv_fp16.cu's wgmma kernels built on fp32 elements (TF32 1), run on
+ * copies of x and w that conv_split3 makes inside each launch (each value as a TF32 part and a TF32 remainder, the
+ * channels tripled and rounded up to 32; split3), fed by cp.async (1) or the copy engine's im2col (2). Each
+ * kind pins the tunables it does not read (FFMA: WARPS_M 1, STAGES 2; 3xTF32: BK 32, TM and TN 2). */
+enum { CONV_BM, CONV_BN, CONV_BK, CONV_TM, CONV_TN, CONV_WM, CONV_ST, CONV_KIND, CONV_NPARAMS };
 
 static const struct dlb_param conv_params[CONV_NPARAMS] = {
-	[CONV_BM] = {"BM", "output pixels per thread block", 3, {32, 64, 128}},
-	[CONV_BN] = {"BN", "filters per thread block", 4, {16, 32, 64, 128}},
-	[CONV_BK] = {"BK", "reduction steps (c, r, s) per shared-memory stage", 2, {8, 16}},
-	[CONV_TM] = {"TM", "output pixels per thread", 3, {2, 4, 8}},
-	[CONV_TN] = {"TN", "filters per thread", 3, {2, 4, 8}},
+	[CONV_BM] = {"BM", "output pixels per thread block (256: 3xTF32 only)", 4, {32, 64, 128, 256}},
+	[CONV_BN] = {"BN", "filters per thread block (256: 3xTF32 only)", 5, {16, 32, 64, 128, 256}},
+	[CONV_BK] = {"BK", "reduction steps (c, r, s) per shared-memory stage (3xTF32: 32, one 128-byte line)", 3,
+		     {8, 16, 32}},
+	[CONV_TM] = {"TM", "output pixels per thread (FFMA)", 3, {2, 4, 8}},
+	[CONV_TN] = {"TN", "filters per thread (FFMA)", 3, {2, 4, 8}},
+	[CONV_WM] = {"WARPS_M", "consumer warpgroups along the pixels (3xTF32)", 2, {1, 2}},
+	[CONV_ST] = {"STAGES", "shared-memory stages in flight (3xTF32)", 3, {2, 3, 4}},
+	[CONV_KIND] = {"KIND",
+		       "0: FFMA on the CUDA cores (strict fp32); 1: 3xTF32 on wgmma, cp.async copies (sm_90a); 2: 3xTF32 "
+		       "on wgmma, the copy engine's im2col (sm_90a)",
+		       3,
+		       {0, 1, 2},
+		       1,
+		       (const char *const[]){"FFMA", "3xTF32 wgmma, cp.async", "3xTF32 wgmma, TMA im2col"}},
 };
+
+static int f_wgmma(const int *v)
+{
+	return v[CONV_KIND] >= 1;
+}
 
 /* templates/conv_fp32.cu: two stages of both tiles (rows padded by 4), the block's decoded pixels */
 static size_t smem_of(const int *v)
@@ -30,24 +50,81 @@ static size_t smem_of(const int *v)
 	       (size_t)v[CONV_BM] * 16 + 4;
 }
 
-#define THREADS_EXP {[CONV_BM] = 1, [CONV_BN] = 1, [CONV_TM] = -1, [CONV_TN] = -1}
+static int f_threads(const int *v)
+{
+	return f_wgmma(v) ? 128 * (v[CONV_WM] + 1) : (v[CONV_BM] / v[CONV_TM]) * (v[CONV_BN] / v[CONV_TN]);
+}
+
+static int f_c_mult(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	return f_wgmma(v) || (v[CONV_BM] % v[CONV_TM] == 0 && v[CONV_BN] % v[CONV_TN] == 0);
+}
+
+static int f_c_threads(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	return f_wgmma(v) || (f_threads(v) >= 64 && f_threads(v) <= 256);
+}
+
+static int f_c_ffma(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	return f_wgmma(v) || (v[CONV_BM] <= 128 && v[CONV_BN] <= 128 && v[CONV_BK] <= 16 && v[CONV_WM] == 1 &&
+			      v[CONV_ST] == 2);
+}
+
+/* as fp16's wgmma (h_c_wgmma): BM = 64 x WARPS_M x (1 or 2), BN 64-256; the accumulators of a thread's m64
+ * blocks at most 128 columns, as each k-tile is summed apart in as many more registers (templates/conv_fp16.cu) */
+static int f_c_tf32(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	int mi = v[CONV_BM] / (64 * v[CONV_WM]);
+	return !f_wgmma(v) || (v[CONV_BK] == 32 && v[CONV_TM] == 2 && v[CONV_TN] == 2 && v[CONV_BN] >= 64 &&
+			       v[CONV_BM] == 64 * v[CONV_WM] * mi && (mi == 1 || mi == 2) && mi * v[CONV_BN] <= 128);
+}
 
 static const struct dlb_constraint conv_constraints[] = {
-	{.text = "BM % TM == 0", .kind = DLB_CON_MULTIPLE, .a = CONV_BM, .b = CONV_TM},
-	{.text = "BN % TN == 0", .kind = DLB_CON_MULTIPLE, .a = CONV_BN, .b = CONV_TN},
-	{.text = "threads = (BM/TM)*(BN/TN) in [64, 256]", .kind = DLB_CON_PRODUCT, .exp = THREADS_EXP, .lo = 64,
-	 .hi = 256},
+	{.text = "FFMA: BM % TM == 0 and BN % TN == 0", .kind = DLB_CON_CUSTOM, .ok = f_c_mult},
+	{.text = "FFMA: threads = (BM/TM)*(BN/TN) in [64, 256]", .kind = DLB_CON_CUSTOM, .ok = f_c_threads},
+	{.text = "FFMA: BM <= 128, BN <= 128, BK <= 16, WARPS_M = 1, STAGES = 2", .kind = DLB_CON_CUSTOM, .ok = f_c_ffma},
+	{.text = "3xTF32: BK = 32, TM = TN = 2, BM = 64*WARPS_M*MI (MI 1 or 2), BN >= 64, MI*BN <= 128",
+	 .kind = DLB_CON_CUSTOM, .ok = f_c_tf32},
 };
+
+/* 3xTF32: STAGES lines of x and w (128 bytes each) from a 1024-byte aligned start; FFMA: none */
+static size_t f_dyn_smem(const int *v)
+{
+	return f_wgmma(v) ? (size_t)v[CONV_ST] * (size_t)(v[CONV_BM] + v[CONV_BN]) * 128 + 1024 : 0;
+}
 
 static int l_smem(const int *v, const struct dlb_limits *lim)
 {
-	return !lim || smem_of(v) <= lim->smem_static;
+	return !lim || f_wgmma(v) || smem_of(v) <= lim->smem_static;
+}
+
+static int l_threads(const int *v, const struct dlb_limits *lim)
+{
+	return !lim || f_threads(v) <= lim->max_threads_per_block;
+}
+
+static int l_dyn(const int *v, const struct dlb_limits *lim)
+{
+	return !lim || !f_wgmma(v) || f_dyn_smem(v) + (size_t)v[CONV_BM] * 16 + 16 * (size_t)v[CONV_ST] <= lim->smem_optin;
+}
+
+static int l_wgmma(const int *v, const struct dlb_limits *lim)
+{
+	return !f_wgmma(v) || !lim || lim->sm == 0 || (lim->sm == 90 && lim->sm_specific);
 }
 
 static const struct dlb_constraint conv_limit_checks[] = {
-	{.text = "shared memory 8*BK*(BM+BN+8)+16*BM+4 bytes <= static limit per block", .kind = DLB_CON_CUSTOM, .ok = l_smem},
-	{.text = "threads <= max threads per block", .kind = DLB_CON_PRODUCT, .exp = THREADS_EXP, .lo = 1,
-	 .hi_limit = DLB_LIMIT_THREADS_PER_BLOCK},
+	{.text = "FFMA: shared memory 8*BK*(BM+BN+8)+16*BM+4 bytes <= static limit per block", .kind = DLB_CON_CUSTOM,
+	 .ok = l_smem},
+	{.text = "threads <= max threads per block", .kind = DLB_CON_CUSTOM, .ok = l_threads},
+	{.text = "3xTF32: shared memory 128*STAGES*(BM+BN)+1024+16*BM+16*STAGES bytes <= opt-in limit per block",
+	 .kind = DLB_CON_CUSTOM, .ok = l_dyn},
+	{.text = "3xTF32 (wgmma) only on sm_90a", .kind = DLB_CON_CUSTOM, .ok = l_wgmma},
 };
 
 /* fp16 (templates/conv_fp16.cu): KIND 0, tiles of warps, each a grid of 16x8 mma.sync tiles; KIND 1 (sm_90a,
@@ -69,17 +146,13 @@ static const struct dlb_param h_params[H_NPARAMS] = {
 		    "im2col (sm_90a, C a multiple of 64)",
 		    3,
 		    {0, 1, 2},
-		    1},
+		    1,
+		    (const char *const[]){"mma.sync", "wgmma, cp.async", "wgmma, TMA im2col"}},
 };
 
 static int h_wgmma(const int *v)
 {
 	return v[H_KIND] >= 1;
-}
-
-static int h_tma(const int *v)
-{
-	return v[H_KIND] == 2;
 }
 
 /* two stages of both tiles (rows padded by 8 halves), the block's decoded pixels */
@@ -183,17 +256,27 @@ static const struct dlb_constraint h_limit_checks[] = {
 	{.text = "wgmma only on sm_90a", .kind = DLB_CON_CUSTOM, .ok = h_l_wgmma},
 };
 
-static const char *const conv_kernels[] = {"conv_nchw", "conv_nhwc"};
+static const char *const conv_kernels[] = {"conv_nchw", "conv_nhwc", "conv_split3"};
 
-/* one cubin per layout: the other layout's kernel traps */
-static const char *const conv_spec_defines[] = {"#define LAYOUT_NCHW 1\n#define LAYOUT_NHWC 0\n",
-						"#define LAYOUT_NCHW 0\n#define LAYOUT_NHWC 1\n"};
-static const char *const conv_spec_names[] = {"NCHW", "NHWC"};
+/* fp32: one cubin per layout (the other layout's kernel traps), and per kind: FFMA (templates/conv_fp32.cu) or
+ * 3xTF32 (conv_fp16.cu with TF32 1; x and w read from the NHWC and KRSC split copies, y in the problem's layout) */
+enum { F_SPEC_NCHW, F_SPEC_NHWC, F_SPEC_NCHW_T, F_SPEC_NHWC_T, F_NSPECS };
+static const char *const conv_spec_defines[] = {
+    "#define LAYOUT_NCHW 1\n#define LAYOUT_NHWC 0\n#define TF32 0\n",
+    "#define LAYOUT_NCHW 0\n#define LAYOUT_NHWC 1\n#define TF32 0\n",
+    "#define LAYOUT_NCHW 1\n#define LAYOUT_NHWC 0\n#define TF32 1\n#define VEC 1\n#define WARPS_N 1\n",
+    "#define LAYOUT_NCHW 0\n#define LAYOUT_NHWC 1\n#define TF32 1\n#define VEC 1\n#define WARPS_N 1\n"};
+static const char *const conv_spec_names[] = {"NCHW", "NHWC", "NCHW3xTF32", "NHWC3xTF32"};
 
 static int conv_spec_of(const struct dlb_problem *p, const int *v)
 {
-	(void)v;
-	return (int)p->dim[CONV_LAYOUT];
+	return (int)p->dim[CONV_LAYOUT] + (f_wgmma(v) ? F_SPEC_NCHW_T : 0);
+}
+
+static int conv_spec_used(const struct dlb_op *op, int s, const int *v)
+{
+	(void)op;
+	return (s >= F_SPEC_NCHW_T) == f_wgmma(v);
 }
 
 /* fp16 has two more: with C a multiple of 8, the reduction steps come 8 channels (16 bytes) at a time
@@ -285,13 +368,9 @@ struct conv_kind {
 	int es_in, es_out; /* bytes of an element of x and w, and of y */
 	int vec_always;    /* every problem runs the cp.async kernel (int8) */
 	int bm, bn, bk;    /* their parameters' indices */
+	int wm, kd;        /* WARPS_M's and KIND's, or -1 (int8) */
 	int (*threads)(const int *v);
 };
-
-static int f_threads(const int *v)
-{
-	return (v[CONV_BM] / v[CONV_TM]) * (v[CONV_BN] / v[CONV_TN]);
-}
 
 static int h_threads(const int *v)
 {
@@ -303,9 +382,10 @@ static int i_threads(const int *v)
 	return 32 * v[H_WM] * v[H_WN];
 }
 
-static const struct conv_kind kind_f32 = {DLB_CUDNN_F32, 4, 4, 0, CONV_BM, CONV_BN, CONV_BK, f_threads};
-static const struct conv_kind kind_f16 = {DLB_CUDNN_F16, 2, 2, 0, H_BM, H_BN, H_BK, h_threads};
-static const struct conv_kind kind_i8 = {DLB_CUDNN_S8, 1, 4, 1, H_BM, H_BN, H_BK, i_threads};
+static const struct conv_kind kind_f32 = {DLB_CUDNN_F32, 4, 4, 0, CONV_BM, CONV_BN, CONV_BK, CONV_WM, CONV_KIND,
+					  f_threads};
+static const struct conv_kind kind_f16 = {DLB_CUDNN_F16, 2, 2, 0, H_BM, H_BN, H_BK, H_WM, H_KIND, h_threads};
+static const struct conv_kind kind_i8 = {DLB_CUDNN_S8, 1, 4, 1, H_BM, H_BN, H_BK, -1, -1, i_threads};
 
 static const struct conv_kind *kind_of(const struct dlb_op *op)
 {
@@ -331,13 +411,15 @@ struct conv_state {
 	struct conv_shape dp;  /* fp16 with C not a multiple of 8: the problem the copies xt, wt make (unfold_w):
 	                        * C' = S·C rounded up to 8, S' = 1, W' = Q, no stride, dilation or padding along W */
 	int cpad;              /* that C', or 0 */
+	struct conv_shape d3;  /* fp32's 3xTF32 kernels: the problem on the split copies xt, wt (C' = 3·C rounded up
+	                        * to 32, NHWC and KRSC) */
 	int64_t run[DLB_MAX_DIMS];
 	int nhwc, vec, nsets; /* vec: the cp.async kernel (fp16: h_spec_of; int8: always) */
 	size_t (*dyn)(const int *v); /* its dynamic shared memory */
 	size_t nx, nw, ny; /* elements */
 	void *x[MAX_SETS], *w[MAX_SETS], *y[MAX_SETS];
 	void *ref; /* fp32, or int8's exact int32 */
-	void *xt, *wt; /* fp16 NCHW8: x and w copied to NHWC and KRSC inside each launch */
+	void *xt, *wt; /* fp16 NCHW8: x and w copied to NHWC and KRSC inside each launch; fp32: the split copies */
 	double tol, tol_tf32; /* fp32's (fp16: the absolute part), and TF32's for cuDNN's default math */
 	float *ws;                /* split-K partial sums, ws_elems floats */
 	size_t ws_elems;
@@ -376,6 +458,12 @@ static void sizes_of(const struct dlb_problem *p, size_t *nx, size_t *nw, size_t
 	*ny = (size_t)d[CONV_N] * (size_t)d[CONV_K] * (size_t)P * (size_t)Q;
 }
 
+/* fp32's 3xTF32 copies: channels big, big, small (x) and big, small, big (w), then zeros to a multiple of 32 */
+static int64_t split_channels(int64_t c)
+{
+	return (3 * c + 31) / 32 * 32;
+}
+
 static size_t set_bytes(const struct dlb_problem *p)
 {
 	size_t nx, nw, ny;
@@ -395,7 +483,9 @@ static size_t conv_device_bytes(const struct dlb_problem *p, const struct dlb_de
 	sizes_of(p, &nx, &nw, &ny);
 	const struct conv_kind *k = kind_of(p->op);
 	int sets = sets_for(p, dev);
-	size_t xt = k->es_in < 4 ? k->es_in * (nx + nw) : 0; /* NCHW's copies to NHWC */
+	size_t xt = k->es_in < 4 ? k->es_in * (nx + nw) : 0; /* NCHW's copies to NHWC; fp32: the split copies */
+	if (k->type == DLB_CUDNN_F32)
+		xt = 4 * (size_t)split_channels(p->dim[CONV_C]) * ((nx + nw) / (size_t)p->dim[CONV_C]);
 	if (k->type == DLB_CUDNN_F16 && !h_vec(p->dim)) { /* the unfolded copies (unfold_w) */
 		int64_t P, Q, cp = (p->dim[CONV_S] * p->dim[CONV_C] + 7) / 8 * 8;
 		dlb_conv_out(p->dim, &P, &Q);
@@ -517,6 +607,11 @@ static int conv_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **sta
 	} else if (s->vec && !s->nhwc) {
 		DLB_CHECK(dlb_dev_alloc(&s->xt, s->nx * es));
 		DLB_CHECK(dlb_dev_alloc(&s->wt, s->nw * es));
+	} else if (s->kind->type == DLB_CUDNN_F32 && g->dev->cc_major == 9) { /* 3xTF32 (wgmma: sm_90a) */
+		s->d3 = s->d;
+		s->d3.C = (int)split_channels(s->d.C);
+		DLB_CHECK(dlb_dev_alloc(&s->xt, s->nx / (size_t)s->d.C * (size_t)s->d3.C * 4));
+		DLB_CHECK(dlb_dev_alloc(&s->wt, s->nw / (size_t)s->d.C * (size_t)s->d3.C * 4));
 	}
 	DLB_CHECK(dlb_dev_alloc((void **)&s->counters, MAX_TILES_SPLIT * sizeof(unsigned)));
 	CUDA_CHECK(cudaMemsetAsync(s->counters, 0, MAX_TILES_SPLIT * sizeof(unsigned), g->dev->stream));
@@ -552,14 +647,32 @@ static void grid_of(const struct conv_state *s, const int *v, int64_t *gx, int64
 	*gy = ((int64_t)s->d.K + v[s->kind->bn] - 1) / v[s->kind->bn];
 }
 
-/* Whether the copy engine can feed fp16's KIND 2 on this problem: the cp.async layout (x in NHWC, w in KRSC),
- * whole k-tiles of 64 channels of one tap, and the im2col map's limits (4-D: corners within [-128, 127],
- * traversal steps of at most 8, a tap's offsets in 16 bits). */
+/* Candidate v runs a wgmma kernel (fp16 KIND 1 and 2; fp32's 3xTF32), fed by the copy engine (KIND 2) */
+static int wg_of(const struct conv_state *s, const int *v)
+{
+	return s->kind->kd >= 0 && v[s->kind->kd] >= 1;
+}
+
+static int tma_of(const struct conv_state *s, const int *v)
+{
+	return s->kind->kd >= 0 && v[s->kind->kd] == 2;
+}
+
+/* fp32's 3xTF32 kernels, on the split copies */
+static int tf32_of(const struct conv_state *s, const int *v)
+{
+	return s->kind->type == DLB_CUDNN_F32 && wg_of(s, v);
+}
+
+/* Whether the copy engine can feed KIND 2 on this problem: the cp.async layout (x in NHWC, w in KRSC: fp16 with
+ * C % 8 == 0, or fp32's split copies), whole k-tiles of one 128-byte line of channels of one tap, and the im2col
+ * map's limits (4-D: corners within [-128, 127], traversal steps of at most 8, a tap's offsets in 16 bits). */
 static int tma_ok(const struct conv_state *s)
 {
-	const struct conv_shape *d = &s->d;
+	const int f32 = s->kind->type == DLB_CUDNN_F32;
+	const struct conv_shape *d = f32 ? &s->d3 : &s->d;
 	int up_w = d->pad_w - d->dil_w * (d->S - 1), up_h = d->pad_h - d->dil_h * (d->R - 1);
-	return s->vec && d->C % 64 == 0 && d->pad_w <= 128 && d->pad_h <= 128 && up_w >= -128 && up_w <= 127 &&
+	return (s->vec || (f32 && s->xt)) && d->C * s->kind->es_in % 128 == 0 && d->pad_w <= 128 && d->pad_h <= 128 && up_w >= -128 && up_w <= 127 &&
 	       up_h >= -128 && up_h <= 127 && d->str_w <= 8 && d->str_h <= 8 && d->dil_w * (d->S - 1) < 65536 &&
 	       d->dil_h * (d->R - 1) < 65536;
 }
@@ -571,7 +684,8 @@ static int tma_maps(struct conv_state *s, int set, const void *x, const void *w,
 {
 	int rc = 0;
 	struct conv_tm *t = &s->tm[set];
-	const struct conv_shape *d = &s->d;
+	const int es = s->kind->es_in, f32 = s->kind->type == DLB_CUDNN_F32;
+	const struct conv_shape *d = f32 ? &s->d3 : &s->d;
 	if (t->xb != x || t->wb != w || t->bm != bm || t->bn != bn) {
 		uint64_t nhwc[4] = {(uint64_t)d->N, (uint64_t)d->H, (uint64_t)d->W, (uint64_t)d->C};
 		int lower[2] = {-d->pad_w, -d->pad_h};
@@ -579,8 +693,8 @@ static int tma_maps(struct conv_state *s, int set, const void *x, const void *w,
 		uint32_t step[2] = {(uint32_t)d->str_w, (uint32_t)d->str_h};
 		uint64_t crs = (uint64_t)d->C * (uint64_t)d->R * (uint64_t)d->S;
 		t->xb = NULL;
-		DLB_CHECK(dlb_tmap_im2col(mx, x, nhwc, lower, upper, step, 64, (uint32_t)bm));
-		DLB_CHECK(dlb_tmap_2d(mw, 2, w, crs, (uint64_t)d->K, crs * 2, 64, (uint32_t)bn));
+		DLB_CHECK(dlb_tmap_im2col(mx, es, x, nhwc, lower, upper, step, (uint32_t)(128 / es), (uint32_t)bm));
+		DLB_CHECK(dlb_tmap_2d(mw, es, w, crs, (uint64_t)d->K, crs * (uint64_t)es, (uint32_t)(128 / es), (uint32_t)bn));
 		memcpy(t->x, mx, sizeof t->x);
 		memcpy(t->w, mw, sizeof t->w);
 		t->xb = x, t->wb = w, t->bm = bm, t->bn = bn;
@@ -600,7 +714,7 @@ static int padded(const struct conv_state *s, const int *v)
 /* The shape candidate v runs. */
 static const struct conv_shape *shape_run(const struct conv_state *s, const int *v)
 {
-	return padded(s, v) ? &s->dp : &s->d;
+	return padded(s, v) ? &s->dp : tf32_of(s, v) ? &s->d3 : &s->d;
 }
 
 /* Reduction steps per split, whole stages of BK. */
@@ -626,7 +740,9 @@ static int conv_variants(void *state, const struct dlb_candidate *c, int *values
 	int n = 0;
 	if (s->kind->type == DLB_CUDNN_F16 && !s->vec && !h_scalar(v) && !s->cpad)
 		return 0; /* STAGES and BK 64 are the cp.async kernel's */
-	if (s->kind->type == DLB_CUDNN_F16 && h_tma(v) && !tma_ok(s))
+	if (tf32_of(s, v) && !s->xt)
+		return 0; /* no split copies: not a Hopper GPU */
+	if (tma_of(s, v) && !tma_ok(s))
 		return 0;
 	values[n++] = 1;
 	if (tiles >= 2 * sms || tiles > MAX_TILES_SPLIT)
@@ -678,6 +794,28 @@ static int unfold(struct conv_state *s, const struct dlb_candidate *c, int x, vo
 			  (dim3){256, 1, 1}, 0, s->g->dev->stream, args);
 }
 
+/* x (w: x = 0) into its 3xTF32 copy (templates/conv_fp32.cu's conv_split3): NHWC or KRSC with s->d3.C channels */
+static int split3(struct conv_state *s, const struct dlb_candidate *c, int x, void *in, void *out)
+{
+	const struct conv_shape *d = &s->d;
+	int images = x ? d->N : d->K, C = d->C, HW = x ? d->H * d->W : d->R * d->S, cp = s->d3.C, nhwc = s->nhwc,
+	    role = !x;
+	void *args[] = {&in, &out, &images, &C, &HW, &cp, &nhwc, &role};
+	int rc = 0;
+	dim3 grid;
+	if (nhwc || HW < 32) {
+		int64_t blocks = ((int64_t)images * HW * C + 255) / 256, most = 8 * (int64_t)s->g->dev->sm_count;
+		grid = (dim3){(unsigned)(blocks < most ? blocks : most), 1, 1};
+	} else {
+		if (images > 65535)
+			DLB_FAIL(DLB_E_LIMIT, "%d images are over the grid's limit of 65535", images);
+		grid = (dim3){(unsigned)((HW + 31) / 32), (unsigned)((C + 31) / 32), (unsigned)images};
+	}
+	DLB_CHECK(dlb_launch(c->kernels[2], grid, (dim3){32, 8, 1}, 0, s->g->dev->stream, args));
+fail:
+	return rc;
+}
+
 static int conv_launch(void *state, const struct dlb_candidate *c, int split, int set)
 {
 	int rc = 0;
@@ -696,7 +834,13 @@ static int conv_launch(void *state, const struct dlb_candidate *c, int split, in
 	void *x = s->x[set], *w = s->w[set];
 	int vec = s->vec;
 	struct conv_shape kd = *shape_run(s, v);
-	if (padded(s, v)) { /* x and w unfolded (s->dp), from either layout */
+	if (tf32_of(s, v)) { /* fp32 as 3xTF32: the split copies (s->d3), NHWC and KRSC from either layout */
+		DLB_CHECK(split3(s, c, 1, x, s->xt));
+		DLB_CHECK(split3(s, c, 0, w, s->wt));
+		x = s->xt;
+		w = s->wt;
+		vec = 1;
+	} else if (padded(s, v)) { /* x and w unfolded (s->dp), from either layout */
 		DLB_CHECK(unfold(s, c, 1, x, s->xt));
 		DLB_CHECK(unfold(s, c, 0, w, s->wt));
 		x = s->xt;
@@ -710,19 +854,22 @@ static int conv_launch(void *state, const struct dlb_candidate *c, int split, in
 			w = s->wt;
 		}
 	}
-	if (s->kind->type == DLB_CUDNN_F16 && h_wgmma(v) && split == 1) {
+	if (wg_of(s, v) && split == 1) {
 		/* persistent blocks (templates/conv_fp16.cu KIND 1 and 2): as many as are resident at once, at most one
 		 * a tile; two an SM where the kernel asks for them (KIND 1, one consumer warpgroup, BM 64, BN 64) */
 		int64_t tiles = gx * gy,
 			resident = (int64_t)s->g->dev->sm_count *
-				   (!h_tma(v) && v[H_WM] == 1 && v[H_BM] == 64 && v[H_BN] == 64 ? 2 : 1);
+				   (s->kind->type == DLB_CUDNN_F16 && !tma_of(s, v) && v[s->kind->wm] == 1 && v[s->kind->bm] == 64 &&
+					    v[s->kind->bn] == 64
+					? 2
+					: 1);
 		gx = tiles < resident ? tiles : resident;
 		gy = 1;
 	}
-	struct dlb_tmap mx, mw; /* fp16's kernels take KIND 2's tensor maps (zeros for the others) */
+	struct dlb_tmap mx, mw; /* the wgmma kernels take KIND 2's tensor maps (zeros for the others) */
 	memset(&mx, 0, sizeof mx);
 	memset(&mw, 0, sizeof mw);
-	if (s->kind->type == DLB_CUDNN_F16 && h_tma(v))
+	if (tma_of(s, v))
 		DLB_CHECK(tma_maps(s, set, x, w, v[H_BM], v[H_BN], &mx, &mw));
 	void *args[] = {&x, &w, &s->y[set], &kd, &s->ws, &s->counters, &kc, &mx, &mw};
 	unsigned threads = (unsigned)s->kind->threads(v);
@@ -937,17 +1084,21 @@ const struct dlb_op dlb_op_conv = {
 	.name = "conv",
 	.family = &dlb_family_conv,
 	.prec = DLB_PREC_FP32,
-	.summary = "forward convolution, implicit GEMM on the CUDA cores",
+	.summary = "forward convolution, implicit GEMM: FFMA on the CUDA cores, or 3xTF32 on the tensor cores (wgmma on "
+		   "sm_90a, fed by cp.async or the copy engine's im2col)",
 	.template_file = "conv_common.cu",
 	.template_extra = "conv_fp32.cu",
+	.template_more = "conv_fp16.cu",
 	.kernel_names = conv_kernels,
-	.nkernels = 2,
-	.ndyn_kernels = 2, /* both are main kernels (no dynamic shared memory: dyn_smem is NULL) */
+	.nkernels = 3,
+	.ndyn_kernels = 2,
 	.variant_name = "SPLITK",
-	.nspecs = 2,
+	.nspecs = F_NSPECS,
 	.spec_defines = conv_spec_defines,
 	.spec_names = conv_spec_names,
 	.spec_of = conv_spec_of,
+	.spec_used = conv_spec_used,
+	.dyn_smem = f_dyn_smem,
 	.space = {conv_params, CONV_NPARAMS, conv_constraints, sizeof conv_constraints / sizeof conv_constraints[0]},
 	.limit_checks = conv_limit_checks,
 	.nlimit_checks = sizeof conv_limit_checks / sizeof conv_limit_checks[0],

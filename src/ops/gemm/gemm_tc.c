@@ -42,7 +42,8 @@ _Static_assert((int)TC_BM == (int)GEMM_BM && (int)TC_BN == (int)GEMM_BN && (int)
 		[TC_WN] = {"WN", "columns of C per warp (mma.sync)", 3, {16, 32, 64}},                            \
 		[TC_STAGES] = {"STAGES", "shared-memory stages in flight (skinny: 4-k groups per batch)", 6,         \
 			       {2, 3, 4, 6, 8, 12}},                                                              \
-		[TC_KIND] = {"KIND", "0: mma.sync, 1: wgmma (sm_90a), 2: skinny (no tensor cores)", 3, {0, 1, 2}, 1}, \
+		[TC_KIND] = {"KIND", "0: mma.sync, 1: wgmma (sm_90a), 2: skinny (no tensor cores)", 3, {0, 1, 2}, 1,      \
+			     (const char *const[]){"mma.sync", "wgmma", "skinny"}},                                 \
 		[TC_WGS] = {"WGS", "consumer warpgroups (wgmma)", 2, {1, 2}},                                     \
 		[TC_KS] = {"KS", "k-slices of threads per block (skinny)", 6, {1, 4, 8, 16, 32, 64}},              \
 		[TC_PERSIST] = {"PERSIST", "wgmma: 1 = one block per SM walks the tiles, its epilogue overlapping " \

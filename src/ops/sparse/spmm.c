@@ -20,7 +20,7 @@ enum { S_KIND, S_TPR, S_VN, S_WARPS, S_RPW, S_BK, S_NPARAMS };
 static const struct dlb_param s_params[S_NPARAMS] = {
 	[S_KIND] = {"KIND", "0: nonzero-split (lanes share a row's nonzeros); 1: column-split (lanes share its columns); "
 			    "2: slabs of B in shared memory",
-		    3, {0, 1, 2}, 1},
+		    3, {0, 1, 2}, 1, (const char *const[]){"nonzero-split", "column-split", "B slabs in shared memory"}},
 	[S_TPR] = {"TPR", "lanes per row (KIND 0, 1)", 6, {1, 2, 4, 8, 16, 32}},
 	[S_VN] = {"VN", "columns per lane", 4, {1, 2, 4, 8}},
 	[S_WARPS] = {"WARPS", "warps per block", 4, {1, 2, 4, 8}},
