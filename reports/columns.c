@@ -325,7 +325,7 @@ static const struct dlb_column head[] = {
 	{.field = "prec", .where = C | J | X, .get = g_prec},
 	{.title = "best config", .field = "best_config", .width = -40, .quote = 1, .where = T | C | J | X | M, .group = 1,
 	 .get = g_config, .get_text = t_config},
-	{.field = "kernel_family", .quote = 1, .where = C | J | X, .get = g_family},
+	{.field = "kernel_family", .quote = 1, .where = C | J | X, .get = g_family}, /* families that name them */
 	{.title = "tuned us", .field = "tuned_us", .width = 9, .fmt_text = "%.2f", .fmt_csv = "%.3f",
 	 .where = T | C | J | X, .group = 2, .arg = 0, .get = g_tuned},
 	{.title = "tuned µs [95% CI]", .field = "tuned_us", .where = M, .get = g_tuned, .get_text = t_tuned_ci},
@@ -387,6 +387,19 @@ static void add_derived(const struct dlb_family *f, int after, struct dlb_column
 							  .group = after ? 3 : 0, .arg = i, .get = g_derived};
 }
 
+/* Whether an op of the family names its kernel families (a parameter with value_names): then the family's
+ * tables have kernel_family */
+static int names_kinds(const struct dlb_family *f)
+{
+	for (int p = 0; p < DLB_PREC_COUNT; p++) {
+		const struct dlb_op *op = dlb_op_find(f->name, (enum dlb_prec)p);
+		for (int i = 0; op && op->family == f && i < op->space.nparams; i++)
+			if (op->space.params[i].value_names)
+				return 1;
+	}
+	return 0;
+}
+
 int dlb_columns(const struct dlb_family *f, struct dlb_column *out, int max)
 {
 	int n = 0;
@@ -403,8 +416,10 @@ int dlb_columns(const struct dlb_family *f, struct dlb_column *out, int max)
 	if (dlb_family_has_layout(f) && n < max)
 		out[n++] = (struct dlb_column){.title = "layout", .field = "layout", .width = -6, .where = T | C | J | X | M,
 					       .get = g_layout};
+	const int named = names_kinds(f);
 	for (int i = 0; i < COUNT(head) && n < max; i++)
-		out[n++] = head[i];
+		if (head[i].get != g_family || named)
+			out[n++] = head[i];
 	for (int i = 0; i < f->ncols && n < max; i++) {
 		if (f->cols[i].name_field && n < max)
 			out[n++] = (struct dlb_column){.title = f->cols[i].name_title, .field = f->cols[i].name_field,

@@ -139,8 +139,10 @@ const char *dlb_op_config_family(const struct dlb_op *op, const char *config)
 			if ((t != config && t[-1] != ' ') || t[n] != '=')
 				continue;
 			char *end;
+			if (!(t[n + 1] == '-' || (t[n + 1] >= '0' && t[n + 1] <= '9')))
+				return NULL;
 			long v = strtol(t + n + 1, &end, 10);
-			if (end == t + n + 1 || (*end && *end != ' '))
+			if (*end && *end != ' ')
 				return NULL;
 			for (int j = 0; j < p->nvalues; j++)
 				if (p->values[j] == v)

@@ -345,8 +345,8 @@ static void test_precisions(void)
 static void test_family(void)
 {
 	const struct dlb_op *conv = dlb_op_find("conv", DLB_PREC_FP32), *gemm = dlb_op_find("gemm", DLB_PREC_FP32);
-	CHECK(conv != NULL, "no conv fp32 op");
-	if (!conv)
+	CHECK(conv != NULL && gemm != NULL, "no conv or gemm fp32 op");
+	if (!conv || !gemm)
 		return;
 	const char *f = dlb_op_config_family(conv, "BM=128 BN=64 BK=32 TM=2 TN=2 WARPS_M=2 STAGES=4 KIND=2");
 	CHECK(f && !strcmp(f, "3xTF32 wgmma, TMA im2col"), "conv fp32 KIND=2: '%s'", f ? f : "(null)");
@@ -355,6 +355,7 @@ static void test_family(void)
 	CHECK(!dlb_op_config_family(conv, "BM=64 KIND=7"), "a value the parameter does not have");
 	CHECK(!dlb_op_config_family(conv, "BM=64 XKIND=1"), "a longer name ending in KIND");
 	CHECK(!dlb_op_config_family(conv, "BM=64 KIND=1x"), "a value followed by junk");
+	CHECK(!dlb_op_config_family(conv, "BM=64 KIND= 1"), "a space before the value");
 	CHECK(!dlb_op_config_family(conv, "BM=64"), "no KIND");
 	CHECK(!dlb_op_config_family(gemm, "BM=64 BN=64 KIND=1"), "gemm fp32 has no families");
 }

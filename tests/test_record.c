@@ -473,7 +473,7 @@ static void test_table_csv(const struct dlb_result *rows)
 {
 	char *t = table(rows, DLB_FMT_CSV), line[512];
 	/* the problem's dims, then the generic columns with GEMM's vendor columns after the peak */
-	CHECK_HAS(t, "m,n,k,layout,prec,best_config,tuned_us,tuned_ci_lo,tuned_ci_hi,throughput,unit,pct_peak,peak,"
+	CHECK_HAS(t, "m,n,k,layout,prec,best_config,kernel_family,tuned_us,tuned_ci_lo,tuned_ci_hi,throughput,unit,pct_peak,peak,"
 		     "cublas_us,cublaslt_best_us,vendor_best,vendor_best_config,speedup,paired_vendor,paired_n,"
 		     "paired_tuned_us,paired_vendor_us,paired_speedup,paired_speedup_lo,paired_speedup_hi,floor_us,verified,"
 		     "cached,tuned_on_gpu,measured_on,padded,padded_m,padded_n,padded_k\n");
@@ -581,7 +581,7 @@ static void test_export(const struct dlb_row *rows)
 	struct export_arg e = {DLB_EXPORT_CSV, db, rows};
 	char *t = printed(print_export, NULL, 3, &e);
 	/* the run's CSV columns (export names and all) after the row's GPU, driver, CUDA and op */
-	CHECK_HAS(t, "gpu,gpu_id,driver,cuda,op,m,n,k,layout,prec,best_config,tuned_us,tuned_ci_lo,tuned_ci_hi,tuned_samples,"
+	CHECK_HAS(t, "gpu,gpu_id,driver,cuda,op,m,n,k,layout,prec,best_config,kernel_family,tuned_us,tuned_ci_lo,tuned_ci_hi,tuned_samples,"
 		     "throughput,unit,pct_peak,peak,cublas_us,cublaslt_best_us,vendor_best,vendor_best_us,vendor_best_config,"
 		     "speedup,paired_vendor,paired_n,paired_tuned_us,paired_vendor_us,paired_speedup,paired_speedup_lo,"
 		     "paired_speedup_hi,floor_us,verified,current,measured,padded,padded_m,padded_n,padded_k\n");

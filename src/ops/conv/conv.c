@@ -22,7 +22,7 @@ enum { CONV_BM, CONV_BN, CONV_BK, CONV_TM, CONV_TN, CONV_WM, CONV_ST, CONV_KIND,
 
 static const struct dlb_param conv_params[CONV_NPARAMS] = {
 	[CONV_BM] = {"BM", "output pixels per thread block (256: 3xTF32 only)", 4, {32, 64, 128, 256}},
-	[CONV_BN] = {"BN", "filters per thread block (256: 3xTF32 only)", 5, {16, 32, 64, 128, 256}},
+	[CONV_BN] = {"BN", "filters per thread block", 4, {16, 32, 64, 128}},
 	[CONV_BK] = {"BK", "reduction steps (c, r, s) per shared-memory stage (3xTF32: 32, one 128-byte line)", 3,
 		     {8, 16, 32}},
 	[CONV_TM] = {"TM", "output pixels per thread (FFMA)", 3, {2, 4, 8}},
@@ -411,6 +411,7 @@ struct conv_state {
 	struct conv_shape dp;  /* fp16 with C not a multiple of 8: the problem the copies xt, wt make (unfold_w):
 	                        * C' = S·C rounded up to 8, S' = 1, W' = Q, no stride, dilation or padding along W */
 	int cpad;              /* that C', or 0 */
+	int no_split;          /* fp32: the 3xTF32 copies could not be had (split_room) */
 	struct conv_shape d3;  /* fp32's 3xTF32 kernels: the problem on the split copies xt, wt (C' = 3·C rounded up
 	                        * to 32, NHWC and KRSC) */
 	int64_t run[DLB_MAX_DIMS];
@@ -484,8 +485,8 @@ static size_t conv_device_bytes(const struct dlb_problem *p, const struct dlb_de
 	const struct conv_kind *k = kind_of(p->op);
 	int sets = sets_for(p, dev);
 	size_t xt = k->es_in < 4 ? k->es_in * (nx + nw) : 0; /* NCHW's copies to NHWC; fp32: the split copies */
-	if (k->type == DLB_CUDNN_F32)
-		xt = 4 * (size_t)split_channels(p->dim[CONV_C]) * ((nx + nw) / (size_t)p->dim[CONV_C]);
+	if (k->type == DLB_CUDNN_F32) /* 3xTF32's split copies, where there is wgmma */
+		xt = dev->cc_major == 9 ? 4 * (size_t)split_channels(p->dim[CONV_C]) * ((nx + nw) / (size_t)p->dim[CONV_C]) : 0;
 	if (k->type == DLB_CUDNN_F16 && !h_vec(p->dim)) { /* the unfolded copies (unfold_w) */
 		int64_t P, Q, cp = (p->dim[CONV_S] * p->dim[CONV_C] + 7) / 8 * 8;
 		dlb_conv_out(p->dim, &P, &Q);
@@ -607,11 +608,9 @@ static int conv_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **sta
 	} else if (s->vec && !s->nhwc) {
 		DLB_CHECK(dlb_dev_alloc(&s->xt, s->nx * es));
 		DLB_CHECK(dlb_dev_alloc(&s->wt, s->nw * es));
-	} else if (s->kind->type == DLB_CUDNN_F32 && g->dev->cc_major == 9) { /* 3xTF32 (wgmma: sm_90a) */
+	} else if (s->kind->type == DLB_CUDNN_F32) { /* 3xTF32's shape; its copies when a candidate asks (split_room) */
 		s->d3 = s->d;
 		s->d3.C = (int)split_channels(s->d.C);
-		DLB_CHECK(dlb_dev_alloc(&s->xt, s->nx / (size_t)s->d.C * (size_t)s->d3.C * 4));
-		DLB_CHECK(dlb_dev_alloc(&s->wt, s->nw / (size_t)s->d.C * (size_t)s->d3.C * 4));
 	}
 	DLB_CHECK(dlb_dev_alloc((void **)&s->counters, MAX_TILES_SPLIT * sizeof(unsigned)));
 	CUDA_CHECK(cudaMemsetAsync(s->counters, 0, MAX_TILES_SPLIT * sizeof(unsigned), g->dev->stream));
@@ -725,6 +724,27 @@ static int chunk_of(const struct conv_state *s, const int *v, int split)
 	return (kc + bk - 1) / bk * bk;
 }
 
+/* fp32's 3xTF32 copies of x and w (s->d3), allocated on the first candidate that needs them: 1 when they exist.
+ * None on a GPU without wgmma (not sm_90), where 3·C·R·S would overflow the kernels' int indices, or where
+ * the memory is not there (then the FFMA candidates run alone). */
+static int split_room(struct conv_state *s)
+{
+	if (s->xt || s->no_split)
+		return s->xt != NULL;
+	s->no_split = 1;
+	if (s->g->dev->cc_major != 9 || (int64_t)s->d3.C * s->d3.R * s->d3.S > INT32_MAX / 2)
+		return 0;
+	size_t nx = s->nx / (size_t)s->d.C * (size_t)s->d3.C, nw = s->nw / (size_t)s->d.C * (size_t)s->d3.C;
+	if (dlb_dev_alloc(&s->xt, nx * 4) || dlb_dev_alloc(&s->wt, nw * 4)) {
+		dlb_dev_free(s->xt);
+		dlb_dev_free(s->wt);
+		s->xt = s->wt = NULL;
+		return 0;
+	}
+	s->no_split = 0;
+	return 1;
+}
+
 /* Split-K over (c, r, s) when the tiles cannot fill the GPU twice (batch 1, small images, few filters):
  * 1, then 2, 4, ... while the grid stays under about 8 blocks per SM, each split keeps two stages or more,
  * and the partial sums fit MAX_WS_BYTES. The workspace for the largest is allocated here, never while
@@ -740,8 +760,8 @@ static int conv_variants(void *state, const struct dlb_candidate *c, int *values
 	int n = 0;
 	if (s->kind->type == DLB_CUDNN_F16 && !s->vec && !h_scalar(v) && !s->cpad)
 		return 0; /* STAGES and BK 64 are the cp.async kernel's */
-	if (tf32_of(s, v) && !s->xt)
-		return 0; /* no split copies: not a Hopper GPU */
+	if (tf32_of(s, v) && !split_room(s))
+		return 0; /* no split copies: not a Hopper GPU, a reduction too long for int, or no room */
 	if (tma_of(s, v) && !tma_ok(s))
 		return 0;
 	values[n++] = 1;
@@ -835,6 +855,8 @@ static int conv_launch(void *state, const struct dlb_candidate *c, int split, in
 	int vec = s->vec;
 	struct conv_shape kd = *shape_run(s, v);
 	if (tf32_of(s, v)) { /* fp32 as 3xTF32: the split copies (s->d3), NHWC and KRSC from either layout */
+		if (!s->xt)
+			DLB_FAIL(DLB_E_LIMIT, "3xTF32 without its split copies (no variant was asked for first)");
 		DLB_CHECK(split3(s, c, 1, x, s->xt));
 		DLB_CHECK(split3(s, c, 0, w, s->wt));
 		x = s->xt;
@@ -870,7 +892,7 @@ static int conv_launch(void *state, const struct dlb_candidate *c, int split, in
 	memset(&mx, 0, sizeof mx);
 	memset(&mw, 0, sizeof mw);
 	if (tma_of(s, v))
-		DLB_CHECK(tma_maps(s, set, x, w, v[H_BM], v[H_BN], &mx, &mw));
+		DLB_CHECK(tma_maps(s, set, x, w, v[s->kind->bm], v[s->kind->bn], &mx, &mw));
 	void *args[] = {&x, &w, &s->y[set], &kd, &s->ws, &s->counters, &kc, &mx, &mw};
 	unsigned threads = (unsigned)s->kind->threads(v);
 	size_t dyn = vec ? s->dyn(v) : 0;
