@@ -1,6 +1,7 @@
 #!/bin/sh
-# compile_all: every candidate of the fp32 GEMM space compiles with NVRTC for sm_80 and sm_90a, and a
-# sample of each tensor-core family for sm_90a (no GPU needed). Register spills, as ptxas reports them: none
+# compile_all: the fp32 GEMM space compiles with NVRTC for sm_80 and sm_90a (every 4th configuration of each
+# kernel family; every one under `make check-full`), and a sample of each tensor-core family for sm_90a (no GPU
+# needed). Register spills, as ptxas reports them: none
 # in the wgmma families; elsewhere no more candidates spill than the known count (docs/NOTES.md item 51: until
 # the parser was fixed the spills read 0, and a few mma.sync and CUDA-core candidates spill 4-36 bytes). A fresh
 # database, so its kernel cache is empty: NVRTC compiles every candidate.
@@ -10,6 +11,9 @@ fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export DLBTUNE_DB="$tmp/db"
+. "${top_srcdir:-.}/tests/lib.sh"
+e32=$(sample 4) etc=40
+[ -n "$DLB_CHECK_FULL" ] && etc=10 # the tensor-core spaces: every 10th, the sample whose spill count is known
 
 # check LABEL MIN_COMPILED OUTPUT [MAX_SPILLING]: the summary line says at least MIN_COMPILED candidates
 # compiled and none failed; at most MAX_SPILLING (default 0) candidates spill registers, none of them wgmma.
@@ -38,23 +42,23 @@ ms() { echo $(($(date +%s%N) / 1000000)); }
 for arch in sm_80 sm_90a; do
 	t0=$(ms)
 	# sm_90a: one candidate spills 4 bytes (BM=32 BN=64 BK=32 TM=4 TN=8, TT)
-	check "fp32 $arch" 100 "$("$bin" compile --op gemm --arch "$arch" -v 2>&1)" $([ $arch = sm_90a ] && echo 1 || echo 0)
+	check "fp32 $arch" 100 "$("$bin" compile --op gemm --arch "$arch" --every $e32 -v 2>&1)" $([ $arch = sm_90a ] && echo 1 || echo 0)
 	first_ms=$(($(ms) - t0))
 done
 # The same space again: every candidate from the kernel cache, no NVRTC call, in under 10% of the time.
 t0=$(ms)
-again=$("$bin" compile --op gemm --arch sm_90a 2>&1)
+again=$("$bin" compile --op gemm --arch sm_90a --every $e32 2>&1)
 again_ms=$(($(ms) - t0))
 echo "fp32 sm_90a again: $(printf '%s\n' "$again" | grep 'kernel cache'); $again_ms ms against $first_ms ms"
 printf '%s\n' "$again" | grep -q "^gemm fp32: [0-9]* read from the kernel cache, 0 compiled by NVRTC" ||
 	{ echo "FAIL: the second compile called NVRTC"; fail=1; }
 [ $((again_ms * 10)) -lt "$first_ms" ] || { echo "FAIL: the second compile took $again_ms ms of $first_ms"; fail=1; }
 # The tensor-core spaces (fp16, int8: about 300 candidates each, several seconds apiece on 2 cores):
-# every 10th candidate of each kernel family, for sm_90a, where all three families exist.
+# every 40th (10th under `make check-full`) candidate of each kernel family, for sm_90a, where all three families exist.
 for prec in fp16 int8; do
-	out=$("$bin" compile --op gemm --prec "$prec" --arch sm_90a --every 10 -v 2>&1)
+	out=$("$bin" compile --op gemm --prec "$prec" --arch sm_90a --every $etc -v 2>&1)
 	# int8: 6 mma.sync (KIND=0) candidates of the sample spill 4-36 bytes
-	check "$prec sm_90a, every 10th" 20 "$out" $([ $prec = int8 ] && echo 6 || echo 0)
+	check "$prec sm_90a, every ${etc}th" 20 "$out" $([ $prec = int8 ] && echo 6 || echo 0)
 	for kind in 0 1 2; do
 		if ! printf '%s\n' "$out" | grep -q "KIND=$kind .* regs"; then
 			echo "FAIL: $prec: no compiled candidate of KIND=$kind in the sample"

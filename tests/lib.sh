@@ -22,3 +22,9 @@ require_gpu() {
 	*) echo "$1: dlbtune devices failed"; exit 99 ;;
 	esac
 }
+
+# sample N: the --every stride for a whole-space compile check: N in `make check` (samples every kernel family,
+# so the suite stays within CI's time on 2 cores), 1 with DLB_CHECK_FULL=1 (`make check-full`: every candidate).
+sample() {
+	if [ -n "$DLB_CHECK_FULL" ]; then echo 1; else echo "$1"; fi
+}
