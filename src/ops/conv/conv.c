@@ -140,7 +140,8 @@ static const struct dlb_param h_params[H_NPARAMS] = {
 		  {16, 32, 64}},
 	[H_WM] = {"WARPS_M", "warps along the pixels (wgmma: warpgroups)", 3, {1, 2, 4}},
 	[H_WN] = {"WARPS_N", "warps along the filters", 3, {1, 2, 4}},
-	[H_ST] = {"STAGES", "shared-memory stages in flight (C a multiple of 8; elsewhere 2)", 3, {2, 3, 4}},
+	[H_ST] = {"STAGES", "shared-memory stages in flight (C a multiple of 8; elsewhere 2; 6 and 8: wgmma only)", 5,
+		  {2, 3, 4, 6, 8}},
 	[H_KIND] = {"KIND",
 		    "0: mma.sync; 1: wgmma, cp.async copies (sm_90a, C a multiple of 8); 2: wgmma, the copy engine's "
 		    "im2col (sm_90a, C a multiple of 64)",
@@ -196,7 +197,15 @@ static int h_c_wgmma(const int *v, const struct dlb_limits *lim)
 			       (mi == 1 || mi == 2) && mi * v[H_BN] <= 256);
 }
 
+/* more than 4 stages: only where the tiles are few and latency bound (wgmma, NOTES item 58) */
+static int h_c_stages(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	return v[H_ST] <= 4 || h_wgmma(v);
+}
+
 static const struct dlb_constraint h_constraints[] = {
+	{.text = "STAGES > 4: wgmma only", .kind = DLB_CON_CUSTOM, .ok = h_c_stages},
 	{.text = "mma.sync: BM <= 128, warp tile BM/WARPS_M >= 16 pixels (one mma row)", .kind = DLB_CON_CUSTOM,
 	 .ok = h_c_warp_m},
 	{.text = "mma.sync: BN <= 128, warp tile BN/WARPS_N >= 8 filters (one mma column)", .kind = DLB_CON_CUSTOM,
@@ -878,13 +887,11 @@ static int conv_launch(void *state, const struct dlb_candidate *c, int split, in
 	}
 	if (wg_of(s, v) && split == 1) {
 		/* persistent blocks (templates/conv_fp16.cu KIND 1 and 2): as many as are resident at once, at most one
-		 * a tile; two an SM where the kernel asks for them (KIND 1, one consumer warpgroup, BM 64, BN 64) */
-		int64_t tiles = gx * gy,
-			resident = (int64_t)s->g->dev->sm_count *
-				   (s->kind->type == DLB_CUDNN_F16 && !tma_of(s, v) && v[s->kind->wm] == 1 && v[s->kind->bm] == 64 &&
-					    v[s->kind->bn] == 64
-					? 2
-					: 1);
+		 * a tile; two an SM where the kernel asks for them (KIND 1, one consumer warpgroup, BM 64, BN 64) and
+		 * two blocks' shared memory fits (up to 6 stages; 2 KiB each for the static part and the system's) */
+		const int two = s->kind->type == DLB_CUDNN_F16 && !tma_of(s, v) && v[s->kind->wm] == 1 &&
+				v[s->kind->bm] == 64 && v[s->kind->bn] == 64 && 2 * (s->dyn(v) + 2048) <= s->g->dev->smem_per_sm;
+		int64_t tiles = gx * gy, resident = (int64_t)s->g->dev->sm_count * (two ? 2 : 1);
 		gx = tiles < resident ? tiles : resident;
 		gy = 1;
 	}
