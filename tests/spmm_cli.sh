@@ -36,6 +36,11 @@ refused "a dim the file decides" "--m and --matrix: the FILE decides M" \
 	"$bin" compile --op spmm --matrix "$tmp/good.mtx" --n 4 --m 4
 refused "a file without --n" "(missing: --n)" "$bin" compile --op spmm --matrix "$tmp/good.mtx"
 refused "a file that is not there" "cannot read $tmp/none.mtx" "$bin" compile --op spmm --matrix "$tmp/none.mtx" --n 1
+# a size line promising 2^31-1 entries, then one: the reader grows its arrays as entries come (in 2 GB of address
+# space it used to ask for 60 GB first and fail with "out of memory")
+printf '%%%%MatrixMarket matrix coordinate real general\n2147483647 2147483647 2147483647\n1 1 1.0\n' >"$tmp/big.mtx"
+refused "a size line alone" "big.mtx:3: the file ends after 1 of its 2147483647 entries" \
+	sh -c 'ulimit -v 2000000 && exec "$@"' sh "$bin" compile --op spmm --matrix "$tmp/big.mtx" --n 4
 out=$("$bin" compile --op spmm --matrix "$tmp/good.mtx" --n 4 2>&1) || { echo "FAIL: compile --matrix: $out"; fail=1; }
 
 # a stored result (tests/data/spmm_record.json, measured on an H100) imports, answers lookup (and its nearest

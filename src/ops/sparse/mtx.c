@@ -63,6 +63,31 @@ static int cmp_placed(const void *a, const void *b)
 	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
+/* The entry arrays to at least need entries (doubling from 1024). */
+static int grow(int64_t *cap, int64_t need, int64_t **r, int64_t **c, float **v, int64_t **line, const char *name)
+{
+	int rc = 0;
+	int64_t to = *cap ? *cap : 1024;
+	while (to < need)
+		to *= 2;
+	int64_t *nr = realloc(*r, (size_t)to * sizeof **r);
+	if (nr)
+		*r = nr;
+	int64_t *nc = nr ? realloc(*c, (size_t)to * sizeof **c) : NULL;
+	if (nc)
+		*c = nc;
+	float *nv = nc ? realloc(*v, (size_t)to * sizeof **v) : NULL;
+	if (nv)
+		*v = nv;
+	int64_t *nl = nv ? realloc(*line, (size_t)to * sizeof **line) : NULL;
+	if (!nl)
+		DLB_FAIL(ENOMEM, "out of memory for %" PRId64 " entries of %s", need, name);
+	*line = nl;
+	*cap = to;
+fail:
+	return rc;
+}
+
 int dlb_mtx_read_stream(FILE *f, const char *name, struct dlb_csr *out)
 {
 	int rc = 0, got = 0, pattern = 0, symmetric = 0;
@@ -100,13 +125,6 @@ int dlb_mtx_read_stream(FILE *f, const char *name, struct dlb_csr *out)
 	if (symmetric && rows != cols)
 		DLB_USER_FAIL(DLB_E_PARSE, "%s:%" PRId64 ": a symmetric matrix must be square, not %" PRId64 " x %" PRId64,
 			      name, lineno, rows, cols);
-	cap = symmetric ? 2 * entries : entries;
-	r = malloc((size_t)(cap ? cap : 1) * sizeof *r);
-	c = malloc((size_t)(cap ? cap : 1) * sizeof *c);
-	v = malloc((size_t)(cap ? cap : 1) * sizeof *v);
-	line = malloc((size_t)(cap ? cap : 1) * sizeof *line);
-	if (!r || !c || !v || !line)
-		DLB_FAIL(ENOMEM, "out of memory for %" PRId64 " entries of %s", entries, name);
 	for (int64_t i = 0; i < entries; i++) {
 		do
 			DLB_CHECK(next_line(f, name, buf, sizeof buf, &lineno, &got));
@@ -135,6 +153,8 @@ int dlb_mtx_read_stream(FILE *f, const char *name, struct dlb_csr *out)
 		if (symmetric && ci > ri)
 			DLB_USER_FAIL(DLB_E_PARSE, "%s:%" PRId64 ": entry (%" PRId64 ", %" PRId64 ") is above the diagonal of a "
 				      "symmetric matrix (only the lower triangle is stored)", name, lineno, ri, ci);
+		if (n + 2 > cap) /* grown as entries arrive: a size line alone cannot make dlbtune take gigabytes */
+			DLB_CHECK(grow(&cap, n + 2, &r, &c, &v, &line, name));
 		r[n] = ri - 1, c[n] = ci - 1, v[n] = (float)x, line[n++] = lineno;
 		if (symmetric && ri != ci)
 			r[n] = ci - 1, c[n] = ri - 1, v[n] = (float)x, line[n++] = lineno;
