@@ -203,11 +203,15 @@ done
 # process is left behind. (The compile of the fp16 space takes minutes on this machine.)
 "$bin" compile --op gemm --prec fp16 --arch sm_90a >"$tmp/out" 2>"$tmp/err" &
 cpid=$!
-sleep 2
-child= # the compiler process: the child of $cpid (from /proc: no procps needed)
-for st in /proc/[0-9]*/stat; do
-	[ "$(cut -d' ' -f4 "$st" 2>/dev/null)" = "$cpid" ] && child=$(cut -d' ' -f1 "$st") && break
+child= # the compiler process: the child of $cpid (from /proc: no procps needed), waited for up to 30 s (a
+t=0    # sanitizer build on a loaded machine took more than 2 s to start it)
+while [ -z "$child" ] && [ $t -lt 300 ] && kill -0 $cpid 2>/dev/null; do
+	for st in /proc/[0-9]*/stat; do
+		[ "$(cut -d' ' -f4 "$st" 2>/dev/null)" = "$cpid" ] && child=$(cut -d' ' -f1 "$st") && break
+	done
+	[ -n "$child" ] || { sleep 0.1; t=$((t + 1)); }
 done
+sleep 0.5
 kill -INT $cpid
 t=0
 while kill -0 $cpid 2>/dev/null && [ $t -lt 50 ]; do sleep 0.1; t=$((t + 1)); done
