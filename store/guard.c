@@ -23,6 +23,22 @@ static uintptr_t lmdb_lo, lmdb_hi; /* liblmdb's code */
 static int installed;
 
 static const char *const advice = "; restore it from a copy (LMDB keeps no checksums and cannot repair it)\n";
+static char undo_file[4400], undo_dir[4400]; /* a half-made copy to remove before exiting (dlb_guard_undo) */
+
+void dlb_guard_undo(const char *file, const char *dir)
+{
+	snprintf(undo_file, sizeof undo_file, "%s", file ? file : "");
+	snprintf(undo_dir, sizeof undo_dir, "%s", dir ? dir : "");
+}
+
+/* unlink and rmdir are async-signal-safe */
+static void undo(void)
+{
+	if (undo_file[0])
+		unlink(undo_file);
+	if (undo_dir[0])
+		rmdir(undo_dir);
+}
 
 static void say(const char *s)
 {
@@ -39,6 +55,7 @@ static void on_assert(MDB_env *env, const char *msg)
 	say(msg);
 	say(")");
 	say(advice);
+	undo();
 	_exit(1);
 }
 
@@ -74,6 +91,7 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
 	say(sig == SIGBUS ? " is damaged or was cut short (a read of its file failed: SIGBUS)"
 			  : " is damaged (a read of it faulted inside LMDB: SIGSEGV)");
 	say(advice);
+	undo();
 	_exit(1);
 }
 

@@ -16,4 +16,7 @@ void dlb_guard_open(MDB_env *env, const char *path);
 void dlb_guard_remap(MDB_env *env);
 /* Before mdb_env_close. */
 void dlb_guard_close(MDB_env *env);
+/* While a copy of a database is being made: the file and directory an exit through the guard removes (NULL,
+ * NULL once the copy is complete). */
+void dlb_guard_undo(const char *file, const char *dir);
 #endif

@@ -471,7 +471,10 @@ static int read_schema(MDB_txn *txn, struct dlb_store *s, int *schema)
 	rc = mdb_get(txn, s->dbi[DLB_T_META], &k, &v);
 	if (rc == MDB_NOTFOUND)
 		DLB_USER_FAIL(DLB_E_DBFORMAT, "database %s has no schema_version in its meta sub-database", s->path);
-	MDB_CHECK(rc);
+	if (rc) /* not an old database to migrate: a damaged one */
+		DLB_USER_FAIL(DLB_E_DBFORMAT, "database %s is damaged (its schema_version cannot be read: %s); `dlbtune "
+			      "db salvage DEST` copies what is still readable into a new database",
+			      s->path, mdb_strerror(rc));
 	snprintf(buf, sizeof buf, "%.*s", (int)(v.mv_size < 31 ? v.mv_size : 31), (const char *)v.mv_data);
 	long x = strtol(buf, &end, 10);
 	if (!*buf || *end || x < 1)
@@ -505,13 +508,15 @@ struct migrate_ctx {
 	int n, already;
 };
 
-/* The schema recorded in a transaction: 0 when meta holds none, -1 when it is not a number. */
+/* The schema recorded in a transaction: 0 when meta holds none, -1 when it is not a number or cannot be read
+ * (damage: read_schema then says what). */
 static int schema_in_txn(MDB_txn *txn, MDB_dbi meta)
 {
 	MDB_val k = {14, "schema_version"}, v;
 	char buf[32], *end;
-	if (mdb_get(txn, meta, &k, &v))
-		return 0;
+	int rc = mdb_get(txn, meta, &k, &v);
+	if (rc)
+		return rc == MDB_NOTFOUND ? 0 : -1;
 	snprintf(buf, sizeof buf, "%.*s", (int)(v.mv_size < 31 ? v.mv_size : 31), (const char *)v.mv_data);
 	long x = strtol(buf, &end, 10);
 	return *buf && !*end && x > 0 && x < 1000000 ? (int)x : -1;
@@ -609,7 +614,17 @@ static int backup_and_migrate(struct dlb_store *s, int from)
 		if (errno != EEXIST || i == 1000)
 			DLB_USER_FAIL(errno, "cannot create backup directory %s: %s", dir, strerror(errno));
 	}
-	MDB_CHECK(mdb_env_copy2(s->env, dir, MDB_CP_COMPACT));
+	char f[4400];
+	snprintf(f, sizeof f, "%s/data.mdb", dir);
+	dlb_guard_undo(f, dir); /* a fault in the copy (a damaged page) leaves no half-made backup behind */
+	rc = mdb_env_copy2(s->env, dir, MDB_CP_COMPACT);
+	dlb_guard_undo(NULL, NULL);
+	if (rc) {
+		unlink(f);
+		rmdir(dir);
+		DLB_USER_FAIL(DLB_E_DBFORMAT, "cannot back database %s up before migrating it (%s): it may be damaged; "
+			      "nothing was changed. Run `dlbtune db verify`", s->path, mdb_strerror(rc));
+	}
 	struct migrate_ctx m = {s, 0, 0};
 	DLB_CHECK(dlb_store_write(s, migrate, &m));
 	if (m.already)
@@ -648,8 +663,12 @@ static int check_schema(struct dlb_store *s, unsigned flags)
 			MDB_CHECK(mdb_dbi_open(txn, table_names[DLB_T_META], 0, &s->dbi[DLB_T_META]));
 		if (l.has[DLB_T_META] && schema_in_txn(txn, s->dbi[DLB_T_META]))
 			DLB_CHECK(read_schema(txn, s, &schema));
-		else if (l.has[DLB_T_BEST])
-			schema = 1; /* no schema number: dlbtune 0.1 wrote it */
+		else if (l.has[DLB_T_BEST] && !l.has[DLB_T_PLATFORMS] && !l.has[DLB_T_TRIALS] && !l.has[DLB_T_VENDOR])
+			schema = 1; /* no schema number and only "best": dlbtune 0.1 wrote it */
+		else if (l.has[DLB_T_BEST]) /* schema 2's sub-databases, its schema number lost */
+			DLB_USER_FAIL(DLB_E_DBFORMAT, "database %s is damaged (its meta sub-database has lost its "
+				      "schema_version); `dlbtune db salvage DEST` copies what is still readable into a new "
+				      "database", s->path);
 		else
 			DLB_USER_FAIL(DLB_E_DBFORMAT, "%s is an LMDB database but not dlbtune's", s->path);
 	}

@@ -369,6 +369,19 @@ static void test_failed_migration(void)
 	CHECK_EQ_INT(open_rc(dir_of("v1meta"), DLB_STORE_RDONLY), DLB_E_DBFORMAT);
 	CHECK_HAS(dlb_last_error(), "schema 1");
 	CHECK_EQ_INT(open_rc(dir_of("v1meta"), 0), 0);
+	/* schema 2's sub-databases with the schema number lost (damage, not an old database): said so, and no
+	 * migration is tried (it used to be taken for schema 1, migrated, and leave a backup behind) */
+	const char *lost = dir_of("v2lost");
+	raw_put(lost, "best", key, "{}");
+	raw_put(lost, "trials", key, "[]");
+	raw_put(lost, "meta", "created", "2026-11-21T00:00:00Z");
+	for (unsigned fl = 0; fl <= DLB_STORE_RDONLY; fl += DLB_STORE_RDONLY) {
+		CHECK_EQ_INT(open_rc(lost, fl), DLB_E_DBFORMAT);
+		CHECK_HAS(dlb_last_error(), "lost its schema_version");
+	}
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "ls -d %s/backup-* >/dev/null 2>&1", lost);
+	CHECK(system(cmd) != 0, "a backup directory was left in %s", lost);
 }
 
 /* The map starts tiny and doubles; a ceiling stops it cleanly, keeping every committed write. */
