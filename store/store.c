@@ -720,6 +720,8 @@ int dlb_store_open(const char *path, unsigned flags, struct dlb_store **out)
 		DLB_USER_FAIL(ENOTDIR, "database path %s is a file; dlbtune keeps a database in a directory", path);
 	snprintf(file, sizeof file, "%s/data.mdb", path);
 	int exists = stat(file, &st) == 0;
+	if (!exists && errno != ENOENT) /* there, perhaps, but not for us: say why */
+		DLB_USER_FAIL(errno, "cannot read database %s: %s", path, strerror(errno));
 	if (!exists) {
 		if (!(flags & DLB_STORE_CREATE) || s->rdonly)
 			DLB_USER_FAIL(DLB_E_NOTFOUND, "no database at %s (run `dlbtune --op OP` or `dlbtune import` first)",

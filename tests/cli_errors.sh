@@ -132,6 +132,8 @@ expect 2 "$u.*record 1: the key's shape .99999999999x16x1760. is not a gemm shap
 	{ fail=$((fail + 1)); echo "FAIL: a refused import stored results"; }
 printf 'not a database' >"$tmp/afile"
 expect 1 "$u.*is a file" db stats --db "$tmp/afile"
+# a database that may be there but cannot be read is not "no database" (EACCES as another user; ENOTDIR here, as root)
+expect 1 "$u.*cannot read database $tmp/afile/db: Not a directory" db stats --db "$tmp/afile/db"
 
 "$bin" --help >"$tmp/out" 2>&1 && grep -q "Exit status" "$tmp/out" && grep -q -- "--suite" "$tmp/out" &&
 	pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: --help"; }
