@@ -41,6 +41,10 @@ refused "a file that is not there" "cannot read $tmp/none.mtx" "$bin" compile --
 printf '%%%%MatrixMarket matrix coordinate real general\n2147483647 2147483647 2147483647\n1 1 1.0\n' >"$tmp/big.mtx"
 refused "a size line alone" "big.mtx:3: the file ends after 1 of its 2147483647 entries" \
 	sh -c 'ulimit -v 2000000 && exec "$@"' sh "$bin" compile --op spmm --matrix "$tmp/big.mtx" --n 4
+# no entries at all, with 606165496 rows: refused at its size line (it used to allocate 4.85 GB of row offsets first)
+printf '%%%%MatrixMarket matrix coordinate real general\n606165496 4 0\n' >"$tmp/empty.mtx"
+refused "no entries" "empty.mtx:2: the size line declares no entries" \
+	sh -c 'ulimit -v 2000000 && exec "$@"' sh "$bin" compile --op spmm --matrix "$tmp/empty.mtx" --n 4
 out=$("$bin" compile --op spmm --matrix "$tmp/good.mtx" --n 4 2>&1) || { echo "FAIL: compile --matrix: $out"; fail=1; }
 
 # a stored result (tests/data/spmm_record.json, measured on an H100) imports, answers lookup (and its nearest

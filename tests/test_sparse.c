@@ -121,9 +121,8 @@ static void test_mtx(void)
 	CHECK(m.nnz == 5 && m.row_ptr[1] == 1 && m.col[0] == 1 && m.row_ptr[2] == 3 && m.val[4] == 1.0f,
 	      "the symmetric pattern was not mirrored: nnz %lld", (long long)m.nnz);
 	dlb_csr_free(&m);
-	CHECK_EQ_INT(read_text("%%MatrixMarket matrix coordinate integer general\n2 2 0\n", &m), 0);
-	CHECK_EQ_INT(m.nnz, 0);
-	dlb_csr_free(&m);
+	/* no entries: refused at the size line, before the row offsets are allocated (the spmm op had no use for it) */
+	refused("%%MatrixMarket matrix coordinate integer general\n2 2 0\n", "w.mtx:2: the size line declares no entries");
 
 	refused("hello\n", "w.mtx:1: not a Matrix Market file");
 	refused("%%MatrixMarket matrix array real general\n2 2\n", "w.mtx:1: a matrix array file");
