@@ -8,6 +8,7 @@
 #include "err.h"
 #include "jit.h"
 #include "op.h"
+#include "supervise.h"
 
 #include <errno.h>
 #include <math.h>
@@ -106,6 +107,8 @@ int dlb_catalog_load(struct dlb_store *s, const struct dlb_filter *f, struct dlb
 			dlb_key_matches_build(&c.rows[i].k, f->build, c.rows[i].why, sizeof c.rows[i].why) != 0;
 	for (int i = 0; i < c.n; i++) {
 		struct dlb_row *a = &c.rows[i];
+		if (dlb_interrupted) /* Ctrl-C in a walk of a large database (list, show, gc, export) */
+			DLB_USER_FAIL(DLB_E_INTERRUPTED, "interrupted while reading %d results", c.n);
 		if (a->stale)
 			continue;
 		for (int j = 0; j < c.n; j++)
@@ -121,6 +124,11 @@ int dlb_catalog_load(struct dlb_store *s, const struct dlb_filter *f, struct dlb
 	for (int i = 0; i < c.n; i++) {
 		struct dlb_row *a = &c.rows[i];
 		enum dlb_prec prec;
+		if (dlb_interrupted) {
+			for (int j = 0; j < keep; j++)
+				dlb_result_free(&c.rows[j].r);
+			DLB_USER_FAIL(DLB_E_INTERRUPTED, "interrupted after reading %d of %d results", i, c.n);
+		}
 		int ok = (!f->op || !strcmp(f->op, a->k.op)) && (!f->layout || !strcmp(f->layout, a->k.layout)) &&
 			 (f->prec < 0 || (dlb_prec_parse(a->k.prec, &prec) == 0 && (int)prec == f->prec)) &&
 			 (f->currency == DLB_ANY_VERSION || (f->currency == DLB_STALE) == a->stale);

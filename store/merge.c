@@ -243,6 +243,9 @@ int dlb_import_file(struct dlb_store *s, const char *path, FILE *log, struct dlb
 		DLB_FAIL(ENOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		char why[256];
+		if (dlb_interrupted) /* the checks of a large file: nothing imported yet */
+			DLB_USER_FAIL(DLB_E_INTERRUPTED, "interrupted while checking record %zu of %zu of %s; nothing was "
+				      "imported", i + 1, n, path);
 		int r = dlb_incoming_from_json(json_array_get(records, i), &ins[i], why, sizeof why);
 		if (r == ENOMEM)
 			DLB_FAIL(ENOMEM, "out of memory");
