@@ -40,6 +40,7 @@ check() {
 
 ms() { echo $(($(date +%s%N) / 1000000)); }
 for arch in sm_80 sm_90a; do
+	progress "compile_all: the fp32 GEMM space for $arch (every ${e32}th; a few minutes on 2 cores)"
 	t0=$(ms)
 	# sm_90a: one candidate spills 4 bytes (BM=32 BN=64 BK=32 TM=4 TN=8, TT)
 	check "fp32 $arch" 100 "$("$bin" compile --op gemm --arch "$arch" --every $e32 -v 2>&1)" $([ $arch = sm_90a ] && echo 1 || echo 0)
@@ -56,6 +57,7 @@ printf '%s\n' "$again" | grep -q "^gemm fp32: [0-9]* read from the kernel cache,
 # The tensor-core spaces (fp16, int8: about 300 candidates each, several seconds apiece on 2 cores):
 # every 40th (10th under `make check-full`) candidate of each kernel family, for sm_90a, where all three families exist.
 for prec in fp16 int8; do
+	progress "compile_all: GEMM $prec for sm_90a, every ${etc}th candidate"
 	out=$("$bin" compile --op gemm --prec "$prec" --arch sm_90a --every $etc -v 2>&1)
 	# int8: 6 mma.sync (KIND=0) candidates of the sample spill 4-36 bytes
 	check "$prec sm_90a, every ${etc}th" 20 "$out" $([ $prec = int8 ] && echo 6 || echo 0)

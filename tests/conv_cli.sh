@@ -39,6 +39,7 @@ for prec in fp16 fp32 int8; do
 	n=$("$bin" space --op conv --prec $prec --arch sm_90a 2>&1 | sed -n 's/^candidates to compile *\([0-9]*\)$/\1/p')
 	[ "${n:-0}" -ge 50 ] || { echo "FAIL: space --op conv --prec $prec: '$n' candidates"; fail=1; }
 	case $prec in fp32) every=$(sample 4) ;; fp16) every=$(sample 12) ;; *) every=$(sample 18) ;; esac
+	progress "conv_cli: conv $prec for sm_90a, every ${every}th configuration (minutes on 2 cores)"
 	out=$("$bin" compile --op conv --prec $prec --arch sm_90a --every $every -v 2>&1)
 	last=$(printf '%s\n' "$out" | tail -n 1)
 	echo "conv $prec sm_90a: $last"

@@ -12,6 +12,8 @@ top_builddir=${top_builddir:-.}
 top_srcdir=${top_srcdir:-.}
 bin="$top_builddir/dlbtune"
 cases=${DLB_DAMAGE_CASES:-240}
+. "$top_srcdir/tests/lib.sh"
+progress "db_damage: $cases damaged copies of a database, then salvages (minutes)"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$bin" import "$top_srcdir/tests/data/records.json" --db "$tmp/base" >/dev/null 2>&1 || { echo "FAIL: import"; exit 1; }

@@ -28,3 +28,9 @@ require_gpu() {
 sample() {
 	if [ -n "$DLB_CHECK_FULL" ]; then echo 1; else echo "$1"; fi
 }
+
+# progress TEXT: a line on the terminal during `make check` (fd 9, AM_TESTS_FD_REDIRECT), so that a test that runs
+# for minutes is not taken for a hang; nothing where fd 9 is not open (the test run by hand)
+progress() {
+	if { true >&9; } 2>/dev/null; then echo "  ... $*" >&9; fi
+}

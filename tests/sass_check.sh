@@ -11,6 +11,8 @@ fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export DLBTUNE_DB="$tmp/db"
+. "${top_srcdir:-.}/tests/lib.sh"
+progress "sass_check: compiling samples of conv and GEMM for sm_90a and reading their SASS (minutes on 2 cores)"
 
 # COUNT FILE KERNEL NAME: NAME's count in KERNEL of FILE ("" when the kernel is not there)
 count() { "$ops" "$1" | awk -v k="$2" -v n="$3" '$2 == k { for (i = 3; i <= NF; i++) if (index($i, n "=") == 1) print substr($i, length(n) + 2) }'; }
