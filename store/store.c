@@ -579,6 +579,8 @@ static int migrate(struct dlb_txn *t, void *arg)
 	/* another process may have migrated while this one made its backup: then there is nothing to do */
 	DLB_CHECK(open_tables(t->txn, m->s, MDB_CREATE));
 	int schema = schema_in_txn(t->txn, m->s->dbi[DLB_T_META]);
+	if (schema < 0) /* check_schema read it a moment ago: another process, or damage */
+		DLB_USER_FAIL(DLB_E_DBFORMAT, "database %s: its schema_version cannot be read now", m->s->path);
 	if (schema >= DLB_SCHEMA_VERSION) {
 		m->already = 1;
 		goto fail;
@@ -622,8 +624,12 @@ static int backup_and_migrate(struct dlb_store *s, int from)
 	if (rc) {
 		unlink(f);
 		rmdir(dir);
-		DLB_USER_FAIL(DLB_E_DBFORMAT, "cannot back database %s up before migrating it (%s): it may be damaged; "
-			      "nothing was changed. Run `dlbtune db verify`", s->path, mdb_strerror(rc));
+		if (rc == MDB_CORRUPTED || rc == MDB_PAGE_NOTFOUND || rc == MDB_INVALID)
+			DLB_USER_FAIL(DLB_E_DBFORMAT, "database %s is damaged (%s): it cannot be backed up, so it is not "
+				      "migrated; `dlbtune db salvage DEST` copies what is still readable", s->path, mdb_strerror(rc));
+		DLB_USER_FAIL(rc > 0 ? rc : DLB_E_DBFORMAT, "cannot back database %s up in %s before migrating it: %s; nothing "
+			      "was changed", s->path,
+			      dir, mdb_strerror(rc));
 	}
 	struct migrate_ctx m = {s, 0, 0};
 	DLB_CHECK(dlb_store_write(s, migrate, &m));

@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 export DLBTUNE_DB="$tmp/db"
 . "${top_srcdir:-.}/tests/lib.sh"
 e32=$(sample 4) etc=40
-[ -n "$DLB_CHECK_FULL" ] && etc=10 # the tensor-core spaces: every 10th, the sample whose spill count is known
+[ "${DLB_CHECK_FULL:-0}" = 1 ] && etc=10 # the tensor-core spaces: every 10th, the sample whose spill count is known
 
 # check LABEL MIN_COMPILED OUTPUT [MAX_SPILLING]: the summary line says at least MIN_COMPILED candidates
 # compiled and none failed; at most MAX_SPILLING (default 0) candidates spill registers, none of them wgmma.

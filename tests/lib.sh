@@ -26,7 +26,7 @@ require_gpu() {
 # sample N: the --every stride for a whole-space compile check: N in `make check` (samples every kernel family,
 # so the suite stays within CI's time on 2 cores), 1 with DLB_CHECK_FULL=1 (`make check-full`: every candidate).
 sample() {
-	if [ -n "$DLB_CHECK_FULL" ]; then echo 1; else echo "$1"; fi
+	if [ "${DLB_CHECK_FULL:-0}" = 1 ]; then echo 1; else echo "$1"; fi
 }
 
 # progress TEXT: a line on the terminal during `make check` (fd 9, AM_TESTS_FD_REDIRECT), so that a test that runs

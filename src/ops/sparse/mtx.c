@@ -122,7 +122,7 @@ int dlb_mtx_read_stream(FILE *f, const char *name, struct dlb_csr *out)
 			      "dlbtune can hold (sizes 1..2^31-1, entries at most rows x cols and 2^31-1 stored)", name,
 			      lineno, rows, cols,
 			      entries);
-	if (entries == 0) /* before anything is allocated for its rows: a tiny file cannot make dlbtune take gigabytes */
+	if (entries == 0) /* refused before the row offsets are allocated (CSR needs rows + 1 of them for any entry) */
 		DLB_USER_FAIL(DLB_E_PARSE, "%s:%" PRId64 ": the size line declares no entries: a matrix with no nonzeros, "
 			      "nothing to multiply", name, lineno);
 	if (symmetric && rows != cols)
