@@ -462,6 +462,9 @@ fail:
 	return rc;
 }
 
+/* What a user can do with a database found damaged when it is opened (db verify cannot open it either). */
+#define SALVAGE_HINT "`dlbtune db salvage DEST` copies what is still readable into a new database"
+
 static int read_schema(MDB_txn *txn, struct dlb_store *s, int *schema)
 {
 	int rc = 0;
@@ -472,8 +475,7 @@ static int read_schema(MDB_txn *txn, struct dlb_store *s, int *schema)
 	if (rc == MDB_NOTFOUND)
 		DLB_USER_FAIL(DLB_E_DBFORMAT, "database %s has no schema_version in its meta sub-database", s->path);
 	if (rc) /* not an old database to migrate: a damaged one */
-		DLB_USER_FAIL(DLB_E_DBFORMAT, "database %s is damaged (its schema_version cannot be read: %s); `dlbtune "
-			      "db salvage DEST` copies what is still readable into a new database",
+		DLB_USER_FAIL(DLB_E_DBFORMAT, "database %s is damaged (its schema_version cannot be read: %s); " SALVAGE_HINT,
 			      s->path, mdb_strerror(rc));
 	snprintf(buf, sizeof buf, "%.*s", (int)(v.mv_size < 31 ? v.mv_size : 31), (const char *)v.mv_data);
 	long x = strtol(buf, &end, 10);
@@ -672,9 +674,9 @@ static int check_schema(struct dlb_store *s, unsigned flags)
 		else if (l.has[DLB_T_BEST] && !l.has[DLB_T_PLATFORMS] && !l.has[DLB_T_TRIALS] && !l.has[DLB_T_VENDOR])
 			schema = 1; /* no schema number and only "best": dlbtune 0.1 wrote it */
 		else if (l.has[DLB_T_BEST]) /* schema 2's sub-databases, its schema number lost */
-			DLB_USER_FAIL(DLB_E_DBFORMAT, "database %s is damaged (its meta sub-database has lost its "
-				      "schema_version); `dlbtune db salvage DEST` copies what is still readable into a new "
-				      "database", s->path);
+			DLB_USER_FAIL(DLB_E_DBFORMAT,
+				      "database %s is damaged (its meta sub-database has lost its schema_version); " SALVAGE_HINT,
+				      s->path);
 		else
 			DLB_USER_FAIL(DLB_E_DBFORMAT, "%s is an LMDB database but not dlbtune's", s->path);
 	}
