@@ -1,5 +1,5 @@
 // conv_common.cu — what the convolution kernels of every precision share: the shape they take, the block's
-// decoded output pixels, the output's index in each layout, the deterministic split-K finish, and the tensor-core
+// decoded output pixels, the output's index in each layout, the deterministic split-K reduction, and the tensor-core
 // kernels' cp.async copies, ldmatrix loads and NCHW-to-NHWC copy. The host
 // puts it before the precision's own template (op.h: template_file is this file, template_extra the
 // precision's), after the tunables' defines.
@@ -55,60 +55,87 @@ __device__ __forceinline__ i64 conv_yi(const conv_shape &d, i64 PQ, i64 m, int k
 	return NHWC ? m * d.K + k : (m / PQ * d.K + k) * PQ + m % PQ;
 }
 
-// Split-K, after the block has written its partial sums to W[blockIdx.z] (N·P·Q × K, row m, column k): the
-// last split of the tile to arrive adds the tile's partial sums in the order z = 0, 1, ... (the result does
-// not depend on arrival order), writes y through put(y, index, sum), and leaves the tile's counter at zero for
-// the next launch. A thread's EPT elements are summed side by side, up to 16 at a time, split after split, so
-// that those loads of one split are in flight at once (one trip to L2 a split, not one an element and split). Threads 0 .. NT - 1
-// run it (named barrier 1): the whole block, or the consumer warpgroups of a kernel whose producer has returned.
-template <int NHWC, int NB, int NN, int NT, class Part, class Out, class Put>
-__device__ __forceinline__ void conv_splitk_finish(Out *y, const Part *W, unsigned *counters, const conv_shape &d,
-						   i64 m0, int k0, Put put)
+// Split-K: each split writes its partial sums to W[blockIdx.z] (N·P·Q × K, row m, column k) and is done; the host
+// then launches the op's conv_reduce, which runs conv_reduce_body over the whole output on every SM: y = the sum
+// of the splits in the order z = 0, 1, ... (deterministic), written through put(y, index, sum). It is a
+// programmatic dependent launch on sm_90 (the convolution lets it start at once, conv_let_reduce_start; it waits
+// for the convolution's writes, griddepcontrol.wait), so its launch overlaps the convolution. The finish the
+// last split of each tile ran alone (NOTES item 60) read split x BM x BN partial sums through one SM.
+__device__ __forceinline__ void conv_let_reduce_start()
 {
-	constexpr int EPT = (NB * NN + NT - 1) / NT;
-	__shared__ int last_block;
-	const i64 PQ = (i64)d.P * d.Q, NPQ = (i64)d.N * PQ, MK = NPQ * d.K;
-	__threadfence();
-	asm volatile("bar.sync 1, %0;" ::"n"(NT) : "memory");
-	const unsigned tile = blockIdx.y * gridDim.x + blockIdx.x;
-	if (threadIdx.x == 0)
-		last_block = atomicAdd(&counters[tile], 1u) == gridDim.z - 1;
-	asm volatile("bar.sync 1, %0;" ::"n"(NT) : "memory");
-	if (!last_block)
-		return;
-	__threadfence();
-	// CH of a thread's EPT elements at a time: their loads of a split in flight together, their sums in registers
-	constexpr int CH = EPT < 16 ? EPT : 16;
-#pragma unroll 1
-	for (int e0 = 0; e0 < EPT; e0 += CH) {
-		Part sum[CH];
+#if __CUDA_ARCH__ >= 900
+	asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+__device__ __forceinline__ void conv_ld4(const float *p, float (&v)[4])
+{
+	const float4 t = __ldcg(reinterpret_cast<const float4 *>(p));
+	v[0] = t.x, v[1] = t.y, v[2] = t.z, v[3] = t.w;
+}
+__device__ __forceinline__ void conv_ld4(const int *p, int (&v)[4])
+{
+	const int4 t = __ldcg(reinterpret_cast<const int4 *>(p));
+	v[0] = t.x, v[1] = t.y, v[2] = t.z, v[3] = t.w;
+}
+
+// A thread sums 4 consecutive elements at a time (16-byte loads where N·P·Q·K % 4 == 0), 4 splits' loads in
+// flight at once; the output layout is y's (nhwc 1: y[m][k], 0: NCHW).
+template <class Part, class Out, class Put>
+__device__ __forceinline__ void conv_reduce_body(Out *__restrict__ y, const Part *__restrict__ W, const conv_shape &d,
+						 int splits, int nhwc, Put put)
+{
+#if __CUDA_ARCH__ >= 900
+	asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+	const i64 PQ = (i64)d.P * d.Q, MK = (i64)d.N * PQ * d.K, groups = (MK + 3) / 4;
+	const bool vec = MK % 4 == 0;
+	for (i64 g = blockIdx.x * (i64)blockDim.x + threadIdx.x; g < groups; g += (i64)gridDim.x * blockDim.x) {
+		const i64 e0 = 4 * g;
+		Part sum[4] = {0, 0, 0, 0};
+		int z = 0;
+		if (vec)
+			for (; z + 4 <= splits; z += 4) {
+				Part v[4][4];
 #pragma unroll
-		for (int i = 0; i < CH; i++)
-			sum[i] = 0;
-#pragma unroll 1
-		for (unsigned z = 0; z < gridDim.z; z++) {
-			const Part *wz = W + z * MK;
+				for (int u = 0; u < 4; u++)
+					conv_ld4(W + (z + u) * MK + e0, v[u]);
 #pragma unroll
-			for (int i = 0; i < CH; i++) {
-				const int e = threadIdx.x + (e0 + i) * NT;
-				const i64 m = m0 + e / NN;
-				const int k = k0 + e % NN;
-				if ((NB * NN % NT == 0 || e < NB * NN) && (EPT % CH == 0 || e0 + i < EPT) && m < NPQ && k < d.K)
-					sum[i] += __ldcg(wz + m * d.K + k);
+				for (int u = 0; u < 4; u++)
+#pragma unroll
+					for (int i = 0; i < 4; i++)
+						sum[i] += v[u][i];
 			}
-		}
+		for (; z < splits; z++)
+			if (vec) {
+				Part v[4];
+				conv_ld4(W + z * MK + e0, v);
 #pragma unroll
-		for (int i = 0; i < CH; i++) {
-			const int e = threadIdx.x + (e0 + i) * NT;
-			const i64 m = m0 + e / NN;
-			const int k = k0 + e % NN;
-			if ((NB * NN % NT == 0 || e < NB * NN) && (EPT % CH == 0 || e0 + i < EPT) && m < NPQ && k < d.K)
-				put(y, conv_yi<NHWC>(d, PQ, m, k), sum[i]);
+				for (int i = 0; i < 4; i++)
+					sum[i] += v[i];
+			} else {
+#pragma unroll
+				for (int i = 0; i < 4; i++)
+					if (e0 + i < MK)
+						sum[i] += __ldcg(W + z * MK + e0 + i);
+			}
+#pragma unroll
+		for (int i = 0; i < 4; i++) {
+			const i64 e = e0 + i;
+			if (e < MK)
+				put(y, nhwc ? e : conv_yi<0>(d, PQ, e / d.K, (int)(e % d.K)), sum[i]);
 		}
 	}
-	if (threadIdx.x == 0)
-		counters[tile] = 0;
 }
+
+// The op's reduce kernel (in its own template, after its types): y of type OUT from partial sums of type PART,
+// each converted by the expression CVT of v.
+#define CONV_REDUCE_KERNEL(OUT, PART, CVT)                                                                     \
+	extern "C" __global__ void __launch_bounds__(256) conv_reduce(OUT *__restrict__ y, const PART *__restrict__ W, \
+								      conv_shape d, int splits, int nhwc)     \
+	{                                                                                                      \
+		conv_reduce_body(y, W, d, splits, nhwc, [](OUT *o, i64 i, PART v) { o[i] = CVT; });              \
+	}
 
 // ---- the cp.async kernels' pieces (fp16 and int8 on the tensor cores) ----
 

@@ -122,10 +122,10 @@ __device__ __forceinline__ yt out_of(float f)
 #if !TF32 // the mma.sync kernels: fp16 only
 // The block's results: accumulator e of mma tile (i, j) is pixel wm0 + 16i + gid (+8 for e >= 2) and filter
 // wn0 + 8j + 2·t4 + e % 2. Without split-K straight to y (NHWC: a thread's two adjacent filters as one 32-bit
-// store when K is even); with it, the partial sums to W[z] and conv_splitk_finish.
+// store when K is even); with it, the partial sums to W[z] for conv_reduce.
 template <int NHWC>
 __device__ __forceinline__ void store_tile(const float (&acc)[MI][NI][4], h16 *__restrict__ y, float *__restrict__ W,
-					   unsigned *__restrict__ counters, const conv_shape &d, i64 m0, int k0, int wm0,
+					   const conv_shape &d, i64 m0, int k0, int wm0,
 					   int wn0, int lane)
 {
 	const int gid = lane / 4, t4 = lane % 4;
@@ -166,14 +166,11 @@ __device__ __forceinline__ void store_tile(const float (&acc)[MI][NI][4], h16 *_
 				if (m < NPQ && k < d.K)
 					wz[m * d.K + k] = acc[i][j][e];
 			}
-	conv_splitk_finish<NHWC, BM, BN, THREADS>(y, W, counters, d, m0, k0,
-						  [](h16 *o, i64 i, float v) { o[i] = to_half(v); });
 }
 
 template <int NHWC>
 __device__ __forceinline__ void conv_body(const h16 *__restrict__ x, const h16 *__restrict__ w,
-					  h16 *__restrict__ y, const conv_shape &d, float *__restrict__ W,
-					  unsigned *__restrict__ counters, int kc)
+					  h16 *__restrict__ y, const conv_shape &d, float *__restrict__ W, int kc)
 {
 	__shared__ __align__(16) h16 As[2][BM][LDS]; // the im2col tile, As[m][g]
 	__shared__ __align__(16) h16 Bs[2][BN][LDS]; // the filter tile, Bs[k][g]
@@ -282,7 +279,7 @@ __device__ __forceinline__ void conv_body(const h16 *__restrict__ x, const h16 *
 		__syncthreads();
 		buf ^= 1;
 	}
-	store_tile<NHWC>(acc, y, W, counters, d, m0, k0, wm0, wn0, lane);
+	store_tile<NHWC>(acc, y, W, d, m0, k0, wm0, wn0, lane);
 }
 
 #if VEC
@@ -294,8 +291,7 @@ __device__ __forceinline__ void conv_body(const h16 *__restrict__ x, const h16 *
 
 template <int OUT_NHWC>
 __device__ __forceinline__ void conv_body_vec(const h16 *__restrict__ x, const h16 *__restrict__ w,
-					      h16 *__restrict__ y, const conv_shape &d, float *__restrict__ W,
-					      unsigned *__restrict__ counters, int kc)
+					      h16 *__restrict__ y, const conv_shape &d, float *__restrict__ W, int kc)
 {
 	extern __shared__ __align__(16) h16 dsm[]; // STAGES x tiles, then STAGES w tiles
 	h16 *As = dsm, *Bs = dsm + STAGES * A_STAGE;
@@ -375,7 +371,7 @@ __device__ __forceinline__ void conv_body_vec(const h16 *__restrict__ x, const h
 		}
 	}
 	cp_wait<0>();
-	store_tile<OUT_NHWC>(acc, y, W, counters, d, m0, k0, wm0, wn0, lane);
+	store_tile<OUT_NHWC>(acc, y, W, d, m0, k0, wm0, wn0, lane);
 }
 #endif
 
@@ -395,9 +391,9 @@ __device__ __forceinline__ void conv_body_vec(const h16 *__restrict__ x, const h
 // issued or for a block barrier (the first version, NOTES item 49, did both every k-tile). With WARPS_M 2,
 // setmaxnreg moves registers from the producer (136) to the consumers (184; 136 + 2·184 = 3·168, the launch's
 // share; ptxas allocates each side within its count: with 56-120 the producer of BN 256 spilled). Without split-K the blocks
-// are persistent (below), so one tile's stores overlap the next tile's first copies. Split-K's finish runs on
-// the consumers alone (conv_splitk_finish's named barrier 1 counts them); the producer decodes each tile's
-// pixels into the table between two barriers of its own (named barrier 2).
+// are persistent (below), so one tile's stores overlap the next tile's first copies. With split-K the
+// consumers write their partial sums for conv_reduce; the producer decodes each tile's pixels into the table
+// between two barriers of its own (named barrier 2).
 // Dynamic shared memory: STAGES·(BM+BN)·128 bytes + 1024 for the alignment, then 2 KiB a consumer warp for
 // the NHWC epilogue (y through shared memory, below); the mbarriers are static.
 // KIND 2 (C a multiple of 64, so a k-tile is 64 channels of one tap): one producer thread fills each stage with
@@ -536,7 +532,7 @@ __device__ __forceinline__ void wg_mma(float (&d)[BN / 2], unsigned long long da
 template <int OUT_NHWC>
 __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const elt *__restrict__ w,
 					     yt *__restrict__ y, const conv_shape &d, float *__restrict__ W,
-					     unsigned *__restrict__ counters, int kc, const tmap_t *tmx, const tmap_t *tmw)
+					     int kc, const tmap_t *tmx, const tmap_t *tmw)
 {
 	extern __shared__ __align__(16) unsigned char wsm[];
 	const u32 sbase = (smem_addr(wsm) + 1023u) & ~1023u;
@@ -555,7 +551,7 @@ __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const el
 	// tiles b, b + gridDim.x, ... (the filter tiles of a pixel tile one after another: they read the same x);
 	// the ring's stages and phases run on from tile to tile, so the producer fills the next tile's stages
 	// while the consumers store this one. With split-K (gridDim.z > 1) the block's one tile is (blockIdx.x,
-	// blockIdx.y), as split-K's finish counts it.
+	// blockIdx.y), whose partial sums conv_reduce adds.
 	const i64 tn = (d.K + BN - 1) / BN;
 	const bool persist = gridDim.y == 1 && gridDim.z == 1;
 	const i64 ntile = persist ? (NPQ + BM - 1) / BM * tn : 1, tstep = persist ? gridDim.x : 1;
@@ -789,18 +785,26 @@ __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const el
 				}
 			continue;
 		}
+		// split-K: the partial sums to W[z] for conv_reduce, a thread's two adjacent filters as one 8-byte
+		// store where K is even
 		float *wz = W + (i64)blockIdx.z * MK;
 #pragma unroll
 		for (int i = 0; i < WMI; i++)
 #pragma unroll
-			for (int r = 0; r < BN / 2; r++) {
+			for (int r = 0; r < BN / 2; r += 2) {
 				const i64 m = m0 + 64 * (WMI * wg + i) + 16 * warp + lane / 4 + 8 * ((r >> 1) & 1);
-				const int k = k0 + 8 * (r / 4) + 2 * (lane % 4) + r % 2;
-				if (m < NPQ && k < d.K)
-					wz[m * d.K + k] = acc[i][r];
+				const int k = k0 + 8 * (r / 4) + 2 * (lane % 4);
+				if (m >= NPQ)
+					continue;
+				if (d.K % 2 == 0 && k + 1 < d.K) {
+					*reinterpret_cast<float2 *>(wz + m * d.K + k) = make_float2(acc[i][r], acc[i][r + 1]);
+				} else {
+					if (k < d.K)
+						wz[m * d.K + k] = acc[i][r];
+					if (k + 1 < d.K)
+						wz[m * d.K + k + 1] = acc[i][r + 1];
+				}
 			}
-		conv_splitk_finish<OUT_NHWC, BM, BN, CONS_THREADS>(y, W, counters, d, m0, k0,
-								   [](yt *o, i64 i, float v) { o[i] = out_of(v); });
 	}
 }
 #endif
@@ -808,9 +812,9 @@ __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const el
 // tmx, tmw: KIND 2's tensor maps of x and w (zeros for the other kernels, which do not read them)
 #define CONV_ARGS                                                                                        \
 	const elt *__restrict__ x, const elt *__restrict__ w, yt *__restrict__ y, conv_shape d,           \
-		float *__restrict__ W, unsigned *__restrict__ counters, int kc,                            \
-		const __grid_constant__ tmap_t tmx, const __grid_constant__ tmap_t tmw
-#define CONV_PASS x, w, y, d, W, counters, kc
+		float *__restrict__ W, int kc, const __grid_constant__ tmap_t tmx,                         \
+		const __grid_constant__ tmap_t tmw
+#define CONV_PASS x, w, y, d, W, kc
 
 // wgmma with one consumer warpgroup and 32 accumulators a thread (BM 64, BN 64): two blocks an SM (at most 128
 // registers a thread; ptxas takes 255 unbounded). Not KIND 2: under that bound its producer thread's loop made
@@ -827,6 +831,7 @@ __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const el
 
 extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) conv_nchw(CONV_ARGS)
 {
+	conv_let_reduce_start();
 #if VEC && KIND >= 1
 	ONLY(LAYOUT_NCHW, conv_body_wg<0>(CONV_PASS, &tmx, &tmw));
 #elif VEC // x and w as NHWC and KRSC (the host's to_nhwc copies), y NCHW
@@ -838,6 +843,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) conv_nchw(CONV
 
 extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) conv_nhwc(CONV_ARGS)
 {
+	conv_let_reduce_start();
 #if VEC && KIND >= 1
 	ONLY(LAYOUT_NHWC, conv_body_wg<1>(CONV_PASS, &tmx, &tmw));
 #elif VEC
@@ -891,5 +897,7 @@ extern "C" __global__ void __launch_bounds__(256) to_nhwc(const h16 *__restrict_
 {
 	conv_to_nhwc(in, out, images, C, HW);
 }
+
+CONV_REDUCE_KERNEL(h16, float, to_half(v))
 #endif // !TF32
 #endif // !defined(TF32) || TF32

@@ -18,13 +18,12 @@
 // Loads: NCHW reads x along the pixels (q fastest), NHWC along the reduction (c fastest): each coalesced in
 // its own layout. Each block decodes its pixels (n, p, q) once into shared memory. The next stage's loads
 // are in registers while this one is computed (two shared buffers, one barrier a stage).
-// Split-K: each split writes its partial sums to W[z] (N·P·Q × K); the last split of a tile to arrive adds
-// them in the order z = 0, 1, ... (the result does not depend on arrival order) and writes y; the tile's
-// counter is left at zero for the next launch (conv_common.cu, which the host puts before this file).
+// Split-K: each split writes its partial sums to W[z] (N·P·Q × K); conv_reduce (conv_common.cu, which the
+// host puts before this file) adds them in the order z = 0, 1, ... and writes y.
 
 // The fp32 op's template is conv_common.cu, this file, then conv_fp16.cu: with TF32 1 (the 3xTF32 candidates,
 // KIND 1 and 2) the kernels below are left out and conv_fp16.cu's wgmma kernels are built on fp32 elements;
-// conv_split3 (at the end) is in every cubin.
+// conv_split3 and conv_reduce (at the end) are in every cubin.
 #if !defined(TF32) || !TF32
 
 #ifndef BM
@@ -69,8 +68,7 @@ __device__ __forceinline__ void lds_vec(float (&r)[N], const float *p)
 
 template <int NHWC>
 __device__ __forceinline__ void conv_body(const float *__restrict__ x, const float *__restrict__ w,
-					  float *__restrict__ y, const conv_shape &d, float *__restrict__ W,
-					  unsigned *__restrict__ counters, int kc)
+					  float *__restrict__ y, const conv_shape &d, float *__restrict__ W, int kc)
 {
 	__shared__ __align__(16) float As[2][BK][BM + PAD]; // the im2col tile, As[g][m]
 	__shared__ __align__(16) float Bs[2][BK][BN + PAD]; // the filter tile, Bs[g][k]
@@ -191,22 +189,22 @@ __device__ __forceinline__ void conv_body(const float *__restrict__ x, const flo
 		for (int j = 0; j < TN; j++)
 			if (mt + i < NPQ && kt + j < d.K)
 				wz[(mt + i) * d.K + kt + j] = acc[i][j];
-	conv_splitk_finish<NHWC, BM, BN, THREADS>(y, W, counters, d, m0, k0,
-						  [](float *o, i64 i, float v) { o[i] = v; });
 }
 
 #define CONV_ARGS                                                                                        \
 	const float *__restrict__ x, const float *__restrict__ w, float *__restrict__ y, conv_shape d,     \
-		float *__restrict__ W, unsigned *__restrict__ counters, int kc
-#define CONV_PASS x, w, y, d, W, counters, kc
+		float *__restrict__ W, int kc
+#define CONV_PASS x, w, y, d, W, kc
 
 extern "C" __global__ void __launch_bounds__(THREADS) conv_nchw(CONV_ARGS)
 {
+	conv_let_reduce_start();
 	ONLY(LAYOUT_NCHW, conv_body<0>(CONV_PASS));
 }
 
 extern "C" __global__ void __launch_bounds__(THREADS) conv_nhwc(CONV_ARGS)
 {
+	conv_let_reduce_start();
 	ONLY(LAYOUT_NHWC, conv_body<1>(CONV_PASS));
 }
 #endif // !TF32
@@ -260,3 +258,5 @@ extern "C" __global__ void __launch_bounds__(256) conv_split3(const float *__res
 		}
 	}
 }
+
+CONV_REDUCE_KERNEL(float, float, v)

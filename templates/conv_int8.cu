@@ -82,10 +82,10 @@ __device__ __forceinline__ void cp_w(void *dst, const void *src, bool ok)
 
 // Accumulator e of mma tile (i, j) is pixel wm0 + 16i + gid (+8 for e >= 2) and filter wn0 + 8j + 2·t4 + e % 2.
 // Without split-K straight to y (NHWC with K even: a thread's two filters as one 8-byte store); with it, the
-// partial sums to W[z] and conv_splitk_finish.
+// partial sums to W[z] for conv_reduce.
 template <int NHWC>
 __device__ __forceinline__ void store_tile(const int (&acc)[MI][NI][4], int *__restrict__ y, int *__restrict__ W,
-					   unsigned *__restrict__ counters, const conv_shape &d, i64 m0, int k0, int wm0,
+					   const conv_shape &d, i64 m0, int k0, int wm0,
 					   int wn0, int lane)
 {
 	const int gid = lane / 4, t4 = lane % 4;
@@ -124,12 +124,11 @@ __device__ __forceinline__ void store_tile(const int (&acc)[MI][NI][4], int *__r
 				if (m < NPQ && k < d.K)
 					wz[m * d.K + k] = acc[i][j][e];
 			}
-	conv_splitk_finish<NHWC, BM, BN, THREADS>(y, W, counters, d, m0, k0, [](int *o, i64 i, int v) { o[i] = v; });
 }
 
 template <int OUT_NHWC>
 __device__ __forceinline__ void conv_body(const s8 *__restrict__ x, const s8 *__restrict__ w, int *__restrict__ y,
-					  const conv_shape &d, int *__restrict__ W, unsigned *__restrict__ counters, int kc)
+					  const conv_shape &d, int *__restrict__ W, int kc)
 {
 	extern __shared__ __align__(16) s8 dsm[]; // STAGES x tiles, then STAGES w tiles
 	s8 *As = dsm, *Bs = dsm + STAGES * A_STAGE;
@@ -208,22 +207,24 @@ __device__ __forceinline__ void conv_body(const s8 *__restrict__ x, const s8 *__
 		}
 	}
 	cp_wait<0>();
-	store_tile<OUT_NHWC>(acc, y, W, counters, d, m0, k0, wm0, wn0, lane);
+	store_tile<OUT_NHWC>(acc, y, W, d, m0, k0, wm0, wn0, lane);
 }
 
 // W: split-K's partial sums (the host's float workspace, as int32)
 #define CONV_ARGS                                                                                        \
 	const s8 *__restrict__ x, const s8 *__restrict__ w, int *__restrict__ y, conv_shape d,             \
-		int *__restrict__ W, unsigned *__restrict__ counters, int kc
-#define CONV_PASS x, w, y, d, W, counters, kc
+		int *__restrict__ W, int kc
+#define CONV_PASS x, w, y, d, W, kc
 
 extern "C" __global__ void __launch_bounds__(THREADS) conv_nchw(CONV_ARGS)
 {
+	conv_let_reduce_start();
 	ONLY(LAYOUT_NCHW, conv_body<0>(CONV_PASS)); // x and w as NHWC and KRSC (the host's to_nhwc copies), y NCHW
 }
 
 extern "C" __global__ void __launch_bounds__(THREADS) conv_nhwc(CONV_ARGS)
 {
+	conv_let_reduce_start();
 	ONLY(LAYOUT_NHWC, conv_body<1>(CONV_PASS));
 }
 
@@ -233,3 +234,5 @@ extern "C" __global__ void __launch_bounds__(256) to_nhwc(const s8 *__restrict__
 {
 	conv_to_nhwc(in, out, images, C, HW);
 }
+
+CONV_REDUCE_KERNEL(int, int, v)

@@ -265,7 +265,11 @@ static const struct dlb_constraint h_limit_checks[] = {
 	{.text = "wgmma only on sm_90a", .kind = DLB_CON_CUSTOM, .ok = h_l_wgmma},
 };
 
-static const char *const conv_kernels[] = {"conv_nchw", "conv_nhwc", "conv_split3"};
+/* Every conv op's kernels, by index: the two layouts' convolutions (the first ndyn_kernels), split-K's
+ * reduction (templates/conv_common.cu), then the op's copies: fp32's conv_split3; fp16's to_nhwc and
+ * unfold_w; int8's to_nhwc. */
+enum { K_NCHW, K_NHWC, K_REDUCE, K_COPY, K_UNFOLD };
+static const char *const conv_kernels[] = {"conv_nchw", "conv_nhwc", "conv_reduce", "conv_split3"};
 
 /* fp32: one cubin per layout (the other layout's kernel traps), and per kind: FFMA (templates/conv_fp32.cu) or
  * 3xTF32 (conv_fp16.cu with TF32 1; x and w read from the NHWC and KRSC split copies, y in the problem's layout) */
@@ -298,7 +302,7 @@ static const char *const h_spec_defines[] = {"#define LAYOUT_NCHW 1\n#define LAY
 					     "#define LAYOUT_NCHW 0\n#define LAYOUT_NHWC 1\n#define VEC 1\n",
 					     "#define LAYOUT_NCHW 1\n#define LAYOUT_NHWC 0\n#define VEC 1\n"};
 static const char *const h_spec_names[] = {"NCHW", "NHWC", "NHWC8", "NCHW8"};
-static const char *const h_kernels[] = {"conv_nchw", "conv_nhwc", "to_nhwc", "unfold_w"}; /* int8: the first 3 */
+static const char *const h_kernels[] = {"conv_nchw", "conv_nhwc", "conv_reduce", "to_nhwc", "unfold_w"}; /* int8: the first 4 */
 
 static int h_vec(const int64_t *dim)
 {
@@ -402,7 +406,6 @@ static const struct conv_kind *kind_of(const struct dlb_op *op)
 }
 
 #define MAX_SETS 4
-#define MAX_TILES_SPLIT 4096 /* split-K counters: a split grid has fewer tiles than 2 per SM on any GPU */
 #define MAX_WS_BYTES ((size_t)256 << 20) /* split-K partial sums: at most this much workspace */
 
 /* As the kernels take it (templates/conv_fp32.cu, conv_ref.cu): 15 ints. */
@@ -433,7 +436,6 @@ struct conv_state {
 	double tol, tol_tf32; /* fp32's (fp16: the absolute part), and TF32's for cuDNN's default math */
 	float *ws;                /* split-K partial sums, ws_elems floats */
 	size_t ws_elems;
-	unsigned *counters;       /* split-K arrivals per tile; zero between launches */
 	struct dlb_cudnn_conv cu; /* cuDNN's descriptors and algorithms for this problem */
 	int cu_open;
 	struct dlb_cudnn_conv *cur_cu; /* what cudnn_launch runs: algorithm cur of cur_cu, on cur_x, cur_w, cur_y */
@@ -534,7 +536,6 @@ static void conv_teardown(void *state)
 	dlb_dev_free(s->xt);
 	dlb_dev_free(s->wt);
 	dlb_dev_free(s->ws);
-	dlb_dev_free(s->counters);
 	if (s->cu_open)
 		dlb_cudnn_conv_close(&s->cu);
 	free(s);
@@ -621,8 +622,6 @@ static int conv_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **sta
 		s->d3 = s->d;
 		s->d3.C = (int)split_channels(s->d.C);
 	}
-	DLB_CHECK(dlb_dev_alloc((void **)&s->counters, MAX_TILES_SPLIT * sizeof(unsigned)));
-	CUDA_CHECK(cudaMemsetAsync(s->counters, 0, MAX_TILES_SPLIT * sizeof(unsigned), g->dev->stream));
 	DLB_CHECK(dlb_dev_alloc(&s->ref, s->ny * 4));
 	DLB_CHECK(dlb_poison(g, s->ref, s->ny * 4));
 	DLB_CHECK(launch_ref(s, es == 1 ? s->shared->ref_s8 : es == 2 ? s->shared->ref_f16 : s->shared->ref_f32, s->x[0],
@@ -755,9 +754,9 @@ static int split_room(struct conv_state *s)
 }
 
 /* Split-K over (c, r, s) when the tiles cannot fill the GPU twice (batch 1, small images, few filters):
- * 1, then 2, 4, ... while the grid stays under about 8 blocks per SM, each split keeps two stages or more,
- * and the partial sums fit MAX_WS_BYTES. The workspace for the largest is allocated here, never while
- * timing. */
+ * 1, then 2, 4, ... while the grid stays under about 8 blocks per SM, each split has a stage (the last one
+ * too: whole stages a split can leave the last with none) and the partial sums fit MAX_WS_BYTES. The
+ * workspace for the largest is allocated here, never while timing. */
 static int conv_variants(void *state, const struct dlb_candidate *c, int *values, int max)
 {
 	struct conv_state *s = state;
@@ -765,7 +764,7 @@ static int conv_variants(void *state, const struct dlb_candidate *c, int *values
 	int64_t gx, gy;
 	grid_of(s, v, &gx, &gy);
 	int64_t tiles = gx * gy, sms = s->g->dev->sm_count, bk = v[s->kind->bk],
-		steps = ((int64_t)shape_run(s, v)->C * s->d.R * shape_run(s, v)->S + bk - 1) / bk;
+		crs = (int64_t)shape_run(s, v)->C * shape_run(s, v)->R * shape_run(s, v)->S, steps = (crs + bk - 1) / bk;
 	int n = 0;
 	if (s->kind->type == DLB_CUDNN_F16 && !s->vec && !h_scalar(v) && !s->cpad)
 		return 0; /* STAGES and BK 64 are the cp.async kernel's */
@@ -774,12 +773,14 @@ static int conv_variants(void *state, const struct dlb_candidate *c, int *values
 	if (tma_of(s, v) && !tma_ok(s))
 		return 0;
 	values[n++] = 1;
-	if (tiles >= 2 * sms || tiles > MAX_TILES_SPLIT)
+	if (tiles >= 2 * sms)
 		return n;
 	size_t plane = (size_t)s->ny * sizeof(float), need = 0;
 	for (int split = 2; split <= 64 && n < max; split *= 2) {
-		if (tiles * split > 8 * sms || steps < 2 * split || (size_t)split * plane > MAX_WS_BYTES)
+		if (tiles * split > 8 * sms || steps < split || (size_t)split * plane > MAX_WS_BYTES)
 			break;
+		if ((int64_t)chunk_of(s, v, split) * (split - 1) >= crs)
+			continue;
 		values[n++] = split;
 		need = (size_t)split * s->ny;
 	}
@@ -806,7 +807,7 @@ static int to_nhwc(struct conv_state *s, const struct dlb_candidate *c, void *in
 	} else if (images > 65535) {
 		DLB_FAIL(DLB_E_LIMIT, "%d images are over the grid's limit of 65535", images);
 	}
-	DLB_CHECK(dlb_launch(c->kernels[2], grid, (dim3){32, 8, 1}, 0, s->g->dev->stream, args));
+	DLB_CHECK(dlb_launch(c->kernels[K_COPY], grid, (dim3){32, 8, 1}, 0, s->g->dev->stream, args));
 fail:
 	return rc;
 }
@@ -819,7 +820,7 @@ static int unfold(struct conv_state *s, const struct dlb_candidate *c, int x, vo
 	int rows = x ? d->H : d->R, win = x ? d->W : d->S, C = d->C, S = d->S, q = x ? d->Q : 1, str = x ? d->str_w : 1,
 	    dil = x ? d->dil_w : 1, pad = x ? d->pad_w : 0, cp = s->cpad, nhwc = s->nhwc;
 	void *args[] = {&in, &out, &images, &rows, &win, &C, &S, &q, &str, &dil, &pad, &cp, &nhwc};
-	return dlb_launch(c->kernels[3], dlb_grid_for(images * rows * q * (cp / 8), 256, s->g->dev->sm_count),
+	return dlb_launch(c->kernels[K_UNFOLD], dlb_grid_for(images * rows * q * (cp / 8), 256, s->g->dev->sm_count),
 			  (dim3){256, 1, 1}, 0, s->g->dev->stream, args);
 }
 
@@ -840,7 +841,7 @@ static int split3(struct conv_state *s, const struct dlb_candidate *c, int x, vo
 			DLB_FAIL(DLB_E_LIMIT, "%d images are over the grid's limit of 65535", images);
 		grid = (dim3){(unsigned)((HW + 31) / 32), (unsigned)((C + 31) / 32), (unsigned)images};
 	}
-	DLB_CHECK(dlb_launch(c->kernels[2], grid, (dim3){32, 8, 1}, 0, s->g->dev->stream, args));
+	DLB_CHECK(dlb_launch(c->kernels[K_COPY], grid, (dim3){32, 8, 1}, 0, s->g->dev->stream, args));
 fail:
 	return rc;
 }
@@ -857,8 +858,8 @@ static int conv_launch(void *state, const struct dlb_candidate *c, int split, in
 	if (gx > 0x7fffffff || gy > 65535 || split > 65535)
 		DLB_FAIL(DLB_E_LIMIT, "a grid of %lld x %lld x %d blocks is over the device's limits", (long long)gx,
 			 (long long)gy, split);
-	if (split > 1 && (gx * gy > MAX_TILES_SPLIT || (size_t)split * s->ny > s->ws_elems))
-		DLB_FAIL(DLB_E_LIMIT, "split-K %d needs more workspace or counters than were allocated", split);
+	if (split > 1 && (size_t)split * s->ny > s->ws_elems)
+		DLB_FAIL(DLB_E_LIMIT, "split-K %d needs more workspace than was allocated", split);
 	int kc = chunk_of(s, v, split);
 	void *x = s->x[set], *w = s->w[set];
 	int vec = s->vec;
@@ -900,11 +901,18 @@ static int conv_launch(void *state, const struct dlb_candidate *c, int split, in
 	memset(&mw, 0, sizeof mw);
 	if (tma_of(s, v))
 		DLB_CHECK(tma_maps(s, set, x, w, v[s->kind->bm], v[s->kind->bn], &mx, &mw));
-	void *args[] = {&x, &w, &s->y[set], &kd, &s->ws, &s->counters, &kc, &mx, &mw};
+	void *args[] = {&x, &w, &s->y[set], &kd, &s->ws, &kc, &mx, &mw};
 	unsigned threads = (unsigned)s->kind->threads(v);
 	size_t dyn = vec ? s->dyn(v) : 0;
 	DLB_CHECK(dlb_launch(c->kernels[s->nhwc], (dim3){(unsigned)gx, (unsigned)gy, (unsigned)split},
 			     (dim3){threads, 1, 1}, dyn, s->g->dev->stream, args));
+	if (split > 1) { /* the splits' partial sums into y, on every SM (templates/conv_common.cu's conv_reduce) */
+		void *rargs[] = {&s->y[set], &s->ws, &kd, &split, &s->nhwc};
+		int64_t groups = ((int64_t)s->ny + 3) / 4;
+		DLB_CHECK(dlb_launch_ex(c->kernels[K_REDUCE], dlb_grid_for(groups, 256, s->g->dev->sm_count),
+					(dim3){256, 1, 1}, 0, s->g->dev->stream, rargs, s->g->dev->cc_major >= 9,
+					(dim3){1, 1, 1}));
+	}
 fail:
 	return rc;
 }
@@ -1119,7 +1127,7 @@ const struct dlb_op dlb_op_conv = {
 	.template_extra = "conv_fp32.cu",
 	.template_more = "conv_fp16.cu",
 	.kernel_names = conv_kernels,
-	.nkernels = 3,
+	.nkernels = 4,
 	.ndyn_kernels = 2,
 	.variant_name = "SPLITK",
 	.nspecs = F_NSPECS,
@@ -1151,7 +1159,7 @@ const struct dlb_op dlb_op_conv_fp16 = {
 	.template_file = "conv_common.cu",
 	.template_extra = "conv_fp16.cu",
 	.kernel_names = h_kernels,
-	.nkernels = 4,
+	.nkernels = 5,
 	.ndyn_kernels = 2,
 	.variant_name = "SPLITK",
 	.nspecs = H_NSPECS,
@@ -1183,7 +1191,7 @@ const struct dlb_op dlb_op_conv_int8 = {
 	.template_file = "conv_common.cu",
 	.template_extra = "conv_int8.cu",
 	.kernel_names = h_kernels,
-	.nkernels = 3,
+	.nkernels = 4,
 	.ndyn_kernels = 2,
 	.variant_name = "SPLITK",
 	.nspecs = I_NSPECS,
