@@ -406,7 +406,7 @@ __device__ __forceinline__ void conv_body_vec(const h16 *__restrict__ x, const h
 // the NHWC epilogue through shared memory, except where ptxas spilled with it: the two-blocks-an-SM kernel
 // (KIND 1, one consumer warpgroup of 32 accumulators a thread, MIN_BLOCKS below; 60 bytes at 128 registers)
 // and KIND 2 with one consumer warpgroup of 128 accumulators a thread (4 bytes at 255)
-#define EPI_SMEM (!TF32 && !(KIND == 1 && WGS == 1 && (BM / 64) * BN <= 64) && !(WGS == 1 && (BM / 64) * BN >= 256))
+#define EPI_SMEM (!TF32 && BN >= 64 && !(KIND == 1 && WGS == 1 && (BM / 64) * BN <= 64) && !(WGS == 1 && (BM / 64) * BN >= 256))
 #define WMI (BM / (64 * WGS))
 #define WG_STAGE ((BM + BN) * 128)
 #define WG_V ((BM + BN) / 16) // lines a producer thread copies a stage: 16 a pass of its 128 threads
@@ -414,7 +414,7 @@ __device__ __forceinline__ void conv_body_vec(const h16 *__restrict__ x, const h
 
 static_assert(BK * sizeof(elt) == 128, "wgmma: BK is one 128-byte line");
 static_assert(WMI >= 1 && BM == 64 * WGS * WMI, "wgmma: BM = 64 x WARPS_M x (1 or 2)");
-static_assert(BN == 64 || BN == 128 || BN == 256, "wgmma: BN 64, 128 or 256");
+static_assert(BN == 32 || BN == 64 || BN == 128 || BN == 256, "wgmma: BN 32, 64, 128 or 256");
 static_assert(STAGES >= 2, "wgmma: one stage in flight and one filling");
 
 __device__ __forceinline__ unsigned long long wg_desc(u32 addr) // K-major, 128-byte swizzle: LBO 16, SBO 1024
@@ -477,7 +477,9 @@ __device__ __forceinline__ void mb_expect_tx(u32 bar, u32 bytes)
 #define WG_SC_(n) #n
 #define WG_SC_N(n) WG_SC_(n)
 #define WG_SC WG_SC_N(WG_SCN) // the operand after the accumulators and the two descriptors: scale-d, 1
-#if BN == 64
+#if BN == 32
+#define WG_SCN 18
+#elif BN == 64
 #define WG_SCN 34
 #elif BN == 128
 #define WG_SCN 66
@@ -494,7 +496,14 @@ __device__ __forceinline__ void mb_expect_tx(u32 bar, u32 bytes)
 // scd 0: d = A·B (the accumulators' old values ignored), 1: d += A·B
 __device__ __forceinline__ void wg_mma(float (&d)[BN / 2], unsigned long long da, unsigned long long db, int scd)
 {
-#if BN == 64
+#if BN == 32
+	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" WG_SC ", 0;\n"
+		     WG_OP(32)
+		     WGS8(0, 1, 2, 3, 4, 5, 6, 7) ", " WGS8(8, 9, 10, 11, 12, 13, 14, 15)
+		     "}, %16, %17" WG_TAIL
+		     : WGO8(0), WGO8(8)
+		     : "l"(da), "l"(db), "r"(scd));
+#elif BN == 64
 	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" WG_SC ", 0;\n"
 		     WG_OP(64)
 		     WGS8(0, 1, 2, 3, 4, 5, 6, 7) ", " WGS8(8, 9, 10, 11, 12, 13, 14, 15) ", "

@@ -187,13 +187,14 @@ static int h_c_acc(const int *v, const struct dlb_limits *lim)
 	return h_wgmma(v) || (v[H_BM] / v[H_WM]) * (v[H_BN] / v[H_WN]) <= 4096;
 }
 
-/* wgmma (KIND 1): one 128-byte line of k a stage; BM = 64 x WARPS_M warpgroups x 1 or 2 m64 blocks each; the
- * m64nBNk16 accumulators of one or two blocks fit a thread */
+/* wgmma (KIND 1, 2): one 128-byte line of k a stage; BM = 64 x WARPS_M warpgroups x 1 or 2 m64 blocks each;
+ * the m64nBNk16 accumulators of one or two blocks fit a thread; BN 32 for layers with 32 filters or too few
+ * tiles (NOTES item 60) */
 static int h_c_wgmma(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
 	int mi = v[H_WM] <= 2 ? v[H_BM] / (64 * v[H_WM]) : 0;
-	return !h_wgmma(v) || (v[H_BK] == 64 && v[H_WN] == 1 && v[H_WM] <= 2 && v[H_BN] >= 64 &&
+	return !h_wgmma(v) || (v[H_BK] == 64 && v[H_WN] == 1 && v[H_WM] <= 2 && v[H_BN] >= 32 &&
 			       (mi == 1 || mi == 2) && mi * v[H_BN] <= 256);
 }
 
@@ -213,7 +214,7 @@ static const struct dlb_constraint h_constraints[] = {
 	{.text = "mma.sync: warps WARPS_M*WARPS_N in [2, 8]", .kind = DLB_CON_CUSTOM, .ok = h_c_warps},
 	{.text = "mma.sync: accumulators (BM/WARPS_M)*(BN/WARPS_N)/32 <= 128 a thread", .kind = DLB_CON_CUSTOM,
 	 .ok = h_c_acc},
-	{.text = "wgmma: BK = 64, WARPS_N = 1, BM = 64*WARPS_M*MI (WARPS_M, MI in 1..2), BN >= 64, MI*BN <= 256",
+	{.text = "wgmma: BK = 64, WARPS_N = 1, BM = 64*WARPS_M*MI (WARPS_M, MI in 1..2), BN >= 32, MI*BN <= 256",
 	 .kind = DLB_CON_CUSTOM, .ok = h_c_wgmma},
 };
 
@@ -888,10 +889,10 @@ static int conv_launch(void *state, const struct dlb_candidate *c, int split, in
 	}
 	if (wg_of(s, v) && split == 1) {
 		/* persistent blocks (templates/conv_fp16.cu KIND 1 and 2): as many as are resident at once, at most one
-		 * a tile; two an SM where the kernel asks for them (KIND 1, one consumer warpgroup, BM 64, BN 64) and
-		 * two blocks' shared memory fits (up to 6 stages; 2 KiB each for the static part and the system's) */
+		 * a tile; two an SM where the kernel asks for them (KIND 1, one consumer warpgroup, (BM/64)·BN <= 64:
+		 * its MIN_BLOCKS) and two blocks' shared memory fits (2 KiB each for the static part and the system's) */
 		const int two = s->kind->type == DLB_CUDNN_F16 && !tma_of(s, v) && v[s->kind->wm] == 1 &&
-				v[s->kind->bm] == 64 && v[s->kind->bn] == 64 && 2 * (s->dyn(v) + 2048) <= s->g->dev->smem_per_sm;
+				v[s->kind->bm] / 64 * v[s->kind->bn] <= 64 && 2 * (s->dyn(v) + 2048) <= s->g->dev->smem_per_sm;
 		int64_t tiles = gx * gy, resident = (int64_t)s->g->dev->sm_count * (two ? 2 : 1);
 		gx = tiles < resident ? tiles : resident;
 		gy = 1;
