@@ -13,7 +13,7 @@
 //   BM/WARPS_M >= 16, BN/WARPS_N >= 8, 2 <= WARPS_M·WARPS_N <= 8, (BM/WARPS_M)·(BN/WARPS_N) <= 4096
 // Launch-time: gridDim.z splits the reduction (split-K) with kc steps a split, as in conv_fp32.cu, whose
 // kernels' arguments, layouts (conv_nchw, conv_nhwc; one per cubin), shared pixel table, register double
-// buffering and deterministic split-K reduction this file repeats for 16-bit elements.
+// buffering and split-K (partial sums for conv_common.cu's conv_reduce) this file repeats for 16-bit elements.
 // Shared tiles are K-major (As[m][g], Bs[k][g]), rows padded by 8 halves, so the fragments' 32-bit reads of
 // a warp hit 32 distinct banks.
 //
@@ -403,9 +403,10 @@ __device__ __forceinline__ void conv_body_vec(const h16 *__restrict__ x, const h
 // the copy's offsets, dilated), w through a tiled one (tmw: KRSC as BN lines of 64 elements of C·R·S). A
 // stage is full when both have landed (complete_tx on the full mbarrier, which expects that one arrival).
 #define WGS WARPS_M
-// the NHWC epilogue through shared memory, except where ptxas spilled with it: the two-blocks-an-SM kernel
-// (KIND 1, one consumer warpgroup of 32 accumulators a thread, MIN_BLOCKS below; 60 bytes at 128 registers)
-// and KIND 2 with one consumer warpgroup of 128 accumulators a thread (4 bytes at 255)
+// the NHWC epilogue through shared memory (64 filters at a time, so BN >= 64), except where ptxas spilled with
+// it: the two-blocks-an-SM kernels (KIND 1, one consumer warpgroup of at most 32 accumulators a thread,
+// MIN_BLOCKS below; 60 bytes at 128 registers) and KIND 2 with one consumer warpgroup of 128 accumulators a
+// thread (4 bytes at 255)
 #define EPI_SMEM (!TF32 && BN >= 64 && !(KIND == 1 && WGS == 1 && (BM / 64) * BN <= 64) && !(WGS == 1 && (BM / 64) * BN >= 256))
 #define WMI (BM / (64 * WGS))
 #define WG_STAGE ((BM + BN) * 128)
@@ -825,7 +826,7 @@ __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const el
 		const __grid_constant__ tmap_t tmw
 #define CONV_PASS x, w, y, d, W, kc
 
-// wgmma with one consumer warpgroup and 32 accumulators a thread (BM 64, BN 64): two blocks an SM (at most 128
+// wgmma with one consumer warpgroup and at most 32 accumulators a thread ((BM/64)·BN <= 64): two blocks an SM (at most 128
 // registers a thread; ptxas takes 255 unbounded). Not KIND 2: under that bound its producer thread's loop made
 // ptxas spill 56 bytes.
 #if VEC && KIND == 1 && WGS == 1 && WMI * BN <= 64 && !TF32 // (TF32: its k-tile sums need more)

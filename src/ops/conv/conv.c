@@ -74,7 +74,7 @@ static int f_c_ffma(const int *v, const struct dlb_limits *lim)
 			      v[CONV_ST] == 2);
 }
 
-/* as fp16's wgmma (h_c_wgmma): BM = 64 x WARPS_M x (1 or 2), BN 64-256; the accumulators of a thread's m64
+/* as fp16's wgmma (h_c_wgmma), but BN 64-256: BM = 64 x WARPS_M x (1 or 2); the accumulators of a thread's m64
  * blocks at most 128 columns, as each k-tile is summed apart in as many more registers (templates/conv_fp16.cu) */
 static int f_c_tf32(const int *v, const struct dlb_limits *lim)
 {
