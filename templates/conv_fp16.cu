@@ -64,6 +64,9 @@ typedef unsigned short yt;
 #ifndef STAGES
 #define STAGES 3 // cp.async stages in flight (VEC only)
 #endif
+#ifndef X2D
+#define X2D 0 // KIND 2: 1 = x read as the matrix [N·H·W][C] (a 1x1 filter, stride 1, no padding; src/ops/conv/conv.c)
+#endif
 #ifndef KIND
 #define KIND 0 // 0: mma.sync; 1: wgmma fed by a cp.async producer warpgroup; 2: wgmma fed by the copy engine
 #endif         // (1 and 2: sm_90a, VEC only; 2: C a multiple of 64 as well)
@@ -590,17 +593,25 @@ __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const el
 		for (i64 tile = tile0; tile < ntile; tile += tstep) {
 			const i64 m0 = (persist ? tile / tn : blockIdx.x) * (i64)BM;
 			const int k0 = (int)(persist ? tile % tn : blockIdx.y) * BN;
+#if !X2D
 			const int n0 = (int)(m0 / PQ), pq = (int)(m0 - (i64)n0 * PQ), p0 = pq / d.Q, q0 = pq - p0 * d.Q;
 			const int wb = q0 * d.str_w - d.pad_w, hb = p0 * d.str_h - d.pad_h;
+#endif
 #pragma unroll 1
 			for (int t = 0; t < nk; t++, it++) {
 				const int st = it % STAGES;
 				mb_wait(empty0 + 8u * st, ((it / STAGES) & 1) ^ 1);
 				const u32 sb = sbase + (u32)st * WG_STAGE, full = full0 + 8u * st;
+#if X2D // a 1x1 filter, stride 1, no padding: pixels m0.. of the matrix [N·H·W][C], channels g..
+				const int g = gbeg + t * BK;
+				mb_expect_tx(full, WG_STAGE);
+				tma_tile(sb, tmx, g, (int)m0, full);
+#else
 				const int g = gbeg + t * BK, rs = g / d.C, c = g - rs * d.C, r = rs / d.S, s = rs - r * d.S;
 				mb_expect_tx(full, WG_STAGE);
 				tma_im2col(sb, tmx, c, wb, hb, n0, (unsigned short)(s * d.dil_w), (unsigned short)(r * d.dil_h),
 					   full);
+#endif
 				tma_tile(sb + BM * 128u, tmw, g, k0, full);
 			}
 		}

@@ -272,24 +272,41 @@ static const struct dlb_constraint h_limit_checks[] = {
 enum { K_NCHW, K_NHWC, K_REDUCE, K_COPY, K_UNFOLD };
 static const char *const conv_kernels[] = {"conv_nchw", "conv_nhwc", "conv_reduce", "conv_split3"};
 
+/* Whether a problem's x is the plain matrix [N·H·W][C] once in NHWC (a 1x1 filter, stride 1, no padding: the
+ * output pixels are the input's). The copy engine's kernels (KIND 2) then read it through a tiled tensor map, a
+ * GEMM's loads, compiled apart (X2D 1 in the specialisations "…-1x1"): on an H200 the im2col map's loads cost
+ * about 10% on such layers (NOTES item 61), and choosing between the two at run time slowed the other layers'
+ * KIND 2 kernels by 5-8% (run60). */
+static int x2d_dims(const int64_t *d)
+{
+	return d[CONV_R] == 1 && d[CONV_S] == 1 && d[CONV_STRIDE_W] == 1 && d[CONV_STRIDE_H] == 1 && d[CONV_PAD_W] == 0 &&
+	       d[CONV_PAD_H] == 0 && d[CONV_N] * d[CONV_H] * d[CONV_W] <= INT32_MAX;
+}
+
 /* fp32: one cubin per layout (the other layout's kernel traps), and per kind: FFMA (templates/conv_fp32.cu) or
- * 3xTF32 (conv_fp16.cu with TF32 1; x and w read from the NHWC and KRSC split copies, y in the problem's layout) */
-enum { F_SPEC_NCHW, F_SPEC_NHWC, F_SPEC_NCHW_T, F_SPEC_NHWC_T, F_NSPECS };
+ * 3xTF32 (conv_fp16.cu with TF32 1; x and w read from the NHWC and KRSC split copies, y in the problem's layout),
+ * KIND 2's on 1x1 layers apart (x2d_dims) */
+enum { F_SPEC_NCHW, F_SPEC_NHWC, F_SPEC_NCHW_T, F_SPEC_NHWC_T, F_SPEC_NCHW_T2, F_SPEC_NHWC_T2, F_NSPECS };
 static const char *const conv_spec_defines[] = {
     "#define LAYOUT_NCHW 1\n#define LAYOUT_NHWC 0\n#define TF32 0\n",
     "#define LAYOUT_NCHW 0\n#define LAYOUT_NHWC 1\n#define TF32 0\n",
     "#define LAYOUT_NCHW 1\n#define LAYOUT_NHWC 0\n#define TF32 1\n#define VEC 1\n#define WARPS_N 1\n",
-    "#define LAYOUT_NCHW 0\n#define LAYOUT_NHWC 1\n#define TF32 1\n#define VEC 1\n#define WARPS_N 1\n"};
-static const char *const conv_spec_names[] = {"NCHW", "NHWC", "NCHW3xTF32", "NHWC3xTF32"};
+    "#define LAYOUT_NCHW 0\n#define LAYOUT_NHWC 1\n#define TF32 1\n#define VEC 1\n#define WARPS_N 1\n",
+    "#define LAYOUT_NCHW 1\n#define LAYOUT_NHWC 0\n#define TF32 1\n#define VEC 1\n#define WARPS_N 1\n#define X2D 1\n",
+    "#define LAYOUT_NCHW 0\n#define LAYOUT_NHWC 1\n#define TF32 1\n#define VEC 1\n#define WARPS_N 1\n#define X2D 1\n"};
+static const char *const conv_spec_names[] = {"NCHW", "NHWC", "NCHW3xTF32", "NHWC3xTF32", "NCHW3xTF32-1x1", "NHWC3xTF32-1x1"};
 
 static int conv_spec_of(const struct dlb_problem *p, const int *v)
 {
-	return (int)p->dim[CONV_LAYOUT] + (f_wgmma(v) ? F_SPEC_NCHW_T : 0);
+	int base = !f_wgmma(v) ? F_SPEC_NCHW : v[CONV_KIND] == 2 && x2d_dims(p->dim) ? F_SPEC_NCHW_T2 : F_SPEC_NCHW_T;
+	return base + (int)p->dim[CONV_LAYOUT];
 }
 
 static int conv_spec_used(const struct dlb_op *op, int s, const int *v)
 {
 	(void)op;
+	if (s >= F_SPEC_NCHW_T2)
+		return v[CONV_KIND] == 2;
 	return (s >= F_SPEC_NCHW_T) == f_wgmma(v);
 }
 
@@ -297,12 +314,14 @@ static int conv_spec_used(const struct dlb_op *op, int s, const int *v)
  * (templates/conv_fp16.cu's VEC kernel, with STAGES), in NHWC (NHWC8) or in NCHW after copying x and w to NHWC
  * and KRSC inside the launch (NCHW8, kernel to_nhwc); the register-staged two ignore STAGES and are used with
  * 2 only, and with BK <= 32 (h_scalar). */
-enum { H_SPEC_NCHW, H_SPEC_NHWC, H_SPEC_NHWC8, H_SPEC_NCHW8, H_NSPECS };
+enum { H_SPEC_NCHW, H_SPEC_NHWC, H_SPEC_NHWC8, H_SPEC_NCHW8, H_SPEC_NHWC8_X2D, H_SPEC_NCHW8_X2D, H_NSPECS };
 static const char *const h_spec_defines[] = {"#define LAYOUT_NCHW 1\n#define LAYOUT_NHWC 0\n#define VEC 0\n",
 					     "#define LAYOUT_NCHW 0\n#define LAYOUT_NHWC 1\n#define VEC 0\n",
 					     "#define LAYOUT_NCHW 0\n#define LAYOUT_NHWC 1\n#define VEC 1\n",
-					     "#define LAYOUT_NCHW 1\n#define LAYOUT_NHWC 0\n#define VEC 1\n"};
-static const char *const h_spec_names[] = {"NCHW", "NHWC", "NHWC8", "NCHW8"};
+					     "#define LAYOUT_NCHW 1\n#define LAYOUT_NHWC 0\n#define VEC 1\n",
+					     "#define LAYOUT_NCHW 0\n#define LAYOUT_NHWC 1\n#define VEC 1\n#define X2D 1\n",
+					     "#define LAYOUT_NCHW 1\n#define LAYOUT_NHWC 0\n#define VEC 1\n#define X2D 1\n"};
+static const char *const h_spec_names[] = {"NCHW", "NHWC", "NHWC8", "NCHW8", "NHWC8-1x1", "NCHW8-1x1"};
 static const char *const h_kernels[] = {"conv_nchw", "conv_nhwc", "conv_reduce", "to_nhwc", "unfold_w"}; /* int8: the first 4 */
 
 static int h_vec(const int64_t *dim)
@@ -316,17 +335,23 @@ static int h_scalar(const int *v)
 }
 
 /* C not a multiple of 8: the register-staged kernels on the problem as given, the others on copies with C
- * the filter's width folded into the channels (conv_launch, kernel unfold_w) */
+ * the filter's width folded into the channels (conv_launch, kernel unfold_w); KIND 2 on 1x1 layers apart
+ * (x2d_dims; KIND 2 runs only where C % 64 == 0, tma_ok) */
 static int h_spec_of(const struct dlb_problem *p, const int *v)
 {
 	if (!h_vec(p->dim) && h_scalar(v))
 		return (int)p->dim[CONV_LAYOUT];
-	return p->dim[CONV_LAYOUT] == CONV_NHWC ? H_SPEC_NHWC8 : H_SPEC_NCHW8;
+	int x2d = v[H_KIND] == 2 && x2d_dims(p->dim);
+	if (p->dim[CONV_LAYOUT] == CONV_NHWC)
+		return x2d ? H_SPEC_NHWC8_X2D : H_SPEC_NHWC8;
+	return x2d ? H_SPEC_NCHW8_X2D : H_SPEC_NCHW8;
 }
 
 static int h_spec_used(const struct dlb_op *op, int s, const int *v)
 {
 	(void)op;
+	if (s >= H_SPEC_NHWC8_X2D)
+		return v[H_KIND] == 2;
 	return s == H_SPEC_NHWC8 || s == H_SPEC_NCHW8 || h_scalar(v);
 }
 
@@ -701,7 +726,11 @@ static int tma_maps(struct conv_state *s, int set, const void *x, const void *w,
 		uint32_t step[2] = {(uint32_t)d->str_w, (uint32_t)d->str_h};
 		uint64_t crs = (uint64_t)d->C * (uint64_t)d->R * (uint64_t)d->S;
 		t->xb = NULL;
-		DLB_CHECK(dlb_tmap_im2col(mx, es, x, nhwc, lower, upper, step, (uint32_t)(128 / es), (uint32_t)bm));
+		if (x2d_dims(s->run)) /* the specialisations X2D (x2d_spec) */
+			DLB_CHECK(dlb_tmap_2d(mx, es, x, (uint64_t)d->C, (uint64_t)d->N * d->H * d->W, (uint64_t)d->C * es,
+					      (uint32_t)(128 / es), (uint32_t)bm));
+		else
+			DLB_CHECK(dlb_tmap_im2col(mx, es, x, nhwc, lower, upper, step, (uint32_t)(128 / es), (uint32_t)bm));
 		DLB_CHECK(dlb_tmap_2d(mw, es, w, crs, (uint64_t)d->K, crs * (uint64_t)es, (uint32_t)(128 / es), (uint32_t)bn));
 		memcpy(t->x, mx, sizeof t->x);
 		memcpy(t->w, mw, sizeof t->w);
