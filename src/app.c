@@ -510,6 +510,7 @@ int dlb_main(int argc, char **argv)
 	case DLB_CMD_DB_MIGRATE:
 	case DLB_CMD_DB_SALVAGE:
 	case DLB_CMD_EXPORT:
+	case DLB_CMD_REPORT:
 	case DLB_CMD_IMPORT:
 	case DLB_CMD_MERGE:
 	case DLB_CMD_LOOKUP:

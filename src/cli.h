@@ -22,6 +22,7 @@ enum dlb_command {
 	DLB_CMD_DB_MIGRATE,
 	DLB_CMD_DB_SALVAGE,
 	DLB_CMD_EXPORT,
+	DLB_CMD_REPORT,
 	DLB_CMD_IMPORT,
 	DLB_CMD_MERGE,
 	DLB_CMD_LOOKUP,
@@ -83,6 +84,7 @@ struct dlb_cli {
 	const char *arch;
 	int have_arch;          /* --arch given (space: that target's limits, else the sm_80+ defaults) */
 	const char *emit;
+	const char *out;        /* report --out DIR */
 	int every;              /* compile: every Nth candidate */
 	const char *only;       /* tune, compile: only configurations containing one of its '|'-separated pieces */
 	int no_cache;           /* tune, compile: neither read nor write the kernel cache */

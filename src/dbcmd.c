@@ -1,9 +1,12 @@
 /* dbcmd: one function per command; the work is in store/ (merge, records) and reports/ (export). */
+#include "config.h"
+
 #include "dbcmd.h"
 #include "salvage.h"
 #include "supervise.h"
 
 #include "../reports/export.h"
+#include "../reports/report.h"
 #include "../reports/table.h"
 #include "../store/kcache.h"
 #include "../store/key.h"
@@ -554,6 +557,36 @@ fail:
 	return rc;
 }
 
+/* gnuplot: $DLBTUNE_GNUPLOT (a path; empty or "none": no plots), else what configure found. */
+static const char *gnuplot_of(const char **why)
+{
+	const char *env = getenv("DLBTUNE_GNUPLOT");
+	if (env) {
+		*why = "DLBTUNE_GNUPLOT is empty or none";
+		return *env && strcmp(env, "none") ? env : NULL;
+	}
+	*why = "configure found no gnuplot (Debian: gnuplot-nox; or set DLBTUNE_GNUPLOT to its path)";
+	return *DLB_GNUPLOT ? DLB_GNUPLOT : NULL;
+}
+
+static int cmd_report(const struct dlb_cli *c, struct dlb_store *s)
+{
+	int rc = 0, n = 0;
+	struct dlb_row *rows = NULL;
+	struct dlb_filter f;
+	const char *why = NULL, *gp;
+	char source[4200];
+	dlb_filter_of(c, &f);
+	gp = gnuplot_of(&why);
+	DLB_CHECK(dlb_catalog_load(s, &f, &rows, &n));
+	snprintf(source, sizeof source, "%s results of %s", f.currency == DLB_CURRENT ? "current" : "stale and current",
+		 dlb_store_path(s));
+	DLB_CHECK(dlb_report(c->out, rows, n, gp, why, source));
+fail:
+	dlb_catalog_free(rows, n);
+	return rc;
+}
+
 static void print_counts(const char *what, const struct dlb_merge_counts *m)
 {
 	fprintf(stderr, "%s: %d results added, %d replaced by better-supported ones, %d kept as they were; "
@@ -736,6 +769,9 @@ int dlb_cmd_db(const struct dlb_cli *c)
 		break;
 	case DLB_CMD_EXPORT:
 		rc = cmd_export(c, s);
+		break;
+	case DLB_CMD_REPORT:
+		rc = cmd_report(c, s);
 		break;
 	case DLB_CMD_IMPORT:
 		rc = cmd_import(c, s);

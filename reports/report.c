@@ -1,0 +1,349 @@
+/* report: the database's results as index.html and report.md, a table and a speedup plot per op × precision × GPU
+ * (report.h). The tables use the Markdown export's columns (columns.c), so every op shows its own. */
+#include "report.h"
+
+#include "../src/err.h"
+#include "../src/op.h"
+#include "columns.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Groups as the Markdown export makes them: op, precision, GPU model (id), driver. */
+static int group_cmp(const struct dlb_row *a, const struct dlb_row *b)
+{
+	int c = strcmp(a->k.op, b->k.op);
+	if (!c)
+		c = strcmp(a->k.prec, b->k.prec);
+	if (!c)
+		c = strcmp(a->k.id, b->k.id);
+	if (!c)
+		c = (a->k.driver > b->k.driver) - (a->k.driver < b->k.driver);
+	return c;
+}
+
+static int row_order(const void *pa, const void *pb)
+{
+	const struct dlb_row *a = *(const struct dlb_row *const *)pa, *b = *(const struct dlb_row *const *)pb;
+	int c = group_cmp(a, b);
+	return c ? c : strcmp(a->r.key, b->r.key);
+}
+
+/* One point of a speedup plot: the paired speedup and its CI, or (not measured side by side) the unpaired one. */
+struct point {
+	const struct dlb_row *w;
+	double s, lo, hi;
+	int paired;
+};
+
+static int point_order(const void *pa, const void *pb)
+{
+	const struct point *a = pa, *b = pb;
+	return (a->s > b->s) - (a->s < b->s);
+}
+
+static void describe(const struct dlb_row *w, char *buf, int len)
+{
+	const struct dlb_op *op = w->r.p.op;
+	if (op && op->family->describe)
+		op->family->describe(w->r.p.dim, buf, len);
+	else
+		snprintf(buf, (size_t)len, "%s %s", w->k.shape, w->k.layout);
+}
+
+static void html_text(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		switch (*s) {
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		default:
+			fputc(*s, f);
+		}
+}
+
+static void md_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
+static int open_in(const char *dir, const char *name, FILE **out)
+{
+	int rc = 0;
+	char path[4096];
+	if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
+		DLB_USER_FAIL(ENAMETOOLONG, "%s/%s: path too long", dir, name);
+	*out = fopen(path, "w");
+	if (!*out)
+		DLB_USER_FAIL(errno, "%s: %s", path, strerror(errno));
+fail:
+	return rc;
+}
+
+static int close_checked(const char *dir, const char *name, FILE *f)
+{
+	int rc = 0, bad = ferror(f);
+	if (fclose(f) || bad)
+		DLB_USER_FAIL(errno ? errno : EIO, "writing %s/%s: %s", dir, name, strerror(errno ? errno : EIO));
+fail:
+	return rc;
+}
+
+/* gnuplot runs script in dir (its files named relative to it); its messages go to dir/gnuplot.log. 0 when it
+ * exited 0. */
+static int run_gnuplot(const char *gnuplot, const char *dir, const char *script)
+{
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0)
+		return errno;
+	if (pid == 0) {
+		FILE *log;
+		if (chdir(dir) || !(log = freopen("gnuplot.log", "a", stderr)) || !freopen("/dev/null", "w", stdout))
+			_exit(126);
+		execl(gnuplot, "gnuplot", script, (char *)NULL);
+		fprintf(log, "%s: %s\n", gnuplot, strerror(errno));
+		_exit(127);
+	}
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return errno;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : DLB_E_LIMIT;
+}
+
+/* The speedup plot's CSV and script for one group; whether its SVG was made. */
+static int write_plot(const char *dir, const char *base, const char *title, struct point *pt, int np,
+		      const char *gnuplot, int *made)
+{
+	int rc = 0;
+	char name[256], svg[256];
+	FILE *f = NULL;
+	*made = 0;
+	snprintf(name, sizeof name, "%s_speedup.csv", base);
+	DLB_CHECK(open_in(dir, name, &f));
+	fprintf(f, "rank,problem,speedup,ci_lo,ci_hi,measured\n");
+	for (int i = 0; i < np; i++) {
+		char d[256];
+		describe(pt[i].w, d, sizeof d);
+		fprintf(f, "%d,", i + 1);
+		dlb_csv_string(f, d);
+		fprintf(f, ",%.4f,%.4f,%.4f,%s\n", pt[i].s, pt[i].lo, pt[i].hi, pt[i].paired ? "paired" : "unpaired");
+	}
+	rc = close_checked(dir, name, f);
+	f = NULL;
+	DLB_CHECK(rc);
+	snprintf(svg, sizeof svg, "%s_speedup.svg", base);
+	snprintf(name, sizeof name, "%s_speedup.gp", base);
+	DLB_CHECK(open_in(dir, name, &f));
+	char t[512];
+	snprintf(t, sizeof t, "%s", title);
+	for (char *c = t; *c; c++)
+		if (*c == '"' || *c == '\\' || *c == '\'')
+			*c = ' ';
+	fprintf(f,
+		"# dlbtune report: the paired speedup per problem (vendor best / tuned, side by side), sorted, with its\n"
+		"# 95%% CI; rows measured only apart show their unpaired speedup. Data: %s_speedup.csv\n"
+		"set terminal svg size 960,440 dynamic font 'sans,11' background rgb 'white'\n"
+		"set output '%s'\n"
+		"set datafile separator ','\n"
+		"set title \"%s\" noenhanced\n"
+		"set xlabel 'problems, sorted by speedup'\n"
+		"set ylabel 'speedup over the vendor best (x)'\n"
+		"set logscale y 2\n"
+		"set grid ytics\n"
+		"set key top left\n"
+		"set xrange [0:%d]\n"
+		"%s"
+		"plot '%s_speedup.csv' skip 1 using 1:3:4:5 with yerrorbars pt 7 ps 0.6 lc rgb '#1f5fa8' "
+		"title 'speedup, 95%% CI', 1 with lines dt 2 lc rgb '#555555' title 'even with the vendor'\n",
+		base, svg, t, np + 1, np <= 24 ? "set xtics 1\n" : "set format x '%.0f'\n", base);
+	rc = close_checked(dir, name, f);
+	f = NULL;
+	DLB_CHECK(rc);
+	if (gnuplot && *gnuplot && np > 0 && run_gnuplot(gnuplot, dir, name) == 0) {
+		char path[4096];
+		struct stat sb;
+		snprintf(path, sizeof path, "%s/%s", dir, svg);
+		*made = stat(path, &sb) == 0 && sb.st_size > 0;
+	}
+fail:
+	if (f)
+		fclose(f);
+	return rc;
+}
+
+static const char css[] =
+	"body{font-family:sans-serif;margin:2em;color:#222}table{border-collapse:collapse;font-size:12px}"
+	"th,td{border:1px solid #bbb;padding:2px 6px;text-align:right}th{background:#eee}"
+	"td.l{text-align:left}.missing{color:#a33}img{max-width:100%}";
+
+int dlb_report(const char *dir, const struct dlb_row *rows, int n, const char *gnuplot, const char *why_no_plots,
+	       const char *source)
+{
+	int rc = 0, ngroups = 0, nplots = 0;
+	FILE *html = NULL, *md = NULL;
+	const struct dlb_row **sorted = calloc(n > 0 ? (size_t)n : 1, sizeof *sorted);
+	struct point *pt = calloc(n > 0 ? (size_t)n : 1, sizeof *pt);
+	struct dlb_column *cols = calloc(DLB_MAX_COLUMNS, sizeof *cols);
+	if (!sorted || !pt || !cols)
+		DLB_FAIL(ENOMEM, "out of memory");
+	struct stat sb;
+	if (mkdir(dir, 0777) && errno != EEXIST)
+		DLB_USER_FAIL(errno, "--out %s: %s", dir, strerror(errno));
+	if (stat(dir, &sb) || !S_ISDIR(sb.st_mode))
+		DLB_USER_FAIL(DLB_E_USAGE, "--out %s: not a directory", dir);
+	for (int i = 0; i < n; i++)
+		sorted[i] = &rows[i];
+	qsort(sorted, (size_t)n, sizeof *sorted, row_order);
+	DLB_CHECK(open_in(dir, "index.html", &html));
+	DLB_CHECK(open_in(dir, "report.md", &md));
+	fprintf(html, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>dlbtune report</title>\n"
+		      "<style>%s</style>\n</head>\n<body>\n<h1>dlbtune report</h1>\n<p>",
+		css);
+	html_text(html, source);
+	fprintf(html, ": %d results. Tuned and vendor times are medians in microseconds, measured by the same harness; "
+		      "speedup = vendor best / tuned; paired: measured side by side after the search, the median of the "
+		      "pairs' ratios with its 95%% CI.</p>\n",
+		n);
+	fprintf(md, "# dlbtune report\n\n");
+	md_text(md, source);
+	fprintf(md, ": %d results. Tuned and vendor times are medians in microseconds, measured by the same harness; "
+		    "speedup = vendor best / tuned; paired: measured side by side after the search, the median of the "
+		    "pairs' ratios with its 95%% CI.\n",
+		n);
+	if (!gnuplot || !*gnuplot) {
+		fprintf(html, "<p class=\"missing\">Plots missing: ");
+		html_text(html, why_no_plots ? why_no_plots : "no gnuplot");
+		fprintf(html, ". Each plot's data and gnuplot script are written beside this page.</p>\n");
+		fprintf(md, "\nPlots missing: %s. Each plot's data and gnuplot script are written beside this page.\n",
+			why_no_plots ? why_no_plots : "no gnuplot");
+	}
+	if (n == 0) {
+		fprintf(html, "<p>No results match.</p>\n");
+		fprintf(md, "\nNo results match.\n");
+	}
+	for (int i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && !group_cmp(sorted[i], sorted[j]); j++)
+			;
+		const struct dlb_row *w = sorted[i];
+		char title[512], base[96];
+		snprintf(title, sizeof title, "%s %s on %s (%s), driver %d.%d, CUDA %d.%d", w->k.op, w->k.prec, w->k.gpu,
+			 w->k.id, w->k.driver / 1000, (w->k.driver % 1000) / 10, w->k.cuda / 1000, (w->k.cuda % 1000) / 10);
+		snprintf(base, sizeof base, "%s_%s_%d", w->k.op, w->k.prec, ++ngroups);
+		for (char *c = base; *c; c++)
+			if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_'))
+				*c = '_';
+		int np = 0;
+		for (int r = i; r < j; r++) {
+			double p = dlb_result_paired_speedup(&sorted[r]->r), u = dlb_result_speedup(&sorted[r]->r);
+			if (isfinite(p) && p > 0)
+				pt[np++] = (struct point){sorted[r], p, dlb_result_paired_lo(&sorted[r]->r),
+							  dlb_result_paired_hi(&sorted[r]->r), 1};
+			else if (isfinite(u) && u > 0)
+				pt[np++] = (struct point){sorted[r], u, u, u, 0};
+			if (np && !(isfinite(pt[np - 1].lo) && isfinite(pt[np - 1].hi)))
+				pt[np - 1].lo = pt[np - 1].hi = pt[np - 1].s;
+		}
+		qsort(pt, (size_t)np, sizeof *pt, point_order);
+		int made;
+		DLB_CHECK(write_plot(dir, base, title, pt, np, gnuplot, &made));
+		nplots += made;
+		fprintf(html, "<h2>");
+		html_text(html, title);
+		fprintf(html, "</h2>\n");
+		fprintf(md, "\n## ");
+		md_text(md, title);
+		fprintf(md, "\n\n");
+		if (made) {
+			fprintf(html, "<p><img src=\"%s_speedup.svg\" alt=\"speedup per problem, sorted\"/></p>\n", base);
+			fprintf(md, "![speedup per problem, sorted](%s_speedup.svg)\n\n", base);
+		} else {
+			const char *why = np == 0 ? "no problem has a speedup" : !gnuplot || !*gnuplot ? "no gnuplot"
+											     : "gnuplot failed (gnuplot.log)";
+			fprintf(html, "<p class=\"missing\">Plot missing: %s.</p>\n", why);
+			fprintf(md, "Plot missing: %s.\n\n", why);
+		}
+		fprintf(html, "<p>Plot data: <a href=\"%s_speedup.csv\">%s_speedup.csv</a> (script %s_speedup.gp); %d of %d "
+			      "problems have a speedup.</p>\n",
+			base, base, base, np, j - i);
+		fprintf(md, "Plot data: [%s_speedup.csv](%s_speedup.csv) (script %s_speedup.gp); %d of %d problems have a "
+			    "speedup.\n\n",
+			base, base, base, np, j - i);
+		const struct dlb_op *op = w->r.p.op;
+		int nc = op ? dlb_columns(op->family, cols, DLB_MAX_COLUMNS) : 0, shown = 0;
+		fprintf(html, "<table>\n<tr>");
+		for (int c = 0; c < nc; c++)
+			if (dlb_column_in(&cols[c], DLB_IN_MD)) {
+				fprintf(html, "<th>");
+				html_text(html, dlb_column_title(&cols[c], op));
+				fprintf(html, "</th>");
+				fprintf(md, "| ");
+				md_text(md, dlb_column_title(&cols[c], op));
+				fprintf(md, " ");
+				shown++;
+			}
+		fprintf(html, "</tr>\n");
+		fprintf(md, "|\n");
+		for (int c = 0; c < shown; c++)
+			fprintf(md, "|---");
+		fprintf(md, "|\n");
+		for (int r = i; r < j; r++) {
+			struct dlb_row_ctx x = {&sorted[r]->r, 1, sorted[r]->stale};
+			fprintf(html, "<tr>");
+			for (int c = 0; c < nc; c++) {
+				if (!dlb_column_in(&cols[c], DLB_IN_MD))
+					continue;
+				char cell[512];
+				dlb_cell_text(&x, &cols[c], cell, sizeof cell);
+				fprintf(html, "<td%s>", cols[c].width < 0 ? " class=\"l\"" : "");
+				html_text(html, cell);
+				fprintf(html, "</td>");
+				fprintf(md, "| ");
+				md_text(md, cell);
+				fprintf(md, " ");
+			}
+			fprintf(html, "</tr>\n");
+			fprintf(md, "|\n");
+		}
+		fprintf(html, "</table>\n");
+	}
+	fprintf(html, "</body>\n</html>\n");
+	rc = close_checked(dir, "index.html", html);
+	html = NULL;
+	DLB_CHECK(rc);
+	rc = close_checked(dir, "report.md", md);
+	md = NULL;
+	DLB_CHECK(rc);
+	fprintf(stderr, "report: %s/index.html and report.md, %d tables, %d of %d plots\n", dir, ngroups, nplots,
+		ngroups);
+fail:
+	if (html)
+		fclose(html);
+	if (md)
+		fclose(md);
+	free(sorted);
+	free(pt);
+	free(cols);
+	return rc;
+}

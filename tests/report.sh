@@ -1,0 +1,72 @@
+#!/bin/sh
+# report: `dlbtune report` on the fixture records (tests/data: GEMM on two GPUs and two drivers, a sparse
+# record): index.html and every plot's SVG parse as XML (xmllint), every plot has its CSV and gnuplot script,
+# a group's CSV holds its problems sorted by speedup, the pages name each op x precision x GPU; without gnuplot
+# (DLBTUNE_GNUPLOT=none) the tables stay and the pages say the plots are missing; bad options exit 2. CPU only.
+top_builddir=${top_builddir:-.}
+top_srcdir=${top_srcdir:-.}
+bin="$top_builddir/dlbtune"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+command -v xmllint >/dev/null || { echo "FAIL: xmllint not found (Debian: libxml2-utils; ./bootstrap installs it)"; exit 1; }
+
+"$bin" import "$top_srcdir/tests/data/records.json" --db "$tmp/db" >/dev/null 2>"$tmp/err" || bad "import: $(cat "$tmp/err")"
+"$bin" import "$top_srcdir/tests/data/spmm_record.json" --db "$tmp/db" >/dev/null 2>"$tmp/err" || bad "import spmm: $(cat "$tmp/err")"
+
+# with gnuplot where configure or DLBTUNE_GNUPLOT found one
+"$bin" report --out "$tmp/r" --any-version --db "$tmp/db" 2>"$tmp/err" && ok || bad "report: $(cat "$tmp/err")"
+[ -s "$tmp/r/index.html" ] && [ -s "$tmp/r/report.md" ] && ok || bad "no index.html or report.md"
+xmllint --noout "$tmp/r/index.html" 2>"$tmp/x" && ok || bad "index.html does not parse: $(head -3 "$tmp/x")"
+ncsv=$(ls "$tmp/r"/*_speedup.csv 2>/dev/null | wc -l)
+[ "$ncsv" = 4 ] && ok || bad "$ncsv plot CSVs, not 4 (gemm fp32 on three GPU x driver groups, spmm fp32)"
+for c in "$tmp/r"/*_speedup.csv; do
+	[ -s "${c%.csv}.gp" ] || bad "$(basename "$c"): no gnuplot script"
+done
+grep -q "4 tables, " "$tmp/err" && ok || bad "report's summary: $(cat "$tmp/err")"
+for t in "gemm fp32 on NVIDIA H200 (132sm-140GiB-1980MHz-3201MHz), driver 13.0" "gemm fp32 on NVIDIA H100 80GB HBM3" "spmm fp32 on"; do
+	grep -qF "<h2>$t" "$tmp/r/index.html" && grep -qF "## $t" "$tmp/r/report.md" && ok || bad "no section '$t'"
+done
+# the H200 driver 13.0 group: two problems, sorted by speedup (paired 0.99x, then unpaired 1.71x)
+g="$tmp/r/gemm_fp32_2_speedup.csv" # groups in the order of GPU model id, then driver
+awk -F, 'NR == 2 {a = $3; m2 = $6} NR == 3 {b = $3; m3 = $6} END {exit !(NR == 3 && a + 0 < b + 0 && m2 == "paired" && m3 == "unpaired")}' "$g" &&
+	ok || bad "gemm_fp32_2_speedup.csv: $(cat "$g")"
+if grep -q "^#define DLB_GNUPLOT \"/" "$top_builddir/config.h" 2>/dev/null || [ -n "${DLBTUNE_GNUPLOT:-}" ]; then
+	nsvg=$(ls "$tmp/r"/*_speedup.svg 2>/dev/null | wc -l)
+	[ "$nsvg" = 4 ] && ok || bad "$nsvg SVG plots, not 4: $(cat "$tmp/r/gnuplot.log" 2>/dev/null | head -5)"
+	for s in "$tmp/r"/*_speedup.svg; do
+		xmllint --noout "$s" 2>"$tmp/x" || bad "$(basename "$s") does not parse: $(head -3 "$tmp/x")"
+		[ -s "${s%.svg}.csv" ] || bad "$(basename "$s") has no CSV"
+		grep -qF "$(basename "$s")" "$tmp/r/index.html" || bad "index.html does not show $(basename "$s")"
+	done
+else
+	echo "report: configure found no gnuplot; the SVG checks are skipped (the no-gnuplot path is tested below)"
+fi
+
+# without gnuplot: the tables and CSVs, no SVG, and the pages say so
+DLBTUNE_GNUPLOT=none "$bin" report --out "$tmp/n" --any-version --db "$tmp/db" 2>"$tmp/err" && ok || bad "report without gnuplot: $(cat "$tmp/err")"
+[ "$(ls "$tmp/n"/*.svg 2>/dev/null | wc -l)" = 0 ] && ok || bad "SVGs made without gnuplot"
+[ "$(ls "$tmp/n"/*_speedup.csv 2>/dev/null | wc -l)" = 4 ] && ok || bad "no plot CSVs without gnuplot"
+grep -q "Plots missing: DLBTUNE_GNUPLOT" "$tmp/n/index.html" && grep -q "Plots missing" "$tmp/n/report.md" && ok ||
+	bad "the pages do not say the plots are missing"
+xmllint --noout "$tmp/n/index.html" && ok || bad "index.html without plots does not parse"
+grep -c "<table>" "$tmp/n/index.html" | grep -qx 4 && ok || bad "index.html without plots lost its tables"
+
+# current results only: the fixture was measured with another build, so none match (and that is said)
+"$bin" report --out "$tmp/c" --db "$tmp/db" 2>"$tmp/err" && grep -q "No results match" "$tmp/c/index.html" && ok ||
+	bad "report of no current results: $(cat "$tmp/err")"
+
+# bad options: exit 2 with the reason
+"$bin" report --db "$tmp/db" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc = 2 ] && grep -q "report needs --out" "$tmp/err" && ok || bad "report without --out: exit $rc, $(cat "$tmp/err")"
+: >"$tmp/file"
+"$bin" report --out "$tmp/file" --any-version --db "$tmp/db" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc = 2 ] && grep -q "not a directory" "$tmp/err" && ok || bad "report --out FILE: exit $rc, $(cat "$tmp/err")"
+"$bin" export --format csv --out "$tmp/x" --db "$tmp/db" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc = 2 ] && grep -q "\-\-out goes with the report command" "$tmp/err" && ok || bad "export --out: exit $rc, $(cat "$tmp/err")"
+
+echo "report: $pass checks passed, $fail failed"
+[ $fail = 0 ]
