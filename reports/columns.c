@@ -82,7 +82,7 @@ static void g_family(const struct dlb_row_ctx *x, const struct dlb_column *c, st
 	out->missing = !f;
 }
 
-/* the configuration, and its kernel family where the op names one: "BM=128 ... KIND=2 (3xTF32 wgmma, TMA im2col)" */
+/* the configuration, and its kernel family where the op names one: "BM=128 ... KIND=2 (3xTF32 wgmma, TMA)" */
 static void t_config(const struct dlb_row_ctx *x, const struct dlb_column *c, char *buf, int len)
 {
 	(void)c;

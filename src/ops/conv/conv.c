@@ -16,8 +16,9 @@
 /* fp32: KIND 0, the FFMA implicit GEMM of templates/conv_fp32.cu (strict fp32 on the CUDA cores); KIND 1 and 2,
  * 3xTF32 on the tensor cores (sm_90a): conv_fp16.cu's wgmma kernels built on fp32 elements (TF32 1), run on
  * copies of x and w that conv_split3 makes inside each launch (each value as a TF32 part and a TF32 remainder, the
- * channels tripled and rounded up to 32; split3), fed by cp.async (1) or the copy engine's im2col (2). Each
- * kind pins the tunables it does not read (FFMA: WARPS_M 1, STAGES 2; 3xTF32: BK 32, TM and TN 2). */
+ * channels tripled and rounded up to 32; split3), fed by cp.async (1) or the copy engine (2: im2col, or on 1x1
+ * stride-1 layers a tiled map, x2d_dims). Each kind pins the tunables it does not read (FFMA: WARPS_M 1,
+ * STAGES 2; 3xTF32: BK 32, TM and TN 2). */
 enum { CONV_BM, CONV_BN, CONV_BK, CONV_TM, CONV_TN, CONV_WM, CONV_ST, CONV_KIND, CONV_NPARAMS };
 
 static const struct dlb_param conv_params[CONV_NPARAMS] = {
@@ -31,11 +32,11 @@ static const struct dlb_param conv_params[CONV_NPARAMS] = {
 	[CONV_ST] = {"STAGES", "shared-memory stages in flight (3xTF32)", 3, {2, 3, 4}},
 	[CONV_KIND] = {"KIND",
 		       "0: FFMA on the CUDA cores (strict fp32); 1: 3xTF32 on wgmma, cp.async copies (sm_90a); 2: 3xTF32 "
-		       "on wgmma, the copy engine's im2col (sm_90a)",
+		       "on wgmma, the copy engine (sm_90a; im2col, or a tiled map of x on 1x1 stride-1 layers)",
 		       3,
 		       {0, 1, 2},
 		       1,
-		       (const char *const[]){"FFMA", "3xTF32 wgmma, cp.async", "3xTF32 wgmma, TMA im2col"}},
+		       (const char *const[]){"FFMA", "3xTF32 wgmma, cp.async", "3xTF32 wgmma, TMA"}},
 };
 
 static int f_wgmma(const int *v)
@@ -130,7 +131,7 @@ static const struct dlb_constraint conv_limit_checks[] = {
 /* fp16 (templates/conv_fp16.cu): KIND 0, tiles of warps, each a grid of 16x8 mma.sync tiles; KIND 1 (sm_90a,
  * C a multiple of 8), WARPS_M consumer warpgroups of m64 wgmmas and one producer warpgroup that fills their
  * cp.async stages; KIND 2 the same consumers fed by the copy engine (C a multiple of 64: an im2col tensor map
- * of x, a tiled one of w; tma_ok). int8 has no KIND. */
+ * of x, or a tiled one on 1x1 stride-1 layers (x2d_dims), and a tiled one of w; tma_ok). int8 has no KIND. */
 enum { H_BM, H_BN, H_BK, H_WM, H_WN, H_ST, H_KIND, H_NPARAMS };
 
 static const struct dlb_param h_params[H_NPARAMS] = {
@@ -143,12 +144,12 @@ static const struct dlb_param h_params[H_NPARAMS] = {
 	[H_ST] = {"STAGES", "shared-memory stages in flight (C a multiple of 8; elsewhere 2; 6 and 8: wgmma only)", 5,
 		  {2, 3, 4, 6, 8}},
 	[H_KIND] = {"KIND",
-		    "0: mma.sync; 1: wgmma, cp.async copies (sm_90a, C a multiple of 8); 2: wgmma, the copy engine's "
-		    "im2col (sm_90a, C a multiple of 64)",
+		    "0: mma.sync; 1: wgmma, cp.async copies (sm_90a, C a multiple of 8); 2: wgmma, the copy engine "
+		    "(sm_90a, C a multiple of 64; im2col, or a tiled map of x on 1x1 stride-1 layers)",
 		    3,
 		    {0, 1, 2},
 		    1,
-		    (const char *const[]){"mma.sync", "wgmma, cp.async", "wgmma, TMA im2col"}},
+		    (const char *const[]){"mma.sync", "wgmma, cp.async", "wgmma, TMA"}},
 };
 
 static int h_wgmma(const int *v)
@@ -310,10 +311,10 @@ static int conv_spec_used(const struct dlb_op *op, int s, const int *v)
 	return (s >= F_SPEC_NCHW_T) == f_wgmma(v);
 }
 
-/* fp16 has two more: with C a multiple of 8, the reduction steps come 8 channels (16 bytes) at a time
+/* fp16 has four more: with C a multiple of 8, the reduction steps come 8 channels (16 bytes) at a time
  * (templates/conv_fp16.cu's VEC kernel, with STAGES), in NHWC (NHWC8) or in NCHW after copying x and w to NHWC
  * and KRSC inside the launch (NCHW8, kernel to_nhwc); the register-staged two ignore STAGES and are used with
- * 2 only, and with BK <= 32 (h_scalar). */
+ * 2 only, and with BK <= 32 (h_scalar); and NHWC8-1x1 and NCHW8-1x1, KIND 2 on 1x1 stride-1 layers (x2d_dims). */
 enum { H_SPEC_NCHW, H_SPEC_NHWC, H_SPEC_NHWC8, H_SPEC_NCHW8, H_SPEC_NHWC8_X2D, H_SPEC_NCHW8_X2D, H_NSPECS };
 static const char *const h_spec_defines[] = {"#define LAYOUT_NCHW 1\n#define LAYOUT_NHWC 0\n#define VEC 0\n",
 					     "#define LAYOUT_NCHW 0\n#define LAYOUT_NHWC 1\n#define VEC 0\n",
@@ -726,7 +727,7 @@ static int tma_maps(struct conv_state *s, int set, const void *x, const void *w,
 		uint32_t step[2] = {(uint32_t)d->str_w, (uint32_t)d->str_h};
 		uint64_t crs = (uint64_t)d->C * (uint64_t)d->R * (uint64_t)d->S;
 		t->xb = NULL;
-		if (x2d_dims(s->run)) /* the specialisations X2D (x2d_spec) */
+		if (x2d_dims(s->run)) /* the "-1x1" specialisations (X2D 1: conv_spec_of, h_spec_of) */
 			DLB_CHECK(dlb_tmap_2d(mx, es, x, (uint64_t)d->C, (uint64_t)d->N * d->H * d->W, (uint64_t)d->C * es,
 					      (uint32_t)(128 / es), (uint32_t)bm));
 		else
@@ -1152,7 +1153,7 @@ const struct dlb_op dlb_op_conv = {
 	.family = &dlb_family_conv,
 	.prec = DLB_PREC_FP32,
 	.summary = "forward convolution, implicit GEMM: FFMA on the CUDA cores, or 3xTF32 on the tensor cores (wgmma on "
-		   "sm_90a, fed by cp.async or the copy engine's im2col)",
+		   "sm_90a, fed by cp.async or the copy engine)",
 	.template_file = "conv_common.cu",
 	.template_extra = "conv_fp32.cu",
 	.template_more = "conv_fp16.cu",
@@ -1185,7 +1186,7 @@ const struct dlb_op dlb_op_conv_fp16 = {
 	.family = &dlb_family_conv,
 	.prec = DLB_PREC_FP16,
 	.summary = "forward convolution, implicit GEMM with fp16 inputs and output on the tensor cores (mma.sync; "
-		   "wgmma on sm_90a, fed by cp.async or the copy engine's im2col), fp32 accumulation",
+		   "wgmma on sm_90a, fed by cp.async or the copy engine), fp32 accumulation",
 	.template_file = "conv_common.cu",
 	.template_extra = "conv_fp16.cu",
 	.kernel_names = h_kernels,
