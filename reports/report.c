@@ -156,6 +156,11 @@ static int write_plot(const char *dir, const char *base, const char *title, stru
 	snprintf(svg, sizeof svg, "%s_speedup.svg", base);
 	snprintf(name, sizeof name, "%s_speedup.gp", base);
 	DLB_CHECK(open_in(dir, name, &f));
+	double ylo = 0.5, yhi = 2; /* the line at 1 always in view */
+	for (int i = 0; i < np; i++) {
+		ylo = fmin(ylo, pt[i].lo / 1.25);
+		yhi = fmax(yhi, pt[i].hi * 1.25);
+	}
 	char t[512];
 	snprintf(t, sizeof t, "%s", title);
 	for (char *c = t; *c; c++)
@@ -174,10 +179,11 @@ static int write_plot(const char *dir, const char *base, const char *title, stru
 		"set grid ytics\n"
 		"set key top left\n"
 		"set xrange [0:%d]\n"
+		"set yrange [%.4g:%.4g]\n"
 		"%s"
 		"plot '%s_speedup.csv' skip 1 using 1:3:4:5 with yerrorbars pt 7 ps 0.6 lc rgb '#1f5fa8' "
 		"title 'speedup, 95%% CI', 1 with lines dt 2 lc rgb '#555555' title 'even with the vendor'\n",
-		base, svg, t, np + 1, np <= 24 ? "set xtics 1\n" : "set format x '%.0f'\n", base);
+		base, svg, t, np + 1, ylo, yhi, np <= 24 ? "set xtics 1\n" : "set format x '%.0f'\n", base);
 	rc = close_checked(dir, name, f);
 	f = NULL;
 	DLB_CHECK(rc);
