@@ -4,6 +4,7 @@
 
 #include "../src/err.h"
 #include "../src/op.h"
+#include "../store/record.h"
 #include "columns.h"
 
 #include <errno.h>
@@ -199,13 +200,56 @@ fail:
 	return rc;
 }
 
+/* The platforms of a group's rows (each once), one line each: the GPU as measured, the driver and library
+ * versions, the host. */
+static void platforms(FILE *html, FILE *md, struct dlb_store *s, const struct dlb_row *const *g, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const char *key = g[i]->r.platform;
+		int seen = !*key;
+		for (int j = 0; j < i && !seen; j++)
+			seen = !strcmp(g[j]->r.platform, key);
+		char *text = NULL;
+		if (seen || dlb_store_get(s, DLB_T_PLATFORMS, key, &text))
+			continue;
+		struct dlb_platform p;
+		json_t *j = dlb_json_parse(text, strlen(text));
+		int bad = dlb_platform_from_json(j, &p);
+		json_decref(j);
+		free(text);
+		if (bad)
+			continue;
+		char line[1024], v[32];
+		int off = snprintf(line, sizeof line,
+				   "%s (sm_%d, %d SMs at %d MHz, %.0f GiB at %d MHz, %.0f MiB L2), driver %d.%d, CUDA %d.%d, "
+				   "NVRTC %d.%d",
+				   p.gpu, p.sm, p.sm_count, p.clock_mhz, p.memory_gib, p.mem_clock_mhz, p.l2_mib,
+				   p.driver / 1000, (p.driver % 1000) / 10, p.cuda / 1000, (p.cuda % 1000) / 10, p.nvrtc / 100,
+				   p.nvrtc % 100);
+		for (int l = 0; dlb_libs[l] && l < DLB_MAX_LIBS && off > 0 && off < (int)sizeof line; l++)
+			if (p.lib[l]) {
+				dlb_libs[l]->format(p.lib[l], v, sizeof v);
+				off += snprintf(line + off, sizeof line - (size_t)off, ", %s %s", dlb_libs[l]->name, v);
+			}
+		if (off > 0 && off < (int)sizeof line)
+			snprintf(line + off, sizeof line - (size_t)off, "; host %s, %s; dlbtune %s; %s to %s", p.hostname,
+				 p.kernel, p.dlbtune, p.first_seen, p.last_seen);
+		fprintf(html, "<p>Platform: ");
+		html_text(html, line);
+		fprintf(html, "</p>\n");
+		fprintf(md, "Platform: ");
+		md_text(md, line);
+		fprintf(md, "\n\n");
+	}
+}
+
 static const char css[] =
 	"body{font-family:sans-serif;margin:2em;color:#222}table{border-collapse:collapse;font-size:12px}"
 	"th,td{border:1px solid #bbb;padding:2px 6px;text-align:right}th{background:#eee}"
 	"td.l{text-align:left}.missing{color:#a33}img{max-width:100%}";
 
-int dlb_report(const char *dir, const struct dlb_row *rows, int n, const char *gnuplot, const char *why_no_plots,
-	       const char *source)
+int dlb_report(const char *dir, struct dlb_store *s, const struct dlb_row *rows, int n, const char *gnuplot,
+	       const char *why_no_plots, const char *source)
 {
 	int rc = 0, ngroups = 0, nplots = 0;
 	FILE *html = NULL, *md = NULL;
@@ -281,6 +325,7 @@ int dlb_report(const char *dir, const struct dlb_row *rows, int n, const char *g
 		fprintf(md, "\n## ");
 		md_text(md, title);
 		fprintf(md, "\n\n");
+		platforms(html, md, s, sorted + i, j - i);
 		if (made) {
 			fprintf(html, "<p><img src=\"%s_speedup.svg\" alt=\"speedup per problem, sorted\"/></p>\n", base);
 			fprintf(md, "![speedup per problem, sorted](%s_speedup.svg)\n\n", base);

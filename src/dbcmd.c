@@ -581,7 +581,7 @@ static int cmd_report(const struct dlb_cli *c, struct dlb_store *s)
 	DLB_CHECK(dlb_catalog_load(s, &f, &rows, &n));
 	snprintf(source, sizeof source, "%s results of %s", f.currency == DLB_CURRENT ? "current" : "stale and current",
 		 dlb_store_path(s));
-	DLB_CHECK(dlb_report(c->out, rows, n, gp, why, source));
+	DLB_CHECK(dlb_report(c->out, s, rows, n, gp, why, source));
 fail:
 	dlb_catalog_free(rows, n);
 	return rc;

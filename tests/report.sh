@@ -1,8 +1,9 @@
 #!/bin/sh
 # report: `dlbtune report` on the fixture records (tests/data: GEMM on two GPUs and two drivers, a sparse
 # record): index.html and every plot's SVG parse as XML (xmllint), every plot has its CSV and gnuplot script,
-# a group's CSV holds its problems sorted by speedup, the pages name each op x precision x GPU; without gnuplot
-# (DLBTUNE_GNUPLOT=none) the tables stay and the pages say the plots are missing; bad options exit 2. CPU only.
+# a group's CSV holds its problems sorted by speedup, the pages name each op x precision x GPU and its platforms;
+# without gnuplot (DLBTUNE_GNUPLOT=none) the tables stay and the pages say the plots are missing; bad options
+# exit 2. CPU only.
 top_builddir=${top_builddir:-.}
 top_srcdir=${top_srcdir:-.}
 bin="$top_builddir/dlbtune"
@@ -30,6 +31,9 @@ grep -q "4 tables, " "$tmp/err" && ok || bad "report's summary: $(cat "$tmp/err"
 for t in "gemm fp32 on NVIDIA H200 (132sm-140GiB-1980MHz-3201MHz), driver 13.0" "gemm fp32 on NVIDIA H100 80GB HBM3" "spmm fp32 on"; do
 	grep -qF "<h2>$t" "$tmp/r/index.html" && grep -qF "## $t" "$tmp/r/report.md" && ok || bad "no section '$t'"
 done
+# each group names its platforms (the fixture's platform records)
+grep -q "<p>Platform: NVIDIA H200 (sm_90, 132 SMs at 1980 MHz, 140 GiB" "$tmp/r/index.html" &&
+	grep -q "^Platform: NVIDIA H100 80GB HBM3 .*host gpu-node-2" "$tmp/r/report.md" && ok || bad "no platform lines"
 # the H200 driver 13.0 group: two problems, sorted by speedup (paired 0.99x, then unpaired 1.71x)
 g="$tmp/r/gemm_fp32_2_speedup.csv" # groups in the order of GPU model id, then driver
 awk -F, 'NR == 2 {a = $3; m2 = $6} NR == 3 {b = $3; m3 = $6} END {exit !(NR == 3 && a + 0 < b + 0 && m2 == "paired" && m3 == "unpaired")}' "$g" &&
