@@ -133,6 +133,41 @@ static int run_gnuplot(const char *gnuplot, const char *dir, const char *script)
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : DLB_E_LIMIT;
 }
 
+/* gnuplot's settings for a plot of np sorted problems into svg, the y axis logarithmic in [ylo, yhi] */
+static void gp_head(FILE *f, const char *svg, const char *title, const char *ylabel, int np, double ylo, double yhi)
+{
+	char t[512];
+	snprintf(t, sizeof t, "%s", title);
+	for (char *c = t; *c; c++)
+		if (*c == '"' || *c == '\\' || *c == '\'')
+			*c = ' ';
+	fprintf(f,
+		"set terminal svg size 960,440 dynamic font 'sans,11' background rgb 'white'\n"
+		"set output '%s'\n"
+		"set datafile separator ','\n"
+		"set title \"%s\" noenhanced\n"
+		"set xlabel 'problems, sorted'\n"
+		"set ylabel '%s'\n"
+		"set logscale y 2\n"
+		"set grid ytics\n"
+		"set key top left\n"
+		"set xrange [0:%d]\n"
+		"set yrange [%.4g:%.4g]\n"
+		"%s",
+		svg, t, ylabel, np + 1, ylo, yhi, np <= 24 ? "set xtics 1\n" : "set format x '%.0f'\n");
+}
+
+/* Runs the script `name` where it can: whether svg was made. */
+static int gp_made(const char *dir, const char *gnuplot, const char *name, const char *svg, int np)
+{
+	char path[4096];
+	struct stat sb;
+	if (!gnuplot || !*gnuplot || np < 1 || run_gnuplot(gnuplot, dir, name))
+		return 0;
+	snprintf(path, sizeof path, "%s/%s", dir, svg);
+	return stat(path, &sb) == 0 && sb.st_size > 0;
+}
+
 /* The speedup plot's CSV and script for one group; whether its SVG was made. */
 static int write_plot(const char *dir, const char *base, const char *title, struct point *pt, int np,
 		      const char *gnuplot, int *made)
@@ -162,38 +197,18 @@ static int write_plot(const char *dir, const char *base, const char *title, stru
 		ylo = fmin(ylo, pt[i].lo / 1.25);
 		yhi = fmax(yhi, pt[i].hi * 1.25);
 	}
-	char t[512];
-	snprintf(t, sizeof t, "%s", title);
-	for (char *c = t; *c; c++)
-		if (*c == '"' || *c == '\\' || *c == '\'')
-			*c = ' ';
+	fprintf(f, "# dlbtune report: the paired speedup per problem (vendor best / tuned, side by side), sorted, with its\n"
+		   "# 95%% CI; rows measured only apart show their unpaired speedup. Data: %s_speedup.csv\n",
+		base);
+	gp_head(f, svg, title, "speedup over the vendor best (x)", np, ylo, yhi);
 	fprintf(f,
-		"# dlbtune report: the paired speedup per problem (vendor best / tuned, side by side), sorted, with its\n"
-		"# 95%% CI; rows measured only apart show their unpaired speedup. Data: %s_speedup.csv\n"
-		"set terminal svg size 960,440 dynamic font 'sans,11' background rgb 'white'\n"
-		"set output '%s'\n"
-		"set datafile separator ','\n"
-		"set title \"%s\" noenhanced\n"
-		"set xlabel 'problems, sorted by speedup'\n"
-		"set ylabel 'speedup over the vendor best (x)'\n"
-		"set logscale y 2\n"
-		"set grid ytics\n"
-		"set key top left\n"
-		"set xrange [0:%d]\n"
-		"set yrange [%.4g:%.4g]\n"
-		"%s"
 		"plot '%s_speedup.csv' skip 1 using 1:3:4:5 with yerrorbars pt 7 ps 0.6 lc rgb '#1f5fa8' "
 		"title 'speedup, 95%% CI', 1 with lines dt 2 lc rgb '#555555' title 'even with the vendor'\n",
-		base, svg, t, np + 1, ylo, yhi, np <= 24 ? "set xtics 1\n" : "set format x '%.0f'\n", base);
+		base);
 	rc = close_checked(dir, name, f);
 	f = NULL;
 	DLB_CHECK(rc);
-	if (gnuplot && *gnuplot && np > 0 && run_gnuplot(gnuplot, dir, name) == 0) {
-		char path[4096];
-		struct stat sb;
-		snprintf(path, sizeof path, "%s/%s", dir, svg);
-		*made = stat(path, &sb) == 0 && sb.st_size > 0;
-	}
+	*made = gp_made(dir, gnuplot, name, svg, np);
 fail:
 	if (f)
 		fclose(f);
@@ -243,13 +258,195 @@ static void platforms(FILE *html, FILE *md, struct dlb_store *s, const struct dl
 	}
 }
 
+/* --compare: a problem both databases hold with a verified winner, A's row and B's. */
+struct pair {
+	const struct dlb_row *a, *b;
+	double ratio, vratio; /* B's tuned time / A's; the vendor bests' (NAN where one has none) */
+};
+
+static int same_problem(const struct dlb_row *a, const struct dlb_row *b)
+{
+	return !strcmp(a->k.op, b->k.op) && !strcmp(a->k.prec, b->k.prec) && !strcmp(a->k.layout, b->k.layout) &&
+	       !strcmp(a->k.shape, b->k.shape);
+}
+
+/* Groups: op, precision, A's GPU model and driver, B's; then by ratio. */
+static int pair_order(const void *pa, const void *pb)
+{
+	const struct pair *a = pa, *b = pb;
+	int c = group_cmp(a->a, b->a);
+	if (!c)
+		c = strcmp(a->b->k.id, b->b->k.id);
+	if (!c)
+		c = (a->b->k.driver > b->b->k.driver) - (a->b->k.driver < b->b->k.driver);
+	return c ? c : (a->ratio > b->ratio) - (a->ratio < b->ratio);
+}
+
+static double tuned_us(const struct dlb_row *w)
+{
+	return w->r.found && w->r.tuned.median > 0 ? w->r.tuned.median : NAN;
+}
+
+static void side(const struct dlb_row *w, char *buf, int len)
+{
+	snprintf(buf, (size_t)len, "%s (%s), driver %d.%d", w->k.gpu, w->k.id, w->k.driver / 1000,
+		 (w->k.driver % 1000) / 10);
+}
+
+/* One group of pairs: its CSV, script, plot, and table. */
+static int compare_group(FILE *html, FILE *md, const char *dir, int g, const struct pair *p, int np, const char *gnuplot)
+{
+	int rc = 0, made;
+	char base[64], name[96], svg[96], title[640], sa[200], sb[200];
+	FILE *f = NULL;
+	snprintf(base, sizeof base, "compare_%d", g);
+	side(p[0].a, sa, sizeof sa);
+	side(p[0].b, sb, sizeof sb);
+	snprintf(title, sizeof title, "%s %s: B %s / A %s", p[0].a->k.op, p[0].a->k.prec, sb, sa);
+	snprintf(name, sizeof name, "%s.csv", base);
+	DLB_CHECK(open_in(dir, name, &f));
+	fprintf(f, "rank,problem,a_us,b_us,ratio_b_over_a,a_vendor_us,b_vendor_us,vendor_ratio_b_over_a\n");
+	double ylo = 0.5, yhi = 2;
+	for (int i = 0; i < np; i++) {
+		char d[256];
+		describe(p[i].a, d, sizeof d);
+		fprintf(f, "%d,", i + 1);
+		dlb_csv_string(f, d);
+		fprintf(f, ",%.3f,%.3f,%.4f,", tuned_us(p[i].a), tuned_us(p[i].b), p[i].ratio);
+		double va = dlb_result_vendor_best_us(&p[i].a->r), vb = dlb_result_vendor_best_us(&p[i].b->r);
+		if (isfinite(va) && isfinite(vb) && isfinite(p[i].vratio))
+			fprintf(f, "%.3f,%.3f,%.4f\n", va, vb, p[i].vratio);
+		else
+			fprintf(f, ",,\n");
+		ylo = fmin(ylo, p[i].ratio / 1.25);
+		yhi = fmax(yhi, p[i].ratio * 1.25);
+		if (isfinite(p[i].vratio)) {
+			ylo = fmin(ylo, p[i].vratio / 1.25);
+			yhi = fmax(yhi, p[i].vratio * 1.25);
+		}
+	}
+	rc = close_checked(dir, name, f);
+	f = NULL;
+	DLB_CHECK(rc);
+	snprintf(svg, sizeof svg, "%s.svg", base);
+	snprintf(name, sizeof name, "%s.gp", base);
+	DLB_CHECK(open_in(dir, name, &f));
+	fprintf(f, "# dlbtune report --compare: per problem both databases hold, B's tuned time / A's (above 1: A is\n"
+		   "# faster), sorted, and the vendor bests' ratio. Data: %s.csv\n",
+		base);
+	gp_head(f, svg, title, "time B / time A (x)", np, ylo, yhi);
+	fprintf(f,
+		"plot '%s.csv' skip 1 using 1:5 with points pt 7 ps 0.6 lc rgb '#1f5fa8' title 'tuned', "
+		"'%s.csv' skip 1 using 1:8 with points pt 6 ps 0.7 lc rgb '#c0392b' title 'vendor best', "
+		"1 with lines dt 2 lc rgb '#555555' title 'as fast'\n",
+		base, base);
+	rc = close_checked(dir, name, f);
+	f = NULL;
+	DLB_CHECK(rc);
+	made = gp_made(dir, gnuplot, name, svg, np);
+	fprintf(html, "<h2>");
+	html_text(html, title);
+	fprintf(html, "</h2>\n");
+	fprintf(md, "\n## ");
+	md_text(md, title);
+	fprintf(md, "\n\n");
+	if (made) {
+		fprintf(html, "<p><img src=\"%s\" alt=\"time B / time A per problem, sorted\"/></p>\n", svg);
+		fprintf(md, "![time B / time A per problem, sorted](%s)\n\n", svg);
+	} else {
+		fprintf(html, "<p class=\"missing\">Plot missing: %s.</p>\n", gnuplot && *gnuplot ? "gnuplot failed (gnuplot.log)" : "no gnuplot");
+		fprintf(md, "Plot missing: %s.\n\n", gnuplot && *gnuplot ? "gnuplot failed (gnuplot.log)" : "no gnuplot");
+	}
+	fprintf(html, "<p>Plot data: <a href=\"%s.csv\">%s.csv</a> (script %s.gp); %d problems.</p>\n<table>\n"
+		      "<tr><th>problem</th><th>A us</th><th>B us</th><th>B / A</th><th>A vendor us</th><th>B vendor us</th>"
+		      "<th>vendor B / A</th></tr>\n",
+		base, base, base, np);
+	fprintf(md, "Plot data: [%s.csv](%s.csv) (script %s.gp); %d problems.\n\n"
+		    "| problem | A us | B us | B / A | A vendor us | B vendor us | vendor B / A |\n|---|---|---|---|---|---|---|\n",
+		base, base, base, np);
+	for (int i = 0; i < np; i++) {
+		char d[256], v[96] = "n/a | n/a | n/a";
+		describe(p[i].a, d, sizeof d);
+		double va = dlb_result_vendor_best_us(&p[i].a->r), vb = dlb_result_vendor_best_us(&p[i].b->r);
+		fprintf(html, "<tr><td class=\"l\">");
+		html_text(html, d);
+		fprintf(html, "</td><td>%.2f</td><td>%.2f</td><td>%.3fx</td>", tuned_us(p[i].a), tuned_us(p[i].b), p[i].ratio);
+		if (isfinite(p[i].vratio)) {
+			fprintf(html, "<td>%.2f</td><td>%.2f</td><td>%.3fx</td></tr>\n", va, vb, p[i].vratio);
+			snprintf(v, sizeof v, "%.2f | %.2f | %.3fx", va, vb, p[i].vratio);
+		} else {
+			fprintf(html, "<td>n/a</td><td>n/a</td><td>n/a</td></tr>\n");
+		}
+		fprintf(md, "| ");
+		md_text(md, d);
+		fprintf(md, " | %.2f | %.2f | %.3fx | %s |\n", tuned_us(p[i].a), tuned_us(p[i].b), p[i].ratio, v);
+	}
+	fprintf(html, "</table>\n");
+fail:
+	if (f)
+		fclose(f);
+	return rc;
+}
+
+/* The comparison section: every pair of rows of A and B that are the same problem with a verified winner each. */
+static int compare(FILE *html, FILE *md, const char *dir, const struct dlb_row *const *a, int na,
+		   const struct dlb_report_other *o, const char *source, const char *gnuplot, int *ngroups)
+{
+	int rc = 0, np = 0, cap = 0;
+	struct pair *p = NULL;
+	*ngroups = 0;
+	for (int i = 0; i < na; i++)
+		for (int j = 0; j < o->n; j++) {
+			const struct dlb_row *b = &o->rows[j];
+			double ta = tuned_us(a[i]), tb = tuned_us(b);
+			if (!same_problem(a[i], b) || !isfinite(ta) || !isfinite(tb))
+				continue;
+			if (np == cap) {
+				struct pair *q = realloc(p, (size_t)(cap = cap ? 2 * cap : 64) * sizeof *p);
+				if (!q)
+					DLB_FAIL(ENOMEM, "out of memory");
+				p = q;
+			}
+			double va = dlb_result_vendor_best_us(&a[i]->r), vb = dlb_result_vendor_best_us(&b->r);
+			p[np++] = (struct pair){a[i], b, tb / ta, isfinite(va) && isfinite(vb) && va > 0 ? vb / va : NAN};
+		}
+	if (np)
+		qsort(p, (size_t)np, sizeof *p, pair_order);
+	fprintf(html, "<h1>Comparison</h1>\n<p>A: ");
+	html_text(html, source);
+	fprintf(html, ". B: ");
+	html_text(html, o->source);
+	fprintf(html, ". Per problem both hold with a verified winner: B's tuned time / A's (above 1: A is faster), and "
+		      "the same ratio of the vendor bests.</p>\n");
+	fprintf(md, "\n# Comparison\n\nA: ");
+	md_text(md, source);
+	fprintf(md, ". B: ");
+	md_text(md, o->source);
+	fprintf(md, ". Per problem both hold with a verified winner: B's tuned time / A's (above 1: A is faster), and the "
+		    "same ratio of the vendor bests.\n");
+	if (!np) {
+		fprintf(html, "<p>No problem is in both.</p>\n");
+		fprintf(md, "\nNo problem is in both.\n");
+	}
+	for (int i = 0, j; i < np; i = j) {
+		for (j = i + 1; j < np && !group_cmp(p[i].a, p[j].a) && !strcmp(p[i].b->k.id, p[j].b->k.id) &&
+				p[i].b->k.driver == p[j].b->k.driver;
+		     j++)
+			;
+		DLB_CHECK(compare_group(html, md, dir, ++*ngroups, p + i, j - i, gnuplot));
+	}
+fail:
+	free(p);
+	return rc;
+}
+
 static const char css[] =
 	"body{font-family:sans-serif;margin:2em;color:#222}table{border-collapse:collapse;font-size:12px}"
 	"th,td{border:1px solid #bbb;padding:2px 6px;text-align:right}th{background:#eee}"
 	"td.l{text-align:left}.missing{color:#a33}img{max-width:100%}";
 
 int dlb_report(const char *dir, struct dlb_store *s, const struct dlb_row *rows, int n, const char *gnuplot,
-	       const char *why_no_plots, const char *source)
+	       const char *why_no_plots, const char *source, const struct dlb_report_other *other)
 {
 	int rc = 0, ngroups = 0, nplots = 0;
 	FILE *html = NULL, *md = NULL;
@@ -379,6 +576,9 @@ int dlb_report(const char *dir, struct dlb_store *s, const struct dlb_row *rows,
 		}
 		fprintf(html, "</table>\n");
 	}
+	int ncmp = 0;
+	if (other)
+		DLB_CHECK(compare(html, md, dir, sorted, n, other, source, gnuplot, &ncmp));
 	fprintf(html, "</body>\n</html>\n");
 	rc = close_checked(dir, "index.html", html);
 	html = NULL;
@@ -386,8 +586,10 @@ int dlb_report(const char *dir, struct dlb_store *s, const struct dlb_row *rows,
 	rc = close_checked(dir, "report.md", md);
 	md = NULL;
 	DLB_CHECK(rc);
-	fprintf(stderr, "report: %s/index.html and report.md, %d tables, %d of %d plots\n", dir, ngroups, nplots,
-		ngroups);
+	fprintf(stderr, "report: %s/index.html and report.md, %d tables, %d of %d plots", dir, ngroups, nplots, ngroups);
+	if (other)
+		fprintf(stderr, "; %d comparisons", ncmp);
+	fprintf(stderr, "\n");
 fail:
 	if (html)
 		fclose(html);

@@ -132,7 +132,9 @@ void dlb_cli_usage(FILE *out)
 		"  dlbtune export --format csv|json|md|h         best-config tables (filters: --op --prec --device)\n"
 		"  dlbtune report --out DIR                      the results as a page: DIR/index.html and report.md,\n"
 		"                                                a table and a speedup plot (gnuplot SVG) per op,\n"
-		"                                                precision and GPU (filters as for export)\n"
+		"                                                precision and GPU (filters as for export); with\n"
+		"                                                --compare DB_B, the problems both databases hold,\n"
+		"                                                B's time / ours, tuned and vendor\n"
 		"  dlbtune import FILE.json                      add an export's records to the database\n"
 		"  dlbtune merge OTHER_DB                        add another database's records\n"
 		"  dlbtune db stats|list|show|verify|gc|migrate  look after the database (see Database below)\n"
@@ -391,7 +393,7 @@ fail:
 enum { O_SUITE = 256, O_LAYOUT, O_DEVICE, O_DB, O_RETUNE, O_CSV, O_JSON, O_ARCH, O_EMIT, O_EVERY, O_SAMPLES, O_PREC,
        O_OP, O_FORMAT, O_STALE, O_ANY, O_DRY, O_STRATEGY, O_BUDGET, O_SEED, O_CONFIDENCE, O_PRECISION, O_MIN_SAMPLES,
        O_MAX_SAMPLES, O_FIXED, O_SEEDS, O_TRIALS, O_FROM_DB, O_CANDIDATES, O_NOISE, O_OUTLIERS, O_WINDOW, O_MIN_SEARCH,
-       O_PAIRED, O_NO_CACHE, O_ONLY, O_OUT, O_DEVICES, O_SHARD, O_PER_GPU, O_DIM /* O_DIM + i: the i-th distinct dim name of the families */ };
+       O_PAIRED, O_NO_CACHE, O_ONLY, O_OUT, O_COMPARE, O_DEVICES, O_SHARD, O_PER_GPU, O_DIM /* O_DIM + i: the i-th distinct dim name of the families */ };
 
 static const struct {
 	const char *word, *sub;
@@ -418,7 +420,7 @@ static const struct option fixed_options[] = {
 	{"retune", no_argument, 0, O_RETUNE},       {"csv", no_argument, 0, O_CSV},
 	{"json", no_argument, 0, O_JSON},           {"arch", required_argument, 0, O_ARCH},
 	{"emit", required_argument, 0, O_EMIT},     {"every", required_argument, 0, O_EVERY},
-	{"out", required_argument, 0, O_OUT},
+	{"out", required_argument, 0, O_OUT},       {"compare", required_argument, 0, O_COMPARE},
 	{"no-cache", no_argument, 0, O_NO_CACHE},   {"only", required_argument, 0, O_ONLY},
 	{"devices", required_argument, 0, O_DEVICES}, {"shard", required_argument, 0, O_SHARD},
 	{"per-gpu", no_argument, 0, O_PER_GPU},
@@ -665,6 +667,9 @@ static int apply_option(int ch, const char *arg, struct dlb_cli *c, const char *
 		break;
 	case O_OUT:
 		c->out = arg;
+		break;
+	case O_COMPARE:
+		c->compare = arg;
 		break;
 	case O_EVERY:
 		DLB_CHECK(parse_int("--every", arg, 1, 1000000, &c->every));
@@ -928,6 +933,8 @@ static int check_combinations(struct dlb_cli *c)
 		DLB_USER_FAIL(DLB_E_USAGE, "report needs --out DIR (the directory for index.html, report.md and the plots)");
 	if (c->out && c->cmd != DLB_CMD_REPORT)
 		DLB_USER_FAIL(DLB_E_USAGE, "--out goes with the report command");
+	if (c->compare && c->cmd != DLB_CMD_REPORT)
+		DLB_USER_FAIL(DLB_E_USAGE, "--compare goes with the report command");
 	if (c->stale && c->any_version)
 		DLB_USER_FAIL(DLB_E_USAGE, "choose one of --stale and --any-version");
 	if (c->stale && c->cmd != DLB_CMD_DB_LIST && c->cmd != DLB_CMD_EXPORT)

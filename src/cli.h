@@ -85,6 +85,7 @@ struct dlb_cli {
 	int have_arch;          /* --arch given (space: that target's limits, else the sm_80+ defaults) */
 	const char *emit;
 	const char *out;        /* report --out DIR */
+	const char *compare;    /* report --compare DB */
 	int every;              /* compile: every Nth candidate */
 	const char *only;       /* tune, compile: only configurations containing one of its '|'-separated pieces */
 	int no_cache;           /* tune, compile: neither read nor write the kernel cache */

@@ -18,6 +18,7 @@
 #include "op.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <math.h>
@@ -571,19 +572,36 @@ static const char *gnuplot_of(const char **why)
 
 static int cmd_report(const struct dlb_cli *c, struct dlb_store *s)
 {
-	int rc = 0, n = 0;
-	struct dlb_row *rows = NULL;
+	int rc = 0, n = 0, nb = 0;
+	struct dlb_row *rows = NULL, *brows = NULL;
+	struct dlb_store *b = NULL;
 	struct dlb_filter f;
 	const char *why = NULL, *gp;
-	char source[4200];
+	char source[4200], bsource[4200];
+	struct dlb_report_other other = {NULL, 0, bsource};
 	dlb_filter_of(c, &f);
 	gp = gnuplot_of(&why);
+	const char *which = f.currency == DLB_CURRENT ? "current" : "stale and current";
 	DLB_CHECK(dlb_catalog_load(s, &f, &rows, &n));
-	snprintf(source, sizeof source, "%s results of %s", f.currency == DLB_CURRENT ? "current" : "stale and current",
-		 dlb_store_path(s));
-	DLB_CHECK(dlb_report(c->out, s, rows, n, gp, why, source));
+	snprintf(source, sizeof source, "%s results of %s", which, dlb_store_path(s));
+	if (c->compare) { /* B, read only, with the same filters; not A again (LMDB opens an environment once) */
+		char ra[PATH_MAX], rb[PATH_MAX];
+		if (realpath(dlb_store_path(s), ra) && realpath(c->compare, rb) && !strcmp(ra, rb))
+			DLB_USER_FAIL(DLB_E_USAGE, "--compare %s: that is the database being reported (--db)", c->compare);
+		rc = dlb_store_open(c->compare, DLB_STORE_RDONLY, &b);
+		if (rc == DLB_E_NOTFOUND)
+			DLB_USER_FAIL(DLB_E_USAGE, "--compare %s: no database there", c->compare);
+		DLB_CHECK(rc);
+		DLB_CHECK(dlb_catalog_load(b, &f, &brows, &nb));
+		snprintf(bsource, sizeof bsource, "%s results of %s", which, dlb_store_path(b));
+		other.rows = brows;
+		other.n = nb;
+	}
+	DLB_CHECK(dlb_report(c->out, s, rows, n, gp, why, source, c->compare ? &other : NULL));
 fail:
 	dlb_catalog_free(rows, n);
+	dlb_catalog_free(brows, nb);
+	dlb_store_close(b);
 	return rc;
 }
 

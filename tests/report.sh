@@ -2,8 +2,8 @@
 # report: `dlbtune report` on the fixture records (tests/data: GEMM on two GPUs and two drivers, a sparse
 # record): index.html and every plot's SVG parse as XML (xmllint), every plot has its CSV and gnuplot script,
 # a group's CSV holds its problems sorted by speedup, the pages name each op x precision x GPU and its platforms;
-# without gnuplot (DLBTUNE_GNUPLOT=none) the tables stay and the pages say the plots are missing; bad options
-# exit 2. CPU only.
+# without gnuplot (DLBTUNE_GNUPLOT=none) the tables stay and the pages say the plots are missing; --compare of
+# two databases gives the expected ratios; bad options exit 2. CPU only.
 top_builddir=${top_builddir:-.}
 top_srcdir=${top_srcdir:-.}
 bin="$top_builddir/dlbtune"
@@ -62,6 +62,23 @@ grep -c "<table>" "$tmp/n/index.html" | grep -qx 4 && ok || bad "index.html with
 # current results only: the fixture was measured with another build, so none match (and that is said)
 "$bin" report --out "$tmp/c" --db "$tmp/db" 2>"$tmp/err" && grep -q "No results match" "$tmp/c/index.html" && ok ||
 	bad "report of no current results: $(cat "$tmp/err")"
+
+# --compare B: a copy of the fixture database, so each group is paired with every group of B holding the same
+# problems: 6 comparisons; the same GPU and driver on both sides gives 1, the H200's driver 13.0 (A) against its
+# driver 12.8 (B) on 1760x16x1760 NN gives 17.100 / 16.736 = 1.0217 (the vendor bests: 18.200 / 16.608 = 1.0959)
+cp -r "$tmp/db" "$tmp/b"
+"$bin" report --out "$tmp/cmp" --any-version --db "$tmp/db" --compare "$tmp/b" 2>"$tmp/err" && grep -q "; 6 comparisons" "$tmp/err" &&
+	ok || bad "report --compare: $(cat "$tmp/err")"
+xmllint --noout "$tmp/cmp/index.html" && grep -q "<h1>Comparison</h1>" "$tmp/cmp/index.html" && ok || bad "the comparison page"
+grep -h '^1,"1760x16x1760 NN",16.736,17.100,1.0217,16.608,18.200,1.0959$' "$tmp/cmp"/compare_*.csv | grep -q . && ok ||
+	bad "no ratio 1.0217 (H200 driver 12.8 / 13.0): $(cat "$tmp/cmp"/compare_*.csv)"
+[ "$(cat "$tmp/cmp"/compare_*.csv | grep -c ',1.0000,.*,1.0000$')" = 5 ] && ok || bad "the self-pairs are not 1: $(cat "$tmp/cmp"/compare_*.csv)"
+"$bin" report --out "$tmp/cmp2" --any-version --db "$tmp/db" --compare "$tmp/db" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc = 2 ] && grep -q "that is the database being reported" "$tmp/err" && ok || bad "--compare of --db itself: exit $rc, $(cat "$tmp/err")"
+"$bin" report --out "$tmp/cmp2" --db "$tmp/db" --compare "$tmp/none" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc = 2 ] && grep -q "no database there" "$tmp/err" && ok || bad "--compare of no database: exit $rc, $(cat "$tmp/err")"
+"$bin" export --format csv --compare "$tmp/b" --db "$tmp/db" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc = 2 ] && grep -q "\-\-compare goes with the report command" "$tmp/err" && ok || bad "export --compare: exit $rc, $(cat "$tmp/err")"
 
 # bad options: exit 2 with the reason
 "$bin" report --db "$tmp/db" >/dev/null 2>"$tmp/err"; rc=$?
