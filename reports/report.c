@@ -26,6 +26,8 @@ static int group_cmp(const struct dlb_row *a, const struct dlb_row *b)
 		c = strcmp(a->k.id, b->k.id);
 	if (!c)
 		c = (a->k.driver > b->k.driver) - (a->k.driver < b->k.driver);
+	if (!c) /* the title names it (--any-version may hold several) */
+		c = (a->k.cuda > b->k.cuda) - (a->k.cuda < b->k.cuda);
 	return c;
 }
 
@@ -58,9 +60,32 @@ static void describe(const struct dlb_row *w, char *buf, int len)
 		snprintf(buf, (size_t)len, "%s %s", w->k.shape, w->k.layout);
 }
 
+/* The length of the well-formed UTF-8 sequence at s (1 for ASCII), or 0 where s starts none. */
+static int utf8_len(const unsigned char *s)
+{
+	int n = s[0] < 0x80 ? 1 : (s[0] & 0xe0) == 0xc0 && s[0] >= 0xc2 ? 2 : (s[0] & 0xf0) == 0xe0 ? 3
+		: (s[0] & 0xf8) == 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+	for (int i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+/* Text as the pages may hold it: control characters (tab and newline but for Markdown) and bytes that are not
+ * UTF-8 become '?', so a name from an imported record cannot break the XML or a table. */
 static void html_text(FILE *f, const char *s)
 {
-	for (; *s; s++)
+	for (; *s; s++) {
+		int n = utf8_len((const unsigned char *)s);
+		if (n > 1) {
+			fwrite(s, 1, (size_t)n, f);
+			s += n - 1;
+			continue;
+		}
+		if (n == 0 || ((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n') || *s == 0x7f) {
+			fputc('?', f);
+			continue;
+		}
 		switch (*s) {
 		case '<':
 			fputs("&lt;", f);
@@ -77,12 +102,24 @@ static void html_text(FILE *f, const char *s)
 		default:
 			fputc(*s, f);
 		}
+	}
 }
 
+/* The same for Markdown: one line, '|' and '\\' escaped (a table cell). */
 static void md_text(FILE *f, const char *s)
 {
 	for (; *s; s++) {
-		if (*s == '|')
+		int n = utf8_len((const unsigned char *)s);
+		if (n > 1) {
+			fwrite(s, 1, (size_t)n, f);
+			s += n - 1;
+			continue;
+		}
+		if (n == 0 || (unsigned char)*s < 0x20 || *s == 0x7f) {
+			fputc(*s == '\n' || *s == '\r' || *s == '\t' ? ' ' : '?', f);
+			continue;
+		}
+		if (*s == '|' || *s == '\\')
 			fputc('\\', f);
 		fputc(*s, f);
 	}
@@ -94,7 +131,7 @@ static int open_in(const char *dir, const char *name, FILE **out)
 	char path[4096];
 	if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
 		DLB_USER_FAIL(ENAMETOOLONG, "%s/%s: path too long", dir, name);
-	*out = fopen(path, "w");
+	*out = fopen(path, "we"); /* not inherited by gnuplot */
 	if (!*out)
 		DLB_USER_FAIL(errno, "%s: %s", path, strerror(errno));
 fail:
@@ -104,14 +141,29 @@ fail:
 static int close_checked(const char *dir, const char *name, FILE *f)
 {
 	int rc = 0, bad = ferror(f);
-	if (fclose(f) || bad)
-		DLB_USER_FAIL(errno ? errno : EIO, "writing %s/%s: %s", dir, name, strerror(errno ? errno : EIO));
+	errno = 0;
+	int closed = fclose(f), e = errno ? errno : EIO;
+	if (closed || bad)
+		DLB_USER_FAIL(e, "writing %s/%s: %s", dir, name, strerror(e));
 fail:
 	return rc;
 }
 
-/* gnuplot runs script in dir (its files named relative to it); its messages go to dir/gnuplot.log. 0 when it
- * exited 0. */
+/* dir/name.tmp renamed to dir/name */
+static int rename_in(const char *dir, const char *name)
+{
+	int rc = 0;
+	char from[4096], to[4096];
+	snprintf(from, sizeof from, "%s/%s.tmp", dir, name);
+	snprintf(to, sizeof to, "%s/%s", dir, name);
+	if (rename(from, to))
+		DLB_USER_FAIL(errno, "%s: %s", to, strerror(errno));
+fail:
+	return rc;
+}
+
+/* gnuplot (an absolute path, or a name looked up in PATH) runs script in dir (its files named relative to it);
+ * its messages go to dir/gnuplot.log. 0 when it exited 0. */
 static int run_gnuplot(const char *gnuplot, const char *dir, const char *script)
 {
 	fflush(NULL);
@@ -119,11 +171,12 @@ static int run_gnuplot(const char *gnuplot, const char *dir, const char *script)
 	if (pid < 0)
 		return errno;
 	if (pid == 0) {
-		FILE *log;
-		if (chdir(dir) || !(log = freopen("gnuplot.log", "a", stderr)) || !freopen("/dev/null", "w", stdout))
+		if (chdir(dir) || !freopen("gnuplot.log", "a", stderr) || !freopen("/dev/null", "w", stdout)) {
+			dprintf(2, "dlbtune report: %s: cannot run gnuplot there: %s\n", dir, strerror(errno));
 			_exit(126);
-		execl(gnuplot, "gnuplot", script, (char *)NULL);
-		fprintf(log, "%s: %s\n", gnuplot, strerror(errno));
+		}
+		execlp(gnuplot, "gnuplot", script, (char *)NULL);
+		dprintf(2, "%s: %s\n", gnuplot, strerror(errno)); /* fd 2 is gnuplot.log: unbuffered */
 		_exit(127);
 	}
 	int st;
@@ -139,7 +192,8 @@ static void gp_head(FILE *f, const char *svg, const char *title, const char *yla
 	char t[512];
 	snprintf(t, sizeof t, "%s", title);
 	for (char *c = t; *c; c++)
-		if (*c == '"' || *c == '\\' || *c == '\'')
+		if (*c == '"' || *c == '\\' || *c == '\'' || (unsigned char)*c < 0x20 || *c == 0x7f ||
+		    (unsigned char)*c >= 0x80) /* ASCII only: the SVG must parse whatever a GPU name holds */
 			*c = ' ';
 	fprintf(f,
 		"set terminal svg size 960,440 dynamic font 'sans,11' background rgb 'white'\n"
@@ -162,9 +216,10 @@ static int gp_made(const char *dir, const char *gnuplot, const char *name, const
 {
 	char path[4096];
 	struct stat sb;
+	snprintf(path, sizeof path, "%s/%s", dir, svg);
+	unlink(path); /* an earlier report's plot never stands in for this one */
 	if (!gnuplot || !*gnuplot || np < 1 || run_gnuplot(gnuplot, dir, name))
 		return 0;
-	snprintf(path, sizeof path, "%s/%s", dir, svg);
 	return stat(path, &sb) == 0 && sb.st_size > 0;
 }
 
@@ -225,15 +280,23 @@ static void platforms(FILE *html, FILE *md, struct dlb_store *s, const struct dl
 		for (int j = 0; j < i && !seen; j++)
 			seen = !strcmp(g[j]->r.platform, key);
 		char *text = NULL;
-		if (seen || dlb_store_get(s, DLB_T_PLATFORMS, key, &text))
+		if (seen)
 			continue;
+		int got = dlb_store_get(s, DLB_T_PLATFORMS, key, &text);
+		if (got) { /* results imported without their platform have none: said only for other reasons */
+			if (got != DLB_E_NOTFOUND)
+				fprintf(stderr, "report: the platform record %s: %s (left out)\n", key, dlb_strerror(got));
+			continue;
+		}
 		struct dlb_platform p;
 		json_t *j = dlb_json_parse(text, strlen(text));
 		int bad = dlb_platform_from_json(j, &p);
 		json_decref(j);
 		free(text);
-		if (bad)
+		if (bad) {
+			fprintf(stderr, "report: the platform record %s does not parse (left out)\n", key);
 			continue;
+		}
 		char line[1024], v[32];
 		int off = snprintf(line, sizeof line,
 				   "%s (sm_%d, %d SMs at %d MHz, %.0f GiB at %d MHz, %.0f MiB L2), driver %d.%d, CUDA %d.%d, "
@@ -279,6 +342,8 @@ static int pair_order(const void *pa, const void *pb)
 		c = strcmp(a->b->k.id, b->b->k.id);
 	if (!c)
 		c = (a->b->k.driver > b->b->k.driver) - (a->b->k.driver < b->b->k.driver);
+	if (!c)
+		c = (a->b->k.cuda > b->b->k.cuda) - (a->b->k.cuda < b->b->k.cuda);
 	return c ? c : (a->ratio > b->ratio) - (a->ratio < b->ratio);
 }
 
@@ -289,15 +354,16 @@ static double tuned_us(const struct dlb_row *w)
 
 static void side(const struct dlb_row *w, char *buf, int len)
 {
-	snprintf(buf, (size_t)len, "%s (%s), driver %d.%d", w->k.gpu, w->k.id, w->k.driver / 1000,
-		 (w->k.driver % 1000) / 10);
+	snprintf(buf, (size_t)len, "%s (%s), driver %d.%d, CUDA %d.%d", w->k.gpu, w->k.id, w->k.driver / 1000,
+		 (w->k.driver % 1000) / 10, w->k.cuda / 1000, (w->k.cuda % 1000) / 10);
 }
 
 /* One group of pairs: its CSV, script, plot, and table. */
-static int compare_group(FILE *html, FILE *md, const char *dir, int g, const struct pair *p, int np, const char *gnuplot)
+static int compare_group(FILE *html, FILE *md, const char *dir, int g, const struct pair *p, int np, const char *gnuplot,
+			 int *made_out)
 {
 	int rc = 0, made;
-	char base[64], name[96], svg[96], title[640], sa[200], sb[200];
+	char base[64], name[96], svg[96], title[900], sa[320], sb[320];
 	FILE *f = NULL;
 	snprintf(base, sizeof base, "compare_%d", g);
 	side(p[0].a, sa, sizeof sa);
@@ -344,6 +410,7 @@ static int compare_group(FILE *html, FILE *md, const char *dir, int g, const str
 	f = NULL;
 	DLB_CHECK(rc);
 	made = gp_made(dir, gnuplot, name, svg, np);
+	*made_out += made;
 	fprintf(html, "<h2>");
 	html_text(html, title);
 	fprintf(html, "</h2>\n");
@@ -390,11 +457,11 @@ fail:
 
 /* The comparison section: every pair of rows of A and B that are the same problem with a verified winner each. */
 static int compare(FILE *html, FILE *md, const char *dir, const struct dlb_row *const *a, int na,
-		   const struct dlb_report_other *o, const char *source, const char *gnuplot, int *ngroups)
+		   const struct dlb_report_other *o, const char *source, const char *gnuplot, int *ngroups, int *nmade)
 {
 	int rc = 0, np = 0, cap = 0;
 	struct pair *p = NULL;
-	*ngroups = 0;
+	*ngroups = *nmade = 0;
 	for (int i = 0; i < na; i++)
 		for (int j = 0; j < o->n; j++) {
 			const struct dlb_row *b = &o->rows[j];
@@ -430,10 +497,10 @@ static int compare(FILE *html, FILE *md, const char *dir, const struct dlb_row *
 	}
 	for (int i = 0, j; i < np; i = j) {
 		for (j = i + 1; j < np && !group_cmp(p[i].a, p[j].a) && !strcmp(p[i].b->k.id, p[j].b->k.id) &&
-				p[i].b->k.driver == p[j].b->k.driver;
+				p[i].b->k.driver == p[j].b->k.driver && p[i].b->k.cuda == p[j].b->k.cuda;
 		     j++)
 			;
-		DLB_CHECK(compare_group(html, md, dir, ++*ngroups, p + i, j - i, gnuplot));
+		DLB_CHECK(compare_group(html, md, dir, ++*ngroups, p + i, j - i, gnuplot, nmade));
 	}
 fail:
 	free(p);
@@ -463,8 +530,12 @@ int dlb_report(const char *dir, struct dlb_store *s, const struct dlb_row *rows,
 	for (int i = 0; i < n; i++)
 		sorted[i] = &rows[i];
 	qsort(sorted, (size_t)n, sizeof *sorted, row_order);
-	DLB_CHECK(open_in(dir, "index.html", &html));
-	DLB_CHECK(open_in(dir, "report.md", &md));
+	/* the pages are written beside and renamed when whole: a failed run leaves the last report's */
+	DLB_CHECK(open_in(dir, "index.html.tmp", &html));
+	DLB_CHECK(open_in(dir, "report.md.tmp", &md));
+	FILE *log; /* gnuplot's messages: this report's only */
+	DLB_CHECK(open_in(dir, "gnuplot.log", &log));
+	fclose(log);
 	fprintf(html, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>dlbtune report</title>\n"
 		      "<style>%s</style>\n</head>\n<body>\n<h1>dlbtune report</h1>\n<p>",
 		css);
@@ -576,25 +647,34 @@ int dlb_report(const char *dir, struct dlb_store *s, const struct dlb_row *rows,
 		}
 		fprintf(html, "</table>\n");
 	}
-	int ncmp = 0;
+	int ncmp = 0, ncmp_made = 0;
 	if (other)
-		DLB_CHECK(compare(html, md, dir, sorted, n, other, source, gnuplot, &ncmp));
+		DLB_CHECK(compare(html, md, dir, sorted, n, other, source, gnuplot, &ncmp, &ncmp_made));
 	fprintf(html, "</body>\n</html>\n");
-	rc = close_checked(dir, "index.html", html);
+	rc = close_checked(dir, "index.html.tmp", html);
 	html = NULL;
 	DLB_CHECK(rc);
-	rc = close_checked(dir, "report.md", md);
+	rc = close_checked(dir, "report.md.tmp", md);
 	md = NULL;
 	DLB_CHECK(rc);
+	DLB_CHECK(rename_in(dir, "index.html"));
+	DLB_CHECK(rename_in(dir, "report.md"));
 	fprintf(stderr, "report: %s/index.html and report.md, %d tables, %d of %d plots", dir, ngroups, nplots, ngroups);
 	if (other)
-		fprintf(stderr, "; %d comparisons", ncmp);
+		fprintf(stderr, "; %d comparisons, %d of them plotted", ncmp, ncmp_made);
 	fprintf(stderr, "\n");
 fail:
 	if (html)
 		fclose(html);
 	if (md)
 		fclose(md);
+	if (rc) {
+		char path[4096];
+		snprintf(path, sizeof path, "%s/index.html.tmp", dir);
+		unlink(path);
+		snprintf(path, sizeof path, "%s/report.md.tmp", dir);
+		unlink(path);
+	}
 	free(sorted);
 	free(pt);
 	free(cols);

@@ -11,7 +11,8 @@
 
 /* rows: the results to show (any order). gnuplot: the program's path, or NULL or "" where there is none (the
  * pages then say that the plots are missing, and why: why_no_plots). Writes into dir, which must exist or be
- * creatable; files of a previous report there are replaced. 0, or an errno / DLB_E_* with the reason reported. */
+ * creatable; the files this report writes replace an earlier one's (index.html and report.md only once
+ * whole), others there are left. 0, or an errno / DLB_E_* with the reason reported. */
 struct dlb_report_other {
 	const struct dlb_row *rows; /* --compare: another database's results (the same filters) */
 	int n;

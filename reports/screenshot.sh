@@ -10,6 +10,7 @@ browser=$(command -v chromium || command -v chromium-browser || command -v googl
 [ -n "$browser" ] || { echo "$0: no Chromium found (Debian: apt-get install chromium)" >&2; exit 1; }
 abs=$(cd "$dir" && pwd)
 case $out in /*) ;; *) out="$(pwd)/$out" ;; esac
+rm -f "$out"
 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size="$(echo "$size" | tr x ,)" \
 	--screenshot="$out" "file://$abs/index.html" >/dev/null 2>&1
 [ -s "$out" ] || { echo "$0: $browser wrote no screenshot" >&2; exit 1; }

@@ -558,13 +558,22 @@ fail:
 	return rc;
 }
 
-/* gnuplot: $DLBTUNE_GNUPLOT (a path; empty or "none": no plots), else what configure found. */
-static const char *gnuplot_of(const char **why)
+/* gnuplot: $DLBTUNE_GNUPLOT (a name looked up in PATH, or a path, made absolute here: gnuplot runs in the report's
+ * directory; empty or "none": no plots), else what configure found. */
+static const char *gnuplot_of(const char **why, char *buf)
 {
 	const char *env = getenv("DLBTUNE_GNUPLOT");
 	if (env) {
 		*why = "DLBTUNE_GNUPLOT is empty or none";
-		return *env && strcmp(env, "none") ? env : NULL;
+		if (!*env || !strcmp(env, "none"))
+			return NULL;
+		if (!strchr(env, '/'))
+			return env;
+		if (!realpath(env, buf)) {
+			*why = "DLBTUNE_GNUPLOT names no file";
+			return NULL;
+		}
+		return buf;
 	}
 	*why = "configure found no gnuplot (Debian: gnuplot-nox; or set DLBTUNE_GNUPLOT to its path)";
 	return *DLB_GNUPLOT ? DLB_GNUPLOT : NULL;
@@ -577,16 +586,20 @@ static int cmd_report(const struct dlb_cli *c, struct dlb_store *s)
 	struct dlb_store *b = NULL;
 	struct dlb_filter f;
 	const char *why = NULL, *gp;
-	char source[4200], bsource[4200];
+	char source[4200], bsource[4200], gpbuf[PATH_MAX];
 	struct dlb_report_other other = {NULL, 0, bsource};
 	dlb_filter_of(c, &f);
-	gp = gnuplot_of(&why);
+	gp = gnuplot_of(&why, gpbuf);
 	const char *which = f.currency == DLB_CURRENT ? "current" : "stale and current";
 	DLB_CHECK(dlb_catalog_load(s, &f, &rows, &n));
 	snprintf(source, sizeof source, "%s results of %s", which, dlb_store_path(s));
 	if (c->compare) { /* B, read only, with the same filters; not A again (LMDB opens an environment once) */
-		char ra[PATH_MAX], rb[PATH_MAX];
-		if (realpath(dlb_store_path(s), ra) && realpath(c->compare, rb) && !strcmp(ra, rb))
+		struct stat sa, sb;
+		if (stat(c->compare, &sb))
+			DLB_USER_FAIL(DLB_E_USAGE, "--compare %s: no database there (%s)", c->compare, strerror(errno));
+		if (!S_ISDIR(sb.st_mode))
+			DLB_USER_FAIL(DLB_E_USAGE, "--compare %s: not a database directory", c->compare);
+		if (stat(dlb_store_path(s), &sa) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino)
 			DLB_USER_FAIL(DLB_E_USAGE, "--compare %s: that is the database being reported (--db)", c->compare);
 		rc = dlb_store_open(c->compare, DLB_STORE_RDONLY, &b);
 		if (rc == DLB_E_NOTFOUND)

@@ -38,7 +38,15 @@ grep -q "<p>Platform: NVIDIA H200 (sm_90, 132 SMs at 1980 MHz, 140 GiB" "$tmp/r/
 g="$tmp/r/gemm_fp32_2_speedup.csv" # groups in the order of GPU model id, then driver
 awk -F, 'NR == 2 {a = $3; m2 = $6} NR == 3 {b = $3; m3 = $6} END {exit !(NR == 3 && a + 0 < b + 0 && m2 == "paired" && m3 == "unpaired")}' "$g" &&
 	ok || bad "gemm_fp32_2_speedup.csv: $(cat "$g")"
-if grep -q "^#define DLB_GNUPLOT \"/" "$top_builddir/config.h" 2>/dev/null || [ -n "${DLBTUNE_GNUPLOT:-}" ]; then
+# plots where dlbtune finds gnuplot: $DLBTUNE_GNUPLOT when set (empty or none: no plots), else configure's
+if [ -n "${DLBTUNE_GNUPLOT+set}" ]; then
+	case $DLBTUNE_GNUPLOT in "" | none) plots=0 ;; *) plots=1 ;; esac
+elif grep -q "^#define DLB_GNUPLOT \"/" "$top_builddir/config.h" 2>/dev/null; then
+	plots=1
+else
+	plots=0
+fi
+if [ $plots = 1 ]; then
 	nsvg=$(ls "$tmp/r"/*_speedup.svg 2>/dev/null | wc -l)
 	[ "$nsvg" = 4 ] && ok || bad "$nsvg SVG plots, not 4: $(cat "$tmp/r/gnuplot.log" 2>/dev/null | head -5)"
 	for s in "$tmp/r"/*_speedup.svg; do
@@ -47,12 +55,14 @@ if grep -q "^#define DLB_GNUPLOT \"/" "$top_builddir/config.h" 2>/dev/null || [ 
 		grep -qF "$(basename "$s")" "$tmp/r/index.html" || bad "index.html does not show $(basename "$s")"
 	done
 else
-	echo "report: configure found no gnuplot; the SVG checks are skipped (the no-gnuplot path is tested below)"
+	echo "report: no gnuplot (configure's or DLBTUNE_GNUPLOT); the SVG checks are skipped (the no-gnuplot path is tested below)"
 fi
 
-# without gnuplot: the tables and CSVs, no SVG, and the pages say so
+# without gnuplot: the tables and CSVs, no SVG (an earlier report's removed: $tmp/n holds the first one's), and
+# the pages say so
+cp -r "$tmp/r" "$tmp/n"
 DLBTUNE_GNUPLOT=none "$bin" report --out "$tmp/n" --any-version --db "$tmp/db" 2>"$tmp/err" && ok || bad "report without gnuplot: $(cat "$tmp/err")"
-[ "$(ls "$tmp/n"/*.svg 2>/dev/null | wc -l)" = 0 ] && ok || bad "SVGs made without gnuplot"
+[ "$(ls "$tmp/n"/*.svg 2>/dev/null | wc -l)" = 0 ] && ok || bad "SVGs left without gnuplot"
 [ "$(ls "$tmp/n"/*_speedup.csv 2>/dev/null | wc -l)" = 4 ] && ok || bad "no plot CSVs without gnuplot"
 grep -q "Plots missing: DLBTUNE_GNUPLOT" "$tmp/n/index.html" && grep -q "Plots missing" "$tmp/n/report.md" && ok ||
 	bad "the pages do not say the plots are missing"
@@ -63,6 +73,7 @@ grep -c "<table>" "$tmp/n/index.html" | grep -qx 4 && ok || bad "index.html with
 "$bin" report --out "$tmp/c" --db "$tmp/db" 2>"$tmp/err" && grep -q "No results match" "$tmp/c/index.html" && ok ||
 	bad "report of no current results: $(cat "$tmp/err")"
 
+: >"$tmp/file"
 # --compare B: a copy of the fixture database, so each group is paired with every group of B holding the same
 # problems: 6 comparisons; the same GPU and driver on both sides gives 1, the H200's driver 13.0 (A) against its
 # driver 12.8 (B) on 1760x16x1760 NN gives 17.100 / 16.736 = 1.0217 (the vendor bests: 18.200 / 16.608 = 1.0959)
@@ -77,13 +88,21 @@ grep -h '^1,"1760x16x1760 NN",16.736,17.100,1.0217,16.608,18.200,1.0959$' "$tmp/
 [ $rc = 2 ] && grep -q "that is the database being reported" "$tmp/err" && ok || bad "--compare of --db itself: exit $rc, $(cat "$tmp/err")"
 "$bin" report --out "$tmp/cmp2" --db "$tmp/db" --compare "$tmp/none" >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc = 2 ] && grep -q "no database there" "$tmp/err" && ok || bad "--compare of no database: exit $rc, $(cat "$tmp/err")"
+"$bin" report --out "$tmp/cmp2" --db "$tmp/db" --compare "$tmp/file" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc = 2 ] && grep -q "not a database directory" "$tmp/err" && ok || bad "--compare of a file: exit $rc, $(cat "$tmp/err")"
 "$bin" export --format csv --compare "$tmp/b" --db "$tmp/db" >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc = 2 ] && grep -q "\-\-compare goes with the report command" "$tmp/err" && ok || bad "export --compare: exit $rc, $(cat "$tmp/err")"
+
+# a report that fails midway (a plot's CSV cannot be written) exits 1 and leaves the last whole pages as they were
+cp -r "$tmp/r" "$tmp/f"
+rm -f "$tmp/f/gemm_fp32_2_speedup.csv" && mkdir "$tmp/f/gemm_fp32_2_speedup.csv"
+"$bin" report --out "$tmp/f" --any-version --db "$tmp/db" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] && cmp -s "$tmp/r/index.html" "$tmp/f/index.html" && cmp -s "$tmp/r/report.md" "$tmp/f/report.md" &&
+	[ ! -e "$tmp/f/index.html.tmp" ] && ok || bad "a failed report: exit $rc, $(cat "$tmp/err"); $(ls "$tmp/f" | head -3)"
 
 # bad options: exit 2 with the reason
 "$bin" report --db "$tmp/db" >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc = 2 ] && grep -q "report needs --out" "$tmp/err" && ok || bad "report without --out: exit $rc, $(cat "$tmp/err")"
-: >"$tmp/file"
 "$bin" report --out "$tmp/file" --any-version --db "$tmp/db" >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc = 2 ] && grep -q "not a directory" "$tmp/err" && ok || bad "report --out FILE: exit $rc, $(cat "$tmp/err")"
 "$bin" export --format csv --out "$tmp/x" --db "$tmp/db" >/dev/null 2>"$tmp/err"; rc=$?
