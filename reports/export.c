@@ -135,9 +135,9 @@ static void export_md(FILE *out, const struct dlb_row *all, int n)
 			if (prev)
 				md_padding_note(out, padded, nrows, &prev->r);
 			padded = nrows = 0;
-			fprintf(out, "\n## %s %s on %s (%s), driver %d.%d, CUDA %d.%d\n\n", w->k.op, w->k.prec, w->k.gpu,
-				w->k.id, w->k.driver / 1000, (w->k.driver % 1000) / 10, w->k.cuda / 1000,
-				(w->k.cuda % 1000) / 10);
+			char where[320];
+			dlb_key_gpu_text(&w->k, where, sizeof where);
+			fprintf(out, "\n## %s %s on %s\n\n", w->k.op, w->k.prec, where);
 			ncols = dlb_columns(r->p.op->family, cols, DLB_MAX_COLUMNS);
 			md_line(out, cols, ncols, r->p.op, NULL);
 		}

@@ -71,9 +71,10 @@ static int utf8_len(const unsigned char *s)
 	return n;
 }
 
-/* Text as the pages may hold it: control characters (tab and newline but for Markdown) and bytes that are not
- * UTF-8 become '?', so a name from an imported record cannot break the XML or a table. */
-static void html_text(FILE *f, const char *s)
+/* Text as the pages may hold it, so a name from an imported record cannot break the XML or a table: bytes that are
+ * not UTF-8 and control characters become '?', except tab and newline (HTML keeps them; Markdown, one line a cell,
+ * makes them and CR a space); then HTML escapes < > & ", Markdown | and \. */
+static void page_text(FILE *f, const char *s, int md)
 {
 	for (; *s; s++) {
 		int n = utf8_len((const unsigned char *)s);
@@ -82,8 +83,15 @@ static void html_text(FILE *f, const char *s)
 			s += n - 1;
 			continue;
 		}
-		if (n == 0 || ((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n') || *s == 0x7f) {
-			fputc('?', f);
+		if (n == 0 || (unsigned char)*s < 0x20 || *s == 0x7f) {
+			int blank = *s == '\t' || *s == '\n' || (md && *s == '\r');
+			fputc(!blank ? '?' : md ? ' ' : *s, f);
+			continue;
+		}
+		if (md) {
+			if (*s == '|' || *s == '\\')
+				fputc('\\', f);
+			fputc(*s, f);
 			continue;
 		}
 		switch (*s) {
@@ -105,24 +113,14 @@ static void html_text(FILE *f, const char *s)
 	}
 }
 
-/* The same for Markdown: one line, '|' and '\\' escaped (a table cell). */
+static void html_text(FILE *f, const char *s)
+{
+	page_text(f, s, 0);
+}
+
 static void md_text(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		int n = utf8_len((const unsigned char *)s);
-		if (n > 1) {
-			fwrite(s, 1, (size_t)n, f);
-			s += n - 1;
-			continue;
-		}
-		if (n == 0 || (unsigned char)*s < 0x20 || *s == 0x7f) {
-			fputc(*s == '\n' || *s == '\r' || *s == '\t' ? ' ' : '?', f);
-			continue;
-		}
-		if (*s == '|' || *s == '\\')
-			fputc('\\', f);
-		fputc(*s, f);
-	}
+	page_text(f, s, 1);
 }
 
 static int open_in(const char *dir, const char *name, FILE **out)
@@ -352,12 +350,6 @@ static double tuned_us(const struct dlb_row *w)
 	return w->r.found && w->r.tuned.median > 0 ? w->r.tuned.median : NAN;
 }
 
-static void side(const struct dlb_row *w, char *buf, int len)
-{
-	snprintf(buf, (size_t)len, "%s (%s), driver %d.%d, CUDA %d.%d", w->k.gpu, w->k.id, w->k.driver / 1000,
-		 (w->k.driver % 1000) / 10, w->k.cuda / 1000, (w->k.cuda % 1000) / 10);
-}
-
 /* One group of pairs: its CSV, script, plot, and table. */
 static int compare_group(FILE *html, FILE *md, const char *dir, int g, const struct pair *p, int np, const char *gnuplot,
 			 int *made_out)
@@ -366,8 +358,8 @@ static int compare_group(FILE *html, FILE *md, const char *dir, int g, const str
 	char base[64], name[96], svg[96], title[900], sa[320], sb[320];
 	FILE *f = NULL;
 	snprintf(base, sizeof base, "compare_%d", g);
-	side(p[0].a, sa, sizeof sa);
-	side(p[0].b, sb, sizeof sb);
+	dlb_key_gpu_text(&p[0].a->k, sa, sizeof sa);
+	dlb_key_gpu_text(&p[0].b->k, sb, sizeof sb);
 	snprintf(title, sizeof title, "%s %s: B %s / A %s", p[0].a->k.op, p[0].a->k.prec, sb, sa);
 	snprintf(name, sizeof name, "%s.csv", base);
 	DLB_CHECK(open_in(dir, name, &f));
@@ -565,9 +557,9 @@ int dlb_report(const char *dir, struct dlb_store *s, const struct dlb_row *rows,
 		for (j = i + 1; j < n && !group_cmp(sorted[i], sorted[j]); j++)
 			;
 		const struct dlb_row *w = sorted[i];
-		char title[512], base[96];
-		snprintf(title, sizeof title, "%s %s on %s (%s), driver %d.%d, CUDA %d.%d", w->k.op, w->k.prec, w->k.gpu,
-			 w->k.id, w->k.driver / 1000, (w->k.driver % 1000) / 10, w->k.cuda / 1000, (w->k.cuda % 1000) / 10);
+		char title[512], base[96], where[320];
+		dlb_key_gpu_text(&w->k, where, sizeof where);
+		snprintf(title, sizeof title, "%s %s on %s", w->k.op, w->k.prec, where);
 		snprintf(base, sizeof base, "%s_%s_%d", w->k.op, w->k.prec, ++ngroups);
 		for (char *c = base; *c; c++)
 			if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_'))

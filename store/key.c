@@ -10,6 +10,12 @@
 #include <stdio.h>
 #include <string.h>
 
+void dlb_key_gpu_text(const struct dlb_key *k, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s (%s), driver %d.%d, CUDA %d.%d", k->gpu, k->id, k->driver / 1000, (k->driver % 1000) / 10,
+		 k->cuda / 1000, (k->cuda % 1000) / 10);
+}
+
 void dlb_key_model_id(int sm_count, double memory_gib, int clock_mhz, int mem_clock_mhz, char *buf, size_t len)
 {
 	snprintf(buf, len, "%dsm-%.0fGiB-%dMHz-%dMHz", sm_count, memory_gib, clock_mhz, mem_clock_mhz);

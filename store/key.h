@@ -27,6 +27,8 @@ struct dlb_key {
 	uint64_t tpl_hash;  /* FNV-1a of the template source */
 };
 
+/* Where k was measured, as tables head it: "NVIDIA H200 (132sm-...), driver 13.0, CUDA 13.0". */
+void dlb_key_gpu_text(const struct dlb_key *k, char *buf, size_t len);
 /* The model id of a GPU from its facts (struct dlb_key's id). */
 void dlb_key_model_id(int sm_count, double memory_gib, int clock_mhz, int mem_clock_mhz, char *buf, size_t len);
 /* 1 when id names one GPU (a UUID) rather than a model. */

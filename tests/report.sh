@@ -13,6 +13,7 @@ pass=0
 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$top_srcdir/tests/lib.sh"
 command -v xmllint >/dev/null || { echo "FAIL: xmllint not found (Debian: libxml2-utils; ./bootstrap installs it)"; exit 1; }
 
 "$bin" import "$top_srcdir/tests/data/records.json" --db "$tmp/db" >/dev/null 2>"$tmp/err" || bad "import: $(cat "$tmp/err")"
@@ -84,14 +85,10 @@ xmllint --noout "$tmp/cmp/index.html" && grep -q "<h1>Comparison</h1>" "$tmp/cmp
 grep -h '^1,"1760x16x1760 NN",16.736,17.100,1.0217,16.608,18.200,1.0959$' "$tmp/cmp"/compare_*.csv | grep -q . && ok ||
 	bad "no ratio 1.0217 (H200 driver 12.8 / 13.0): $(cat "$tmp/cmp"/compare_*.csv)"
 [ "$(cat "$tmp/cmp"/compare_*.csv | grep -c ',1.0000,.*,1.0000$')" = 5 ] && ok || bad "the self-pairs are not 1: $(cat "$tmp/cmp"/compare_*.csv)"
-"$bin" report --out "$tmp/cmp2" --any-version --db "$tmp/db" --compare "$tmp/db" >/dev/null 2>"$tmp/err"; rc=$?
-[ $rc = 2 ] && grep -q "that is the database being reported" "$tmp/err" && ok || bad "--compare of --db itself: exit $rc, $(cat "$tmp/err")"
-"$bin" report --out "$tmp/cmp2" --db "$tmp/db" --compare "$tmp/none" >/dev/null 2>"$tmp/err"; rc=$?
-[ $rc = 2 ] && grep -q "no database there" "$tmp/err" && ok || bad "--compare of no database: exit $rc, $(cat "$tmp/err")"
-"$bin" report --out "$tmp/cmp2" --db "$tmp/db" --compare "$tmp/file" >/dev/null 2>"$tmp/err"; rc=$?
-[ $rc = 2 ] && grep -q "not a database directory" "$tmp/err" && ok || bad "--compare of a file: exit $rc, $(cat "$tmp/err")"
-"$bin" export --format csv --compare "$tmp/b" --db "$tmp/db" >/dev/null 2>"$tmp/err"; rc=$?
-[ $rc = 2 ] && grep -q "\-\-compare goes with the report command" "$tmp/err" && ok || bad "export --compare: exit $rc, $(cat "$tmp/err")"
+refused "--compare of --db itself" "that is the database being reported" "$bin" report --out "$tmp/cmp2" --any-version --db "$tmp/db" --compare "$tmp/db"
+refused "--compare of no database" "no database there" "$bin" report --out "$tmp/cmp2" --db "$tmp/db" --compare "$tmp/none"
+refused "--compare of a file" "not a database directory" "$bin" report --out "$tmp/cmp2" --db "$tmp/db" --compare "$tmp/file"
+refused "export --compare" "--compare goes with the report command" "$bin" export --format csv --compare "$tmp/b" --db "$tmp/db"
 
 # a report that fails midway (a plot's CSV cannot be written) exits 1 and leaves the last whole pages as they were
 cp -r "$tmp/r" "$tmp/f"
@@ -101,12 +98,9 @@ rm -f "$tmp/f/gemm_fp32_2_speedup.csv" && mkdir "$tmp/f/gemm_fp32_2_speedup.csv"
 	[ ! -e "$tmp/f/index.html.tmp" ] && ok || bad "a failed report: exit $rc, $(cat "$tmp/err"); $(ls "$tmp/f" | head -3)"
 
 # bad options: exit 2 with the reason
-"$bin" report --db "$tmp/db" >/dev/null 2>"$tmp/err"; rc=$?
-[ $rc = 2 ] && grep -q "report needs --out" "$tmp/err" && ok || bad "report without --out: exit $rc, $(cat "$tmp/err")"
-"$bin" report --out "$tmp/file" --any-version --db "$tmp/db" >/dev/null 2>"$tmp/err"; rc=$?
-[ $rc = 2 ] && grep -q "not a directory" "$tmp/err" && ok || bad "report --out FILE: exit $rc, $(cat "$tmp/err")"
-"$bin" export --format csv --out "$tmp/x" --db "$tmp/db" >/dev/null 2>"$tmp/err"; rc=$?
-[ $rc = 2 ] && grep -q "\-\-out goes with the report command" "$tmp/err" && ok || bad "export --out: exit $rc, $(cat "$tmp/err")"
+refused "report without --out" "report needs --out" "$bin" report --db "$tmp/db"
+refused "report --out FILE" "not a directory" "$bin" report --out "$tmp/file" --any-version --db "$tmp/db"
+refused "export --out" "--out goes with the report command" "$bin" export --format csv --out "$tmp/x" --db "$tmp/db"
 
-echo "report: $pass checks passed, $fail failed"
+echo "report: $pass checks passed and 7 refusals checked ($fail failed)"
 [ $fail = 0 ]
