@@ -69,8 +69,8 @@ typedef unsigned short yt;
 #endif
 #ifndef KIND
 #define KIND 0 // 0: mma.sync; 1: wgmma fed by a cp.async producer warpgroup; 2: wgmma fed by the copy engine
-#endif         // (1 and 2: sm_90a, VEC only; 2: C a multiple of 64 as well)
-#if KIND >= 1
+#endif         // (1 and 2: sm_90a, VEC only; 2: C a multiple of 64 as well); 3: direct, mma.sync (VEC 0; below)
+#if KIND == 1 || KIND == 2
 #define THREADS (128 * (WARPS_M + 1)) // WARPS_M consumer warpgroups along the pixels, one producer
 #else
 #define THREADS (32 * WARPS_M * WARPS_N)
@@ -378,9 +378,176 @@ __device__ __forceinline__ void conv_body_vec(const h16 *__restrict__ x, const h
 }
 #endif
 
+#if KIND == 3
+// ---- KIND 3: direct convolution for layers with few taps (C·R·S <= 512: first layers, speech front ends) ----
+// The implicit GEMM above spends these layers' time on its reduction's machinery (stages, im2col loads, the
+// unfolded copies of C not a multiple of 8); their reduction is one to a few mma steps and their cost is the
+// output. Here a block owns a tile of DP output rows × DQ output columns of one image (BM = DP·DQ pixels, DQ =
+// BK) and BN filters: it copies the input patch under the tile (zeros in the padding) and its filters to shared
+// memory, then each warp builds its mma fragments from the patch through a table of the taps' offsets. The
+// reduction index k is w's own order (NCHW: KCRS, k = (c, r, s); NHWC: KRSC, k = (r, s, c)), so a block's
+// filters are one contiguous run of w, padded with zero weights to Kt, a multiple of 16; a fragment register's
+// two taps are two 16-bit shared reads (any filter, stride and dilation). The patch is held as x holds it: NCHW
+// C planes of TR rows of TC columns, NHWC TR rows of TC·C elements. Every copy keeps U loads in flight a thread.
+// Shared memory (dynamic; src/ops/conv/conv.c's direct_smem sizes it with the same formulas): the patch,
+// C·TR·TC halves (rounded up to a multiple of 8); the filters, BN rows of Kt + 8 halves; the offsets, Kt ints.
+#define DQ BK
+#define DP (BM / BK)
+#define DNW (THREADS / 32)
+#define DU 8
+static_assert(BM % BK == 0 && BK % 16 == 0, "direct: the tile is DP rows of DQ = BK pixels, a multiple of 16");
+static_assert(WARPS_N == 1 && (BM / 16) % WARPS_M == 0 && BN % DNW == 0,
+	      "direct: each warp owns whole 16-pixel strips and all BN filters");
+
+template <int NHWC>
+__device__ __forceinline__ void conv_body_direct(const h16 *__restrict__ x, const h16 *__restrict__ w,
+						 h16 *__restrict__ y, const conv_shape &d)
+{
+	extern __shared__ __align__(16) unsigned char dsm[];
+	const int TR = (DP - 1) * d.str_h + (d.R - 1) * d.dil_h + 1, TC = (DQ - 1) * d.str_w + (d.S - 1) * d.dil_w + 1;
+	const int CRS = d.C * d.R * d.S, Kt = (CRS + 15) & ~15, WP = Kt + 8; // WP: a filter row, 16 bytes of padding
+	const int RL = NHWC ? TC * d.C : TC, NR = NHWC ? TR : d.C * TR;     // the patch: NR rows of RL elements
+	const int patch = NR * RL;
+	h16 *xs = reinterpret_cast<h16 *>(dsm);
+	h16 *ws = xs + ((patch + 7) & ~7); // 16-byte aligned, as the offsets after the filters are
+	int *off = reinterpret_cast<int *>(ws + BN * WP);
+
+	// the tile: image n, output rows p0.., columns q0..; filters k0..
+	const int qt = (d.Q + DQ - 1) / DQ, pt = (d.P + DP - 1) / DP;
+	const int n = (int)(blockIdx.x / ((unsigned)qt * pt)), pq = (int)(blockIdx.x % ((unsigned)qt * pt));
+	const int p0 = pq / qt * DP, q0 = pq % qt * DQ, k0 = blockIdx.y * BN;
+	const int ih0 = p0 * d.str_h - d.pad_h, iw0 = q0 * d.str_w - d.pad_w;
+	// NHWC: a patch row's element j is in the image for j in [jlo, jhi)
+	const int jlo = (iw0 < 0 ? -iw0 : 0) * d.C, jhi = (d.W - iw0 < TC ? d.W - iw0 : TC) * d.C;
+
+	// the patch: element e = row·RL + j
+	for (int e0 = 0; e0 < patch; e0 += THREADS * DU) {
+		h16 v[DU];
+#pragma unroll
+		for (int u = 0; u < DU; u++) {
+			const int e = e0 + u * THREADS + threadIdx.x, row = e / RL, j = e - row * RL;
+			v[u] = 0;
+			if (e < patch) {
+				if (NHWC) {
+					const int ih = ih0 + row;
+					if (ih >= 0 && ih < d.H && j >= jlo && j < jhi)
+						v[u] = x[(((i64)n * d.H + ih) * d.W + iw0) * d.C + j];
+				} else {
+					const int c = row / TR, ih = ih0 + row - c * TR, iw = iw0 + j;
+					if (ih >= 0 && ih < d.H && iw >= 0 && iw < d.W)
+						v[u] = x[(((i64)n * d.C + c) * d.H + ih) * d.W + iw];
+				}
+			}
+		}
+#pragma unroll
+		for (int u = 0; u < DU; u++) {
+			const int e = e0 + u * THREADS + threadIdx.x;
+			if (e < patch)
+				xs[e] = v[u];
+		}
+	}
+	// the filters: ws[kk][k] = w[k0 + kk][k], a warp a row at a time, zeros past CRS and past K
+	const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+	for (int k = lane; k < Kt; k += 32) {
+		h16 v[BN / DNW];
+#pragma unroll
+		for (int i = 0; i < BN / DNW; i++) {
+			const int kk = warp + i * DNW;
+			v[i] = k < CRS && k0 + kk < d.K ? w[(i64)(k0 + kk) * CRS + k] : (h16)0;
+		}
+#pragma unroll
+		for (int i = 0; i < BN / DNW; i++)
+			ws[(warp + i * DNW) * WP + k] = v[i];
+	}
+	// each tap's offset in the patch from a pixel's first element
+	const int cstr = NHWC ? 1 : TR * TC, cs = NHWC ? d.C : 1; // a channel's and a column's step
+	for (int k = threadIdx.x; k < Kt; k += THREADS) {
+		int c, r, s;
+		if (NHWC) {
+			c = k % d.C;
+			s = k / d.C % d.S;
+			r = k / d.C / d.S;
+		} else {
+			s = k % d.S;
+			r = k / d.S % d.R;
+			c = k / d.S / d.R;
+		}
+		off[k] = k < CRS ? c * cstr + r * d.dil_h * RL + s * d.dil_w * cs : 0;
+	}
+	__syncthreads();
+
+	const int gid = lane / 4, t4 = lane % 4;
+	int base[MI]; // pixel gid of each of the warp's 16-pixel strips: its first tap's element (gid + 8: + step8)
+#pragma unroll
+	for (int i = 0; i < MI; i++) {
+		const int strip = warp * MI + i, pr = strip / (DQ / 16), pc = strip % (DQ / 16) * 16 + gid;
+		base[i] = pr * d.str_h * RL + pc * d.str_w * cs;
+	}
+	const int step8 = 8 * d.str_w * cs;
+	float acc[MI][NI][4];
+#pragma unroll
+	for (int i = 0; i < MI; i++)
+#pragma unroll
+		for (int j = 0; j < NI; j++)
+#pragma unroll
+			for (int e = 0; e < 4; e++)
+				acc[i][j][e] = 0.f;
+	for (int kb = 0; kb < Kt; kb += 16) {
+		const int2 o = *reinterpret_cast<const int2 *>(off + kb + 2 * t4),
+			   o8 = *reinterpret_cast<const int2 *>(off + kb + 2 * t4 + 8);
+		unsigned b[NI][2];
+#pragma unroll
+		for (int j = 0; j < NI; j++) {
+			const h16 *wr = ws + (j * 8 + gid) * WP + kb + 2 * t4;
+			b[j][0] = ld32(wr);
+			b[j][1] = ld32(wr + 8);
+		}
+#pragma unroll
+		for (int i = 0; i < MI; i++) {
+			const h16 *xa = xs + base[i], *xb = xa + step8;
+			const unsigned a0 = (unsigned)xa[o.x] | (unsigned)xa[o.y] << 16,
+				       a1 = (unsigned)xb[o.x] | (unsigned)xb[o.y] << 16,
+				       a2 = (unsigned)xa[o8.x] | (unsigned)xa[o8.y] << 16,
+				       a3 = (unsigned)xb[o8.x] | (unsigned)xb[o8.y] << 16;
+#pragma unroll
+			for (int j = 0; j < NI; j++)
+				mma16816(acc[i][j], a0, a1, a2, a3, b[j][0], b[j][1]);
+		}
+	}
+
+	// y: pixel (p0 + pr, q0 + pc (+8)), filters k0 + 8j + 2·t4 (+1)
+	const i64 PQ = (i64)d.P * d.Q;
+#pragma unroll
+	for (int i = 0; i < MI; i++) {
+		const int strip = warp * MI + i, p = p0 + strip / (DQ / 16);
+#pragma unroll
+		for (int h = 0; h < 2; h++) {
+			const int q = q0 + strip % (DQ / 16) * 16 + gid + 8 * h;
+			if (p >= d.P || q >= d.Q)
+				continue;
+			const i64 m = ((i64)n * d.P + p) * d.Q + q;
+#pragma unroll
+			for (int j = 0; j < NI; j++) {
+				const int k = k0 + j * 8 + t4 * 2;
+				const float v0 = acc[i][j][2 * h], v1 = acc[i][j][2 * h + 1];
+				if (NHWC && d.K % 2 == 0 && k + 1 < d.K) {
+					*reinterpret_cast<unsigned *>(y + m * d.K + k) =
+						(unsigned)to_half(v0) | (unsigned)to_half(v1) << 16;
+				} else {
+					if (k < d.K)
+						y[conv_yi<NHWC>(d, PQ, m, k)] = to_half(v0);
+					if (k + 1 < d.K)
+						y[conv_yi<NHWC>(d, PQ, m, k + 1)] = to_half(v1);
+				}
+			}
+		}
+	}
+}
+#endif // KIND == 3
+
 #endif // !TF32
 
-#if VEC && KIND >= 1
+#if VEC && (KIND == 1 || KIND == 2)
 // ---- KIND 1 and 2: wgmma (sm_90a), a producer warpgroup and WARPS_M consumer warpgroups ----
 // A stage holds BM lines of x (one pixel each) and BN lines of w (one filter each), 128 bytes (BK = 64 halves,
 // 8 chunks of 16 bytes) a line, chunk c of line l at l*128 + ((c ^ (l % 8)) * 16): the 128-byte swizzle the
@@ -853,7 +1020,9 @@ __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const el
 extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) conv_nchw(CONV_ARGS)
 {
 	conv_let_reduce_start();
-#if VEC && KIND >= 1
+#if KIND == 3
+	ONLY(LAYOUT_NCHW, conv_body_direct<0>(x, w, y, d));
+#elif VEC && KIND >= 1
 	ONLY(LAYOUT_NCHW, conv_body_wg<0>(CONV_PASS, &tmx, &tmw));
 #elif VEC // x and w as NHWC and KRSC (the host's to_nhwc copies), y NCHW
 	ONLY(LAYOUT_NCHW, conv_body_vec<0>(CONV_PASS));
@@ -865,7 +1034,9 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) conv_nchw(CONV
 extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) conv_nhwc(CONV_ARGS)
 {
 	conv_let_reduce_start();
-#if VEC && KIND >= 1
+#if KIND == 3
+	ONLY(LAYOUT_NHWC, conv_body_direct<1>(x, w, y, d));
+#elif VEC && KIND >= 1
 	ONLY(LAYOUT_NHWC, conv_body_wg<1>(CONV_PASS, &tmx, &tmw));
 #elif VEC
 	ONLY(LAYOUT_NHWC, conv_body_vec<1>(CONV_PASS));

@@ -3,8 +3,9 @@
 # filter with stride 2, 7x7 with pad 3 and stride 2 on 3 channels, DeepBench's 20x5 speech filter on 700x161
 # at batch 1, odd sizes with dilation 2 and unequal pads and strides, batch-1 layers small enough for split-K
 # over (c, r, s), 128 channels with stride 2, dilation 2 and 72 filters for the copy engine's im2col kernel,
-# and 1x1 stride 1 on 128 channels, 105 pixels and 72 filters, which it reads as a plain matrix),
-# each in NCHW and NHWC: the exhaustive strategy verifies every candidate and split before
+# and 1x1 stride 1 on 128 channels, 105 pixels and 72 filters, which it reads as a plain matrix; each of those
+# in NCHW and NHWC; then two rows for the direct kernel (fp16 KIND 3) with odd strides along the width, 2 and 3
+# channels, 70 and 37 filters (two filter tiles; odd in NHWC), dilation 2 along the height, unequal pads): the exhaustive strategy verifies every candidate and split before
 # its one timing sample, in fp32, fp16 (rows with C a multiple of 8 run the fp16 cp.async kernel, NCHW
 # ones after copying x and w to NHWC) and int8 (C padded to a multiple of 4; exact).
 # 0 wrong, 0 faults, every row verified, split-K tried. int8: cuDNN's int8 verified and timed on an NHWC row,
@@ -25,7 +26,7 @@ for prec in ${GPU_CONV_PRECS:-fp32 fp16 int8}; do
 	[ $rc = 0 ] || { echo "FAIL: $prec: dlbtune exited $rc"; tail -20 "$tmp/err"; fail=1; }
 	lines=$(grep -c " ok, .* wrong, .* faults)" "$tmp/err")
 	bad=$(grep " ok, .* wrong, .* faults)" "$tmp/err" | grep -vc " ok, 0 wrong, 0 faults)")
-	[ "$lines" = 17 ] && [ "$bad" = 0 ] || { echo "FAIL: $prec: $lines problems searched, $bad with wrong answers or faults:";
+	[ "$lines" = 19 ] && [ "$bad" = 0 ] || { echo "FAIL: $prec: $lines problems searched, $bad with wrong answers or faults:";
 		grep " ok, .* wrong, .* faults)" "$tmp/err"; fail=1; }
 	col='NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }'
 	# quoted fields (the configurations) may hold commas: blank them first
@@ -46,5 +47,18 @@ for prec in ${GPU_CONV_PRECS:-fp32 fp16 int8}; do
 	fi
 	grep " ok, .* wrong, .* faults)" "$tmp/err" | sed 's/^ *//' | cut -c1-120
 done
+# fp16's direct kernel (KIND 3) alone on every awkward row it applies to (C·R·S <= 512): each row verified, its
+# winner a KIND 3 candidate
+case " ${GPU_CONV_PRECS:-fp32 fp16 int8} " in *" fp16 "*)
+	awk -F, 'NR == 1 || $3 * $7 * $6 <= 512' "$top_srcdir/tests/conv_awkward.csv" >"$tmp/direct.csv"
+	want=$(($(wc -l <"$tmp/direct.csv") - 1))
+	"$bin" --op conv --suite "$tmp/direct.csv" --prec fp16 --only 'KIND=3' --strategy exhaustive --fixed-samples 1 \
+		--db "$tmp/db3" --csv -v >"$tmp/out3.csv" 2>"$tmp/err3" || { echo "FAIL: fp16 KIND=3: dlbtune exited $?"; tail -20 "$tmp/err3"; fail=1; }
+	lines=$(grep -c " ok, 0 wrong, 0 faults)" "$tmp/err3")
+	won=$(grep -c 'KIND=3' "$tmp/out3.csv")
+	echo "fp16 KIND=3 alone: $lines of $want rows verified without a wrong answer or fault, $won won by KIND 3"
+	[ "$want" -ge 11 ] && [ "$lines" = "$want" ] && [ "$won" = "$want" ] ||
+		{ echo "FAIL: fp16 KIND=3:"; grep " ok, .* wrong, .* faults)" "$tmp/err3"; tail -5 "$tmp/err3"; fail=1; } ;;
+esac
 echo "gpu_conv: $([ $fail = 0 ] && echo passed || echo failed)"
 exit $fail

@@ -145,16 +145,27 @@ static const struct dlb_param h_params[H_NPARAMS] = {
 		  {2, 3, 4, 6, 8}},
 	[H_KIND] = {"KIND",
 		    "0: mma.sync; 1: wgmma, cp.async copies (sm_90a, C a multiple of 8); 2: wgmma, the copy engine "
-		    "(sm_90a, C a multiple of 64; im2col, or a tiled map of x on 1x1 stride-1 layers)",
-		    3,
-		    {0, 1, 2},
+		    "(sm_90a, C a multiple of 64; im2col, or a tiled map of x on 1x1 stride-1 layers); 3: direct, "
+		    "mma.sync on the input patch in shared memory (C x R x S <= 512, a tile of BM/BK rows of BK pixels)",
+		    4,
+		    {0, 1, 2, 3},
 		    1,
-		    (const char *const[]){"mma.sync", "wgmma, cp.async", "wgmma, TMA"}},
+		    (const char *const[]){"mma.sync", "wgmma, cp.async", "wgmma, TMA", "direct, mma.sync"}},
 };
 
 static int h_wgmma(const int *v)
 {
-	return v[H_KIND] >= 1;
+	return v[H_KIND] == 1 || v[H_KIND] == 2;
+}
+
+/* KIND 3 (templates/conv_fp16.cu's conv_body_direct): the block's input patch and filters in shared memory, the
+ * mma.sync fragments read from them; BK is the tile's width in pixels. Its shared memory depends on the
+ * problem (direct_smem); the kernels may take up to DIRECT_SMEM bytes. */
+#define DIRECT_SMEM ((size_t)96 * 1024)
+#define DIRECT_MAX_TAPS 512 /* C·R·S at most: beyond it the implicit GEMM's stages win */
+static int h_direct(const int *v)
+{
+	return v[H_KIND] == 3;
 }
 
 /* two stages of both tiles (rows padded by 8 halves), the block's decoded pixels */
@@ -206,8 +217,18 @@ static int h_c_stages(const int *v, const struct dlb_limits *lim)
 	return v[H_ST] <= 4 || h_wgmma(v);
 }
 
+/* KIND 3: one warp along the filters (all BN of them), whole 16-pixel strips a warp, filters of at most 64 */
+static int h_c_direct(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	return !h_direct(v) ||
+	       (v[H_WN] == 1 && v[H_ST] == 2 && v[H_BN] <= 64 && v[H_BM] % v[H_BK] == 0 && (v[H_BM] / 16) % v[H_WM] == 0);
+}
+
 static const struct dlb_constraint h_constraints[] = {
 	{.text = "STAGES > 4: wgmma only", .kind = DLB_CON_CUSTOM, .ok = h_c_stages},
+	{.text = "direct (KIND 3): WARPS_N = 1, STAGES = 2, BN <= 64, BK divides BM, whole 16-pixel strips a warp",
+	 .kind = DLB_CON_CUSTOM, .ok = h_c_direct},
 	{.text = "mma.sync: BM <= 128, warp tile BM/WARPS_M >= 16 pixels (one mma row)", .kind = DLB_CON_CUSTOM,
 	 .ok = h_c_warp_m},
 	{.text = "mma.sync: BN <= 128, warp tile BN/WARPS_N >= 8 filters (one mma column)", .kind = DLB_CON_CUSTOM,
@@ -234,13 +255,15 @@ static const struct dlb_constraint i_constraints[] = {
 /* the register-staged kernels (BK <= 32, see h_scalar) */
 static int h_l_smem(const int *v, const struct dlb_limits *lim)
 {
-	return !lim || v[H_BK] > 32 || h_wgmma(v) || h_smem_of(v) <= lim->smem_static;
+	return !lim || v[H_BK] > 32 || h_wgmma(v) || h_direct(v) || h_smem_of(v) <= lim->smem_static;
 }
 
 /* the cp.async kernels (C % 8 == 0): STAGES stages in dynamic shared memory, mma.sync's rows padded by 8
  * halves, wgmma's 128-byte lines from a 1024-byte aligned start and 2 KiB a consumer warp for the epilogue */
 static size_t h_dyn_smem(const int *v)
 {
+	if (h_direct(v))
+		return DIRECT_SMEM;
 	if (h_wgmma(v))
 		return (size_t)v[H_ST] * (size_t)(v[H_BM] + v[H_BN]) * 128 + 1024 + 8192 * (size_t)v[H_WM];
 	return (size_t)v[H_ST] * (size_t)(v[H_BM] + v[H_BN]) * (size_t)(v[H_BK] + 8) * 2;
@@ -332,7 +355,7 @@ static int h_vec(const int64_t *dim)
 
 static int h_scalar(const int *v)
 {
-	return !h_wgmma(v) && v[H_ST] == 2 && v[H_BK] <= 32;
+	return !h_wgmma(v) && !h_direct(v) && v[H_ST] == 2 && v[H_BK] <= 32;
 }
 
 /* C not a multiple of 8: the register-staged kernels on the problem as given, the others on copies with C
@@ -340,7 +363,7 @@ static int h_scalar(const int *v)
  * (x2d_dims; KIND 2 runs only where C % 64 == 0, tma_ok) */
 static int h_spec_of(const struct dlb_problem *p, const int *v)
 {
-	if (!h_vec(p->dim) && h_scalar(v))
+	if (h_direct(v) || (!h_vec(p->dim) && h_scalar(v)))
 		return (int)p->dim[CONV_LAYOUT];
 	int x2d = v[H_KIND] == 2 && x2d_dims(p->dim);
 	if (p->dim[CONV_LAYOUT] == CONV_NHWC)
@@ -353,6 +376,8 @@ static int h_spec_used(const struct dlb_op *op, int s, const int *v)
 	(void)op;
 	if (s >= H_SPEC_NHWC8_X2D)
 		return v[H_KIND] == 2;
+	if (h_direct(v))
+		return s == H_SPEC_NCHW || s == H_SPEC_NHWC;
 	return s == H_SPEC_NHWC8 || s == H_SPEC_NCHW8 || h_scalar(v);
 }
 
@@ -674,18 +699,46 @@ static int conv_nsets(void *state)
 	return ((struct conv_state *)state)->nsets;
 }
 
+/* fp16's KIND 3, the direct kernel */
+static int direct_of(const struct conv_state *s, const int *v)
+{
+	return s->kind->type == DLB_CUDNN_F16 && h_direct(v);
+}
+
+/* KIND 3's shared memory on this problem (templates/conv_fp16.cu's conv_body_direct): the input patch under a
+ * tile of BM/BK rows of BK pixels (C·TR·TC halves, rounded up to 8), the BN filters' rows of Kt + 8 halves and
+ * Kt offsets, where Kt = C·R·S rounded up to 16; 0 where the kernel does not apply (more than DIRECT_MAX_TAPS
+ * taps). */
+static size_t direct_smem(const struct conv_state *s, const int *v)
+{
+	const struct conv_shape *d = &s->d;
+	int64_t taps = (int64_t)d->C * d->R * d->S, kt = (taps + 15) / 16 * 16;
+	int64_t dq = v[H_BK], dp = v[H_BM] / v[H_BK];
+	int64_t tr = (dp - 1) * d->str_h + (int64_t)(d->R - 1) * d->dil_h + 1,
+		tc = (dq - 1) * d->str_w + (int64_t)(d->S - 1) * d->dil_w + 1;
+	if (taps > DIRECT_MAX_TAPS)
+		return 0;
+	return (size_t)(2 * ((d->C * tr * tc + 7) / 8 * 8 + v[H_BN] * (kt + 8)) + 4 * kt);
+}
+
 static void grid_of(const struct conv_state *s, const int *v, int64_t *gx, int64_t *gy)
 {
 	int64_t npq = (int64_t)s->d.N * s->d.P * s->d.Q;
 	*gx = (npq + v[s->kind->bm] - 1) / v[s->kind->bm];
+	if (direct_of(s, v)) { /* a tile of BM/BK rows of BK pixels of one image */
+		int64_t dq = v[H_BK], dp = v[H_BM] / v[H_BK];
+		*gx = (int64_t)s->d.N * ((s->d.P + dp - 1) / dp) * ((s->d.Q + dq - 1) / dq);
+	}
 	*gy = ((int64_t)s->d.K + v[s->kind->bn] - 1) / v[s->kind->bn];
 }
 
 /* Candidate v runs a wgmma kernel (fp16 KIND 1 and 2; fp32's 3xTF32), fed by the copy engine (KIND 2) */
 static int wg_of(const struct conv_state *s, const int *v)
 {
-	return s->kind->kd >= 0 && v[s->kind->kd] >= 1;
+	return s->kind->kd >= 0 && (v[s->kind->kd] == 1 || v[s->kind->kd] == 2);
 }
+
+
 
 static int tma_of(const struct conv_state *s, const int *v)
 {
@@ -746,7 +799,7 @@ fail:
 /* Whether candidate v runs on the unfolded copies (fp16 with C not a multiple of 8, h_spec_of). */
 static int padded(const struct conv_state *s, const int *v)
 {
-	return s->cpad && !h_scalar(v);
+	return s->cpad && !h_scalar(v) && !direct_of(s, v);
 }
 
 /* The shape candidate v runs. */
@@ -797,6 +850,11 @@ static int conv_variants(void *state, const struct dlb_candidate *c, int *values
 	int64_t tiles = gx * gy, sms = s->g->dev->sm_count, bk = v[s->kind->bk],
 		crs = (int64_t)shape_run(s, v)->C * shape_run(s, v)->R * shape_run(s, v)->S, steps = (crs + bk - 1) / bk;
 	int n = 0;
+	if (direct_of(s, v)) { /* no split; 0 where it does not apply or its shared memory is over its bound */
+		size_t need = direct_smem(s, v);
+		values[0] = 1;
+		return need > 0 && need <= DIRECT_SMEM && gx <= 0x7fffffff;
+	}
 	if (s->kind->type == DLB_CUDNN_F16 && !s->vec && !h_scalar(v) && !s->cpad)
 		return 0; /* STAGES and BK 64 are the cp.async kernel's */
 	if (tf32_of(s, v) && !split_room(s))
@@ -891,6 +949,15 @@ static int conv_launch(void *state, const struct dlb_candidate *c, int split, in
 			 (long long)gy, split);
 	if (split > 1 && (size_t)split * s->ny > s->ws_elems)
 		DLB_FAIL(DLB_E_LIMIT, "split-K %d needs more workspace than was allocated", split);
+	if (direct_of(s, v)) { /* x and w as they are; the shared memory this problem's tile needs; no tensor maps */
+		struct dlb_tmap none;
+		memset(&none, 0, sizeof none);
+		void *dargs[] = {&s->x[set], &s->w[set], &s->y[set], &s->d, &s->ws, &split, &none, &none};
+		DLB_CHECK(dlb_launch(c->kernels[s->nhwc], (dim3){(unsigned)gx, (unsigned)gy, 1},
+				     (dim3){(unsigned)s->kind->threads(v), 1, 1}, direct_smem(s, v), s->g->dev->stream,
+				     dargs));
+		return 0;
+	}
 	int kc = chunk_of(s, v, split);
 	void *x = s->x[set], *w = s->w[set];
 	int vec = s->vec;
