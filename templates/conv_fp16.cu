@@ -412,17 +412,16 @@ __device__ __forceinline__ void conv_body_direct(const h16 *__restrict__ x, cons
 	h16 *ws = xs + ((patch + 7) & ~7); // 16-byte aligned, as the offsets after the filters are
 	int *off = reinterpret_cast<int *>(ws + BN * WP);
 
-	// the tile: image n, output rows p0.., columns q0..; filters k0..
-	const int qt = (d.Q + DQ - 1) / DQ, pt = (d.P + DP - 1) / DP;
-	const int n = (int)(blockIdx.x / ((unsigned)qt * pt)), pq = (int)(blockIdx.x % ((unsigned)qt * pt));
-	const int p0 = pq / qt * DP, q0 = pq % qt * DQ, k0 = blockIdx.y * BN;
+	const int qt = (d.Q + DQ - 1) / DQ, pt = (d.P + DP - 1) / DP, k0 = blockIdx.y * BN;
+	const int t = blockIdx.x; // the tile: image n, output rows p0.., columns q0..
+	const int n = t / (qt * pt), pq = t % (qt * pt), p0 = pq / qt * DP, q0 = pq % qt * DQ;
+	const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+
+	// The tile's patch, element e = row·RL + j, DU elements a thread a pass: load(e0, v) then put(e0, v).
 	const int ih0 = p0 * d.str_h - d.pad_h, iw0 = q0 * d.str_w - d.pad_w;
 	// NHWC: a patch row's element j is in the image for j in [jlo, jhi)
 	const int jlo = (iw0 < 0 ? -iw0 : 0) * d.C, jhi = (d.W - iw0 < TC ? d.W - iw0 : TC) * d.C;
-
-	// the patch: element e = row·RL + j
-	for (int e0 = 0; e0 < patch; e0 += THREADS * DU) {
-		h16 v[DU];
+	auto load = [&](int e0, h16 (&v)[DU]) {
 #pragma unroll
 		for (int u = 0; u < DU; u++) {
 			const int e = e0 + u * THREADS + threadIdx.x, row = e / RL, j = e - row * RL;
@@ -439,28 +438,36 @@ __device__ __forceinline__ void conv_body_direct(const h16 *__restrict__ x, cons
 				}
 			}
 		}
+	};
+	auto put = [&](int e0, const h16 (&v)[DU]) {
 #pragma unroll
 		for (int u = 0; u < DU; u++) {
 			const int e = e0 + u * THREADS + threadIdx.x;
 			if (e < patch)
 				xs[e] = v[u];
 		}
-	}
-	// the filters: ws[kk][k] = w[k0 + kk][k], a warp a row at a time, zeros past CRS and past K
-	const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-	for (int k = lane; k < Kt; k += 32) {
-		h16 v[BN / DNW];
+	};
+	// The filters: ws[kk][k] = w[k0 + kk][k] for k < Kt, a warp a row at a time, zeros past CRS and past K.
+	auto load_w = [&](int k, h16 (&v)[BN / DNW]) {
 #pragma unroll
 		for (int i = 0; i < BN / DNW; i++) {
 			const int kk = warp + i * DNW;
 			v[i] = k < CRS && k0 + kk < d.K ? w[(i64)(k0 + kk) * CRS + k] : (h16)0;
 		}
+	};
+	auto put_w = [&](int k, const h16 (&v)[BN / DNW]) {
+		if (k < Kt)
 #pragma unroll
-		for (int i = 0; i < BN / DNW; i++)
-			ws[(warp + i * DNW) * WP + k] = v[i];
-	}
-	// each tap's offset in the patch from a pixel's first element
-	const int cstr = NHWC ? 1 : TR * TC, cs = NHWC ? d.C : 1; // a channel's and a column's step
+			for (int i = 0; i < BN / DNW; i++)
+				ws[(warp + i * DNW) * WP + k] = v[i];
+	};
+
+	// The first passes of both copies in flight together (one memory latency, not two), the taps' offsets
+	// computed while they come, then the rest.
+	h16 pv[DU], wv[BN / DNW];
+	load(0, pv);
+	load_w(lane, wv);
+	const int cstr = NHWC ? 1 : TR * TC, cs = NHWC ? d.C : 1; // a channel's and a column's step in the patch
 	for (int k = threadIdx.x; k < Kt; k += THREADS) {
 		int c, r, s;
 		if (NHWC) {
@@ -474,6 +481,16 @@ __device__ __forceinline__ void conv_body_direct(const h16 *__restrict__ x, cons
 		}
 		off[k] = k < CRS ? c * cstr + r * d.dil_h * RL + s * d.dil_w * cs : 0;
 	}
+	put(0, pv);
+	put_w(lane, wv);
+	for (int e0 = THREADS * DU; e0 < patch; e0 += THREADS * DU) {
+		load(e0, pv);
+		put(e0, pv);
+	}
+	for (int k = lane + 32; k < Kt; k += 32) {
+		load_w(k, wv);
+		put_w(k, wv);
+	}
 	__syncthreads();
 
 	const int gid = lane / 4, t4 = lane % 4;
@@ -484,6 +501,8 @@ __device__ __forceinline__ void conv_body_direct(const h16 *__restrict__ x, cons
 		base[i] = pr * d.str_h * RL + pc * d.str_w * cs;
 	}
 	const int step8 = 8 * d.str_w * cs;
+	const i64 PQ = (i64)d.P * d.Q;
+
 	float acc[MI][NI][4];
 #pragma unroll
 	for (int i = 0; i < MI; i++)
@@ -516,7 +535,6 @@ __device__ __forceinline__ void conv_body_direct(const h16 *__restrict__ x, cons
 	}
 
 	// y: pixel (p0 + pr, q0 + pc (+8)), filters k0 + 8j + 2·t4 (+1)
-	const i64 PQ = (i64)d.P * d.Q;
 #pragma unroll
 	for (int i = 0; i < MI; i++) {
 		const int strip = warp * MI + i, p = p0 + strip / (DQ / 16);
