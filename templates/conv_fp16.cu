@@ -394,7 +394,9 @@ __device__ __forceinline__ void conv_body_vec(const h16 *__restrict__ x, const h
 #define DQ BK
 #define DP (BM / BK)
 #define DNW (THREADS / 32)
-#define DU 8
+#define DU 8  // patch elements a thread loads a pass
+#define DWP (BN / DNW >= 32 ? 1 : BN / DNW >= 16 ? 2 : 4) // filter passes (32 taps of BN/DNW filters a thread) loaded
+                                                        // at once: at most 32 registers of them
 static_assert(BM % BK == 0 && BK % 16 == 0, "direct: the tile is DP rows of DQ = BK pixels, a multiple of 16");
 static_assert(WARPS_N == 1 && (BM / 16) % WARPS_M == 0 && BN % DNW == 0,
 	      "direct: each warp owns whole 16-pixel strips and all BN filters");
@@ -462,11 +464,13 @@ __device__ __forceinline__ void conv_body_direct(const h16 *__restrict__ x, cons
 				ws[(warp + i * DNW) * WP + k] = v[i];
 	};
 
-	// The first passes of both copies in flight together (one memory latency, not two), the taps' offsets
-	// computed while they come, then the rest.
-	h16 pv[DU], wv[BN / DNW];
+	// The patch's first pass and the filters' first DWP passes (Kt <= 32·DWP: all of them) in flight together (one
+	// memory latency, not several), the taps' offsets computed while they come, then the rest.
+	h16 pv[DU], wv[DWP][BN / DNW];
 	load(0, pv);
-	load_w(lane, wv);
+#pragma unroll
+	for (int p = 0; p < DWP; p++)
+		load_w(lane + 32 * p, wv[p]);
 	const int cstr = NHWC ? 1 : TR * TC, cs = NHWC ? d.C : 1; // a channel's and a column's step in the patch
 	for (int k = threadIdx.x; k < Kt; k += THREADS) {
 		int c, r, s;
@@ -482,14 +486,20 @@ __device__ __forceinline__ void conv_body_direct(const h16 *__restrict__ x, cons
 		off[k] = k < CRS ? c * cstr + r * d.dil_h * RL + s * d.dil_w * cs : 0;
 	}
 	put(0, pv);
-	put_w(lane, wv);
+#pragma unroll
+	for (int p = 0; p < DWP; p++)
+		put_w(lane + 32 * p, wv[p]);
 	for (int e0 = THREADS * DU; e0 < patch; e0 += THREADS * DU) {
 		load(e0, pv);
 		put(e0, pv);
 	}
-	for (int k = lane + 32; k < Kt; k += 32) {
-		load_w(k, wv);
-		put_w(k, wv);
+	for (int k = lane + 32 * DWP; k < Kt; k += 32 * DWP) {
+#pragma unroll
+		for (int p = 0; p < DWP; p++)
+			load_w(k + 32 * p, wv[p]);
+#pragma unroll
+		for (int p = 0; p < DWP; p++)
+			put_w(k + 32 * p, wv[p]);
 	}
 	__syncthreads();
 
