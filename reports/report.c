@@ -185,7 +185,8 @@ static int run_gnuplot(const char *gnuplot, const char *dir, const char *script)
 }
 
 /* gnuplot's settings for a plot of np sorted problems into svg, the y axis logarithmic in [ylo, yhi] */
-static void gp_head(FILE *f, const char *svg, const char *title, const char *ylabel, int np, double ylo, double yhi)
+/* A plot script's first lines: the SVG terminal and file, CSV data, the title. */
+static void gp_start(FILE *f, const char *svg, const char *title)
 {
 	char t[512];
 	snprintf(t, sizeof t, "%s", title);
@@ -197,7 +198,14 @@ static void gp_head(FILE *f, const char *svg, const char *title, const char *yla
 		"set terminal svg size 960,440 dynamic font 'sans,11' background rgb 'white'\n"
 		"set output '%s'\n"
 		"set datafile separator ','\n"
-		"set title \"%s\" noenhanced\n"
+		"set title \"%s\" noenhanced\n",
+		svg, t);
+}
+
+static void gp_head(FILE *f, const char *svg, const char *title, const char *ylabel, int np, double ylo, double yhi)
+{
+	gp_start(f, svg, title);
+	fprintf(f,
 		"set xlabel 'problems, sorted'\n"
 		"set ylabel '%s'\n"
 		"set logscale y 2\n"
@@ -206,7 +214,7 @@ static void gp_head(FILE *f, const char *svg, const char *title, const char *yla
 		"set xrange [0:%d]\n"
 		"set yrange [%.4g:%.4g]\n"
 		"%s",
-		svg, t, ylabel, np + 1, ylo, yhi, np <= 24 ? "set xtics 1\n" : "set format x '%.0f'\n");
+		ylabel, np + 1, ylo, yhi, np <= 24 ? "set xtics 1\n" : "set format x '%.0f'\n");
 }
 
 /* Runs the script `name` where it can: whether svg was made. */
@@ -268,6 +276,146 @@ fail:
 	return rc;
 }
 
+/* The roofline of a group: each problem's arithmetic intensity (the op's work over the bytes of its inputs read
+ * once and its output written once, dlb_op_min_bytes) against the tuned kernel's and the vendor best's
+ * throughput, under the GPU's roofs: peak (the op's unit) and memory bandwidth bw (GB/s) times the intensity.
+ * Its CSV and script, and whether its SVG was made; *why says what is missing when there is no plot. */
+static int write_roofline(const char *dir, const char *base, const char *title, const struct dlb_row *const *g, int n,
+			  double peak, double bw, const char *gnuplot, int *made, const char **why)
+{
+	int rc = 0, np = 0;
+	char name[256], svg[256];
+	FILE *f = NULL;
+	const struct dlb_op *op = n > 0 ? g[0]->r.p.op : NULL;
+	double xlo = INFINITY, xhi = 0, ylo = INFINITY;
+	*made = 0;
+	*why = NULL;
+	if (!op || op->family->work_kind != DLB_WORK_FLOPS || !isfinite(dlb_op_min_bytes(op, &g[0]->r.p))) {
+		*why = "the op declares no bytes for its problems";
+		return 0;
+	}
+	if (!(isfinite(peak) && peak > 0) || !(isfinite(bw) && bw > 0)) {
+		*why = !(isfinite(peak) && peak > 0) ? "the records hold no compute peak"
+						       : "the records and platforms hold no memory bandwidth";
+		return 0;
+	}
+	const double scale = 1e12; /* the op's unit: TFLOP/s or TOPS */
+	snprintf(name, sizeof name, "%s_roofline.csv", base);
+	DLB_CHECK(open_in(dir, name, &f));
+	fprintf(f, "problem,intensity,tuned,vendor_best\n");
+	for (int i = 0; i < n; i++) {
+		const struct dlb_result *r = &g[i]->r;
+		double work = op->family->work(&r->p), bytes = dlb_op_min_bytes(op, &r->p), ai = work / bytes;
+		double t = r->found ? r->tuned.median : NAN, v = dlb_result_vendor_best_us(r);
+		double yt = t > 0 ? work / (t * 1e-6) / scale : NAN, yv = v > 0 ? work / (v * 1e-6) / scale : NAN;
+		if (!(isfinite(ai) && ai > 0) || (!isfinite(yt) && !isfinite(yv)))
+			continue;
+		char d[256];
+		describe(g[i], d, sizeof d);
+		dlb_csv_string(f, d);
+		fprintf(f, ",%.6g,", ai);
+		if (isfinite(yt))
+			fprintf(f, "%.6g", yt);
+		fprintf(f, ",");
+		if (isfinite(yv))
+			fprintf(f, "%.6g", yv);
+		fprintf(f, "\n");
+		xlo = fmin(xlo, ai);
+		xhi = fmax(xhi, ai);
+		ylo = fmin(ylo, fmin(isfinite(yt) ? yt : INFINITY, isfinite(yv) ? yv : INFINITY));
+		np++;
+	}
+	rc = close_checked(dir, name, f);
+	f = NULL;
+	DLB_CHECK(rc);
+	if (np == 0) {
+		*why = "no problem has a time";
+		return 0;
+	}
+	const double ridge = peak / (bw / 1e3); /* intensity where the roofs meet */
+	xlo = fmin(xlo, ridge) / 2;
+	xhi = fmax(xhi, ridge) * 2;
+	ylo = fmin(ylo, bw / 1e3 * xlo) / 2;
+	snprintf(svg, sizeof svg, "%s_roofline.svg", base);
+	snprintf(name, sizeof name, "%s_roofline.gp", base);
+	DLB_CHECK(open_in(dir, name, &f));
+	fprintf(f, "# dlbtune report: the roofline. Each problem's intensity (work / the bytes of its inputs read once and\n"
+		   "# its output written once) against the throughput of the tuned kernel and of the vendor's best,\n"
+		   "# under the GPU's roofs: %.6g %s and %.6g GB/s. Data: %s_roofline.csv\n",
+		peak, dlb_op_unit(op), bw, base);
+	char rtitle[600];
+	snprintf(rtitle, sizeof rtitle, "roofline: %s", title);
+	gp_start(f, svg, rtitle);
+	fprintf(f,
+		"set xlabel 'arithmetic intensity (%s per byte moved at least)'\n"
+		"set ylabel '%s'\n"
+		"set logscale xy 10\n"
+		"set format xy '%%g'\n"
+		"set grid xtics ytics\n"
+		"set key top left\n"
+		"set xrange [%.4g:%.4g]\n"
+		"set yrange [%.4g:%.4g]\n"
+		"set samples 400\n"
+		"peak = %.6g\n"
+		"bw = %.6g # the bandwidth in the unit per intensity (GB/s / 1000)\n"
+		"roof(x) = bw * x < peak ? bw * x : peak\n"
+		"plot roof(x) with lines lw 2 lc rgb '#555555' title sprintf('roofs: %%g %s, %%g GB/s', peak, bw * 1000), "
+		"'%s_roofline.csv' skip 1 using 2:3 with points pt 7 ps 0.7 lc rgb '#1f5fa8' title 'tuned', "
+		"'%s_roofline.csv' skip 1 using 2:4 with points pt 6 ps 0.9 lc rgb '#c0392b' title 'vendor best'\n",
+		op->family->work_kind == DLB_WORK_FLOPS && op->prec == DLB_PREC_INT8 ? "operations" : "flops",
+		dlb_op_unit(op), xlo, xhi, ylo, peak * 2, peak, bw / 1e3, dlb_op_unit(op), base, base);
+	rc = close_checked(dir, name, f);
+	f = NULL;
+	DLB_CHECK(rc);
+	*made = gp_made(dir, gnuplot, name, svg, np);
+	if (!*made)
+		*why = !gnuplot || !*gnuplot ? "no gnuplot" : "gnuplot failed (gnuplot.log)";
+fail:
+	if (f)
+		fclose(f);
+	return rc;
+}
+
+/* The platform record `key` into *p: 0, the store's error (DLB_E_NOTFOUND: none), or DLB_E_PARSE. */
+static int platform_of(struct dlb_store *s, const char *key, struct dlb_platform *p)
+{
+	char *text = NULL;
+	int got = dlb_store_get(s, DLB_T_PLATFORMS, key, &text);
+	if (got)
+		return got;
+	json_t *j = dlb_json_parse(text, strlen(text));
+	int bad = dlb_platform_from_json(j, p);
+	json_decref(j);
+	free(text);
+	return bad ? DLB_E_PARSE : 0;
+}
+
+/* The memory bandwidth of a group's GPU in GB/s: the first row's recorded one, else its platform record's
+ * memory clock and bus (two transfers a clock, as dlb_device_peak_gbs); NAN if none says. */
+static double group_bw(struct dlb_store *s, const struct dlb_row *const *g, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (isfinite(g[i]->r.mem_peak) && g[i]->r.mem_peak > 0)
+			return g[i]->r.mem_peak;
+	for (int i = 0; i < n; i++) {
+		struct dlb_platform p;
+		if (!*g[i]->r.platform || platform_of(s, g[i]->r.platform, &p))
+			continue;
+		double gbs = 2.0 * p.mem_clock_mhz * 1e6 * (p.mem_bus_bits / 8.0) / 1e9;
+		if (gbs > 0)
+			return gbs;
+	}
+	return NAN;
+}
+
+static double group_peak(const struct dlb_row *const *g, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (isfinite(g[i]->r.peak) && g[i]->r.peak > 0)
+			return g[i]->r.peak;
+	return NAN;
+}
+
 /* The platforms of a group's rows (each once), one line each: the GPU as measured, the driver and library
  * versions, the host. */
 static void platforms(FILE *html, FILE *md, struct dlb_store *s, const struct dlb_row *const *g, int n)
@@ -277,22 +425,17 @@ static void platforms(FILE *html, FILE *md, struct dlb_store *s, const struct dl
 		int seen = !*key;
 		for (int j = 0; j < i && !seen; j++)
 			seen = !strcmp(g[j]->r.platform, key);
-		char *text = NULL;
 		if (seen)
 			continue;
-		int got = dlb_store_get(s, DLB_T_PLATFORMS, key, &text);
+		struct dlb_platform p;
+		int got = platform_of(s, key, &p);
+		if (got == DLB_E_PARSE) {
+			fprintf(stderr, "report: the platform record %s does not parse (left out)\n", key);
+			continue;
+		}
 		if (got) { /* results imported without their platform have none: said only for other reasons */
 			if (got != DLB_E_NOTFOUND)
 				fprintf(stderr, "report: the platform record %s: %s (left out)\n", key, dlb_strerror(got));
-			continue;
-		}
-		struct dlb_platform p;
-		json_t *j = dlb_json_parse(text, strlen(text));
-		int bad = dlb_platform_from_json(j, &p);
-		json_decref(j);
-		free(text);
-		if (bad) {
-			fprintf(stderr, "report: the platform record %s does not parse (left out)\n", key);
 			continue;
 		}
 		char line[1024], v[32];
@@ -507,7 +650,7 @@ static const char css[] =
 int dlb_report(const char *dir, struct dlb_store *s, const struct dlb_row *rows, int n, const char *gnuplot,
 	       const char *why_no_plots, const char *source, const struct dlb_report_other *other)
 {
-	int rc = 0, ngroups = 0, nplots = 0;
+	int rc = 0, ngroups = 0, nplots = 0, nroof = 0;
 	FILE *html = NULL, *md = NULL;
 	const struct dlb_row **sorted = calloc(n > 0 ? (size_t)n : 1, sizeof *sorted);
 	struct point *pt = calloc(n > 0 ? (size_t)n : 1, sizeof *pt);
@@ -601,6 +744,31 @@ int dlb_report(const char *dir, struct dlb_store *s, const struct dlb_row *rows,
 		fprintf(md, "Plot data: [%s_speedup.csv](%s_speedup.csv) (script %s_speedup.gp); %d of %d problems have a "
 			    "speedup.\n\n",
 			base, base, base, np, j - i);
+		const char *rwhy;
+		int rmade;
+		DLB_CHECK(write_roofline(dir, base, title, sorted + i, j - i, group_peak(sorted + i, j - i),
+					 group_bw(s, sorted + i, j - i), gnuplot, &rmade, &rwhy));
+		nroof += rmade;
+		if (rmade) {
+			fprintf(html, "<p><img src=\"%s_roofline.svg\" alt=\"roofline: throughput against arithmetic "
+				      "intensity\"/></p>\n",
+				base);
+			fprintf(md, "![roofline: throughput against arithmetic intensity](%s_roofline.svg)\n\n", base);
+		} else {
+			fprintf(html, "<p class=\"missing\">Roofline missing: ");
+			html_text(html, rwhy);
+			fprintf(html, ".</p>\n");
+			fprintf(md, "Roofline missing: %s.\n\n", rwhy);
+		}
+		if (rmade || (rwhy && (!strcmp(rwhy, "no gnuplot") || !strncmp(rwhy, "gnuplot failed", 14)))) {
+			fprintf(html, "<p>Roofline data: <a href=\"%s_roofline.csv\">%s_roofline.csv</a> (script "
+				      "%s_roofline.gp): intensity = work / the bytes of the inputs read once and the output "
+				      "written once.</p>\n",
+				base, base, base);
+			fprintf(md, "Roofline data: [%s_roofline.csv](%s_roofline.csv) (script %s_roofline.gp): intensity = "
+				    "work / the bytes of the inputs read once and the output written once.\n\n",
+				base, base, base);
+		}
 		const struct dlb_op *op = w->r.p.op;
 		int nc = op ? dlb_columns(op->family, cols, DLB_MAX_COLUMNS) : 0, shown = 0;
 		fprintf(html, "<table>\n<tr>");
@@ -651,7 +819,8 @@ int dlb_report(const char *dir, struct dlb_store *s, const struct dlb_row *rows,
 	DLB_CHECK(rc);
 	DLB_CHECK(rename_in(dir, "index.html"));
 	DLB_CHECK(rename_in(dir, "report.md"));
-	fprintf(stderr, "report: %s/index.html and report.md, %d tables, %d of %d plots", dir, ngroups, nplots, ngroups);
+	fprintf(stderr, "report: %s/index.html and report.md, %d tables, %d of %d plots, %d rooflines", dir, ngroups, nplots,
+		ngroups, nroof);
 	if (other)
 		fprintf(stderr, "; %d comparisons, %d of them plotted", ncmp, ncmp_made);
 	fprintf(stderr, "\n");

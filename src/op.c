@@ -117,6 +117,13 @@ double dlb_op_peak(const struct dlb_op *op, const struct dlb_device *dev)
 	return dlb_device_peak_tflops(dev, op->prec);
 }
 
+double dlb_op_min_bytes(const struct dlb_op *op, const struct dlb_problem *p)
+{
+	if (!op->family->min_bytes || op->es_in <= 0 || op->es_out <= 0)
+		return NAN;
+	return op->family->min_bytes(p, op->es_in, op->es_out);
+}
+
 double dlb_op_throughput(const struct dlb_op *op, const struct dlb_problem *p, double us)
 {
 	double scale = op->family->work_kind == DLB_WORK_BYTES ? 1e9 : 1e12;

@@ -80,6 +80,10 @@ struct dlb_family {
 	int ndims;
 	enum dlb_work_kind work_kind;
 	double (*work)(const struct dlb_problem *p); /* of the problem as given (not padded) */
+	/* Bytes a kernel must move at least on the problem as given: its inputs read once and its output written
+	 * once, with input elements of es_in bytes and output elements of es_out (the op's). The report's roofline
+	 * puts work / min_bytes on its x axis. NULL: not known (no roofline). */
+	double (*min_bytes)(const struct dlb_problem *p, int es_in, int es_out);
 	/* Whether the dims, each within its range, make a problem together (a convolution's filter must fit
 	 * its padded input): 0, or DLB_E_USAGE with the reason in why. NULL: every combination does. */
 	int (*check)(const int64_t *dim, char *why, int len);
@@ -121,6 +125,7 @@ struct dlb_op {
 	const struct dlb_family *family;
 	enum dlb_prec prec;                  /* one entry per (family, precision) */
 	const char *summary;
+	int es_in, es_out;                   /* bytes of an input element and of an output element (dlb_op_min_bytes) */
 	const char *template_file;           /* embedded file name */
 	const char *template_extra;          /* a second embedded file appended to the first, or NULL */
 	const char *template_more;           /* a third, after the second, or NULL */
@@ -209,6 +214,8 @@ int dlb_family_dim(const struct dlb_family *f, const char *name);
 const char *dlb_op_unit(const struct dlb_op *op);
 const char *dlb_op_peak_about(const struct dlb_op *op);
 double dlb_op_peak(const struct dlb_op *op, const struct dlb_device *dev);
+/* The family's min_bytes with the op's element sizes; NAN where either is not declared. */
+double dlb_op_min_bytes(const struct dlb_op *op, const struct dlb_problem *p);
 /* work / seconds in the op's unit. */
 double dlb_op_throughput(const struct dlb_op *op, const struct dlb_problem *p, double us);
 #endif

@@ -1,7 +1,8 @@
 #!/bin/sh
 # report: `dlbtune report` on the fixture records (tests/data: GEMM on two GPUs and two drivers, a sparse
 # record): index.html and every plot's SVG parse as XML (xmllint), every plot has its CSV and gnuplot script,
-# a group's CSV holds its problems sorted by speedup, the pages name each op x precision x GPU and its platforms;
+# a group's CSV holds its problems sorted by speedup, each group has a roofline (its CSV holds each problem's
+# intensity and throughputs, its script the GPU's roofs), the pages name each op x precision x GPU and its platforms;
 # without gnuplot (DLBTUNE_GNUPLOT=none) the tables stay and the pages say the plots are missing; --compare of
 # two databases gives the expected ratios; bad options exit 2. CPU only.
 top_builddir=${top_builddir:-.}
@@ -39,6 +40,15 @@ grep -q "<p>Platform: NVIDIA H200 (sm_90, 132 SMs at 1980 MHz, 140 GiB" "$tmp/r/
 g="$tmp/r/gemm_fp32_2_speedup.csv" # groups in the order of GPU model id, then driver
 awk -F, 'NR == 2 {a = $3; m2 = $6} NR == 3 {b = $3; m3 = $6} END {exit !(NR == 3 && a + 0 < b + 0 && m2 == "paired" && m3 == "unpaired")}' "$g" &&
 	ok || bad "gemm_fp32_2_speedup.csv: $(cat "$g")"
+# a roofline per group: intensity = work / the bytes of the inputs read once and the output written once
+# (1760x16x1760 fp32: 2·1760·16·1760 / (4·(1760·1760 + 1760·16 + 1760·16)) = 7.85714), the throughputs in TFLOP/s
+# (16.736 us: 5.9227); the GEMM groups' bandwidth from the records' platforms (none of the GEMM records holds
+# one; the H200's 2 x 3201 MHz x 6144 bits = 4916.74 GB/s), the sparse record's from itself
+[ "$(ls "$tmp/r"/*_roofline.csv 2>/dev/null | wc -l)" = 4 ] && ok || bad "not 4 roofline CSVs: $(ls "$tmp/r")"
+awk -F, '$1 == "\"1760x16x1760 NN\"" && $2 == 7.85714 && $3 == 5.92275 {n++} END {exit !(n == 1)}' "$tmp/r/gemm_fp32_2_roofline.csv" &&
+	ok || bad "gemm_fp32_2_roofline.csv: $(cat "$tmp/r/gemm_fp32_2_roofline.csv")"
+grep -q "^# under the GPU's roofs: 66.9 TFLOP/s and 4916.74 GB/s" "$tmp/r/gemm_fp32_2_roofline.gp" && ok ||
+	bad "the H200 group's roofs: $(grep roofs "$tmp/r/gemm_fp32_2_roofline.gp")"
 # plots where dlbtune finds gnuplot: $DLBTUNE_GNUPLOT when set (empty or none: no plots), else configure's
 if [ -n "${DLBTUNE_GNUPLOT+set}" ]; then
 	case $DLBTUNE_GNUPLOT in "" | none) plots=0 ;; *) plots=1 ;; esac
@@ -50,7 +60,9 @@ fi
 if [ $plots = 1 ]; then
 	nsvg=$(ls "$tmp/r"/*_speedup.svg 2>/dev/null | wc -l)
 	[ "$nsvg" = 4 ] && ok || bad "$nsvg SVG plots, not 4: $(cat "$tmp/r/gnuplot.log" 2>/dev/null | head -5)"
-	for s in "$tmp/r"/*_speedup.svg; do
+	grep -q ", 4 rooflines" "$tmp/err" && [ "$(ls "$tmp/r"/*_roofline.svg 2>/dev/null | wc -l)" = 4 ] && ok ||
+		bad "not 4 roofline SVGs: $(cat "$tmp/err")"
+	for s in "$tmp/r"/*_speedup.svg "$tmp/r"/*_roofline.svg; do
 		xmllint --noout "$s" 2>"$tmp/x" || bad "$(basename "$s") does not parse: $(head -3 "$tmp/x")"
 		[ -s "${s%.svg}.csv" ] || bad "$(basename "$s") has no CSV"
 		grep -qF "$(basename "$s")" "$tmp/r/index.html" || bad "index.html does not show $(basename "$s")"
@@ -67,6 +79,8 @@ DLBTUNE_GNUPLOT=none "$bin" report --out "$tmp/n" --any-version --db "$tmp/db" 2
 [ "$(ls "$tmp/n"/*_speedup.csv 2>/dev/null | wc -l)" = 4 ] && ok || bad "no plot CSVs without gnuplot"
 grep -q "Plots missing: DLBTUNE_GNUPLOT" "$tmp/n/index.html" && grep -q "Plots missing" "$tmp/n/report.md" && ok ||
 	bad "the pages do not say the plots are missing"
+[ "$(grep -c "Roofline missing: no gnuplot" "$tmp/n/report.md")" = 4 ] && [ "$(ls "$tmp/n"/*_roofline.csv | wc -l)" = 4 ] && ok ||
+	bad "without gnuplot the rooflines' CSVs and the pages' word on them"
 xmllint --noout "$tmp/n/index.html" && ok || bad "index.html without plots does not parse"
 grep -c "<table>" "$tmp/n/index.html" | grep -qx 4 && ok || bad "index.html without plots lost its tables"
 

@@ -1219,6 +1219,8 @@ const struct dlb_op dlb_op_conv = {
 	.name = "conv",
 	.family = &dlb_family_conv,
 	.prec = DLB_PREC_FP32,
+	.es_in = 4,
+	.es_out = 4,
 	.summary = "forward convolution, implicit GEMM: FFMA on the CUDA cores, or 3xTF32 on the tensor cores (wgmma on "
 		   "sm_90a, fed by cp.async or the copy engine)",
 	.template_file = "conv_common.cu",
@@ -1252,6 +1254,8 @@ const struct dlb_op dlb_op_conv_fp16 = {
 	.name = "conv",
 	.family = &dlb_family_conv,
 	.prec = DLB_PREC_FP16,
+	.es_in = 2,
+	.es_out = 2,
 	.summary = "forward convolution, implicit GEMM with fp16 inputs and output on the tensor cores (mma.sync; "
 		   "wgmma on sm_90a, fed by cp.async or the copy engine), fp32 accumulation",
 	.template_file = "conv_common.cu",
@@ -1284,6 +1288,8 @@ const struct dlb_op dlb_op_conv_int8 = {
 	.name = "conv",
 	.family = &dlb_family_conv,
 	.prec = DLB_PREC_INT8,
+	.es_in = 1,
+	.es_out = 4,
 	.summary = "forward convolution, implicit GEMM with int8 inputs on the tensor cores (mma.sync), int32 "
 		   "accumulation and output, channels padded to multiples of 4",
 	.template_file = "conv_common.cu",

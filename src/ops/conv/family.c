@@ -58,6 +58,17 @@ static double conv_work(const struct dlb_problem *p)
 	       (double)p->dim[CONV_R] * (double)p->dim[CONV_S];
 }
 
+/* x and w read once, y written once */
+static double conv_min_bytes(const struct dlb_problem *p, int es_in, int es_out)
+{
+	const int64_t *d = p->dim;
+	int64_t P, Q;
+	dlb_conv_out(d, &P, &Q);
+	return ((double)d[CONV_N] * d[CONV_C] * d[CONV_H] * d[CONV_W] + (double)d[CONV_K] * d[CONV_C] * d[CONV_R] * d[CONV_S]) *
+		       es_in +
+	       (double)d[CONV_N] * d[CONV_K] * P * Q * es_out;
+}
+
 /* A filter (dilated) that does not fit the padded input has no output. */
 static int conv_check(const int64_t *d, char *why, int len)
 {
@@ -213,6 +224,7 @@ const struct dlb_family dlb_family_conv = {
 	.dims = conv_dims,
 	.ndims = CONV_NDIMS,
 	.work_kind = DLB_WORK_FLOPS,
+	.min_bytes = conv_min_bytes,
 	.work = conv_work,
 	.check = conv_check,
 	.vendor_lib = &dlb_lib_cudnn,

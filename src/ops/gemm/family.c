@@ -28,6 +28,13 @@ static double gemm_work(const struct dlb_problem *p)
 	return 2.0 * (double)GM(p) * (double)GN(p) * (double)GK(p);
 }
 
+/* A and B read once, C written once */
+static double gemm_min_bytes(const struct dlb_problem *p, int es_in, int es_out)
+{
+	return ((double)GM(p) * (double)GK(p) + (double)GK(p) * (double)GN(p)) * es_in +
+	       (double)GM(p) * (double)GN(p) * es_out;
+}
+
 /* The vendor entries' kinds: 0 the classic entry point (cublasSgemm, cublasGemmEx), 1 a cuBLASLt algorithm. */
 static const struct dlb_vendor_col gemm_cols[] = {
 	{"cuBLAS us", "cublas_us", DLB_GEMM_KIND_CUBLAS},
@@ -148,6 +155,7 @@ const struct dlb_family dlb_family_gemm = {
 	.dims = gemm_dims,
 	.ndims = GEMM_NDIMS,
 	.work_kind = DLB_WORK_FLOPS,
+	.min_bytes = gemm_min_bytes,
 	.work = gemm_work,
 	.vendor_lib = &dlb_lib_cublas,
 	.vendor_about = "cuBLAS (fp32: cublasSgemm, default non-TF32 math; fp16 and int8: cublasGemmEx)\n"

@@ -431,6 +431,8 @@ const struct dlb_op dlb_op_gemm = {
 	.family = &dlb_family_gemm,
 	.prec = DLB_PREC_FP32,
 	.summary = "dense matrix product C = op(A) op(B), column-major",
+	.es_in = 4,
+	.es_out = 4,
 	.template_file = "gemm_fp32.cu",
 	.kernel_names = gemm_kernels,
 	.nkernels = 4,

@@ -957,6 +957,8 @@ fail:
 const struct dlb_op dlb_op_gemm_fp16 = {
 	TC_OP_COMMON,
 	.prec = DLB_PREC_FP16,
+	.es_in = 2,
+	.es_out = 2,
 	.summary = "dense matrix product on the tensor cores, half A, B, C with fp32 accumulation (mma.sync m16n8k16; "
 		   "wgmma on sm_90a)",
 	.defines = "#define PREC_INT8 0\n",
@@ -969,6 +971,8 @@ const struct dlb_op dlb_op_gemm_fp16 = {
 const struct dlb_op dlb_op_gemm_int8 = {
 	TC_OP_COMMON,
 	.prec = DLB_PREC_INT8,
+	.es_in = 1,
+	.es_out = 4,
 	.summary = "dense matrix product on the tensor cores, int8 A and B, int32 C and accumulation (mma.sync "
 		   "m16n8k32; wgmma on sm_90a), dimensions padded to multiples of 4",
 	.defines = "#define PREC_INT8 1\n",

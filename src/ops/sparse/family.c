@@ -207,16 +207,20 @@ static double nnz_col(const struct dlb_result *r)
 	return dlb_spmm_nnz(r->p.dim);
 }
 
-/* Bytes a kernel must move at least: A's CSR arrays, B once, C once. */
-static double min_bytes(const int64_t *d)
+/* Bytes a kernel must move at least: A's CSR arrays (values and 32-bit column indices, row offsets), B once, C
+ * once. */
+static double spmm_min_bytes(const struct dlb_problem *p, int es_in, int es_out)
 {
-	return dlb_spmm_nnz(d) * 8.0 + ((double)d[SPMM_M] + 1) * 4.0 + (double)d[SPMM_K] * (double)d[SPMM_N] * 4.0 +
-	       (double)d[SPMM_M] * (double)d[SPMM_N] * 4.0;
+	const int64_t *d = p->dim;
+	return dlb_spmm_nnz(d) * (es_in + 4.0) + ((double)d[SPMM_M] + 1) * 4.0 +
+	       (double)d[SPMM_K] * (double)d[SPMM_N] * es_in + (double)d[SPMM_M] * (double)d[SPMM_N] * es_out;
 }
 
 static double gbps(const struct dlb_result *r)
 {
-	return r->found && r->tuned.median > 0 ? min_bytes(r->p.dim) / (r->tuned.median * 1e3) : NAN;
+	/* spmm is fp32 only: a row whose op was not resolved is that one */
+	double b = r->p.op ? dlb_op_min_bytes(r->p.op, &r->p) : spmm_min_bytes(&r->p, 4, 4);
+	return r->found && r->tuned.median > 0 ? b / (r->tuned.median * 1e3) : NAN;
 }
 
 /* GB/s as a percentage of the memory bandwidth of the GPU it was measured on */
@@ -313,6 +317,7 @@ const struct dlb_family dlb_family_spmm = {
 	.dims = spmm_dims,
 	.ndims = SPMM_NDIMS,
 	.work_kind = DLB_WORK_FLOPS,
+	.min_bytes = spmm_min_bytes,
 	.work = spmm_work,
 	.check = spmm_check,
 	.options = spmm_options,
