@@ -185,15 +185,21 @@ static int run_gnuplot(const char *gnuplot, const char *dir, const char *script)
 }
 
 /* gnuplot's settings for a plot of np sorted problems into svg, the y axis logarithmic in [ylo, yhi] */
+/* text as a gnuplot string may hold it: ASCII only (the SVG must parse whatever a GPU name holds), no quotes */
+static void gp_text(char *t, size_t len, const char *text)
+{
+	snprintf(t, len, "%s", text);
+	for (char *c = t; *c; c++)
+		if (*c == '"' || *c == '\\' || *c == '\'' || (unsigned char)*c < 0x20 || *c == 0x7f ||
+		    (unsigned char)*c >= 0x80)
+			*c = ' ';
+}
+
 /* A plot script's first lines: the SVG terminal and file, CSV data, the title. */
 static void gp_start(FILE *f, const char *svg, const char *title)
 {
 	char t[512];
-	snprintf(t, sizeof t, "%s", title);
-	for (char *c = t; *c; c++)
-		if (*c == '"' || *c == '\\' || *c == '\'' || (unsigned char)*c < 0x20 || *c == 0x7f ||
-		    (unsigned char)*c >= 0x80) /* ASCII only: the SVG must parse whatever a GPU name holds */
-			*c = ' ';
+	gp_text(t, sizeof t, title);
 	fprintf(f,
 		"set terminal svg size 960,440 dynamic font 'sans,11' background rgb 'white'\n"
 		"set output '%s'\n"
@@ -227,6 +233,20 @@ static int gp_made(const char *dir, const char *gnuplot, const char *name, const
 	if (!gnuplot || !*gnuplot || np < 1 || run_gnuplot(gnuplot, dir, name))
 		return 0;
 	return stat(path, &sb) == 0 && sb.st_size > 0;
+}
+
+/* The plot script `name` (open as f) closed, then run: 0 or the error closing it; *made: whether svg was made. */
+static int gp_finish(const char *dir, const char *name, FILE *f, const char *gnuplot, const char *svg, int np, int *made)
+{
+	int rc = close_checked(dir, name, f);
+	*made = rc ? 0 : gp_made(dir, gnuplot, name, svg, np);
+	return rc;
+}
+
+/* Why a plot whose script was written has no SVG. */
+static const char *gp_why(const char *gnuplot)
+{
+	return !gnuplot || !*gnuplot ? "no gnuplot" : "gnuplot failed (gnuplot.log)";
 }
 
 /* The speedup plot's CSV and script for one group; whether its SVG was made. */
@@ -266,10 +286,9 @@ static int write_plot(const char *dir, const char *base, const char *title, stru
 		"plot '%s_speedup.csv' skip 1 using 1:3:4:5 with yerrorbars pt 7 ps 0.6 lc rgb '#1f5fa8' "
 		"title 'speedup, 95%% CI', 1 with lines dt 2 lc rgb '#555555' title 'even with the vendor'\n",
 		base);
-	rc = close_checked(dir, name, f);
+	rc = gp_finish(dir, name, f, gnuplot, svg, np, made);
 	f = NULL;
 	DLB_CHECK(rc);
-	*made = gp_made(dir, gnuplot, name, svg, np);
 fail:
 	if (f)
 		fclose(f);
@@ -364,12 +383,10 @@ static int write_roofline(const char *dir, const char *base, const char *title, 
 		"'%s_roofline.csv' skip 1 using 2:4 with points pt 6 ps 0.9 lc rgb '#c0392b' title 'vendor best'\n",
 		op->family->work_kind == DLB_WORK_FLOPS && op->prec == DLB_PREC_INT8 ? "operations" : "flops",
 		dlb_op_unit(op), xlo, xhi, ylo, peak * 2, peak, bw / 1e3, dlb_op_unit(op), base, base);
-	rc = close_checked(dir, name, f);
+	rc = gp_finish(dir, name, f, gnuplot, svg, np, made);
 	f = NULL;
 	DLB_CHECK(rc);
-	*made = gp_made(dir, gnuplot, name, svg, np);
-	if (!*made)
-		*why = !gnuplot || !*gnuplot ? "no gnuplot" : "gnuplot failed (gnuplot.log)";
+	*why = *made ? NULL : gp_why(gnuplot);
 fail:
 	if (f)
 		fclose(f);
@@ -388,6 +405,141 @@ static int platform_of(struct dlb_store *s, const char *key, struct dlb_platform
 	json_decref(j);
 	free(text);
 	return bad ? DLB_E_PARSE : 0;
+}
+
+/* Stored trials in the order their search took them: by timestamp, then by their place in the search (seq),
+ * then as stored. */
+struct ord_trial {
+	const struct dlb_trial *t;
+	int i;
+};
+
+static int trial_order(const void *pa, const void *pb)
+{
+	const struct ord_trial *a = pa, *b = pb;
+	int c = strcmp(a->t->timestamp, b->t->timestamp);
+	if (!c)
+		c = (a->t->seq > b->t->seq) - (a->t->seq < b->t->seq);
+	return c ? c : (a->i > b->i) - (a->i < b->i);
+}
+
+#define PROGRESS_MAX 3 /* problems in a group's search-progress plot: those with the most trials */
+
+/* Where the searches of a group spent their time: for its PROGRESS_MAX problems with the most stored trials, the
+ * best time found so far (relative to the problem's final best) after each trial, against the trials
+ * evaluated and the GPU seconds they cost. A CSV per problem and one script; whether its SVG was made; *why
+ * says what is missing when there is no plot. */
+static int write_progress(const char *dir, const char *base, const char *title, struct dlb_store *s,
+			  const struct dlb_row *const *g, int n, const char *gnuplot, int *made, const char **why)
+{
+	int rc = 0, pick[PROGRESS_MAX], npick = 0, ntr[PROGRESS_MAX], with_seconds = 0;
+	char name[256], svg[256], label[PROGRESS_MAX][160];
+	FILE *f = NULL;
+	struct dlb_trial *t = NULL;
+	struct ord_trial *o = NULL;
+	*made = 0;
+	*why = "no problem has stored trials";
+	/* the problems with the most trials (counted as the results keep them), most first, ties in table order */
+	for (int i = 0; i < n; i++) {
+		int c = 0;
+		for (int k = 0; k < DLB_ST_COUNT; k++)
+			c += g[i]->r.counts[k];
+		if (c < 1 || !g[i]->r.found)
+			continue;
+		int at = npick;
+		while (at > 0 && ntr[at - 1] < c)
+			at--;
+		if (at >= PROGRESS_MAX)
+			continue;
+		for (int k = (npick < PROGRESS_MAX ? npick : PROGRESS_MAX - 1); k > at; k--)
+			pick[k] = pick[k - 1], ntr[k] = ntr[k - 1];
+		pick[at] = i;
+		ntr[at] = c;
+		if (npick < PROGRESS_MAX)
+			npick++;
+	}
+	int nplot = 0;
+	for (int k = 0; k < npick; k++) {
+		const struct dlb_row *w = g[pick[k]];
+		int nt = 0;
+		DLB_CHECK(dlb_trials_load(s, w->r.key, &t, &nt));
+		o = calloc(nt > 0 ? (size_t)nt : 1, sizeof *o);
+		if (!o)
+			DLB_FAIL(ENOMEM, "out of memory");
+		for (int i = 0; i < nt; i++)
+			o[i] = (struct ord_trial){&t[i], i};
+		qsort(o, (size_t)nt, sizeof *o, trial_order);
+		double final = INFINITY;
+		for (int i = 0; i < nt; i++)
+			if (o[i].t->status == DLB_ST_OK && o[i].t->median_us > 0)
+				final = fmin(final, o[i].t->median_us);
+		if (isfinite(final)) {
+			snprintf(name, sizeof name, "%s_progress_%d.csv", base, nplot + 1);
+			DLB_CHECK(open_in(dir, name, &f));
+			fprintf(f, "problem,trials,gpu_seconds,best_us,best_over_final\n");
+			char d[256];
+			describe(w, d, sizeof d);
+			double best = INFINITY, sec = 0;
+			for (int i = 0; i < nt; i++) {
+				sec += o[i].t->seconds > 0 ? o[i].t->seconds : 0;
+				with_seconds |= o[i].t->seconds > 0;
+				if (o[i].t->status == DLB_ST_OK && o[i].t->median_us > 0)
+					best = fmin(best, o[i].t->median_us);
+				if (!isfinite(best))
+					continue;
+				dlb_csv_string(f, d);
+				fprintf(f, ",%d,%.4f,%.4f,%.4f\n", i + 1, sec, best, best / final);
+			}
+			rc = close_checked(dir, name, f);
+			f = NULL;
+			DLB_CHECK(rc);
+			gp_text(label[nplot], sizeof label[nplot], d);
+			nplot++;
+		}
+		free(o);
+		o = NULL;
+		free(t);
+		t = NULL;
+	}
+	if (nplot == 0)
+		return 0;
+	snprintf(svg, sizeof svg, "%s_progress.svg", base);
+	snprintf(name, sizeof name, "%s_progress.gp", base);
+	DLB_CHECK(open_in(dir, name, &f));
+	fprintf(f, "# dlbtune report: where the search spent its time. For the %d problem(s) of the group with the most\n"
+		   "# stored trials, the best time found so far over the final best, after each trial (in the order the\n"
+		   "# search took them), against the trials evaluated and the GPU seconds they cost.\n"
+		   "# Data: %s_progress_N.csv\n",
+		nplot, base);
+	char ptitle[600];
+	snprintf(ptitle, sizeof ptitle, "search progress: %s", title);
+	gp_start(f, svg, ptitle);
+	fprintf(f, "unset title\n"
+		   "set multiplot layout 1,%d title \"%s\" noenhanced\n"
+		   "set ylabel 'best so far / final best'\n"
+		   "set logscale y 2\n"
+		   "set yrange [0.95:*]\n"
+		   "set grid xtics ytics\n"
+		   "set key top right\n",
+		with_seconds ? 2 : 1, ptitle);
+	for (int panel = 0; panel < (with_seconds ? 2 : 1); panel++) {
+		fprintf(f, "set xlabel '%s'\nplot ", panel ? "GPU seconds" : "trials evaluated");
+		for (int k = 0; k < nplot; k++)
+			fprintf(f, "%s'%s_progress_%d.csv' skip 1 using %d:5 with steps lw 2 title '%s'", k ? ", " : "", base,
+				k + 1, panel ? 3 : 2, label[k]);
+		fprintf(f, "\n");
+	}
+	fprintf(f, "unset multiplot\n");
+	rc = gp_finish(dir, name, f, gnuplot, svg, nplot, made);
+	f = NULL;
+	DLB_CHECK(rc);
+	*why = *made ? NULL : gp_why(gnuplot);
+fail:
+	if (f)
+		fclose(f);
+	free(o);
+	free(t);
+	return rc;
 }
 
 /* The memory bandwidth of a group's GPU in GB/s: the first row's recorded one, else its platform record's
@@ -642,6 +794,30 @@ fail:
 	return rc;
 }
 
+/* A plot in the pages: its SVG where it was made, else "<name> missing: <why>."; then a line about its data where
+ * the data was written (made, or only gnuplot missing or failing). */
+static void plot_block(FILE *html, FILE *md, int made, const char *why, const char *svg, const char *name,
+		       const char *alt, const char *data)
+{
+	if (made) {
+		fprintf(html, "<p><img src=\"%s\" alt=\"", svg);
+		html_text(html, alt);
+		fprintf(html, "\"/></p>\n");
+		fprintf(md, "![%s](%s)\n\n", alt, svg);
+	} else {
+		fprintf(html, "<p class=\"missing\">%s missing: ", name);
+		html_text(html, why);
+		fprintf(html, ".</p>\n");
+		fprintf(md, "%s missing: %s.\n\n", name, why);
+	}
+	if (made || (why && (!strcmp(why, "no gnuplot") || !strncmp(why, "gnuplot failed", 14)))) {
+		fprintf(html, "<p>");
+		html_text(html, data);
+		fprintf(html, "</p>\n");
+		fprintf(md, "%s\n\n", data);
+	}
+}
+
 static const char css[] =
 	"body{font-family:sans-serif;margin:2em;color:#222}table{border-collapse:collapse;font-size:12px}"
 	"th,td{border:1px solid #bbb;padding:2px 6px;text-align:right}th{background:#eee}"
@@ -650,7 +826,7 @@ static const char css[] =
 int dlb_report(const char *dir, struct dlb_store *s, const struct dlb_row *rows, int n, const char *gnuplot,
 	       const char *why_no_plots, const char *source, const struct dlb_report_other *other)
 {
-	int rc = 0, ngroups = 0, nplots = 0, nroof = 0;
+	int rc = 0, ngroups = 0, nplots = 0, nroof = 0, nprog = 0;
 	FILE *html = NULL, *md = NULL;
 	const struct dlb_row **sorted = calloc(n > 0 ? (size_t)n : 1, sizeof *sorted);
 	struct point *pt = calloc(n > 0 ? (size_t)n : 1, sizeof *pt);
@@ -749,26 +925,25 @@ int dlb_report(const char *dir, struct dlb_store *s, const struct dlb_row *rows,
 		DLB_CHECK(write_roofline(dir, base, title, sorted + i, j - i, group_peak(sorted + i, j - i),
 					 group_bw(s, sorted + i, j - i), gnuplot, &rmade, &rwhy));
 		nroof += rmade;
-		if (rmade) {
-			fprintf(html, "<p><img src=\"%s_roofline.svg\" alt=\"roofline: throughput against arithmetic "
-				      "intensity\"/></p>\n",
-				base);
-			fprintf(md, "![roofline: throughput against arithmetic intensity](%s_roofline.svg)\n\n", base);
-		} else {
-			fprintf(html, "<p class=\"missing\">Roofline missing: ");
-			html_text(html, rwhy);
-			fprintf(html, ".</p>\n");
-			fprintf(md, "Roofline missing: %s.\n\n", rwhy);
-		}
-		if (rmade || (rwhy && (!strcmp(rwhy, "no gnuplot") || !strncmp(rwhy, "gnuplot failed", 14)))) {
-			fprintf(html, "<p>Roofline data: <a href=\"%s_roofline.csv\">%s_roofline.csv</a> (script "
-				      "%s_roofline.gp): intensity = work / the bytes of the inputs read once and the output "
-				      "written once.</p>\n",
-				base, base, base);
-			fprintf(md, "Roofline data: [%s_roofline.csv](%s_roofline.csv) (script %s_roofline.gp): intensity = "
-				    "work / the bytes of the inputs read once and the output written once.\n\n",
-				base, base, base);
-		}
+		char svg[128], data[512];
+		snprintf(svg, sizeof svg, "%s_roofline.svg", base);
+		snprintf(data, sizeof data,
+			 "Roofline data: %s_roofline.csv (script %s_roofline.gp): intensity = work / the bytes of the inputs "
+			 "read once and the output written once.",
+			 base, base);
+		plot_block(html, md, rmade, rwhy, svg, "Roofline", "roofline: throughput against arithmetic intensity", data);
+		const char *pwhy;
+		int pmade;
+		DLB_CHECK(write_progress(dir, base, title, s, sorted + i, j - i, gnuplot, &pmade, &pwhy));
+		nprog += pmade;
+		snprintf(svg, sizeof svg, "%s_progress.svg", base);
+		snprintf(data, sizeof data,
+			 "Search progress data: %s_progress_N.csv (script %s_progress.gp): the best time so far over the "
+			 "final best after each stored trial, in the order the search took them, for the problems with the "
+			 "most trials.",
+			 base, base);
+		plot_block(html, md, pmade, pwhy, svg, "Search progress",
+			   "search progress: best so far against trials and GPU seconds", data);
 		const struct dlb_op *op = w->r.p.op;
 		int nc = op ? dlb_columns(op->family, cols, DLB_MAX_COLUMNS) : 0, shown = 0;
 		fprintf(html, "<table>\n<tr>");
@@ -819,8 +994,8 @@ int dlb_report(const char *dir, struct dlb_store *s, const struct dlb_row *rows,
 	DLB_CHECK(rc);
 	DLB_CHECK(rename_in(dir, "index.html"));
 	DLB_CHECK(rename_in(dir, "report.md"));
-	fprintf(stderr, "report: %s/index.html and report.md, %d tables, %d of %d plots, %d rooflines", dir, ngroups, nplots,
-		ngroups, nroof);
+	fprintf(stderr, "report: %s/index.html and report.md, %d tables, %d of %d plots, %d rooflines, %d search-progress plots",
+		dir, ngroups, nplots, ngroups, nroof, nprog);
 	if (other)
 		fprintf(stderr, "; %d comparisons, %d of them plotted", ncmp, ncmp_made);
 	fprintf(stderr, "\n");

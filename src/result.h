@@ -35,6 +35,8 @@ struct dlb_trial {
 	char stop[16];          /* why timing stopped: the racer's slower, precise, cap or fixed (final_... in the
 	                         * showdown), slow_verify; older records: screen, cutoff, samples; "" if never timed */
 	double seconds;         /* wall time the trial cost, a worker restart after a fault included */
+	int seq;                /* its place among the trials its search stored (1, 2, ...; a trial measured again
+	                         * in the final showdown takes a later one); 0: not recorded */
 	char error[160];        /* what went wrong, for failed trials */
 	char timestamp[24];
 };

@@ -175,6 +175,9 @@ static void iso_now(char *buf, size_t len)
 static int finish_trial(struct dlb_store *db, const struct dlb_result *r, struct dlb_trial *t)
 {
 	iso_now(t->timestamp, sizeof t->timestamp);
+	t->seq = 0; /* the trials this search has stored, this one included (the caller counted it) */
+	for (int s = 0; s < DLB_ST_COUNT; s++)
+		t->seq += r->counts[s];
 	return dlb_trial_save(db, r->key, t);
 }
 

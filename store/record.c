@@ -195,6 +195,8 @@ json_t *dlb_trial_json(const struct dlb_trial *t)
 			      text(t->error), "timestamp", t->timestamp);
 	if (j && t->seconds > 0) /* absent in records written before it was measured */
 		json_object_set_new(j, "seconds", json_real(t->seconds));
+	if (j && t->seq > 0) /* absent in records written before it was kept */
+		json_object_set_new(j, "seq", json_integer(t->seq));
 	if (j && t->mean_us > 0) /* these three: absent in records made before racing */
 		json_object_set_new(j, "mean_us", json_real(t->mean_us));
 	if (j && t->taken > 0)
@@ -221,6 +223,7 @@ int dlb_trial_from_json(json_t *j, struct dlb_trial *t)
 	t->seconds = json_is_number(json_object_get(j, "seconds")) ? json_number_value(json_object_get(j, "seconds")) : 0;
 	t->mean_us = json_is_number(json_object_get(j, "mean_us")) ? json_number_value(json_object_get(j, "mean_us")) : NAN;
 	t->taken = int_of(j, "taken");
+	t->seq = int_of(j, "seq");
 	t->noisy = json_is_true(json_object_get(j, "noisy"));
 	return 0;
 }

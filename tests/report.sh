@@ -2,7 +2,8 @@
 # report: `dlbtune report` on the fixture records (tests/data: GEMM on two GPUs and two drivers, a sparse
 # record): index.html and every plot's SVG parse as XML (xmllint), every plot has its CSV and gnuplot script,
 # a group's CSV holds its problems sorted by speedup, each group has a roofline (its CSV holds each problem's
-# intensity and throughputs, its script the GPU's roofs), the pages name each op x precision x GPU and its platforms;
+# intensity and throughputs, its script the GPU's roofs) and a search-progress plot (the best so far after each
+# stored trial, in the search's order), the pages name each op x precision x GPU and its platforms;
 # without gnuplot (DLBTUNE_GNUPLOT=none) the tables stay and the pages say the plots are missing; --compare of
 # two databases gives the expected ratios; bad options exit 2. CPU only.
 top_builddir=${top_builddir:-.}
@@ -69,6 +70,20 @@ if [ $plots = 1 ]; then
 	done
 else
 	echo "report: no gnuplot (configure's or DLBTUNE_GNUPLOT); the SVG checks are skipped (the no-gnuplot path is tested below)"
+fi
+
+# search progress: the fixture's trials carry no order (one timestamp, no seq), so each group's plot is short; a
+# search of 8 trials stored with its order (progress_record.json: seq 1-8, their GPU seconds, one wrong answer,
+# kept by LMDB in the order of their configurations) gives the best so far / final best after each trial
+"$bin" import "$top_srcdir/tests/data/progress_record.json" --db "$tmp/pdb" >/dev/null 2>"$tmp/err" || bad "import progress: $(cat "$tmp/err")"
+"$bin" report --out "$tmp/p" --any-version --db "$tmp/pdb" 2>"$tmp/err" && ok || bad "report of the progress fixture: $(cat "$tmp/err")"
+[ $plots = 0 ] || grep -q ", 1 search-progress plots$" "$tmp/err" || bad "the progress plot: $(cat "$tmp/err")"
+got=$(cut -d, -f2- "$tmp/p/gemm_fp32_1_progress_1.csv" | tr '\n' ' ')
+want="trials,gpu_seconds,best_us,best_over_final 1,0.9000,30.0000,1.5464 2,1.6000,25.0000,1.2887 3,2.0000,25.0000,1.2887 4,2.8000,25.0000,1.2887 5,3.4000,20.0000,1.0309 6,3.9000,20.0000,1.0309 7,4.5000,19.5000,1.0052 8,6.0000,19.4000,1.0000 "
+[ "$got" = "$want" ] && ok || bad "gemm_fp32_1_progress_1.csv: $got"
+if [ $plots = 1 ]; then
+	xmllint --noout "$tmp/p/gemm_fp32_1_progress.svg" 2>"$tmp/x" && grep -qF gemm_fp32_1_progress.svg "$tmp/p/index.html" && ok ||
+		bad "the progress SVG: $(head -3 "$tmp/x")"
 fi
 
 # without gnuplot: the tables and CSVs, no SVG (an earlier report's removed: $tmp/n holds the first one's), and

@@ -54,10 +54,10 @@ static struct dlb_trial trials[3] = {
 	{.config = "BM=128 BN=128 BK=32 TM=8 TN=8 SPLITK=1", .status = DLB_ST_RESOURCE_LIMIT, .median_us = NAN,
 	 .lo_us = NAN, .hi_us = NAN, .max_err = NAN, .error = "over the limit", .timestamp = "2025-01-02T03:04:05Z"},
 	{.config = "BM=32 BN=16 BK=8 TM=4 TN=2 SPLITK=4", .status = DLB_ST_WRONG_ANSWER, .median_us = NAN, .lo_us = NAN,
-	 .hi_us = NAN, .max_err = 0.7071067811865476, .seconds = 0.25, .timestamp = "2025-01-02T03:04:06Z"},
+	 .hi_us = NAN, .max_err = 0.7071067811865476, .seconds = 0.25, .seq = 2, .timestamp = "2025-01-02T03:04:06Z"},
 	{.config = "BM=64 BN=64 BK=8 TM=8 TN=4 SPLITK=1", .status = DLB_ST_OK, .n = 15, .median_us = 41.25,
 	 .lo_us = 41.0 + 1.0 / 3, .hi_us = 41.5 + 1.0 / 7, .max_err = 3.0517578125e-05, .stop = "samples",
-	 .seconds = 1.0 / 3, .timestamp = "2025-01-02T03:04:07Z"},
+	 .seconds = 1.0 / 3, .seq = 1, .timestamp = "2025-01-02T03:04:07Z"},
 };
 
 #define KEY "v2|gemm|fp32|NN|1760x16x1760|gpu=NVIDIA H100 80GB HBM3|id=GPU-1|sm=90|driver=13000|cuda=13000|" \
@@ -194,6 +194,7 @@ static void test_round_trip(void)
 		CHECK_EQ_STR(a->error, b->error);
 		CHECK_EQ_STR(a->timestamp, b->timestamp);
 		CHECK(same(a->seconds, b->seconds), "trial %d: seconds %.17g, expected %.17g", i, a->seconds, b->seconds);
+		CHECK_EQ_INT(a->seq, b->seq); /* the first has none: 0 again */
 	}
 	CHECK_EQ_INT(d.cached, 0); /* not a stored field */
 	dlb_result_free(&d);
