@@ -255,6 +255,9 @@ void dlb_cli_usage(FILE *out)
 		"                   and SVG go (gnuplot: configure's, or DLBTUNE_GNUPLOT; none: tables only)\n"
 		"  --compare DB_B   report: add a comparison with DB_B's results on the same problems: its time /\n"
 		"                   ours, tuned and vendor best, per GPU and driver of each side\n"
+		"  --compare-device F  report: the same comparison within this database: the results on GPUs\n"
+		"                   matching F against those matching --device (e.g. --device H100\n"
+		"                   --compare-device H200)\n"
 		"  --stale, --any-version  which results db list, export and lookup consider (default:\n"
 		"                   current); --any-version also for report\n"
 		"  Environment: DLBTUNE_DB (path), DLBTUNE_DB_MAPSIZE (initial map of a new database, bytes,\n"
@@ -398,7 +401,7 @@ fail:
 enum { O_SUITE = 256, O_LAYOUT, O_DEVICE, O_DB, O_RETUNE, O_CSV, O_JSON, O_ARCH, O_EMIT, O_EVERY, O_SAMPLES, O_PREC,
        O_OP, O_FORMAT, O_STALE, O_ANY, O_DRY, O_STRATEGY, O_BUDGET, O_SEED, O_CONFIDENCE, O_PRECISION, O_MIN_SAMPLES,
        O_MAX_SAMPLES, O_FIXED, O_SEEDS, O_TRIALS, O_FROM_DB, O_CANDIDATES, O_NOISE, O_OUTLIERS, O_WINDOW, O_MIN_SEARCH,
-       O_PAIRED, O_NO_CACHE, O_ONLY, O_OUT, O_COMPARE, O_DEVICES, O_SHARD, O_PER_GPU, O_DIM /* O_DIM + i: the i-th distinct dim name of the families */ };
+       O_PAIRED, O_NO_CACHE, O_ONLY, O_OUT, O_COMPARE, O_COMPARE_DEVICE, O_DEVICES, O_SHARD, O_PER_GPU, O_DIM /* O_DIM + i: the i-th distinct dim name of the families */ };
 
 static const struct {
 	const char *word, *sub;
@@ -426,6 +429,7 @@ static const struct option fixed_options[] = {
 	{"json", no_argument, 0, O_JSON},           {"arch", required_argument, 0, O_ARCH},
 	{"emit", required_argument, 0, O_EMIT},     {"every", required_argument, 0, O_EVERY},
 	{"out", required_argument, 0, O_OUT},       {"compare", required_argument, 0, O_COMPARE},
+	{"compare-device", required_argument, 0, O_COMPARE_DEVICE},
 	{"no-cache", no_argument, 0, O_NO_CACHE},   {"only", required_argument, 0, O_ONLY},
 	{"devices", required_argument, 0, O_DEVICES}, {"shard", required_argument, 0, O_SHARD},
 	{"per-gpu", no_argument, 0, O_PER_GPU},
@@ -675,6 +679,11 @@ static int apply_option(int ch, const char *arg, struct dlb_cli *c, const char *
 		break;
 	case O_COMPARE:
 		c->compare = arg;
+		break;
+	case O_COMPARE_DEVICE:
+		if (!*arg)
+			DLB_USER_FAIL(DLB_E_USAGE, "--compare-device: empty value");
+		c->compare_device = arg;
 		break;
 	case O_EVERY:
 		DLB_CHECK(parse_int("--every", arg, 1, 1000000, &c->every));
@@ -940,6 +949,15 @@ static int check_combinations(struct dlb_cli *c)
 		DLB_USER_FAIL(DLB_E_USAGE, "--out goes with the report command");
 	if (c->compare && c->cmd != DLB_CMD_REPORT)
 		DLB_USER_FAIL(DLB_E_USAGE, "--compare goes with the report command");
+	if (c->compare_device && c->cmd != DLB_CMD_REPORT)
+		DLB_USER_FAIL(DLB_E_USAGE, "--compare-device goes with the report command");
+	if (c->compare_device && c->compare)
+		DLB_USER_FAIL(DLB_E_USAGE, "choose one of --compare (another database) and --compare-device (other GPUs of "
+					   "this one)");
+	if (c->compare_device && !c->device_str)
+		DLB_USER_FAIL(DLB_E_USAGE, "--compare-device %s: give the GPUs to compare them with as --device (a name or "
+					   "UUID filter, as for export)",
+			      c->compare_device);
 	if (c->stale && c->any_version)
 		DLB_USER_FAIL(DLB_E_USAGE, "choose one of --stale and --any-version");
 	if (c->stale && c->cmd != DLB_CMD_DB_LIST && c->cmd != DLB_CMD_EXPORT)

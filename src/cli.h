@@ -86,6 +86,7 @@ struct dlb_cli {
 	const char *emit;
 	const char *out;        /* report --out DIR */
 	const char *compare;    /* report --compare DB */
+	const char *compare_device; /* report --compare-device FILTER: the same database's results on those GPUs */
 	int every;              /* compile: every Nth candidate */
 	const char *only;       /* tune, compile: only configurations containing one of its '|'-separated pieces */
 	int no_cache;           /* tune, compile: neither read nor write the kernel cache */

@@ -609,8 +609,17 @@ static int cmd_report(const struct dlb_cli *c, struct dlb_store *s)
 		snprintf(bsource, sizeof bsource, "%s results of %s", which, dlb_store_path(b));
 		other.rows = brows;
 		other.n = nb;
+	} else if (c->compare_device) { /* B: this database's results on the other GPUs, the other filters kept */
+		struct dlb_filter fb = f;
+		fb.device = c->compare_device;
+		DLB_CHECK(dlb_catalog_load(s, &fb, &brows, &nb));
+		snprintf(bsource, sizeof bsource, "%s results of %s on GPUs matching '%s'", which, dlb_store_path(s),
+			 c->compare_device);
+		snprintf(source + strlen(source), sizeof source - strlen(source), " on GPUs matching '%s'", c->device_str);
+		other.rows = brows;
+		other.n = nb;
 	}
-	DLB_CHECK(dlb_report(c->out, s, rows, n, gp, why, source, c->compare ? &other : NULL));
+	DLB_CHECK(dlb_report(c->out, s, rows, n, gp, why, source, c->compare || c->compare_device ? &other : NULL));
 fail:
 	dlb_catalog_free(rows, n);
 	dlb_catalog_free(brows, nb);

@@ -5,7 +5,8 @@
 # intensity and throughputs, its script the GPU's roofs) and a search-progress plot (the best so far after each
 # stored trial, in the search's order), the pages name each op x precision x GPU and its platforms;
 # without gnuplot (DLBTUNE_GNUPLOT=none) the tables stay and the pages say the plots are missing; --compare of
-# two databases gives the expected ratios; bad options exit 2. CPU only.
+# two databases, or of two GPUs of one (--device, --compare-device), gives the expected ratios; bad options exit 2.
+# CPU only.
 top_builddir=${top_builddir:-.}
 top_srcdir=${top_srcdir:-.}
 bin="$top_builddir/dlbtune"
@@ -73,18 +74,24 @@ else
 fi
 
 # search progress: the fixture's trials carry no order (one timestamp, no seq), so each group's plot is short; a
-# search of 8 trials stored with its order (progress_record.json: seq 1-8, their GPU seconds, one wrong answer,
-# kept by LMDB in the order of their configurations) gives the best so far / final best after each trial
+# search of 8 trials stored with its order (progress_record.json: seq 1-8 on an H100, their GPU seconds, one wrong
+# answer, kept by LMDB in the order of their configurations) gives the best so far / final best after each trial
 "$bin" import "$top_srcdir/tests/data/progress_record.json" --db "$tmp/pdb" >/dev/null 2>"$tmp/err" || bad "import progress: $(cat "$tmp/err")"
 "$bin" report --out "$tmp/p" --any-version --db "$tmp/pdb" 2>"$tmp/err" && ok || bad "report of the progress fixture: $(cat "$tmp/err")"
-[ $plots = 0 ] || grep -q ", 1 search-progress plots$" "$tmp/err" || bad "the progress plot: $(cat "$tmp/err")"
-got=$(cut -d, -f2- "$tmp/p/gemm_fp32_1_progress_1.csv" | tr '\n' ' ')
+[ $plots = 0 ] || grep -q ", 2 search-progress plots$" "$tmp/err" || bad "the progress plots: $(cat "$tmp/err")"
+got=$(cut -d, -f2- "$tmp/p/gemm_fp32_2_progress_1.csv" | tr '\n' ' ')
 want="trials,gpu_seconds,best_us,best_over_final 1,0.9000,30.0000,1.5464 2,1.6000,25.0000,1.2887 3,2.0000,25.0000,1.2887 4,2.8000,25.0000,1.2887 5,3.4000,20.0000,1.0309 6,3.9000,20.0000,1.0309 7,4.5000,19.5000,1.0052 8,6.0000,19.4000,1.0000 "
-[ "$got" = "$want" ] && ok || bad "gemm_fp32_1_progress_1.csv: $got"
+[ "$got" = "$want" ] && ok || bad "gemm_fp32_2_progress_1.csv: $got"
 if [ $plots = 1 ]; then
-	xmllint --noout "$tmp/p/gemm_fp32_1_progress.svg" 2>"$tmp/x" && grep -qF gemm_fp32_1_progress.svg "$tmp/p/index.html" && ok ||
+	xmllint --noout "$tmp/p/gemm_fp32_2_progress.svg" 2>"$tmp/x" && grep -qF gemm_fp32_2_progress.svg "$tmp/p/index.html" && ok ||
 		bad "the progress SVG: $(head -3 "$tmp/x")"
 fi
+# two GPUs of one database: the same problem on the H200 (17.6 us, vendor 19.0) against the H100 (19.4, 21.0)
+"$bin" report --out "$tmp/pc" --any-version --db "$tmp/pdb" --device H100 --compare-device H200 2>"$tmp/err" &&
+	grep -q "; 1 comparisons" "$tmp/err" && grep -q '^1,"512x64x1024 NN",19.400,17.600,0.9072,21.000,19.000,0.9048$' "$tmp/pc/compare_1.csv" &&
+	grep -q "on GPUs matching 'H200'" "$tmp/pc/report.md" && ok || bad "report --compare-device: $(cat "$tmp/err" "$tmp/pc/compare_1.csv")"
+refused "--compare-device without --device" "give the GPUs to compare them with as --device" "$bin" report --out "$tmp/pc" --db "$tmp/pdb" --compare-device H200
+refused "--compare-device with --compare" "choose one of --compare" "$bin" report --out "$tmp/pc" --db "$tmp/pdb" --device H100 --compare-device H200 --compare "$tmp/db"
 
 # without gnuplot: the tables and CSVs, no SVG (an earlier report's removed: $tmp/n holds the first one's), and
 # the pages say so
@@ -130,6 +137,7 @@ rm -f "$tmp/f/gemm_fp32_2_speedup.csv" && mkdir "$tmp/f/gemm_fp32_2_speedup.csv"
 refused "report without --out" "report needs --out" "$bin" report --db "$tmp/db"
 refused "report --out FILE" "not a directory" "$bin" report --out "$tmp/file" --any-version --db "$tmp/db"
 refused "export --out" "--out goes with the report command" "$bin" export --format csv --out "$tmp/x" --db "$tmp/db"
+refused "export --compare-device" "--compare-device goes with the report command" "$bin" export --format csv --device H100 --compare-device H200 --db "$tmp/db"
 
-echo "report: $pass checks passed and 7 refusals checked ($fail failed)"
+echo "report: $pass checks passed and 10 refusals checked ($fail failed)"
 [ $fail = 0 ]
