@@ -41,7 +41,14 @@
 #ifndef TN
 #define TN 4 // filters per thread
 #endif
+#ifndef KIND
+#define KIND 0 // 0: the FFMA implicit GEMM; 3: the direct kernel in 3xTF32 (below); 1 and 2 are conv_fp16.cu's
+#endif
+#if KIND == 3
+#define THREADS BM // two 16-pixel strips a warp
+#else
 #define THREADS ((BM / TM) * (BN / TN))
+#endif
 
 #define LA ((BM * BK + THREADS - 1) / THREADS) // im2col elements a thread loads per stage
 #define LB ((BN * BK + THREADS - 1) / THREADS) // filter elements a thread loads per stage
@@ -191,6 +198,210 @@ __device__ __forceinline__ void conv_body(const float *__restrict__ x, const flo
 				wz[(mt + i) * d.K + kt + j] = acc[i][j];
 }
 
+#if KIND == 3
+// ---- KIND 3: the direct kernel of conv_fp16.cu's KIND 3 (layers of C·R·S <= 512 taps) in 3xTF32 ----
+// A block owns DP = BM/BK output rows of DQ = BK pixels of one image and BN filters; it copies the input patch
+// under the tile (zeros in the padding) and its filters to shared memory, the filters split once into their TF32
+// big parts and remainders (two planes), and each warp's two 16-pixel strips build mma.sync m16n8k8 TF32
+// fragments from the patch through a table of the taps' offsets, splitting each x value as it is read: every
+// product is small·big + big·small + big·big (3xTF32, as conv_split3 arranges for the wgmma kinds), summed in fp32.
+// The reduction is in w's own order (KCRS or KRSC) padded with zero weights to Kt, a multiple of 8.
+// Shared memory (dynamic; src/ops/conv/conv.c's direct_smem): the patch, C·TR·TC floats (rounded up to 4); the
+// filters' two planes, BN rows of Kt + 4 floats each; the offsets, Kt ints. THREADS = BM (two strips a warp).
+#define DQ BK
+#define DP (BM / BK)
+#define DMI 2
+#define DNI (BN / 8)
+#define DNW (THREADS / 32)
+#define DU 4 // patch elements a thread loads a pass (8 made ptxas spill at BM 64)
+static_assert(BM % BK == 0 && BK % 16 == 0 && BM == 32 * DNW, "direct: DP rows of DQ pixels, two 16-pixel strips a warp");
+static_assert(BN % 8 == 0 && BN % DNW == 0, "direct: whole n8 tiles; each warp copies BN/DNW filter rows");
+
+__device__ __forceinline__ unsigned tf32_bits(float v)
+{
+	unsigned u;
+	asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(u) : "f"(v));
+	return u;
+}
+
+__device__ __forceinline__ void mma1688(float (&c)[4], const unsigned (&a)[4], unsigned b0, unsigned b1)
+{
+	asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+		     "{%0,%1,%2,%3};\n"
+		     : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+		     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+template <int NHWC>
+__device__ __forceinline__ void conv_body_direct(const float *__restrict__ x, const float *__restrict__ w,
+						 float *__restrict__ y, const conv_shape &d)
+{
+	extern __shared__ __align__(16) float dsm[];
+	const int TR = (DP - 1) * d.str_h + (d.R - 1) * d.dil_h + 1, TC = (DQ - 1) * d.str_w + (d.S - 1) * d.dil_w + 1;
+	const int CRS = d.C * d.R * d.S, Kt = (CRS + 7) & ~7, WP = Kt + 4; // WP: a filter row, 16 bytes of padding
+	const int RL = NHWC ? TC * d.C : TC, NR = NHWC ? TR : d.C * TR;   // the patch: NR rows of RL elements
+	const int patch = NR * RL;
+	float *xs = dsm;
+	float *wb = xs + ((patch + 3) & ~3), *wsm = wb + BN * WP; // the filters' big parts and remainders
+	int *off = reinterpret_cast<int *>(wsm + BN * WP);
+
+	const int qt = (d.Q + DQ - 1) / DQ, pt = (d.P + DP - 1) / DP, k0 = blockIdx.y * BN;
+	const int t = blockIdx.x; // the tile: image n, output rows p0.., columns q0..
+	const int n = t / (qt * pt), pq = t % (qt * pt), p0 = pq / qt * DP, q0 = pq % qt * DQ;
+	const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+
+	// The tile's patch, element e = row·RL + j, DU elements a thread a pass: load(e0, v) then put(e0, v).
+	const int ih0 = p0 * d.str_h - d.pad_h, iw0 = q0 * d.str_w - d.pad_w;
+	const int jlo = (iw0 < 0 ? -iw0 : 0) * d.C, jhi = (d.W - iw0 < TC ? d.W - iw0 : TC) * d.C; // NHWC: in the image
+	auto load = [&](int e0, float (&v)[DU]) {
+#pragma unroll
+		for (int u = 0; u < DU; u++) {
+			const int e = e0 + u * THREADS + threadIdx.x, row = e / RL, j = e - row * RL;
+			v[u] = 0.f;
+			if (e < patch) {
+				if (NHWC) {
+					const int ih = ih0 + row;
+					if (ih >= 0 && ih < d.H && j >= jlo && j < jhi)
+						v[u] = x[(((i64)n * d.H + ih) * d.W + iw0) * d.C + j];
+				} else {
+					const int c = row / TR, ih = ih0 + row - c * TR, iw = iw0 + j;
+					if (ih >= 0 && ih < d.H && iw >= 0 && iw < d.W)
+						v[u] = x[(((i64)n * d.C + c) * d.H + ih) * d.W + iw];
+				}
+			}
+		}
+	};
+	auto put = [&](int e0, const float (&v)[DU]) {
+#pragma unroll
+		for (int u = 0; u < DU; u++) {
+			const int e = e0 + u * THREADS + threadIdx.x;
+			if (e < patch)
+				xs[e] = v[u];
+		}
+	};
+	// The filters: w[k0 + kk][k] for k < Kt, a warp a row at a time, zeros past CRS and past K, split as put.
+	auto load_w = [&](int k, float (&v)[BN / DNW]) {
+#pragma unroll
+		for (int i = 0; i < BN / DNW; i++) {
+			const int kk = warp + i * DNW;
+			v[i] = k < CRS && k0 + kk < d.K ? w[(i64)(k0 + kk) * CRS + k] : 0.f;
+		}
+	};
+	auto put_w = [&](int k, const float (&v)[BN / DNW]) {
+		if (k < Kt)
+#pragma unroll
+			for (int i = 0; i < BN / DNW; i++) {
+				const float big = __uint_as_float(tf32_bits(v[i]));
+				wb[(warp + i * DNW) * WP + k] = big;
+				wsm[(warp + i * DNW) * WP + k] = __uint_as_float(tf32_bits(v[i] - big));
+			}
+	};
+
+	// both copies' first passes in flight together, the taps' offsets computed while they come, then the rest
+	float pv[DU], wv[BN / DNW];
+	load(0, pv);
+	load_w(lane, wv);
+	const int cstr = NHWC ? 1 : TR * TC, cs = NHWC ? d.C : 1; // a channel's and a column's step in the patch
+	for (int k = threadIdx.x; k < Kt; k += THREADS) {
+		int c, r, s;
+		if (NHWC) {
+			c = k % d.C;
+			s = k / d.C % d.S;
+			r = k / d.C / d.S;
+		} else {
+			s = k % d.S;
+			r = k / d.S % d.R;
+			c = k / d.S / d.R;
+		}
+		off[k] = k < CRS ? c * cstr + r * d.dil_h * RL + s * d.dil_w * cs : 0;
+	}
+	put(0, pv);
+	put_w(lane, wv);
+	for (int e0 = THREADS * DU; e0 < patch; e0 += THREADS * DU) {
+		load(e0, pv);
+		put(e0, pv);
+	}
+	for (int k = lane + 32; k < Kt; k += 32) {
+		load_w(k, wv);
+		put_w(k, wv);
+	}
+	__syncthreads();
+
+	const int gid = lane / 4, t4 = lane % 4;
+	int base[DMI]; // pixel gid of each of the warp's strips: its first tap's element (gid + 8: + step8)
+#pragma unroll
+	for (int i = 0; i < DMI; i++) {
+		const int strip = warp * DMI + i, pr = strip / (DQ / 16), pc = strip % (DQ / 16) * 16 + gid;
+		base[i] = pr * d.str_h * RL + pc * d.str_w * cs;
+	}
+	const int step8 = 8 * d.str_w * cs;
+	float acc[DMI][DNI][4];
+#pragma unroll
+	for (int i = 0; i < DMI; i++)
+#pragma unroll
+		for (int j = 0; j < DNI; j++)
+#pragma unroll
+			for (int e = 0; e < 4; e++)
+				acc[i][j][e] = 0.f;
+	for (int kb = 0; kb < Kt; kb += 8) {
+		const int o0 = off[kb + t4], o4 = off[kb + t4 + 4];
+		unsigned bb[DNI][2], bs[DNI][2];
+#pragma unroll
+		for (int j = 0; j < DNI; j++) {
+			const int at = (j * 8 + gid) * WP + kb + t4;
+			bb[j][0] = __float_as_uint(wb[at]);
+			bb[j][1] = __float_as_uint(wb[at + 4]);
+			bs[j][0] = __float_as_uint(wsm[at]);
+			bs[j][1] = __float_as_uint(wsm[at + 4]);
+		}
+#pragma unroll
+		for (int i = 0; i < DMI; i++) {
+			const float *xa = xs + base[i], *xb = xa + step8;
+			const float v[4] = {xa[o0], xb[o0], xa[o4], xb[o4]};
+			unsigned ab[4], as[4];
+#pragma unroll
+			for (int e = 0; e < 4; e++) {
+				ab[e] = tf32_bits(v[e]);
+				as[e] = tf32_bits(v[e] - __uint_as_float(ab[e]));
+			}
+#pragma unroll
+			for (int j = 0; j < DNI; j++) { // the small products first
+				mma1688(acc[i][j], as, bb[j][0], bb[j][1]);
+				mma1688(acc[i][j], ab, bs[j][0], bs[j][1]);
+				mma1688(acc[i][j], ab, bb[j][0], bb[j][1]);
+			}
+		}
+	}
+
+	// y: pixel (p0 + pr, q0 + pc (+8)), filters k0 + 8j + 2·t4 (+1)
+	const i64 PQ = (i64)d.P * d.Q;
+#pragma unroll
+	for (int i = 0; i < DMI; i++) {
+		const int strip = warp * DMI + i, p = p0 + strip / (DQ / 16);
+#pragma unroll
+		for (int h = 0; h < 2; h++) {
+			const int q = q0 + strip % (DQ / 16) * 16 + gid + 8 * h;
+			if (p >= d.P || q >= d.Q)
+				continue;
+			const i64 m = ((i64)n * d.P + p) * d.Q + q;
+#pragma unroll
+			for (int j = 0; j < DNI; j++) {
+				const int k = k0 + j * 8 + t4 * 2;
+				const float v0 = acc[i][j][2 * h], v1 = acc[i][j][2 * h + 1];
+				if (NHWC && d.K % 2 == 0 && k + 1 < d.K) {
+					*reinterpret_cast<float2 *>(y + m * d.K + k) = make_float2(v0, v1);
+				} else {
+					if (k < d.K)
+						y[conv_yi<NHWC>(d, PQ, m, k)] = v0;
+					if (k + 1 < d.K)
+						y[conv_yi<NHWC>(d, PQ, m, k + 1)] = v1;
+				}
+			}
+		}
+	}
+}
+#endif // KIND == 3
+
 #define CONV_ARGS                                                                                        \
 	const float *__restrict__ x, const float *__restrict__ w, float *__restrict__ y, conv_shape d,     \
 		float *__restrict__ W, int kc
@@ -199,13 +410,21 @@ __device__ __forceinline__ void conv_body(const float *__restrict__ x, const flo
 extern "C" __global__ void __launch_bounds__(THREADS) conv_nchw(CONV_ARGS)
 {
 	conv_let_reduce_start();
+#if KIND == 3
+	ONLY(LAYOUT_NCHW, conv_body_direct<0>(x, w, y, d));
+#else
 	ONLY(LAYOUT_NCHW, conv_body<0>(CONV_PASS));
+#endif
 }
 
 extern "C" __global__ void __launch_bounds__(THREADS) conv_nhwc(CONV_ARGS)
 {
 	conv_let_reduce_start();
+#if KIND == 3
+	ONLY(LAYOUT_NHWC, conv_body_direct<1>(x, w, y, d));
+#else
 	ONLY(LAYOUT_NHWC, conv_body<1>(CONV_PASS));
+#endif
 }
 #endif // !TF32
 

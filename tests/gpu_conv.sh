@@ -4,9 +4,9 @@
 # at batch 1, odd sizes with dilation 2 and unequal pads and strides, batch-1 layers small enough for split-K
 # over (c, r, s), 128 channels with stride 2, dilation 2 and 72 filters for the copy engine's im2col kernel,
 # and 1x1 stride 1 on 128 channels, 105 pixels and 72 filters, which it reads as a plain matrix; each of those
-# in NCHW and NHWC; then two rows for the direct kernel (fp16 KIND 3) with odd strides along the width, 2 and 3
+# in NCHW and NHWC; then two rows for the direct kernel (KIND 3) with odd strides along the width, 2 and 3
 # channels, 70 and 37 filters (two filter tiles; odd in NHWC), dilation 2 along the height, unequal pads, and
-# one with 9 taps, fewer than one mma step of 16): the exhaustive strategy verifies every candidate and split before
+# one with 9 taps, fewer than one mma step): the exhaustive strategy verifies every candidate and split before
 # its one timing sample, in fp32, fp16 (rows with C a multiple of 8 run the fp16 cp.async kernel, NCHW
 # ones after copying x and w to NHWC) and int8 (C padded to a multiple of 4; exact).
 # 0 wrong, 0 faults, every row verified, split-K tried. int8: cuDNN's int8 verified and timed on an NHWC row,
@@ -48,18 +48,19 @@ for prec in ${GPU_CONV_PRECS:-fp32 fp16 int8}; do
 	fi
 	grep " ok, .* wrong, .* faults)" "$tmp/err" | sed 's/^ *//' | cut -c1-120
 done
-# fp16's direct kernel (KIND 3) alone on every awkward row it applies to (C·R·S <= 512): each row verified, its
-# winner a KIND 3 candidate
-case " ${GPU_CONV_PRECS:-fp32 fp16 int8} " in *" fp16 "*)
-	awk -F, 'NR == 1 || $3 * $7 * $6 <= 512' "$top_srcdir/tests/conv_awkward.csv" >"$tmp/direct.csv"
-	want=$(($(wc -l <"$tmp/direct.csv") - 1))
-	"$bin" --op conv --suite "$tmp/direct.csv" --prec fp16 --only 'KIND=3' --strategy exhaustive --fixed-samples 1 \
-		--db "$tmp/db3" --csv -v >"$tmp/out3.csv" 2>"$tmp/err3" || { echo "FAIL: fp16 KIND=3: dlbtune exited $?"; tail -20 "$tmp/err3"; fail=1; }
+# the direct kernel (KIND 3: fp16, and fp32 in 3xTF32) alone on every awkward row it applies to (C·R·S <= 512):
+# each row verified, its winner a KIND 3 candidate
+awk -F, 'NR == 1 || $3 * $7 * $6 <= 512' "$top_srcdir/tests/conv_awkward.csv" >"$tmp/direct.csv"
+want=$(($(wc -l <"$tmp/direct.csv") - 1))
+for prec in ${GPU_CONV_PRECS:-fp32 fp16 int8}; do
+	[ $prec = int8 ] && continue # int8 has no KIND
+	"$bin" --op conv --suite "$tmp/direct.csv" --prec $prec --only 'KIND=3' --strategy exhaustive --fixed-samples 1 \
+		--db "$tmp/db3$prec" --csv -v >"$tmp/out3.csv" 2>"$tmp/err3" || { echo "FAIL: $prec KIND=3: dlbtune exited $?"; tail -20 "$tmp/err3"; fail=1; }
 	lines=$(grep -c " ok, 0 wrong, 0 faults)" "$tmp/err3")
 	won=$(grep -c 'KIND=3' "$tmp/out3.csv")
-	echo "fp16 KIND=3 alone: $lines of $want rows verified without a wrong answer or fault, $won won by KIND 3"
+	echo "$prec KIND=3 alone: $lines of $want rows verified without a wrong answer or fault, $won won by KIND 3"
 	[ "$want" -ge 11 ] && [ "$lines" = "$want" ] && [ "$won" = "$want" ] ||
-		{ echo "FAIL: fp16 KIND=3:"; grep " ok, .* wrong, .* faults)" "$tmp/err3"; tail -5 "$tmp/err3"; fail=1; } ;;
-esac
+		{ echo "FAIL: $prec KIND=3:"; grep " ok, .* wrong, .* faults)" "$tmp/err3"; tail -5 "$tmp/err3"; fail=1; }
+done
 echo "gpu_conv: $([ $fail = 0 ] && echo passed || echo failed)"
 exit $fail

@@ -1,8 +1,9 @@
 #!/bin/sh
 # sass_check: the tensor-core kernels contain the matrix instructions they were written for, read from their
 # SASS by tests/sass_ops (no disassembler, no GPU): every sampled fp16 convolution candidate, in each of its
-# source specialisations (NCHW, NHWC, NHWC8, NCHW8 and the 1x1 ones), has HMMA (KIND=0) or HGMMA (KIND=1 and 2) in the kernel it runs, every sampled int8 one IMMA;
-# the fp32 ones HGMMA in their 3xTF32 kernels (KIND=1 and 2) and no matrix instruction in their FFMA ones; GEMM's mma.sync candidates (KIND=0) have HMMA (fp16) or IMMA (int8), its wgmma ones
+# source specialisations (NCHW, NHWC, NHWC8, NCHW8 and the 1x1 ones), has HMMA (KIND=0 and 3) or HGMMA (KIND=1 and 2) in the kernel it runs, every sampled int8 one IMMA;
+# the fp32 ones HGMMA in their 3xTF32 wgmma kernels (KIND=1 and 2), HMMA in their direct ones (KIND=3, 3xTF32 on
+# mma.sync) and no matrix instruction in their FFMA ones; GEMM's mma.sync candidates (KIND=0) have HMMA (fp16) or IMMA (int8), its wgmma ones
 # (KIND=1) HGMMA or IGMMA. tests/gpu_sass.sh checks sass_ops' opcodes against nvdisasm where there is one.
 top_builddir=${top_builddir:-.}
 bin="$top_builddir/dlbtune"
@@ -41,21 +42,24 @@ for f in "$tmp"/e/int8/*.cubin; do
 done
 [ $n -ge 10 ] || { echo "FAIL: only $n int8 conv cubins"; fail=1; }
 echo "conv int8: $n cubins, IMMA in each"
-n=0 nw=0
+n=0 nw=0 nd=0
 for f in "$tmp"/e/fp32/*.cubin; do
 	case $f in *_NCHW.sm_90a.cubin | *_NCHW3xTF32.sm_90a.cubin | *_NCHW3xTF32-1x1.sm_90a.cubin) k=conv_nchw ;; *) k=conv_nhwc ;; esac
 	case $f in
 	*_KIND-1_* | *_KIND-2_*) # 3xTF32: HGMMA
 		c=$(count "$f" $k HGMMA) nw=$((nw + 1))
 		[ "${c:-0}" -gt 0 ] || { echo "FAIL: $(basename "$f"): $k has no HGMMA ($("$ops" "$f" | grep " $k "))"; fail=1; } ;;
+	*_KIND-3_*) # the direct kernel: 3xTF32 on mma.sync
+		c=$(count "$f" $k HMMA) nd=$((nd + 1))
+		[ "${c:-0}" -gt 0 ] || { echo "FAIL: $(basename "$f"): $k has no HMMA ($("$ops" "$f" | grep " $k "))"; fail=1; } ;;
 	*) # FFMA: no matrix instruction
 		c=$(($(sum "$f" HMMA) + $(sum "$f" HGMMA)))
 		[ "$c" = 0 ] || { echo "FAIL: $(basename "$f"): fp32 FFMA with $c HMMA or HGMMA"; fail=1; } ;;
 	esac
 	n=$((n + 1))
 done
-[ $nw -ge 1 ] && [ $n -gt $nw ] || { echo "FAIL: $n fp32 conv cubins, $nw of them 3xTF32"; fail=1; }
-echo "conv fp32: $n cubins, HGMMA in each of the $nw 3xTF32 ones, no matrix instruction in the FFMA ones"
+[ $nw -ge 1 ] && [ $nd -ge 1 ] && [ $n -gt $((nw + nd)) ] || { echo "FAIL: $n fp32 conv cubins, $nw of them 3xTF32 wgmma, $nd direct"; fail=1; }
+echo "conv fp32: $n cubins, HGMMA in each of the $nw 3xTF32 wgmma ones, HMMA in each of the $nd direct ones, no matrix instruction in the FFMA ones"
 
 for prec in fp16 int8; do
 	"$bin" compile --op gemm --prec $prec --arch sm_90a --every 60 --emit "$tmp/g" >"$tmp/log" 2>&1 ||

@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* fp32: KIND 0, the FFMA implicit GEMM of templates/conv_fp32.cu (strict fp32 on the CUDA cores); KIND 1 and 2,
+/* fp32: KIND 0, the FFMA implicit GEMM of templates/conv_fp32.cu (strict fp32 on the CUDA cores); KIND 3, its
+ * direct kernel for layers of few taps (fp16's KIND 3 in 3xTF32 on mma.sync m16n8k8); KIND 1 and 2,
  * 3xTF32 on the tensor cores (sm_90a): conv_fp16.cu's wgmma kernels built on fp32 elements (TF32 1), run on
  * copies of x and w that conv_split3 makes inside each launch (each value as a TF32 part and a TF32 remainder, the
  * channels tripled and rounded up to 32; split3), fed by cp.async (1) or the copy engine (2: im2col, or on 1x1
@@ -32,16 +33,31 @@ static const struct dlb_param conv_params[CONV_NPARAMS] = {
 	[CONV_ST] = {"STAGES", "shared-memory stages in flight (3xTF32)", 3, {2, 3, 4}},
 	[CONV_KIND] = {"KIND",
 		       "0: FFMA on the CUDA cores (strict fp32); 1: 3xTF32 on wgmma, cp.async copies (sm_90a); 2: 3xTF32 "
-		       "on wgmma, the copy engine (sm_90a; im2col, or a tiled map of x on 1x1 stride-1 layers)",
-		       3,
-		       {0, 1, 2},
+		       "on wgmma, the copy engine (sm_90a; im2col, or a tiled map of x on 1x1 stride-1 layers); 3: the "
+		       "direct kernel in 3xTF32 on mma.sync (C x R x S <= 512, a tile of BM/BK rows of BK pixels)",
+		       4,
+		       {0, 1, 2, 3},
 		       1,
-		       (const char *const[]){"FFMA", "3xTF32 wgmma, cp.async", "3xTF32 wgmma, TMA"}},
+		       (const char *const[]){"FFMA", "3xTF32 wgmma, cp.async", "3xTF32 wgmma, TMA", "3xTF32 direct, mma.sync"}},
 };
 
 static int f_wgmma(const int *v)
 {
-	return v[CONV_KIND] >= 1;
+	return v[CONV_KIND] == 1 || v[CONV_KIND] == 2;
+}
+
+static int f_ffma(const int *v)
+{
+	return v[CONV_KIND] == 0;
+}
+
+/* KIND 3 (templates/conv_fp32.cu's conv_body_direct, fp16's KIND 3 in 3xTF32): BM threads, two 16-pixel strips a
+ * warp; its shared memory depends on the problem (direct_smem), up to DIRECT_SMEM. */
+#define DIRECT_SMEM ((size_t)96 * 1024)
+#define DIRECT_MAX_TAPS 512 /* C·R·S at most: beyond it the implicit GEMM's stages win */
+static int f_direct(const int *v)
+{
+	return v[CONV_KIND] == 3;
 }
 
 /* templates/conv_fp32.cu: two stages of both tiles (rows padded by 4), the block's decoded pixels */
@@ -53,26 +69,34 @@ static size_t smem_of(const int *v)
 
 static int f_threads(const int *v)
 {
-	return f_wgmma(v) ? 128 * (v[CONV_WM] + 1) : (v[CONV_BM] / v[CONV_TM]) * (v[CONV_BN] / v[CONV_TN]);
+	return f_wgmma(v) ? 128 * (v[CONV_WM] + 1) : f_direct(v) ? v[CONV_BM] : (v[CONV_BM] / v[CONV_TM]) * (v[CONV_BN] / v[CONV_TN]);
 }
 
 static int f_c_mult(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
-	return f_wgmma(v) || (v[CONV_BM] % v[CONV_TM] == 0 && v[CONV_BN] % v[CONV_TN] == 0);
+	return !f_ffma(v) || (v[CONV_BM] % v[CONV_TM] == 0 && v[CONV_BN] % v[CONV_TN] == 0);
 }
 
 static int f_c_threads(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
-	return f_wgmma(v) || (f_threads(v) >= 64 && f_threads(v) <= 256);
+	return !f_ffma(v) || (f_threads(v) >= 64 && f_threads(v) <= 256);
 }
 
 static int f_c_ffma(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
-	return f_wgmma(v) || (v[CONV_BM] <= 128 && v[CONV_BN] <= 128 && v[CONV_BK] <= 16 && v[CONV_WM] == 1 &&
+	return !f_ffma(v) || (v[CONV_BM] <= 128 && v[CONV_BN] <= 128 && v[CONV_BK] <= 16 && v[CONV_WM] == 1 &&
 			      v[CONV_ST] == 2);
+}
+
+/* the direct kernel: BM/32 warps of two strips, BK (the tile's width) 16 or 32 dividing BM, BN <= 64 */
+static int f_c_direct(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	return !f_direct(v) || (v[CONV_BM] >= 64 && v[CONV_BK] >= 16 && v[CONV_BM] % v[CONV_BK] == 0 && v[CONV_BN] <= 64 &&
+				v[CONV_TM] == 2 && v[CONV_TN] == 2 && v[CONV_WM] == 1 && v[CONV_ST] == 2);
 }
 
 /* as fp16's wgmma (h_c_wgmma), but BN 64-256: BM = 64 x WARPS_M x (1 or 2); the accumulators of a thread's m64
@@ -91,17 +115,21 @@ static const struct dlb_constraint conv_constraints[] = {
 	{.text = "FFMA: BM <= 128, BN <= 128, BK <= 16, WARPS_M = 1, STAGES = 2", .kind = DLB_CON_CUSTOM, .ok = f_c_ffma},
 	{.text = "3xTF32: BK = 32, TM = TN = 2, BM = 64*WARPS_M*MI (MI 1 or 2), BN >= 64, MI*BN <= 128",
 	 .kind = DLB_CON_CUSTOM, .ok = f_c_tf32},
+	{.text = "direct (KIND 3): BM >= 64, BK 16 or 32 dividing BM, BN <= 64, TM = TN = 2, WARPS_M = 1, STAGES = 2",
+	 .kind = DLB_CON_CUSTOM, .ok = f_c_direct},
 };
 
 /* 3xTF32: STAGES lines of x and w (128 bytes each) from a 1024-byte aligned start; FFMA: none */
 static size_t f_dyn_smem(const int *v)
 {
+	if (f_direct(v))
+		return DIRECT_SMEM;
 	return f_wgmma(v) ? (size_t)v[CONV_ST] * (size_t)(v[CONV_BM] + v[CONV_BN]) * 128 + 1024 : 0;
 }
 
 static int l_smem(const int *v, const struct dlb_limits *lim)
 {
-	return !lim || f_wgmma(v) || smem_of(v) <= lim->smem_static;
+	return !lim || !f_ffma(v) || smem_of(v) <= lim->smem_static;
 }
 
 static int l_threads(const int *v, const struct dlb_limits *lim)
@@ -161,8 +189,6 @@ static int h_wgmma(const int *v)
 /* KIND 3 (templates/conv_fp16.cu's conv_body_direct): the block's input patch and filters in shared memory, the
  * mma.sync fragments read from them; BK is the tile's width in pixels. Its shared memory depends on the
  * problem (direct_smem); the kernels may take up to DIRECT_SMEM bytes. */
-#define DIRECT_SMEM ((size_t)96 * 1024)
-#define DIRECT_MAX_TAPS 512 /* C·R·S at most: beyond it the implicit GEMM's stages win */
 static int h_direct(const int *v)
 {
 	return v[H_KIND] == 3;
@@ -699,26 +725,29 @@ static int conv_nsets(void *state)
 	return ((struct conv_state *)state)->nsets;
 }
 
-/* fp16's KIND 3, the direct kernel */
+/* KIND 3, the direct kernel (fp16's and fp32's) */
 static int direct_of(const struct conv_state *s, const int *v)
 {
-	return s->kind->type == DLB_CUDNN_F16 && h_direct(v);
+	return s->kind->kd >= 0 && v[s->kind->kd] == 3;
 }
 
-/* KIND 3's shared memory on this problem (templates/conv_fp16.cu's conv_body_direct): the input patch under a
- * tile of BM/BK rows of BK pixels (C·TR·TC halves, rounded up to 8), the BN filters' rows of Kt + 8 halves and
- * Kt offsets, where Kt = C·R·S rounded up to 16; 0 where the kernel does not apply (more than DIRECT_MAX_TAPS
- * taps). */
+/* KIND 3's shared memory on this problem (conv_body_direct of templates/conv_fp16.cu and conv_fp32.cu): the input
+ * patch under a tile of BM/BK rows of BK pixels (C·TR·TC elements, rounded up to 16 bytes), the BN filters' rows
+ * of Kt + 16 bytes' worth of elements (fp32: two planes, the TF32 parts and the remainders) and Kt offsets, where
+ * Kt = C·R·S rounded up to an mma step (fp16 16, fp32 8); 0 where the kernel does not apply (more than
+ * DIRECT_MAX_TAPS taps). */
 static size_t direct_smem(const struct conv_state *s, const int *v)
 {
 	const struct conv_shape *d = &s->d;
-	int64_t taps = (int64_t)d->C * d->R * d->S, kt = (taps + 15) / 16 * 16;
-	int64_t dq = v[H_BK], dp = v[H_BM] / v[H_BK];
+	const int f32 = s->kind->type == DLB_CUDNN_F32, es = s->kind->es_in, step = f32 ? 8 : 16, per16 = 16 / es;
+	int64_t taps = (int64_t)d->C * d->R * d->S, kt = (taps + step - 1) / step * step;
+	int64_t dq = v[s->kind->bk], dp = v[s->kind->bm] / v[s->kind->bk];
 	int64_t tr = (dp - 1) * d->str_h + (int64_t)(d->R - 1) * d->dil_h + 1,
 		tc = (dq - 1) * d->str_w + (int64_t)(d->S - 1) * d->dil_w + 1;
 	if (taps > DIRECT_MAX_TAPS)
 		return 0;
-	return (size_t)(2 * ((d->C * tr * tc + 7) / 8 * 8 + v[H_BN] * (kt + 8)) + 4 * kt);
+	return (size_t)(es * ((d->C * tr * tc + per16 - 1) / per16 * per16 + (f32 ? 2 : 1) * v[s->kind->bn] * (kt + per16)) +
+			4 * kt);
 }
 
 static void grid_of(const struct conv_state *s, const int *v, int64_t *gx, int64_t *gy)
@@ -726,7 +755,7 @@ static void grid_of(const struct conv_state *s, const int *v, int64_t *gx, int64
 	int64_t npq = (int64_t)s->d.N * s->d.P * s->d.Q;
 	*gx = (npq + v[s->kind->bm] - 1) / v[s->kind->bm];
 	if (direct_of(s, v)) { /* a tile of BM/BK rows of BK pixels of one image */
-		int64_t dq = v[H_BK], dp = v[H_BM] / v[H_BK];
+		int64_t dq = v[s->kind->bk], dp = v[s->kind->bm] / v[s->kind->bk];
 		*gx = (int64_t)s->d.N * ((s->d.P + dp - 1) / dp) * ((s->d.Q + dq - 1) / dq);
 	}
 	*gy = ((int64_t)s->d.K + v[s->kind->bn] - 1) / v[s->kind->bn];
