@@ -2,6 +2,7 @@
  * (report.h). The tables use the Markdown export's columns (columns.c), so every op shows its own. */
 #include "report.h"
 
+#include "../src/device.h"
 #include "../src/err.h"
 #include "../src/op.h"
 #include "../store/record.h"
@@ -543,7 +544,7 @@ fail:
 }
 
 /* The memory bandwidth of a group's GPU in GB/s: the first row's recorded one, else its platform record's
- * memory clock and bus (two transfers a clock, as dlb_device_peak_gbs); NAN if none says. */
+ * memory clock and bus through dlb_device_peak_gbs; NAN if none says. */
 static double group_bw(struct dlb_store *s, const struct dlb_row *const *g, int n)
 {
 	for (int i = 0; i < n; i++)
@@ -553,8 +554,9 @@ static double group_bw(struct dlb_store *s, const struct dlb_row *const *g, int 
 		struct dlb_platform p;
 		if (!*g[i]->r.platform || platform_of(s, g[i]->r.platform, &p))
 			continue;
-		double gbs = 2.0 * p.mem_clock_mhz * 1e6 * (p.mem_bus_bits / 8.0) / 1e9;
-		if (gbs > 0)
+		struct dlb_device d = {.mem_clock_khz = p.mem_clock_mhz * 1000, .mem_bus_bits = p.mem_bus_bits};
+		double gbs = dlb_device_peak_gbs(&d);
+		if (isfinite(gbs))
 			return gbs;
 	}
 	return NAN;
