@@ -692,8 +692,8 @@ store:
 	r->counts[t->status]++;
 	DLB_CHECK(finish_trial(x->db, r, t));
 	if (o->verbose > 1)
-		fprintf(stderr, "\n  %-48s %-14s n=%-3d %10.3f us  %s", t->config, dlb_status_name(t->status), t->n,
-			t->median_us, t->stop);
+		fprintf(stderr, "\n  %-48s %-14s n=%-3d %10.3f us  err %-9.3g %s", t->config, dlb_status_name(t->status),
+			t->n, t->median_us, t->max_err, t->stop);
 fail:
 	dlb_reply_free(&rep);
 	return rc;

@@ -232,6 +232,15 @@ __device__ __forceinline__ void mma1688(float (&c)[4], const unsigned (&a)[4], u
 		     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
+// the same from a zero accumulator
+__device__ __forceinline__ void mma1688_0(float (&c)[4], const unsigned (&a)[4], unsigned b0, unsigned b1)
+{
+	asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+		     "{%10,%10,%10,%10};\n"
+		     : "=f"(c[0]), "=f"(c[1]), "=f"(c[2]), "=f"(c[3])
+		     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1), "f"(0.f));
+}
+
 template <int NHWC>
 __device__ __forceinline__ void conv_body_direct(const float *__restrict__ x, const float *__restrict__ w,
 						 float *__restrict__ y, const conv_shape &d)
@@ -335,6 +344,10 @@ __device__ __forceinline__ void conv_body_direct(const float *__restrict__ x, co
 		base[i] = pr * d.str_h * RL + pc * d.str_w * cs;
 	}
 	const int step8 = 8 * d.str_w * cs;
+	// A step's three products summed by the tensor cores from zero, then added to acc with one FADD: the tensor
+	// cores' fp32 accumulation truncates, so three mma roundings a step into the running sum grew the error
+	// with C·R·S past fp32's tolerance (C·R·S 288 and more: run75); a second accumulator for the small
+	// products fixed that but cost registers and a block per SM (run76).
 	float acc[DMI][DNI][4];
 #pragma unroll
 	for (int i = 0; i < DMI; i++)
@@ -365,10 +378,14 @@ __device__ __forceinline__ void conv_body_direct(const float *__restrict__ x, co
 				as[e] = tf32_bits(v[e] - __uint_as_float(ab[e]));
 			}
 #pragma unroll
-			for (int j = 0; j < DNI; j++) { // the small products first
-				mma1688(acc[i][j], as, bb[j][0], bb[j][1]);
-				mma1688(acc[i][j], ab, bs[j][0], bs[j][1]);
-				mma1688(acc[i][j], ab, bb[j][0], bb[j][1]);
+			for (int j = 0; j < DNI; j++) {
+				float t[4];
+				mma1688_0(t, as, bb[j][0], bb[j][1]);
+				mma1688(t, ab, bs[j][0], bs[j][1]);
+				mma1688(t, ab, bb[j][0], bb[j][1]);
+#pragma unroll
+				for (int e = 0; e < 4; e++)
+					acc[i][j][e] += t[e];
 			}
 		}
 	}
@@ -407,7 +424,15 @@ __device__ __forceinline__ void conv_body_direct(const float *__restrict__ x, co
 		float *__restrict__ W, int kc
 #define CONV_PASS x, w, y, d, W, kc
 
-extern "C" __global__ void __launch_bounds__(THREADS) conv_nchw(CONV_ARGS)
+// KIND 3 with 32 filters a block: at most 80 registers, so that 3 blocks of 256 threads (6 of 128) fit an SM, as
+// the kernel had them before its FADD a step (98 registers: 2 blocks, 10-17% slower on the few-tap rows, run76)
+#if KIND == 3 && BN == 32
+#define CONV_MINB (65536 / (THREADS * 80))
+#else
+#define CONV_MINB 1
+#endif
+
+extern "C" __global__ void __launch_bounds__(THREADS, CONV_MINB) conv_nchw(CONV_ARGS)
 {
 	conv_let_reduce_start();
 #if KIND == 3
@@ -417,7 +442,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) conv_nchw(CONV_ARGS)
 #endif
 }
 
-extern "C" __global__ void __launch_bounds__(THREADS) conv_nhwc(CONV_ARGS)
+extern "C" __global__ void __launch_bounds__(THREADS, CONV_MINB) conv_nhwc(CONV_ARGS)
 {
 	conv_let_reduce_start();
 #if KIND == 3
