@@ -2,6 +2,7 @@
 #include "columns.h"
 
 #include "../src/op.h"
+#include "../src/power.h"
 #include "../src/problem.h"
 
 #include <math.h>
@@ -222,6 +223,49 @@ static void g_paired_json(const struct dlb_row_ctx *x, const struct dlb_column *
 	out->j = dlb_paired_json(x->r);
 }
 
+/* The energy bursts (struct dlb_energy): arg 0 ours, 1 the vendor's, + 2·(0 J/call, 1 per watt, 2 mean watts,
+ * 3 highest power reading) */
+static void g_energy(const struct dlb_row_ctx *x, const struct dlb_column *c, struct dlb_cell *out)
+{
+	const struct dlb_result *r = x->r;
+	int which = c->arg % 2;
+	const struct dlb_energy *e = which ? &r->paired.e_vendor : &r->paired.e_tuned;
+	switch (c->arg / 2) {
+	case 0:
+		set_num(out, dlb_result_j_per_call(r, which));
+		break;
+	case 1:
+		set_num(out, dlb_result_per_watt(r, which));
+		break;
+	case 2:
+		set_num(out, dlb_result_watts(r, which));
+		break;
+	default:
+		set_num(out, isfinite(dlb_result_watts(r, which)) && e->readings > 0 ? e->watts_max : NAN);
+	}
+}
+
+/* The SM clock's range ("1755-1980") and the clock-event reasons while a burst ran: arg 0/1 ours/vendor's
+ * clock, 2/3 their reasons; "" where not measured */
+static void g_clocks(const struct dlb_row_ctx *x, const struct dlb_column *c, struct dlb_cell *out)
+{
+	const struct dlb_result *r = x->r;
+	const struct dlb_energy *e = c->arg % 2 ? &r->paired.e_vendor : &r->paired.e_tuned;
+	int have = r->found && r->paired.n > 0 && e->calls > 0 && e->readings > 0;
+	set_str(out, "");
+	out->missing = !have;
+	if (!have)
+		return;
+	if (c->arg < 2) {
+		if (e->sm_mhz_max > 0)
+			snprintf(out->s, sizeof out->s, "%d-%d", e->sm_mhz_min, e->sm_mhz_max);
+		else
+			out->missing = 1;
+	} else {
+		dlb_clock_reasons_text(e->reasons, out->s, sizeof out->s);
+	}
+}
+
 static void g_floor(const struct dlb_row_ctx *x, const struct dlb_column *c, struct dlb_cell *out)
 {
 	(void)c;
@@ -359,6 +403,22 @@ static const struct dlb_column tail[] = {
 	{.field = "paired_speedup_lo", .fmt_csv = "%.4f", .where = C | X, .arg = 5, .get = g_paired},
 	{.field = "paired_speedup_hi", .fmt_csv = "%.4f", .where = C | X, .arg = 6, .get = g_paired},
 	{.field = "paired", .where = J, .get = g_paired_json},
+	{.title = "J/call", .field = "tuned_j_per_call", .width = 9, .fmt_text = "%.3g", .fmt_csv = "%.6g", .where = C | X | M, .arg = 0,
+	 .get = g_energy},
+	{.title = "vendor J/call", .field = "vendor_j_per_call", .width = 9, .fmt_text = "%.3g", .fmt_csv = "%.6g", .where = C | X | M,
+	 .arg = 1, .get = g_energy},
+	{.unit_title = 2, .field = "tuned_per_watt", .width = 9, .fmt_text = "%.3g", .fmt_csv = "%.6g", .where = C | X | M, .arg = 2,
+	 .get = g_energy},
+	{.unit_title = 3, .field = "vendor_per_watt", .width = 9, .fmt_text = "%.3g", .fmt_csv = "%.6g", .where = C | X | M, .arg = 3,
+	 .get = g_energy},
+	{.field = "tuned_watts", .fmt_csv = "%.1f", .where = C | X, .arg = 4, .get = g_energy},
+	{.field = "vendor_watts", .fmt_csv = "%.1f", .where = C | X, .arg = 5, .get = g_energy},
+	{.field = "tuned_watts_max", .fmt_csv = "%.1f", .where = C | X, .arg = 6, .get = g_energy},
+	{.field = "vendor_watts_max", .fmt_csv = "%.1f", .where = C | X, .arg = 7, .get = g_energy},
+	{.title = "SM MHz", .field = "tuned_sm_mhz", .quote = 1, .where = C | X | M, .arg = 0, .get = g_clocks},
+	{.field = "vendor_sm_mhz", .quote = 1, .where = C | X, .arg = 1, .get = g_clocks},
+	{.field = "tuned_clock_events", .quote = 1, .where = C | X, .arg = 2, .get = g_clocks},
+	{.field = "vendor_clock_events", .quote = 1, .where = C | X, .arg = 3, .get = g_clocks},
 	{.title = "floor us", .field = "floor_us", .jfield = "stream_floor_us", .width = 9, .fmt_text = "%.2f",
 	 .fmt_csv = "%.3f", .where = T | C | J | X | M, .group = 5, .get = g_floor},
 	{.title = "verified", .field = "verified", .where = T | C | J | X | M, .group = 6, .get = g_verified,
@@ -533,6 +593,13 @@ int dlb_column_in(const struct dlb_column *c, int where)
 
 const char *dlb_column_title(const struct dlb_column *c, const struct dlb_op *op)
 {
+	if (c->unit_title >= 2) { /* work per joule, ours (2) or the vendor's (3): the unit per watt */
+		const char *u = dlb_op_unit(op);
+		int v = c->unit_title == 3;
+		return !strcmp(u, "GB/s") ? (v ? "vendor GB/s/W" : "GB/s/W")
+		       : !strcmp(u, "TOPS") ? (v ? "vendor TOPS/W" : "TOPS/W")
+					    : (v ? "vendor TFLOP/s/W" : "TFLOP/s/W");
+	}
 	return c->unit_title ? dlb_op_unit(op) : c->title ? c->title : c->field;
 }
 
@@ -594,12 +661,30 @@ json_t *dlb_padded_json(const struct dlb_problem *p)
 	return o;
 }
 
+/* One burst as the JSON rows give it: what was measured, and what it gives per call */
+static json_t *energy_json(const struct dlb_result *r, int which)
+{
+	const struct dlb_energy *e = which ? &r->paired.e_vendor : &r->paired.e_tuned;
+	char reasons[128];
+	dlb_clock_reasons_text(e->reasons, reasons, sizeof reasons);
+	if (e->calls < 1)
+		return json_null();
+	return json_pack("{s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:i,s:i,s:i,s:s}", "calls", e->calls, "seconds", jnum(e->seconds),
+			 "joules", jnum(e->joules), "j_per_call", jnum(dlb_result_j_per_call(r, which)), "per_watt",
+			 jnum(dlb_result_per_watt(r, which)), "watts", jnum(dlb_result_watts(r, which)), "watts_max",
+			 jnum(e->watts_max), "sm_mhz_min", e->sm_mhz_min, "sm_mhz_max", e->sm_mhz_max, "readings",
+			 e->readings, "clock_events", e->readings > 0 ? reasons : "");
+}
+
 json_t *dlb_paired_json(const struct dlb_result *r)
 {
 	const struct dlb_paired *d = &r->paired;
 	if (!r->found || d->n < 1)
 		return json_null();
-	return json_pack("{s:s,s:i,s:o,s:o,s:o,s:[o,o]}", "vendor", d->vendor, "pairs", d->n, "tuned_us",
-			 jnum(d->tuned.median), "vendor_us", jnum(d->vendor_st.median), "speedup", jnum(d->speedup.median),
-			 "speedup_ci95", jnum(d->speedup.median_lo), jnum(d->speedup.median_hi));
+	json_t *j = json_pack("{s:s,s:i,s:o,s:o,s:o,s:[o,o]}", "vendor", d->vendor, "pairs", d->n, "tuned_us",
+			      jnum(d->tuned.median), "vendor_us", jnum(d->vendor_st.median), "speedup",
+			      jnum(d->speedup.median), "speedup_ci95", jnum(d->speedup.median_lo), jnum(d->speedup.median_hi));
+	if (j && (d->e_tuned.calls > 0 || d->e_vendor.calls > 0))
+		json_object_set_new(j, "energy", json_pack("{s:o,s:o}", "tuned", energy_json(r, 0), "vendor", energy_json(r, 1)));
+	return j;
 }

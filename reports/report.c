@@ -605,8 +605,8 @@ static void platforms(FILE *html, FILE *md, struct dlb_store *s, const struct dl
 				off += snprintf(line + off, sizeof line - (size_t)off, ", %s %s", dlb_libs[l]->name, v);
 			}
 		if (off > 0 && off < (int)sizeof line)
-			snprintf(line + off, sizeof line - (size_t)off, "; host %s, %s; dlbtune %s; %s to %s", p.hostname,
-				 p.kernel, p.dlbtune, p.first_seen, p.last_seen);
+			snprintf(line + off, sizeof line - (size_t)off, "; host %s, %s%s%s; dlbtune %s; %s to %s", p.hostname,
+				 p.kernel, p.cpu[0] ? ", " : "", p.cpu, p.dlbtune, p.first_seen, p.last_seen);
 		fprintf(html, "<p>Platform: ");
 		html_text(html, line);
 		fprintf(html, "</p>\n");

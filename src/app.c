@@ -428,6 +428,7 @@ static int cmd_tune(const struct dlb_cli *c)
 		.vendor = {.warmup = 2, .samples = c->samples, .min_sample_us = 20.0, .confidence = 0.95},
 		.seeds = c->seeds,
 		.paired = c->paired,
+		.power_ms = c->power_ms,
 		.kcache = kc,
 		.only = c->only,
 		.per_gpu = c->per_gpu,

@@ -1,13 +1,17 @@
 /* bench: see bench.h. Every CUDA call is checked; a fault inside fn surfaces at the event synchronize. */
 #include "bench.h"
 
+#include <pthread.h>
 #include <time.h>
 
 #include "err.h"
+#include "power.h"
+#include "result.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 int dlb_bench_sets(const struct dlb_device *dev, size_t per_set, int max)
 {
@@ -185,5 +189,90 @@ int dlb_bench_time(struct dlb_bench *b, dlb_launch_fn fn, void *ctx, int nsets, 
 	DLB_CHECK(dlb_stats_summarise(x, n, o->confidence, out));
 fail:
 	free(x);
+	return rc;
+}
+
+/* One power/clock reading taken while the burst runs, folded into out (only while the GPU is busy: a reading
+ * after the stream has drained would see an idle GPU). */
+static void fold_reading(struct dlb_bench *b, struct dlb_power *pw, struct dlb_energy *out)
+{
+	struct dlb_power_sample s;
+	if (cudaStreamQuery(b->stream) != cudaErrorNotReady || dlb_power_read(pw, &s))
+		return;
+	if (s.have_power && !(out->watts_max >= 1e-3 * s.power_mw))
+		out->watts_max = 1e-3 * s.power_mw;
+	if (s.have_clock) {
+		if (out->sm_mhz_min == 0 || (int)s.sm_mhz < out->sm_mhz_min)
+			out->sm_mhz_min = (int)s.sm_mhz;
+		if ((int)s.sm_mhz > out->sm_mhz_max)
+			out->sm_mhz_max = (int)s.sm_mhz;
+	}
+	if (s.have_reasons)
+		out->reasons |= s.reasons & ~(uint64_t)DLB_CLOCK_IDLE;
+	out->readings++;
+}
+
+/* The readings come from a thread of their own, every 5 ms until told to stop: an NVML query takes long
+ * enough that taking them between launches left the GPU waiting for the next launch (run01: 178 us a call
+ * in the burst against 77 us timed). */
+struct poller {
+	struct dlb_bench *b;
+	struct dlb_power *pw;
+	struct dlb_energy *out;
+	volatile int stop;
+};
+
+static void *poll_readings(void *arg)
+{
+	struct poller *p = arg;
+	struct timespec ts = {0, 5000000};
+	while (!p->stop) {
+		nanosleep(&ts, NULL);
+		if (!p->stop)
+			fold_reading(p->b, p->pw, p->out);
+	}
+	return NULL;
+}
+
+int dlb_bench_energy(struct dlb_bench *b, struct dlb_power *pw, dlb_launch_fn fn, void *ctx, int nsets, double call_us,
+		     double ms, struct dlb_energy *out)
+{
+	int rc = 0, started = 0;
+	pthread_t th;
+	memset(out, 0, sizeof *out);
+	out->joules = out->watts_max = NAN;
+	struct poller pl = {b, pw, out, 0};
+	if (!pw || !(ms > 0))
+		return 0;
+	if (!(call_us > 0) || nsets < 1)
+		DLB_FAIL(EINVAL, "bench: an energy burst of calls of %g us over %d input sets", call_us, nsets);
+	double want = 1e3 * ms / call_us;
+	long calls = want < 1 ? 1 : want > 1e7 ? 10000000L : (long)want;
+	struct dlb_power_sample s0, s1;
+	CUDA_CHECK(cudaStreamSynchronize(b->stream));
+	DLB_CHECK(dlb_power_read(pw, &s0));
+	CUDA_CHECK(cudaEventRecord(b->ev0, b->stream));
+	if (pthread_create(&th, NULL, poll_readings, &pl) == 0)
+		started = 1; /* else: the energy without readings */
+	for (long i = 0; i < calls; i++)
+		DLB_CHECK(fn(ctx, (int)(i % nsets)));
+	CUDA_CHECK(cudaEventRecord(b->ev1, b->stream));
+	CUDA_CHECK(cudaEventSynchronize(b->ev1));
+	pl.stop = 1;
+	if (started)
+		pthread_join(th, NULL);
+	started = 0;
+	DLB_CHECK(dlb_power_read(pw, &s1));
+	float el = 0;
+	CUDA_CHECK(cudaEventElapsedTime(&el, b->ev0, b->ev1));
+	out->calls = (int)(calls > 0x7fffffff ? 0x7fffffff : calls);
+	out->seconds = 1e-3 * el;
+	if (s0.have_energy && s1.have_energy && s1.energy_mj > s0.energy_mj)
+		out->joules = 1e-3 * (double)(s1.energy_mj - s0.energy_mj);
+fail:
+	if (started) {
+		pl.stop = 1;
+		pthread_join(th, NULL);
+	}
 	return rc;
 }

@@ -48,6 +48,14 @@ int dlb_bench_time(struct dlb_bench *b, dlb_launch_fn fn, void *ctx, int nsets, 
  * *taken: the samples taken (fewer than k when one is slower than o->cutoff_us). */
 int dlb_bench_samples(struct dlb_bench *b, dlb_launch_fn fn, void *ctx, int nsets, const struct dlb_bench_opts *o,
 		      int *reps, int first, int k, double *us, int *taken);
+/* Energy of fn (struct dlb_energy, src/result.h): calls back to back for about ms milliseconds (call_us: its
+ * time per call, which sizes the burst), input sets rotated, the energy counter read before and after and
+ * power, clock and clock-event reasons sampled between launches while the GPU is busy. pw NULL or ms <= 0:
+ * out->calls = 0, nothing run. */
+struct dlb_power;
+struct dlb_energy;
+int dlb_bench_energy(struct dlb_bench *b, struct dlb_power *pw, dlb_launch_fn fn, void *ctx, int nsets, double call_us,
+		     double ms, struct dlb_energy *out);
 /* Time a single run of fn (after an L2 flush), for screening and for sizing samples. */
 int dlb_bench_once(struct dlb_bench *b, dlb_launch_fn fn, void *ctx, int set, double *us);
 #endif

@@ -174,6 +174,10 @@ void dlb_cli_usage(FILE *out)
 		"  --samples N      timed samples of every vendor algorithm (default 15)\n"
 		"  --paired N       after the baselines, N samples each of the winner and the vendor best, taken\n"
 		"                   in alternation: the 'paired' speedup (default 30, at most 64; 0: none)\n"
+		"  --power-ms MS    after the pairs, each of the two runs back to back for about MS milliseconds\n"
+		"                   while NVML's energy counter, power, SM clock and clock-event reasons are read:\n"
+		"                   joules per call and work per joule, ours and the vendor's (default 200;\n"
+		"                   0: none; without NVML the columns say n/a)\n"
 		"  --arch ARCH      compile target for `compile` (default sm_90a; e.g. sm_80, sm_90); with `space`,\n"
 		"                   that target's limits (sm_90: 227 KiB of opt-in shared memory) in place of\n"
 		"                   the defaults of any sm_80+ GPU\n"
@@ -401,7 +405,7 @@ fail:
 enum { O_SUITE = 256, O_LAYOUT, O_DEVICE, O_DB, O_RETUNE, O_CSV, O_JSON, O_ARCH, O_EMIT, O_EVERY, O_SAMPLES, O_PREC,
        O_OP, O_FORMAT, O_STALE, O_ANY, O_DRY, O_STRATEGY, O_BUDGET, O_SEED, O_CONFIDENCE, O_PRECISION, O_MIN_SAMPLES,
        O_MAX_SAMPLES, O_FIXED, O_SEEDS, O_TRIALS, O_FROM_DB, O_CANDIDATES, O_NOISE, O_OUTLIERS, O_WINDOW, O_MIN_SEARCH,
-       O_PAIRED, O_NO_CACHE, O_ONLY, O_OUT, O_COMPARE, O_COMPARE_DEVICE, O_DEVICES, O_SHARD, O_PER_GPU, O_DIM /* O_DIM + i: the i-th distinct dim name of the families */ };
+       O_PAIRED, O_POWER_MS, O_NO_CACHE, O_ONLY, O_OUT, O_COMPARE, O_COMPARE_DEVICE, O_DEVICES, O_SHARD, O_PER_GPU, O_DIM /* O_DIM + i: the i-th distinct dim name of the families */ };
 
 static const struct {
 	const char *word, *sub;
@@ -434,6 +438,7 @@ static const struct option fixed_options[] = {
 	{"devices", required_argument, 0, O_DEVICES}, {"shard", required_argument, 0, O_SHARD},
 	{"per-gpu", no_argument, 0, O_PER_GPU},
 	{"samples", required_argument, 0, O_SAMPLES}, {"paired", required_argument, 0, O_PAIRED},
+	{"power-ms", required_argument, 0, O_POWER_MS},
 	{"strategy", required_argument, 0, O_STRATEGY},
 	{"budget", required_argument, 0, O_BUDGET}, {"seed", required_argument, 0, O_SEED},
 	{"confidence", required_argument, 0, O_CONFIDENCE}, {"precision", required_argument, 0, O_PRECISION},
@@ -709,6 +714,10 @@ static int apply_option(int ch, const char *arg, struct dlb_cli *c, const char *
 		break;
 	case O_PAIRED:
 		DLB_CHECK(parse_int("--paired", arg, 0, DLB_PAIRED_MAX, &c->paired));
+		c->have_paired = 1;
+		break;
+	case O_POWER_MS:
+		DLB_CHECK(parse_double("--power-ms", arg, 0, 60000, &c->power_ms));
 		c->have_paired = 1;
 		break;
 	case O_FORMAT:
@@ -1002,7 +1011,7 @@ static int check_combinations(struct dlb_cli *c)
 		DLB_USER_FAIL(DLB_E_USAGE, "search options (--strategy, --budget, --seed, --confidence, --precision, "
 					   "--min-samples, --max-samples, --fixed-samples, --seeds) go with tune and simulate");
 	if (c->have_paired && c->cmd != DLB_CMD_TUNE)
-		DLB_USER_FAIL(DLB_E_USAGE, "--paired goes with tune");
+		DLB_USER_FAIL(DLB_E_USAGE, "--paired and --power-ms go with tune");
 	if (c->min_samples > c->max_samples)
 		DLB_USER_FAIL(DLB_E_USAGE, "--min-samples %d is more than --max-samples %d", c->min_samples, c->max_samples);
 	if (c->have_sim && c->cmd != DLB_CMD_SIMULATE)
@@ -1025,6 +1034,7 @@ static void set_defaults(struct dlb_cli *c)
 	c->every = 1;
 	c->samples = 15;
 	c->paired = 30;
+	c->power_ms = 200;
 	c->strategy = "model";
 	c->seed = 1;
 	c->confidence = 0.95;

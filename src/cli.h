@@ -93,7 +93,8 @@ struct dlb_cli {
 	int retune, verbose;
 	int csv, json;
 	int samples;            /* of each vendor algorithm */
-	int paired, have_paired; /* pairs of the side-by-side timing (struct dlb_paired); given */
+	int paired, have_paired; /* pairs of the side-by-side timing (struct dlb_paired); given (or --power-ms) */
+	double power_ms;         /* each one's energy burst after the pairs (struct dlb_energy); 0: none */
 	/* the search (tune and simulate) */
 	const char *strategy;
 	int budget;             /* candidates; 0: none */

@@ -385,6 +385,19 @@ void dlb_platform_of(const struct dlb_device *dev, struct dlb_platform *p)
 		snprintf(p->hostname, sizeof p->hostname, "?");
 	if (uname(&u) == 0)
 		snprintf(p->kernel, sizeof p->kernel, "%.40s %.50s", u.sysname, u.release);
+	FILE *ci = fopen("/proc/cpuinfo", "r"); /* Linux: the first "model name" line */
+	char line[256];
+	while (ci && fgets(line, sizeof line, ci)) {
+		char *c = strchr(line, ':');
+		if (strncmp(line, "model name", 10) || !c)
+			continue;
+		c += strspn(c + 1, " \t") + 1;
+		c[strcspn(c, "\n")] = 0;
+		snprintf(p->cpu, sizeof p->cpu, "%.95s", c);
+		break;
+	}
+	if (ci)
+		fclose(ci);
 	snprintf(p->dlbtune, sizeof p->dlbtune, "%s", PACKAGE_VERSION);
 	strftime(p->first_seen, sizeof p->first_seen, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	snprintf(p->last_seen, sizeof p->last_seen, "%s", p->first_seen);

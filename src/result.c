@@ -35,6 +35,35 @@ int dlb_status_parse(const char *s, enum dlb_status *out)
 	return DLB_E_PARSE;
 }
 
+static const struct dlb_energy *energy_of(const struct dlb_result *r, int which)
+{
+	const struct dlb_energy *e = which ? &r->paired.e_vendor : &r->paired.e_tuned;
+	return r->found && r->paired.n > 0 && e->calls > 0 && e->seconds > 0 && isfinite(e->joules) && e->joules > 0
+		       ? e
+		       : NULL;
+}
+
+double dlb_result_j_per_call(const struct dlb_result *r, int which)
+{
+	const struct dlb_energy *e = energy_of(r, which);
+	return e ? e->joules / e->calls : NAN;
+}
+
+double dlb_result_watts(const struct dlb_result *r, int which)
+{
+	const struct dlb_energy *e = energy_of(r, which);
+	return e ? e->joules / e->seconds : NAN;
+}
+
+double dlb_result_per_watt(const struct dlb_result *r, int which)
+{
+	const struct dlb_energy *e = energy_of(r, which);
+	if (!e || !r->p.op)
+		return NAN;
+	/* the op's rate at the burst's own time per call, over its mean power */
+	return dlb_op_throughput(r->p.op, &r->p, 1e6 * e->seconds / e->calls) / (e->joules / e->seconds);
+}
+
 double dlb_result_throughput(const struct dlb_result *r)
 {
 	if (!r->found || !(r->tuned.median > 0) || !r->p.op)

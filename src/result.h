@@ -51,6 +51,7 @@ struct dlb_platform {
 	int driver, cuda, nvrtc;
 	long long lib[DLB_MAX_LIBS]; /* the version of dlb_libs[i] (src/op.h); 0: not recorded */
 	char hostname[64], kernel[96], dlbtune[24];
+	char cpu[96]; /* the host CPU's model ("" when unknown or not recorded) */
 	char first_seen[24], last_seen[24];
 };
 
@@ -70,11 +71,25 @@ struct dlb_vendor_entry {
 /* The winner and the vendor best timed side by side after the search: sample i of each is taken back to back
  * (the order alternating from pair to pair), so drift of the GPU over a long search (clocks, temperature) is
  * in both. speedup is the median of the n ratios vendor_i / tuned_i with its order-statistic CI. */
+/* Energy, after the pairs: a burst of back-to-back calls (input sets rotated, no L2 flush) lasting
+ * --power-ms, the GPU's energy counter read before and after it and its power, SM clock and clock-event
+ * reasons sampled while it runs (NVML, src/power.h). Idle power is in it: it is what the GPU drew. */
+struct dlb_energy {
+	int calls;            /* 0: not measured (no NVML, --power-ms 0, older records) */
+	double seconds;       /* the burst's GPU time (CUDA events) */
+	double joules;        /* the energy counter's difference; NAN where the GPU has no counter */
+	double watts_max;     /* the highest power reading while it ran; NAN: none */
+	int sm_mhz_min, sm_mhz_max; /* the SM clock's range while it ran; 0: not read */
+	int readings;         /* power/clock readings taken while it ran */
+	unsigned long long reasons; /* the clock-event reasons seen while it ran (OR; DLB_CLOCK_* bits) */
+};
+
 #define DLB_PAIRED_MAX 64
 struct dlb_paired {
 	int n;           /* pairs; 0: not measured (no winner or no vendor time, --paired 0, older records) */
 	char vendor[48]; /* the vendor entry it ran against (the vendor best of the baselines) */
 	struct dlb_stats tuned, vendor_st, speedup; /* microseconds; speedup: the ratios */
+	struct dlb_energy e_tuned, e_vendor;
 };
 
 /* How a problem's search went (absent from records made before searches had strategies). */
@@ -142,6 +157,11 @@ double dlb_result_paired_hi(const struct dlb_result *r);
  * sample first when i is even, the vendor's when odd): by[0] summarises the pairs with the winner first,
  * by[1] those with the vendor first; two medians apart say the order matters. EINVAL for n < 2. */
 int dlb_paired_by_order(const double *ratio, int n, double confidence, struct dlb_stats by[2]);
+/* Energy per call in joules, mean watts over the burst, and work per joule in the op's unit per watt
+ * (TFLOP/s/W = TFLOP/J); which: 0 ours, 1 the vendor's. NAN where not measured. */
+double dlb_result_j_per_call(const struct dlb_result *r, int which);
+double dlb_result_watts(const struct dlb_result *r, int which);
+double dlb_result_per_watt(const struct dlb_result *r, int which);
 void dlb_result_free(struct dlb_result *r);
 /* x with printf format f, or "n/a" when it is not a finite number (never a made-up value). */
 const char *dlb_fmt_num(char *buf, size_t len, double x, const char *f);

@@ -201,6 +201,7 @@ struct run {
 	unsigned char *sent;    /* per candidate: the running worker has its cubin */
 	struct dlb_kernel_stats problem_kernels; /* of the last problem tuned */
 	char data_note[DLB_OP_NOTE_MAX];         /* the op's line about the problem's data ("" for none) */
+	int power_said;                          /* why no energy was measured has been said */
 };
 
 /* 1 when candidate i's cubin is in the parent (a worker forked now inherits it). */
@@ -740,14 +741,15 @@ static int time_paired(struct run *x, const struct point *p, struct dlb_result *
 		return 0;
 	struct dlb_w_paired_req req = {.c = {p->cand, p->variant}, .entry = (int)(vb - r->vendor),
 				       .n = x->o->paired < DLB_PAIRED_MAX ? x->o->paired : DLB_PAIRED_MAX,
-				       .opts = x->o->sample};
+				       .opts = x->o->sample, .power_ms = x->o->power_ms};
 	req.opts.cutoff_us = 0;
 	struct dlb_trial pt = {.config = "side-by-side timing"};
 	DLB_CHECK(supply(x, p->cand, &pt));
 	double per_launch_s = 1e-6 * (r->tuned.median > vb->st.median ? r->tuned.median : vb->st.median);
 	if (pt.status == DLB_ST_OK)
 		DLB_CHECK(ask(x, DLB_W_PAIRED, &req, sizeof req,
-			      samples_limit(x, &req.opts, 0, 2 * req.n + 2, per_launch_s) + 60, &pt, &rep));
+			      samples_limit(x, &req.opts, 0, 2 * req.n + 2, per_launch_s) + 60 + 4e-3 * req.power_ms, &pt,
+			      &rep));
 	if (!rep.payload || rep.len != sizeof(struct dlb_w_paired)) {
 		fprintf(stderr, "\ndlbtune: warning: %s: the side-by-side timing failed (%s); the row has no paired speedup\n",
 			progress, pt.error[0] ? pt.error : "no reply");
@@ -777,6 +779,12 @@ static int time_paired(struct run *x, const struct point *p, struct dlb_result *
 	DLB_CHECK(dlb_stats_summarise(w.tuned, w.n, x->o->vendor.confidence, &d->tuned));
 	DLB_CHECK(dlb_stats_summarise(w.vendor, w.n, x->o->vendor.confidence, &d->vendor_st));
 	d->n = w.n;
+	d->e_tuned = w.e_tuned;
+	d->e_vendor = w.e_vendor;
+	if (x->o->power_ms > 0 && w.power_why[0] && !x->power_said) { /* once a run */
+		fprintf(stderr, "\ndlbtune: note: no power or energy measured: %s\n", w.power_why);
+		x->power_said = 1;
+	}
 fail:
 	if (rc)
 		memset(&r->paired, 0, sizeof r->paired);

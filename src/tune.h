@@ -23,6 +23,8 @@ struct dlb_tune_opts {
 	struct dlb_store *kcache;      /* the kernel cache (store/kcache.h); NULL: every candidate compiled */
 	int paired;                    /* pairs of samples of the winner and the vendor best, timed side by side
 	                                * after the baselines (struct dlb_paired; 0: none) */
+	double power_ms;               /* after the pairs, each one's energy burst of about this long (struct
+	                                * dlb_energy; 0: none) */
 	int per_gpu;                   /* key results by the GPU's UUID, not its model (--per-gpu) */
 	const char *only;              /* a restricted search (src/kernels.h): only these configurations; stored
 	                                * results are not answered and its best is not stored (its trials are) */

@@ -3,10 +3,12 @@
 
 #include "err.h"
 #include "gpu.h"
+#include "power.h"
 #include "supervise.h"
 #include "tune.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +21,9 @@ struct worker {
 	int dev_open, gpu_open;
 	void *state; /* the current problem's */
 	int problem;
+	struct dlb_power *pw; /* NVML for energy bursts, opened on the first that asks; NULL: none (pw_why) */
+	int pw_tried;
+	char pw_why[160];
 };
 
 static double now_s(void)
@@ -96,6 +101,17 @@ static int vendor_launch_one(void *ctx, int set)
 	return x->op->vendor_launch(x->state, x->entry, set);
 }
 
+/* The median of n samples (microseconds a launch); NAN if they cannot be summarised. */
+static double median_of(const double *us, int n)
+{
+	double c[DLB_PAIRED_MAX];
+	struct dlb_stats st;
+	if (n < 1 || n > DLB_PAIRED_MAX)
+		return NAN;
+	memcpy(c, us, (size_t)n * sizeof *c);
+	return dlb_stats_summarise(c, n, 0.95, &st) ? NAN : st.median;
+}
+
 /* Pair i: one sample of each, back to back, the order alternating from pair to pair so that neither always
  * runs right after the other (warm clocks, a cooler or hotter GPU). Both warm up first; the vendor then takes
  * the candidate's launches per sample, so each pair measures the same number of launches on the same sets. */
@@ -120,6 +136,21 @@ static int paired(struct worker *k, struct dlb_candidate *c, const struct dlb_w_
 		}
 	v->n = r->n;
 	v->reps = reps_t;
+	memset(&v->e_tuned, 0, sizeof v->e_tuned);
+	memset(&v->e_vendor, 0, sizeof v->e_vendor);
+	v->power_why[0] = 0;
+	if (r->power_ms > 0) { /* then each one's energy, at its median time per call from the pairs */
+		if (!k->pw_tried) {
+			char pci[32];
+			k->pw_tried = 1;
+			CUDA_CHECK(cudaDeviceGetPCIBusId(pci, (int)sizeof pci, k->dev.ordinal));
+			DLB_CHECK(dlb_power_open(pci, &k->pw, k->pw_why, sizeof k->pw_why));
+		}
+		snprintf(v->power_why, sizeof v->power_why, "%s", k->pw ? "" : k->pw_why);
+		double mt = median_of(v->tuned, r->n), mv = median_of(v->vendor, r->n);
+		DLB_CHECK(dlb_bench_energy(&k->g.bench, k->pw, launch_one, &x, nsets, mt, r->power_ms, &v->e_tuned));
+		DLB_CHECK(dlb_bench_energy(&k->g.bench, k->pw, vendor_launch_one, &y, nsets, mv, r->power_ms, &v->e_vendor));
+	}
 fail:
 	return rc;
 }
@@ -285,5 +316,6 @@ int dlb_worker_main(int in_fd, int out_fd, void *arg)
 		if (k.dev_open)
 			dlb_device_close(&k.dev);
 	}
+	dlb_power_close(k.pw);
 	return sticky ? 3 : 0;
 }

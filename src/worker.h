@@ -66,10 +66,13 @@ struct dlb_w_paired_req {
 	struct dlb_w_cand c;
 	int entry, n;
 	struct dlb_bench_opts opts;
+	double power_ms; /* > 0: then each one's energy burst of about this long (dlb_bench_energy) */
 };
 struct dlb_w_paired { /* pair i: the candidate's sample first when i is even, the vendor's when odd */
 	int n, reps;
 	double tuned[DLB_PAIRED_MAX], vendor[DLB_PAIRED_MAX];
+	struct dlb_energy e_tuned, e_vendor; /* calls 0: not measured, power_why says why */
+	char power_why[160];
 };
 
 /* What a worker works on: set before it is started. cand may be NULL (a worker that only says hello). */

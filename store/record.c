@@ -101,6 +101,31 @@ static int stats_from(json_t *j, struct dlb_stats *s)
 	return 0;
 }
 
+static json_t *energy_json(const struct dlb_energy *e)
+{
+	return json_pack("{s:i,s:o,s:o,s:o,s:i,s:i,s:i,s:I}", "calls", e->calls, "seconds", num(e->seconds), "joules",
+			 num(e->joules), "watts_max", num(e->watts_max), "sm_mhz_min", e->sm_mhz_min, "sm_mhz_max",
+			 e->sm_mhz_max, "readings", e->readings, "reasons", (json_int_t)e->reasons);
+}
+
+static void energy_from(json_t *j, struct dlb_energy *e)
+{
+	memset(e, 0, sizeof *e);
+	e->joules = e->watts_max = NAN;
+	if (!json_is_object(j))
+		return;
+	e->calls = int_of(j, "calls");
+	e->seconds = num_of(json_object_get(j, "seconds"));
+	e->joules = num_of(json_object_get(j, "joules"));
+	e->watts_max = num_of(json_object_get(j, "watts_max"));
+	e->sm_mhz_min = int_of(j, "sm_mhz_min");
+	e->sm_mhz_max = int_of(j, "sm_mhz_max");
+	e->readings = int_of(j, "readings");
+	e->reasons = (unsigned long long)json_integer_value(json_object_get(j, "reasons"));
+	if (e->calls < 0 || !(e->seconds > 0))
+		e->calls = 0; /* nothing usable */
+}
+
 json_t *dlb_best_json(const struct dlb_result *r)
 {
 	json_t *counts = json_object();
@@ -121,6 +146,10 @@ json_t *dlb_best_json(const struct dlb_result *r)
 					      "speedup", "median", num(pd->speedup.median), "median_lo",
 					      num(pd->speedup.median_lo), "median_hi", num(pd->speedup.median_hi), "min",
 					      num(pd->speedup.min), "max", num(pd->speedup.max)));
+	json_t *pj = j ? json_object_get(j, "paired") : NULL;
+	if (pj && (pd->e_tuned.calls > 0 || pd->e_vendor.calls > 0)) /* absent when not measured and in older records */
+		json_object_set_new(pj, "energy", json_pack("{s:o,s:o}", "tuned", energy_json(&pd->e_tuned), "vendor",
+							      energy_json(&pd->e_vendor)));
 	if (j && isfinite(r->mem_peak) && r->mem_peak > 0) /* absent in records made before it was kept */
 		json_object_set_new(j, "mem_peak", json_real(r->mem_peak));
 	const struct dlb_search_info *si = &r->search;
@@ -176,6 +205,9 @@ static int best_fields(json_t *root, struct dlb_result *r)
 		r->paired.speedup.min = num_of(json_object_get(sp, "min"));
 		r->paired.speedup.max = num_of(json_object_get(sp, "max"));
 		r->paired.n = r->paired.speedup.n = int_of(pd, "n");
+		json_t *en = json_object_get(pd, "energy");
+		energy_from(json_object_get(en, "tuned"), &r->paired.e_tuned);
+		energy_from(json_object_get(en, "vendor"), &r->paired.e_vendor);
 	}
 	return 0;
 }
@@ -267,6 +299,8 @@ json_t *dlb_platform_json(const struct dlb_platform *p)
 		json_object_set_new(v, dlb_libs[i]->key, json_integer(p->lib[i]));
 	json_t *k = json_pack("{s:s,s:s,s:s,s:s,s:s}", "hostname", p->hostname, "kernel", p->kernel, "dlbtune",
 			      p->dlbtune, "first_seen", p->first_seen, "last_seen", p->last_seen);
+	if (k && p->cpu[0]) /* absent when unknown, and in records made before it was kept */
+		json_object_set_new(k, "cpu", json_string(p->cpu));
 	if (!j || !v || !k || json_object_update(j, v) || json_object_update(j, k)) {
 		json_decref(j);
 		j = NULL;
@@ -297,6 +331,7 @@ int dlb_platform_from_json(json_t *j, struct dlb_platform *p)
 		p->lib[i] = json_integer_value(json_object_get(j, dlb_libs[i]->key));
 	str_of(j, "hostname", p->hostname, sizeof p->hostname);
 	str_of(j, "kernel", p->kernel, sizeof p->kernel);
+	str_of(j, "cpu", p->cpu, sizeof p->cpu);
 	str_of(j, "dlbtune", p->dlbtune, sizeof p->dlbtune);
 	str_of(j, "first_seen", p->first_seen, sizeof p->first_seen);
 	str_of(j, "last_seen", p->last_seen, sizeof p->last_seen);

@@ -86,6 +86,15 @@ if [ $plots = 1 ]; then
 	xmllint --noout "$tmp/p/gemm_fp32_2_progress.svg" 2>"$tmp/x" && grep -qF gemm_fp32_2_progress.svg "$tmp/p/index.html" && ok ||
 		bad "the progress SVG: $(head -3 "$tmp/x")"
 fi
+# power and clocks (power_record.json: bursts of 10256 and 9524 calls in 0.2 s at 80 and 90 J on an H100 whose
+# platform names its CPU): J/call, TFLOP/s/W, the SM clock's range in the table, the CPU in the platform line
+"$bin" import "$top_srcdir/tests/data/power_record.json" --db "$tmp/wdb" >/dev/null 2>"$tmp/err" || bad "import power: $(cat "$tmp/err")"
+"$bin" report --out "$tmp/w" --any-version --db "$tmp/wdb" 2>"$tmp/err" && ok || bad "report of the power fixture: $(cat "$tmp/err")"
+grep -qF "| J/call | vendor J/call | TFLOP/s/W | vendor TFLOP/s/W | SM MHz |" "$tmp/w/report.md" &&
+	grep -qF "| 1.08x [1.07, 1.08] | 0.0078 | 0.00945 | 0.0172 | 0.0142 | 1830-1980 |" "$tmp/w/report.md" && ok ||
+	bad "the power columns: $(grep -F "1024 | 64" "$tmp/w/report.md")"
+grep -qF "<td>0.0078</td>" "$tmp/w/index.html" && grep -qF "Linux 6.8.0-45-generic, Intel(R) Xeon(R) Platinum 8480+;" "$tmp/w/index.html" &&
+	xmllint --noout "$tmp/w/index.html" && ok || bad "the power fixture's page: $(grep -c J/call "$tmp/w/index.html")"
 # two GPUs of one database: the same problem on the H200 (17.6 us, vendor 19.0) against the H100 (19.4, 21.0)
 "$bin" report --out "$tmp/pc" --any-version --db "$tmp/pdb" --device H100 --compare-device H200 2>"$tmp/err" &&
 	grep -q "; 1 comparisons" "$tmp/err" && grep -q '^1,"512x64x1024 NN",19.400,17.600,0.9072,21.000,19.000,0.9048$' "$tmp/pc/compare_1.csv" &&

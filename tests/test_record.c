@@ -104,6 +104,9 @@ static void sample_result(struct dlb_result *r)
 					.speedup = {.n = 30, .median = 1.0625, .median_lo = 1.0546875, .median_hi = 1.0703125,
 						    .min = 0.984375, .max = 1.125}};
 	snprintf(r->paired.vendor, sizeof r->paired.vendor, "cublasLt#0");
+	r->paired.e_tuned = (struct dlb_energy){.calls = 4938, .seconds = 0.2, .joules = 101.5, .watts_max = 530.25,
+						.sm_mhz_min = 1755, .sm_mhz_max = 1980, .readings = 97, .reasons = 0x4 | 0x8};
+	r->paired.e_vendor = (struct dlb_energy){.calls = 4624, .seconds = 0.2, .joules = NAN, .watts_max = NAN};
 	for (int s = 0; s < DLB_ST_COUNT; s++)
 		r->counts[s] = 10 * s + 1;
 	r->ntrials = 3;
@@ -174,6 +177,16 @@ static void test_round_trip(void)
 	CHECK_EQ_STR(d.paired.vendor, "cublasLt#0");
 	check_stats("paired tuned", &d.paired.tuned, &r.paired.tuned);
 	check_stats("paired vendor", &d.paired.vendor_st, &r.paired.vendor_st);
+	/* the energy bursts: every field back, a missing counter (NAN joules) still missing */
+	CHECK(d.paired.e_tuned.calls == 4938 && same(d.paired.e_tuned.seconds, 0.2) && same(d.paired.e_tuned.joules, 101.5) &&
+		      same(d.paired.e_tuned.watts_max, 530.25) && d.paired.e_tuned.sm_mhz_min == 1755 &&
+		      d.paired.e_tuned.sm_mhz_max == 1980 && d.paired.e_tuned.readings == 97 && d.paired.e_tuned.reasons == 0xc,
+	      "energy of ours: %d calls, %.17g s, %.17g J", d.paired.e_tuned.calls, d.paired.e_tuned.seconds,
+	      d.paired.e_tuned.joules);
+	CHECK(d.paired.e_vendor.calls == 4624 && isnan(d.paired.e_vendor.joules) && isnan(d.paired.e_vendor.watts_max),
+	      "energy of the vendor's: %d calls, %g J", d.paired.e_vendor.calls, d.paired.e_vendor.joules);
+	CHECK(isnan(dlb_result_j_per_call(&d, 1)) && isnan(dlb_result_per_watt(&d, 1)), "no counter, no J/call");
+	CHECK(same(dlb_result_watts(&d, 0), 507.5), "mean watts %.17g", dlb_result_watts(&d, 0));
 	CHECK(same(d.paired.speedup.median, 1.0625) && same(d.paired.speedup.median_lo, 1.0546875) &&
 		      same(d.paired.speedup.median_hi, 1.0703125) && same(d.paired.speedup.min, 0.984375) &&
 		      same(d.paired.speedup.max, 1.125),
@@ -363,6 +376,11 @@ static void report_rows(struct dlb_row w[3])
 	w[0].r.paired = (struct dlb_paired){.n = 30, .vendor = "cublasGemmEx", .tuned = stats(30, 9.8),
 					    .vendor_st = stats(30, 12.25),
 					    .speedup = {.n = 30, .median = 1.25, .median_lo = 1.2, .median_hi = 1.3}};
+	/* bursts of 10 us and 12.5 us a call at 500 and 550 W: 5 and 6.875 mJ a call */
+	w[0].r.paired.e_tuned = (struct dlb_energy){.calls = 20000, .seconds = 0.2, .joules = 100, .watts_max = 520,
+						    .sm_mhz_min = 1755, .sm_mhz_max = 1980, .readings = 90, .reasons = 0x4};
+	w[0].r.paired.e_vendor = (struct dlb_energy){.calls = 16000, .seconds = 0.2, .joules = 110, .watts_max = 560,
+						     .sm_mhz_min = 1700, .sm_mhz_max = 1980, .readings = 90, .reasons = 0x1};
 	report_row(&w[1], DLB_PREC_INT8, 64, 64, 64, 5.0, 1979.0);
 	w[1].r.nvendor = 2;
 	w[1].r.vendor[0] = (struct dlb_vendor_entry){"cublasGemmEx", 0, 0, stats(15, 4.0)};
@@ -476,15 +494,20 @@ static void test_table_csv(const struct dlb_result *rows)
 	/* the problem's dims, then the generic columns with GEMM's vendor columns after the peak */
 	CHECK_HAS(t, "m,n,k,layout,prec,best_config,kernel_family,tuned_us,tuned_ci_lo,tuned_ci_hi,throughput,unit,pct_peak,peak,"
 		     "cublas_us,cublaslt_best_us,vendor_best,vendor_best_config,speedup,paired_vendor,paired_n,"
-		     "paired_tuned_us,paired_vendor_us,paired_speedup,paired_speedup_lo,paired_speedup_hi,floor_us,verified,"
+		     "paired_tuned_us,paired_vendor_us,paired_speedup,paired_speedup_lo,paired_speedup_hi,tuned_j_per_call,"
+		     "vendor_j_per_call,tuned_per_watt,vendor_per_watt,tuned_watts,vendor_watts,tuned_watts_max,"
+		     "vendor_watts_max,tuned_sm_mhz,vendor_sm_mhz,tuned_clock_events,vendor_clock_events,floor_us,verified,"
 		     "cached,tuned_on_gpu,measured_on,padded,padded_m,padded_n,padded_k\n");
 	CHECK_HAS(line_with(t, "35,700,2047,NN,int8", line, sizeof line),
 		  ",10.030,TOPS,0.51,1979.0,12.000,n/a,\"cublasGemmEx\",\"\",1.2000,\"cublasGemmEx\",30,9.800,12.250,1.2500,"
-		  "1.2000,1.3000,3.000,1,0,n/a,\"\",1,36,700,2048");
+		  "1.2000,1.3000,0.005,0.006875,0.0200606,0.0145895,500.0,550.0,520.0,560.0,\"1755-1980\",\"1700-1980\","
+		  "\"sw_power_cap\",\"none\",3.000,1,0,n/a,\"\",1,36,700,2048");
 	CHECK_HAS(line_with(t, "64,64,64,NN,int8", line, sizeof line),
-		  ",0.105,TOPS,0.01,1979.0,n/a,n/a,\"\",\"\",n/a,\"\",0,n/a,n/a,n/a,n/a,n/a,n/a,1,0,n/a,\"\",0,64,64,64");
+		  ",0.105,TOPS,0.01,1979.0,n/a,n/a,\"\",\"\",n/a,\"\",0,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,"
+		  "\"\",\"\",\"\",\"\",n/a,1,0,n/a,\"\",0,64,64,64");
 	CHECK_HAS(line_with(t, "35,700,2047,NN,fp32", line, sizeof line),
-		  ",5.015,TFLOP/s,n/a,n/a,30.000,n/a,\"cublasSgemm\",\"\",1.5000,\"\",0,n/a,n/a,n/a,n/a,n/a,n/a,1,0,n/a,\"\",0,35,700,2047");
+		  ",5.015,TFLOP/s,n/a,n/a,30.000,n/a,\"cublasSgemm\",\"\",1.5000,\"\",0,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,"
+		  "n/a,n/a,\"\",\"\",\"\",\"\",n/a,1,0,n/a,\"\",0,35,700,2047");
 	CHECK_EQ_INT(count_of(t, "\n"), 4);
 	no_made_up_numbers("csv", t);
 	free(t);
@@ -515,6 +538,14 @@ static void test_table_json(const struct dlb_result *rows)
 	CHECK(json_array_size(ci) == 2 && json_number_value(json_array_get(ci, 0)) == 1.2 &&
 		      json_number_value(json_array_get(ci, 1)) == 1.3,
 	      "paired speedup_ci95: %s", t);
+	json_t *en = json_object_get(json_object_get(pa, "energy"), "tuned"), *ev = json_object_get(json_object_get(pa, "energy"), "vendor");
+	CHECK_NEAR(json_number_value(json_object_get(en, "j_per_call")), 0.005, 1e-15);
+	CHECK_NEAR(json_number_value(json_object_get(en, "per_watt")), 10.0303 / 500, 1e-6);
+	CHECK_NEAR(json_number_value(json_object_get(en, "watts")), 500, 1e-9);
+	CHECK_EQ_INT(json_integer_value(json_object_get(en, "sm_mhz_min")), 1755);
+	CHECK_EQ_STR(json_string_value(json_object_get(en, "clock_events")), "sw_power_cap");
+	CHECK_EQ_STR(json_string_value(json_object_get(ev, "clock_events")), "none"); /* idle is no throttle */
+	CHECK_NEAR(json_number_value(json_object_get(ev, "j_per_call")), 0.006875, 1e-15);
 	CHECK(json_is_null(json_object_get(b, "paired")) && json_is_null(json_object_get(c, "paired")),
 	      "rows timed apart only must have paired null");
 	CHECK(json_is_null(json_object_get(b, "padded")), "64x64x64 int8 is not padded");
@@ -585,12 +616,16 @@ static void test_export(const struct dlb_row *rows)
 	CHECK_HAS(t, "gpu,gpu_id,driver,cuda,op,m,n,k,layout,prec,best_config,kernel_family,tuned_us,tuned_ci_lo,tuned_ci_hi,tuned_samples,"
 		     "throughput,unit,pct_peak,peak,cublas_us,cublaslt_best_us,vendor_best,vendor_best_us,vendor_best_config,"
 		     "speedup,paired_vendor,paired_n,paired_tuned_us,paired_vendor_us,paired_speedup,paired_speedup_lo,"
-		     "paired_speedup_hi,floor_us,verified,current,measured,padded,padded_m,padded_n,padded_k\n");
+		     "paired_speedup_hi,tuned_j_per_call,vendor_j_per_call,tuned_per_watt,vendor_per_watt,tuned_watts,"
+		     "vendor_watts,tuned_watts_max,vendor_watts_max,tuned_sm_mhz,vendor_sm_mhz,tuned_clock_events,"
+		     "vendor_clock_events,floor_us,verified,current,measured,padded,padded_m,padded_n,padded_k\n");
 	CHECK_HAS(line_with(t, "gemm,35,700,2047,NN,int8", line, sizeof line),
 		  ",10.030,TOPS,0.51,1979.0,12.000,n/a,\"cublasGemmEx\",12.000,\"\",1.2000,\"cublasGemmEx\",30,9.800,12.250,"
-		  "1.2500,1.2000,1.3000,3.000,1,1,2026-01-02T03:04:05Z,1,36,700,2048");
+		  "1.2500,1.2000,1.3000,0.005,0.006875,0.0200606,0.0145895,500.0,550.0,520.0,560.0,\"1755-1980\",\"1700-1980\","
+		  "\"sw_power_cap\",\"none\",3.000,1,1,2026-01-02T03:04:05Z,1,36,700,2048");
 	CHECK_HAS(line_with(t, "gemm,64,64,64,NN,int8", line, sizeof line),
-		  ",TOPS,0.01,1979.0,n/a,n/a,\"\",n/a,\"\",n/a,\"\",0,n/a,n/a,n/a,n/a,n/a,n/a,1,1,2026-01-02T03:04:05Z,0,64,64,64");
+		  ",TOPS,0.01,1979.0,n/a,n/a,\"\",n/a,\"\",n/a,\"\",0,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,"
+		  "\"\",\"\",\"\",\"\",n/a,1,1,2026-01-02T03:04:05Z,0,64,64,64");
 	CHECK_HAS(line_with(t, "gemm,35,700,2047,NN,fp32", line, sizeof line),
 		  ",TFLOP/s,n/a,n/a,30.000,n/a,\"cublasSgemm\",30.000,\"\",1.5000,");
 	no_made_up_numbers("export csv", t);
@@ -601,13 +636,15 @@ static void test_export(const struct dlb_row *rows)
 	/* the text table's columns, with the CIs, the vendor best's name and whether the row is current */
 	CHECK_HAS(t, "## gemm int8 on Test GPU (GPU-1), driver 13.0, CUDA 13.0\n\n| M | N | K | layout | best config | "
 		     "tuned µs [95% CI] | TOPS | %peak | cuBLAS us | Lt-best | vendor best | speedup | paired [95% CI] | "
-		     "floor us | verified | current |\n|---:|---:|---:|---|---|---|---:|");
+		     "J/call | vendor J/call | TOPS/W | vendor TOPS/W | SM MHz | floor us | verified | current |\n"
+		     "|---:|---:|---:|---|---|---|---:|");
 	CHECK_HAS(t, "## gemm fp32 on Test GPU (GPU-1), driver 13.0, CUDA 13.0\n\n| M | N | K | layout | best config | "
 		     "tuned µs [95% CI] | TFLOP/s |");
 	CHECK_HAS(line_with(t, "| 64 | 64 | 64 | NN |", line, sizeof line),
-		  "| 5.00 [4.67, 5.14] | 0.10 | 0.0% | n/a | n/a | n/a | n/a | n/a | n/a | yes | yes |");
+		  "| 5.00 [4.67, 5.14] | 0.10 | 0.0% | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | yes | yes |");
 	CHECK_HAS(line_with(t, "| 35 | 700 | 2047 | NN | BM=64 BN=64 BK=16 TM=4 TN=4 SPLITK=1 | 10.00", line, sizeof line),
-		  "| 12.00 | n/a | cublasGemmEx | 1.20x | 1.25x [1.20, 1.30] | 3.00 | yes, padded: 36x700x2048 | yes |");
+		  "| 12.00 | n/a | cublasGemmEx | 1.20x | 1.25x [1.20, 1.30] | 0.005 | 0.00688 | 0.0201 | 0.0146 | 1755-1980 | "
+		  "3.00 | yes, padded: 36x700x2048 | yes |");
 	CHECK_EQ_INT(count_of(t, "\nPadded: 1 of 2 rows ran with M, N and K rounded up to multiples of 4 (DeepBench's rule); "
 				 "the inputs are padded once, the padded problem is timed, and the time does not include "
 				 "the padding; TOPS count the shape as given.\n"),
