@@ -192,44 +192,71 @@ fail:
 	return rc;
 }
 
-/* One power/clock reading taken while the burst runs, folded into out (only while the GPU is busy: a reading
- * after the stream has drained would see an idle GPU). */
-static void fold_reading(struct dlb_bench *b, struct dlb_power *pw, struct dlb_energy *out)
+/* One power/clock reading taken while the burst runs, folded into out; 1 when it was taken while the GPU was
+ * busy (a reading after the stream has drained would see an idle GPU, and is left out). */
+static int fold_reading(struct dlb_bench *b, struct dlb_power *pw, struct dlb_energy *out, struct dlb_power_sample *s)
 {
-	struct dlb_power_sample s;
-	if (cudaStreamQuery(b->stream) != cudaErrorNotReady || dlb_power_read(pw, &s))
-		return;
-	if (s.have_power && !(out->watts_max >= 1e-3 * s.power_mw))
-		out->watts_max = 1e-3 * s.power_mw;
-	if (s.have_clock) {
-		if (out->sm_mhz_min == 0 || (int)s.sm_mhz < out->sm_mhz_min)
-			out->sm_mhz_min = (int)s.sm_mhz;
-		if ((int)s.sm_mhz > out->sm_mhz_max)
-			out->sm_mhz_max = (int)s.sm_mhz;
+	if (cudaStreamQuery(b->stream) != cudaErrorNotReady || dlb_power_read(pw, s))
+		return 0;
+	if (s->have_power && !(out->watts_max >= 1e-3 * s->power_mw))
+		out->watts_max = 1e-3 * s->power_mw;
+	if (s->have_clock) {
+		if (out->sm_mhz_min == 0 || (int)s->sm_mhz < out->sm_mhz_min)
+			out->sm_mhz_min = (int)s->sm_mhz;
+		if ((int)s->sm_mhz > out->sm_mhz_max)
+			out->sm_mhz_max = (int)s->sm_mhz;
 	}
-	if (s.have_reasons)
-		out->reasons |= s.reasons & ~(uint64_t)DLB_CLOCK_IDLE;
+	if (s->have_reasons)
+		out->reasons |= s->reasons & ~(uint64_t)DLB_CLOCK_IDLE;
 	out->readings++;
+	return 1;
 }
 
-/* The readings come from a thread of their own, every 5 ms until told to stop: an NVML query takes long
+static double wall_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The readings come from a thread of their own, every 2 ms until told to stop: an NVML query takes long
  * enough that taking them between launches left the GPU waiting for the next launch (run01: 178 us a call
- * in the burst against 77 us timed). */
+ * in the burst against 77 us timed). The GPU's mean power is the energy counter's rise between the first and
+ * the last moment it was seen to change, once the burst has run settle_s (the power ramps up first), over
+ * the time between those moments: the counter moves in steps, so its readings at the burst's two ends (run01)
+ * carried up to a step of error each, and the ramp and the idle edges. */
 struct poller {
 	struct dlb_bench *b;
 	struct dlb_power *pw;
 	struct dlb_energy *out;
+	double t0, settle_s;
+	int changes;           /* counter changes seen after settle_s */
+	double ta, tb;         /* the first and last of them */
+	uint64_t ea, eb, prev; /* the counter then, and at the reading before */
+	int have_prev;
 	volatile int stop;
 };
 
 static void *poll_readings(void *arg)
 {
 	struct poller *p = arg;
-	struct timespec ts = {0, 5000000};
+	struct timespec ts = {0, 2000000};
+	struct dlb_power_sample s;
 	while (!p->stop) {
 		nanosleep(&ts, NULL);
-		if (!p->stop)
-			fold_reading(p->b, p->pw, p->out);
+		if (p->stop || !fold_reading(p->b, p->pw, p->out, &s) || !s.have_energy)
+			continue;
+		double t = wall_s();
+		if (t - p->t0 >= p->settle_s && p->have_prev && s.energy_mj != p->prev) {
+			if (p->changes++ == 0) {
+				p->ta = t;
+				p->ea = s.energy_mj;
+			}
+			p->tb = t;
+			p->eb = s.energy_mj;
+		}
+		p->prev = s.energy_mj;
+		p->have_prev = 1;
 	}
 	return NULL;
 }
@@ -241,19 +268,18 @@ int dlb_bench_energy(struct dlb_bench *b, struct dlb_power *pw, dlb_launch_fn fn
 	pthread_t th;
 	memset(out, 0, sizeof *out);
 	out->joules = out->watts_max = NAN;
-	struct poller pl = {b, pw, out, 0};
+	struct poller pl = {.b = b, .pw = pw, .out = out, .settle_s = 2e-4 * ms};
 	if (!pw || !(ms > 0))
 		return 0;
 	if (!(call_us > 0) || nsets < 1)
 		DLB_FAIL(EINVAL, "bench: an energy burst of calls of %g us over %d input sets", call_us, nsets);
 	double want = 1e3 * ms / call_us;
 	long calls = want < 1 ? 1 : want > 1e7 ? 10000000L : (long)want;
-	struct dlb_power_sample s0, s1;
 	CUDA_CHECK(cudaStreamSynchronize(b->stream));
-	DLB_CHECK(dlb_power_read(pw, &s0));
 	CUDA_CHECK(cudaEventRecord(b->ev0, b->stream));
+	pl.t0 = wall_s();
 	if (pthread_create(&th, NULL, poll_readings, &pl) == 0)
-		started = 1; /* else: the energy without readings */
+		started = 1; /* else no readings: the joules stay n/a */
 	for (long i = 0; i < calls; i++)
 		DLB_CHECK(fn(ctx, (int)(i % nsets)));
 	CUDA_CHECK(cudaEventRecord(b->ev1, b->stream));
@@ -262,13 +288,18 @@ int dlb_bench_energy(struct dlb_bench *b, struct dlb_power *pw, dlb_launch_fn fn
 	if (started)
 		pthread_join(th, NULL);
 	started = 0;
-	DLB_CHECK(dlb_power_read(pw, &s1));
 	float el = 0;
 	CUDA_CHECK(cudaEventElapsedTime(&el, b->ev0, b->ev1));
 	out->calls = (int)(calls > 0x7fffffff ? 0x7fffffff : calls);
 	out->seconds = 1e-3 * el;
-	if (s0.have_energy && s1.have_energy && s1.energy_mj > s0.energy_mj)
-		out->joules = 1e-3 * (double)(s1.energy_mj - s0.energy_mj);
+	out->steps = pl.changes;
+	/* Steady power x GPU time. Fewer than 3 changes of the counter (it moves about every 100-125 ms on an H200,
+	 * run03) leave the joules n/a: the counter's difference over the whole burst would be a guess within a
+	 * step either way (run03: 1-2 steps in 200 ms bursts). */
+	if (pl.changes >= 3 && pl.tb - pl.ta >= 0.2 * out->seconds && pl.eb > pl.ea) {
+		out->joules = 1e-3 * (double)(pl.eb - pl.ea) / (pl.tb - pl.ta) * out->seconds;
+		out->steady = 1;
+	}
 fail:
 	if (started) {
 		pl.stop = 1;

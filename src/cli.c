@@ -176,8 +176,9 @@ void dlb_cli_usage(FILE *out)
 		"                   in alternation: the 'paired' speedup (default 30, at most 64; 0: none)\n"
 		"  --power-ms MS    after the pairs, each of the two runs back to back for about MS milliseconds\n"
 		"                   while NVML's energy counter, power, SM clock and clock-event reasons are read:\n"
-		"                   joules per call and work per joule, ours and the vendor's (default 200;\n"
-		"                   0: none; without NVML the columns say n/a)\n"
+		"                   joules per call and work per joule, ours and the vendor's (default 500; 0:\n"
+		"                   none). The counter moves about every 100 ms: a burst in which it moved fewer\n"
+		"                   than 3 times, and a machine without NVML, give n/a\n"
 		"  --arch ARCH      compile target for `compile` (default sm_90a; e.g. sm_80, sm_90); with `space`,\n"
 		"                   that target's limits (sm_90: 227 KiB of opt-in shared memory) in place of\n"
 		"                   the defaults of any sm_80+ GPU\n"
@@ -1034,7 +1035,7 @@ static void set_defaults(struct dlb_cli *c)
 	c->every = 1;
 	c->samples = 15;
 	c->paired = 30;
-	c->power_ms = 200;
+	c->power_ms = 500;
 	c->strategy = "model";
 	c->seed = 1;
 	c->confidence = 0.95;

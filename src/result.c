@@ -38,7 +38,8 @@ int dlb_status_parse(const char *s, enum dlb_status *out)
 static const struct dlb_energy *energy_of(const struct dlb_result *r, int which)
 {
 	const struct dlb_energy *e = which ? &r->paired.e_vendor : &r->paired.e_tuned;
-	return r->found && r->paired.n > 0 && e->calls > 0 && e->seconds > 0 && isfinite(e->joules) && e->joules > 0
+	return r->found && r->paired.n > 0 && e->calls > 0 && e->seconds > 0 && e->steady && isfinite(e->joules) &&
+			       e->joules > 0
 		       ? e
 		       : NULL;
 }

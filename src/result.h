@@ -72,15 +72,20 @@ struct dlb_vendor_entry {
  * (the order alternating from pair to pair), so drift of the GPU over a long search (clocks, temperature) is
  * in both. speedup is the median of the n ratios vendor_i / tuned_i with its order-statistic CI. */
 /* Energy, after the pairs: a burst of back-to-back calls (input sets rotated, no L2 flush) lasting
- * --power-ms, the GPU's energy counter read before and after it and its power, SM clock and clock-event
- * reasons sampled while it runs (NVML, src/power.h). Idle power is in it: it is what the GPU drew. */
+ * --power-ms, with the GPU's energy counter, power, SM clock and clock-event reasons read while it runs
+ * (NVML, src/power.h; dlb_bench_energy says how the joules come from the counter). The GPU's idle power is
+ * in it: it is what the GPU drew. */
 struct dlb_energy {
 	int calls;            /* 0: not measured (no NVML, --power-ms 0, older records) */
 	double seconds;       /* the burst's GPU time (CUDA events) */
-	double joules;        /* the energy counter's difference; NAN where the GPU has no counter */
+	double joules;        /* from the energy counter (steady); NAN where not measured */
 	double watts_max;     /* the highest power reading while it ran; NAN: none */
 	int sm_mhz_min, sm_mhz_max; /* the SM clock's range while it ran; 0: not read */
 	int readings;         /* power/clock readings taken while it ran */
+	int steps;            /* energy counter changes seen in its steady part */
+	int steady;           /* 1: joules = the counter's rate in the steady part x seconds (dlb_bench_energy);
+	                       * 0: joules not to be used (too few counter steps; run03 stored the counter's
+	                       * difference over the whole burst there) */
 	unsigned long long reasons; /* the clock-event reasons seen while it ran (OR; DLB_CLOCK_* bits) */
 };
 

@@ -3,6 +3,7 @@
  * samples from a GPU worker; every outcome is stored as a trial the moment it is known. */
 #define _GNU_SOURCE /* memmem */
 #include "tune.h"
+#include "power.h"
 
 #include "../store/key.h"
 #include "catalog.h"
@@ -781,6 +782,16 @@ static int time_paired(struct run *x, const struct point *p, struct dlb_result *
 	d->n = w.n;
 	d->e_tuned = w.e_tuned;
 	d->e_vendor = w.e_vendor;
+	for (int i = 0; i < 2 && x->o->verbose; i++) {
+		const struct dlb_energy *e = i ? &d->e_vendor : &d->e_tuned;
+		char ev[128];
+		dlb_clock_reasons_text(e->reasons, ev, sizeof ev);
+		if (e->calls > 0)
+			fprintf(stderr, "\n    %s: energy of %s: %d calls in %.3f s, %.4g J (%s, %d counter steps), %d readings, "
+					"SM %d-%d MHz, clock events %s", progress, i ? "the vendor's" : "ours", e->calls,
+				e->seconds, e->joules, e->steady ? "steady part" : "n/a: too few counter steps", e->steps, e->readings,
+				e->sm_mhz_min, e->sm_mhz_max, e->readings ? ev : "n/a");
+	}
 	if (x->o->power_ms > 0 && w.power_why[0] && !x->power_said) { /* once a run */
 		fprintf(stderr, "\ndlbtune: note: no power or energy measured: %s\n", w.power_why);
 		x->power_said = 1;

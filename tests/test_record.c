@@ -105,7 +105,8 @@ static void sample_result(struct dlb_result *r)
 						    .min = 0.984375, .max = 1.125}};
 	snprintf(r->paired.vendor, sizeof r->paired.vendor, "cublasLt#0");
 	r->paired.e_tuned = (struct dlb_energy){.calls = 4938, .seconds = 0.2, .joules = 101.5, .watts_max = 530.25,
-						.sm_mhz_min = 1755, .sm_mhz_max = 1980, .readings = 97, .reasons = 0x4 | 0x8};
+						.sm_mhz_min = 1755, .sm_mhz_max = 1980, .readings = 97, .reasons = 0x4 | 0x8,
+						.steps = 41, .steady = 1};
 	r->paired.e_vendor = (struct dlb_energy){.calls = 4624, .seconds = 0.2, .joules = NAN, .watts_max = NAN};
 	for (int s = 0; s < DLB_ST_COUNT; s++)
 		r->counts[s] = 10 * s + 1;
@@ -180,13 +181,17 @@ static void test_round_trip(void)
 	/* the energy bursts: every field back, a missing counter (NAN joules) still missing */
 	CHECK(d.paired.e_tuned.calls == 4938 && same(d.paired.e_tuned.seconds, 0.2) && same(d.paired.e_tuned.joules, 101.5) &&
 		      same(d.paired.e_tuned.watts_max, 530.25) && d.paired.e_tuned.sm_mhz_min == 1755 &&
-		      d.paired.e_tuned.sm_mhz_max == 1980 && d.paired.e_tuned.readings == 97 && d.paired.e_tuned.reasons == 0xc,
+		      d.paired.e_tuned.sm_mhz_max == 1980 && d.paired.e_tuned.readings == 97 && d.paired.e_tuned.reasons == 0xc &&
+		      d.paired.e_tuned.steps == 41 && d.paired.e_tuned.steady == 1 && d.paired.e_vendor.steady == 0,
 	      "energy of ours: %d calls, %.17g s, %.17g J", d.paired.e_tuned.calls, d.paired.e_tuned.seconds,
 	      d.paired.e_tuned.joules);
 	CHECK(d.paired.e_vendor.calls == 4624 && isnan(d.paired.e_vendor.joules) && isnan(d.paired.e_vendor.watts_max),
 	      "energy of the vendor's: %d calls, %g J", d.paired.e_vendor.calls, d.paired.e_vendor.joules);
 	CHECK(isnan(dlb_result_j_per_call(&d, 1)) && isnan(dlb_result_per_watt(&d, 1)), "no counter, no J/call");
 	CHECK(same(dlb_result_watts(&d, 0), 507.5), "mean watts %.17g", dlb_result_watts(&d, 0));
+	d.paired.e_tuned.steady = 0; /* too few counter steps: joules stored, but no J/call made of them */
+	CHECK(isnan(dlb_result_j_per_call(&d, 0)) && isnan(dlb_result_watts(&d, 0)) && isnan(dlb_result_per_watt(&d, 0)),
+	      "an unsteady burst must give n/a");
 	CHECK(same(d.paired.speedup.median, 1.0625) && same(d.paired.speedup.median_lo, 1.0546875) &&
 		      same(d.paired.speedup.median_hi, 1.0703125) && same(d.paired.speedup.min, 0.984375) &&
 		      same(d.paired.speedup.max, 1.125),
@@ -378,9 +383,11 @@ static void report_rows(struct dlb_row w[3])
 					    .speedup = {.n = 30, .median = 1.25, .median_lo = 1.2, .median_hi = 1.3}};
 	/* bursts of 10 us and 12.5 us a call at 500 and 550 W: 5 and 6.875 mJ a call */
 	w[0].r.paired.e_tuned = (struct dlb_energy){.calls = 20000, .seconds = 0.2, .joules = 100, .watts_max = 520,
-						    .sm_mhz_min = 1755, .sm_mhz_max = 1980, .readings = 90, .reasons = 0x4};
+						    .sm_mhz_min = 1755, .sm_mhz_max = 1980, .readings = 90, .reasons = 0x4,
+						    .steps = 8, .steady = 1};
 	w[0].r.paired.e_vendor = (struct dlb_energy){.calls = 16000, .seconds = 0.2, .joules = 110, .watts_max = 560,
-						     .sm_mhz_min = 1700, .sm_mhz_max = 1980, .readings = 90, .reasons = 0x1};
+						     .sm_mhz_min = 1700, .sm_mhz_max = 1980, .readings = 90, .reasons = 0x1,
+						     .steps = 8, .steady = 1};
 	report_row(&w[1], DLB_PREC_INT8, 64, 64, 64, 5.0, 1979.0);
 	w[1].r.nvendor = 2;
 	w[1].r.vendor[0] = (struct dlb_vendor_entry){"cublasGemmEx", 0, 0, stats(15, 4.0)};
