@@ -13,6 +13,7 @@
 #include "kernels.h"
 #include "op.h"
 #include "simulate.h"
+#include "modelcmd.h"
 #include "spacecmd.h"
 #include "suite.h"
 #include "tune.h"
@@ -520,6 +521,8 @@ int dlb_main(int argc, char **argv)
 		return report(cmd_tune(&c));
 	case DLB_CMD_SIMULATE:
 		return report(dlb_cmd_simulate(&c));
+	case DLB_CMD_MODEL:
+		return report(dlb_cmd_model(&c));
 	}
 	return DLB_EXIT_FAILURE;
 }

@@ -140,6 +140,11 @@ void dlb_cli_usage(FILE *out)
 		"  dlbtune db stats|list|show|verify|gc|migrate  look after the database (see Database below)\n"
 		"  dlbtune simulate [--trials T] [--from-db]     the search against a synthetic landscape, or the\n"
 		"                                                landscapes recorded in the database (no GPU)\n"
+		"  dlbtune model FILE.onnx... [--batch N]        read ONNX models, infer every tensor's shape (the\n"
+		"                                                inputs' symbolic batch dims set to N) and list the\n"
+		"                                                unique layers the families take (Conv, Gemm,\n"
+		"                                                MatMul) with their counts per model, and the other\n"
+		"                                                ops by count (no GPU; tuning them is not built yet)\n"
 		"  dlbtune --help | --version\n"
 		"\n"
 		"Examples:\n");
@@ -406,12 +411,12 @@ fail:
 enum { O_SUITE = 256, O_LAYOUT, O_DEVICE, O_DB, O_RETUNE, O_CSV, O_JSON, O_ARCH, O_EMIT, O_EVERY, O_SAMPLES, O_PREC,
        O_OP, O_FORMAT, O_STALE, O_ANY, O_DRY, O_STRATEGY, O_BUDGET, O_SEED, O_CONFIDENCE, O_PRECISION, O_MIN_SAMPLES,
        O_MAX_SAMPLES, O_FIXED, O_SEEDS, O_TRIALS, O_FROM_DB, O_CANDIDATES, O_NOISE, O_OUTLIERS, O_WINDOW, O_MIN_SEARCH,
-       O_PAIRED, O_POWER_MS, O_NO_CACHE, O_ONLY, O_OUT, O_COMPARE, O_COMPARE_DEVICE, O_DEVICES, O_SHARD, O_PER_GPU, O_DIM /* O_DIM + i: the i-th distinct dim name of the families */ };
+       O_PAIRED, O_POWER_MS, O_BATCH, O_NO_CACHE, O_ONLY, O_OUT, O_COMPARE, O_COMPARE_DEVICE, O_DEVICES, O_SHARD, O_PER_GPU, O_DIM /* O_DIM + i: the i-th distinct dim name of the families */ };
 
 static const struct {
 	const char *word, *sub;
 	enum dlb_command cmd;
-	int nargs; /* operands: 0, 1, or -1 for "0 or 1" */
+	int nargs; /* operands: 0, 1, -1 for "0 or 1", -2 for "1 or more" */
 } commands[] = {
 	{"tune", NULL, DLB_CMD_TUNE, 0},         {"compile", NULL, DLB_CMD_COMPILE, 0},
 	{"space", NULL, DLB_CMD_SPACE, 0},       {"devices", NULL, DLB_CMD_DEVICES, 0},
@@ -422,7 +427,7 @@ static const struct {
 	{"export", NULL, DLB_CMD_EXPORT, 0},     {"report", NULL, DLB_CMD_REPORT, 0},
 	{"import", NULL, DLB_CMD_IMPORT, 1},
 	{"merge", NULL, DLB_CMD_MERGE, 1},       {"lookup", NULL, DLB_CMD_LOOKUP, 0},
-	{"simulate", NULL, DLB_CMD_SIMULATE, 0},
+	{"simulate", NULL, DLB_CMD_SIMULATE, 0}, {"model", NULL, DLB_CMD_MODEL, -2},
 	{"help", NULL, DLB_CMD_HELP, 0},
 };
 
@@ -439,7 +444,7 @@ static const struct option fixed_options[] = {
 	{"devices", required_argument, 0, O_DEVICES}, {"shard", required_argument, 0, O_SHARD},
 	{"per-gpu", no_argument, 0, O_PER_GPU},
 	{"samples", required_argument, 0, O_SAMPLES}, {"paired", required_argument, 0, O_PAIRED},
-	{"power-ms", required_argument, 0, O_POWER_MS},
+	{"power-ms", required_argument, 0, O_POWER_MS}, {"batch", required_argument, 0, O_BATCH},
 	{"strategy", required_argument, 0, O_STRATEGY},
 	{"budget", required_argument, 0, O_BUDGET}, {"seed", required_argument, 0, O_SEED},
 	{"confidence", required_argument, 0, O_CONFIDENCE}, {"precision", required_argument, 0, O_PRECISION},
@@ -717,6 +722,12 @@ static int apply_option(int ch, const char *arg, struct dlb_cli *c, const char *
 		DLB_CHECK(parse_int("--paired", arg, 0, DLB_PAIRED_MAX, &c->paired));
 		c->have_paired = 1;
 		break;
+	case O_BATCH: {
+		int b;
+		DLB_CHECK(parse_int("--batch", arg, 1, 1 << 20, &b));
+		c->batch = b;
+		break;
+	}
 	case O_POWER_MS:
 		DLB_CHECK(parse_double("--power-ms", arg, 0, 60000, &c->power_ms));
 		c->have_paired = 1;
@@ -975,6 +986,8 @@ static int check_combinations(struct dlb_cli *c)
 	if (c->any_version && c->cmd != DLB_CMD_DB_LIST && c->cmd != DLB_CMD_EXPORT && c->cmd != DLB_CMD_LOOKUP &&
 	    c->cmd != DLB_CMD_SIMULATE && c->cmd != DLB_CMD_REPORT)
 		DLB_USER_FAIL(DLB_E_USAGE, "--any-version goes with db list, export, report, lookup and simulate --from-db");
+	if (c->batch && c->cmd != DLB_CMD_MODEL)
+		DLB_USER_FAIL(DLB_E_USAGE, "--batch goes with model");
 	if (c->dry_run && c->cmd != DLB_CMD_DB_GC && c->cmd != DLB_CMD_TUNE)
 		DLB_USER_FAIL(DLB_E_USAGE, "--dry-run goes with tune and db gc");
 	DLB_CHECK(resolve_problem(c));
@@ -1077,6 +1090,14 @@ int dlb_cli_parse(int argc, char **argv, struct dlb_cli *c)
 	}
 	if (c->cmd == DLB_CMD_HELP || c->cmd == DLB_CMD_VERSION)
 		return 0;
+	if (nargs == -2) { /* every operand */
+		c->files = av + optind;
+		c->nfiles = ac - optind;
+		optind = ac;
+		if (c->nfiles < 1)
+			DLB_USER_FAIL(DLB_E_USAGE, "model needs one or more ONNX files");
+		c->arg = c->files[0];
+	}
 	if (nargs != 0 && optind < ac)
 		c->arg = av[optind++];
 	if (nargs == 1 && !c->arg)

@@ -27,6 +27,7 @@ enum dlb_command {
 	DLB_CMD_MERGE,
 	DLB_CMD_LOOKUP,
 	DLB_CMD_SIMULATE,
+	DLB_CMD_MODEL,
 	DLB_CMD_HELP,
 	DLB_CMD_VERSION
 };
@@ -79,6 +80,9 @@ struct dlb_cli {
 	struct dlb_shard shard; /* tune, compile: --shard I/N, or the scheduler's (count 0: the whole suite) */
 	const char *db;
 	const char *arg;        /* the operand: import FILE, merge DB, db show KEY */
+	char **files;           /* model: the ONNX files (pointers into argv) */
+	int nfiles;
+	long long batch;        /* model: the size of the inputs' symbolic batch dims (0: the files' own) */
 	const char *format;     /* export --format */
 	int stale, any_version, dry_run;
 	const char *arch;

@@ -104,6 +104,8 @@ struct dlb_family {
 	 * use by dlb_gpu_family_state and closed with the GPU context; NULL when it has none. */
 	int (*open)(struct dlb_gpu *g, void **state);
 	void (*close)(void *state);
+	/* The ONNX op types whose nodes are this family's problems (`dlbtune model`), NULL-terminated; NULL: none */
+	const char *const *onnx_ops;
 };
 
 #define DLB_OP_NOTE_MAX 256 /* struct dlb_op's data_note */

@@ -5,7 +5,7 @@
 top_builddir=${top_builddir:-.}
 top_srcdir=${top_srcdir:-.}
 fail=0
-for name in suite record cli mtx; do
+for name in suite record cli mtx onnx; do
 	out=$("$top_builddir/tests/fuzz/replay_$name" "$top_srcdir/tests/fuzz/corpus/$name" 2>/dev/null)
 	rc=$?
 	n=$(printf '%s\n' "$out" | sed -n 's/^replayed \([0-9]*\) inputs$/\1/p')

@@ -184,7 +184,7 @@ static void expect_usage(const char *want, const char *what, ...)
 static void test_errors(void)
 {
 	expect_usage("--paired '65': expected an integer in 0..64", "--paired 65", "--paired", "65", NULL);
-	expect_usage("--paired goes with tune", "--paired with db list", "db", "list", "--paired", "5", NULL);
+	expect_usage("--paired and --power-ms go with tune", "--paired with db list", "db", "list", "--paired", "5", NULL);
 	expect_usage("'0'", "--m 0", "--m", "0", "--n", "1", "--k", "1", NULL);
 	expect_usage("'-3'", "--m -3", "--m", "-3", "--n", "1", "--k", "1", NULL);
 	expect_usage("'abc'", "--m abc", "--m", "abc", "--n", "1", "--k", "1", NULL);

@@ -35,7 +35,7 @@ for f in "$@"; do
 done
 touch "$stamp"
 fail=0
-for name in suite record cli mtx; do
+for name in suite record cli mtx onnx; do
 	bin="$out/fuzz_$name"
 	# shellcheck disable=SC2086
 	"$CC_FUZZ" -std=gnu11 $san -fsanitize=fuzzer $cppflags "$srcdir/tests/fuzz/fuzz_$name.c" $objs $libs -o "$bin" ||

@@ -238,6 +238,7 @@ const struct dlb_family dlb_family_conv = {
 	.cols = conv_cols,
 	.ncols = sizeof conv_cols / sizeof conv_cols[0],
 	.describe = conv_describe,
+	.onnx_ops = (const char *const[]){"Conv", NULL},
 	.derived = conv_derived,
 	.nderived = sizeof conv_derived / sizeof conv_derived[0],
 	.open = conv_open,

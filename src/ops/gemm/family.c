@@ -152,6 +152,7 @@ const struct dlb_family dlb_family_gemm = {
 		    "  dlbtune space --op gemm -v                    parameters, constraint rows, the candidates left\n"
 		    "  dlbtune lookup --op gemm --m 35 --n 700 --k 2048   what to run for this GEMM\n",
 	.default_suite = "training",
+	.onnx_ops = (const char *const[]){"Gemm", "MatMul", NULL},
 	.dims = gemm_dims,
 	.ndims = GEMM_NDIMS,
 	.work_kind = DLB_WORK_FLOPS,

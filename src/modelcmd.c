@@ -1,0 +1,206 @@
+/* modelcmd: the unique layers of ONNX models (see modelcmd.h). */
+#include "modelcmd.h"
+#include "err.h"
+#include "onnx.h"
+#include "op.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_MODELS 64
+
+/* One unique layer (or, for ops no family takes, one op type). */
+struct layer {
+	char *key;                  /* op | input shapes | attributes: what makes two layers the same */
+	const struct dlb_family *f; /* the family that takes it; NULL: an op dlbtune does not tune */
+	char op[48];
+	char text[320];             /* how it is shown */
+	int count[MAX_MODELS];      /* occurrences in each model */
+	int total;
+	int not_inferred;           /* nodes of it whose outputs' shapes are not known */
+	char why[96];
+};
+
+struct layers {
+	struct layer *l;
+	int n, cap;
+};
+
+static const struct dlb_family *family_of(const char *op)
+{
+	for (int i = 0; dlb_family_at(i); i++) {
+		const struct dlb_family *f = dlb_family_at(i);
+		for (const char *const *o = f->onnx_ops; o && *o; o++)
+			if (!strcmp(*o, op))
+				return f;
+	}
+	return NULL;
+}
+
+/* Append printf output to buf at *off (truncating at len). */
+static void add(char *buf, size_t len, size_t *off, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void add(char *buf, size_t len, size_t *off, const char *fmt, ...)
+{
+	va_list ap;
+	if (*off >= len)
+		return;
+	va_start(ap, fmt);
+	int w = vsnprintf(buf + *off, len - *off, fmt, ap);
+	va_end(ap);
+	*off = w < 0 ? len : *off + (size_t)w > len ? len : *off + (size_t)w;
+}
+
+/* A node's description: its inputs' shapes, its attributes (ints, strings), its first output's shape. */
+static void describe(const struct dlb_onnx_graph *g, const struct dlb_onnx_node *n, char *buf, size_t len,
+		     int with_out)
+{
+	size_t off = 0;
+	char s[96];
+	buf[0] = 0;
+	for (int i = 0; i < n->nin; i++) {
+		if (n->in[i] < 0) {
+			add(buf, len, &off, "%s-", i ? ", " : "");
+			continue;
+		}
+		const struct dlb_onnx_tensor *t = &g->t[n->in[i]];
+		dlb_onnx_shape_text(&t->shape, s, sizeof s);
+		add(buf, len, &off, "%s%s%s", i ? ", " : "", t->is_weight ? "w " : "", s);
+	}
+	for (int a = 0; a < n->nattr; a++) {
+		int64_t v[16];
+		char str[64];
+		const char *name = dlb_onnx_attr_name(n, a);
+		int nv = dlb_onnx_ints(n, name, v, 16);
+		if (nv >= 0) {
+			add(buf, len, &off, "; %s ", name);
+			for (int k = 0; k < nv && k < 16; k++)
+				add(buf, len, &off, "%s%lld", k ? "," : "", (long long)v[k]);
+		} else if (dlb_onnx_str(n, name, str, sizeof str) && *str)
+			add(buf, len, &off, "; %s %s", name, str);
+	}
+	if (with_out && n->nout > 0 && n->out[0] >= 0) {
+		dlb_onnx_shape_text(&g->t[n->out[0]].shape, s, sizeof s);
+		add(buf, len, &off, " -> %s", s);
+	}
+}
+
+static struct layer *find_layer(struct layers *ls, const char *key)
+{
+	for (int i = 0; i < ls->n; i++)
+		if (!strcmp(ls->l[i].key, key))
+			return &ls->l[i];
+	if (ls->n == ls->cap) {
+		int cap = ls->cap ? 2 * ls->cap : 64;
+		struct layer *l = realloc(ls->l, (size_t)cap * sizeof *l);
+		if (!l)
+			return NULL;
+		ls->l = l;
+		ls->cap = cap;
+	}
+	struct layer *l = &ls->l[ls->n];
+	memset(l, 0, sizeof *l);
+	if (!(l->key = strdup(key)))
+		return NULL;
+	ls->n++;
+	return l;
+}
+
+static int by_family_then_count(const void *a, const void *b)
+{
+	const struct layer *x = a, *y = b;
+	if ((x->f == NULL) != (y->f == NULL))
+		return x->f ? -1 : 1;
+	if (x->f && y->f && x->f != y->f)
+		return strcmp(x->f->name, y->f->name);
+	int c = strcmp(x->op, y->op);
+	return c ? c : y->total - x->total;
+}
+
+int dlb_cmd_model(const struct dlb_cli *c)
+{
+	int rc = 0, nm = c->nfiles;
+	struct layers ls = {0};
+	struct dlb_onnx_graph *g = NULL;
+	char key[1024], text[320];
+	if (nm > MAX_MODELS)
+		DLB_USER_FAIL(DLB_E_USAGE, "model reads at most %d files at once", MAX_MODELS);
+	for (int m = 0; m < nm; m++) {
+		DLB_CHECK(dlb_onnx_load(c->files[m], c->batch, &g));
+		int inferred = 0, tuned = 0;
+		for (int i = 0; i < g->nnodes; i++) {
+			const struct dlb_onnx_node *n = &g->n[i];
+			const struct dlb_family *f = family_of(n->op);
+			inferred += n->inferred;
+			if (f) { /* a layer of its own: op, inputs' shapes, attributes */
+				describe(g, n, text, sizeof text, 1);
+				snprintf(key, sizeof key, "%s|%s", n->op, text);
+				tuned++;
+			} else
+				snprintf(key, sizeof key, "%s", n->op);
+			struct layer *l = find_layer(&ls, key);
+			if (!l)
+				DLB_FAIL(ENOMEM, "out of memory");
+			if (!l->total) {
+				l->f = f;
+				snprintf(l->op, sizeof l->op, "%.47s", n->op);
+				snprintf(l->text, sizeof l->text, "%s", f ? text : "");
+			}
+			l->count[m]++;
+			l->total++;
+			if (!n->inferred && l->not_inferred++ == 0)
+				snprintf(l->why, sizeof l->why, "%s", n->why);
+		}
+		printf("%s: %d nodes, %d of them layers dlbtune's families take; outputs' shapes inferred for %d (batch %s)",
+		       c->files[m], g->nnodes, tuned, inferred, c->batch ? "as given" : "as in the file");
+		if (c->batch)
+			printf(" %lld", c->batch);
+		printf("; %d shapes the file records checked, %d differ%s%s\n", g->checked, g->mismatched,
+		       g->mismatched ? ": first " : "", g->mismatched ? g->first_mismatch : "");
+		dlb_onnx_free(g);
+		g = NULL;
+	}
+	qsort(ls.l, (size_t)ls.n, sizeof *ls.l, by_family_then_count);
+	int uniq = 0, all = 0;
+	for (int i = 0; i < ls.n; i++)
+		if (ls.l[i].f) {
+			uniq++;
+			all += ls.l[i].total;
+		}
+	printf("\n%d unique layers of %d (same op, input shapes and attributes)%s:\n", uniq, all,
+	       nm > 1 ? "; count per model, in the order given" : "");
+	for (int i = 0; i < ls.n; i++) {
+		const struct layer *l = &ls.l[i];
+		if (!l->f)
+			continue;
+		printf("  %-5s %-7s %4d", l->f->name, l->op, l->total);
+		if (nm > 1) {
+			printf("  (");
+			for (int m = 0; m < nm; m++)
+				printf("%s%d", m ? " " : "", l->count[m]);
+			printf(")");
+		}
+		printf("  %s%s%s\n", l->text, l->not_inferred ? "  [output not inferred: " : "",
+		       l->not_inferred ? l->why : "");
+		if (l->not_inferred)
+			printf("]\n");
+	}
+	printf("\nother ops (dlbtune does not tune them):");
+	int any = 0;
+	for (int i = 0; i < ls.n; i++)
+		if (!ls.l[i].f) {
+			printf("%s %s x%d", any++ ? "," : "", ls.l[i].op, ls.l[i].total);
+			if (ls.l[i].not_inferred)
+				printf(" (%d not inferred: %s)", ls.l[i].not_inferred, ls.l[i].why);
+		}
+	printf("%s\n", any ? "" : " none");
+	printf("\nOnly listed: tuning a model's unique layers and its lower-bound latency are not built yet.\n");
+fail:
+	dlb_onnx_free(g);
+	for (int i = 0; i < ls.n; i++)
+		free(ls.l[i].key);
+	free(ls.l);
+	return rc;
+}

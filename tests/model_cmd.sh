@@ -1,0 +1,48 @@
+#!/bin/sh
+# model_cmd: `dlbtune model` on Debian's libonnx-testdata models (CPU only): a convolution and a Gemm listed as
+# unique layers of the families that take them, with their shapes and attributes; the same layer in two files
+# counted once with its count per file; ops no family takes named with their counts; a model whose node
+# reads a tensor nothing makes, a truncated file, a directory, a missing file and no file at all refused
+# with exit 2 and a reason.
+top_builddir=${top_builddir:-.}
+top_srcdir=${top_srcdir:-.}
+bin="$top_builddir/dlbtune"
+d=${DLB_ONNX_TESTDATA:-/usr/share/libonnx-testdata/data}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$top_srcdir/tests/lib.sh"
+[ -d "$d/node" ] || { echo "FAIL: $d not found (Debian: libonnx-testdata; ./bootstrap installs it)"; exit 1; }
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+conv="$d/pytorch-converted/test_Conv2d/model.onnx"
+gemm="$d/node/test_gemm_transposeA/model.onnx"
+"$bin" model "$conv" "$gemm" "$conv" >"$tmp/out" 2>"$tmp/err" && ok || bad "model: $(cat "$tmp/err")"
+grep -q "^2 unique layers of 3 (same op, input shapes and attributes); count per model" "$tmp/out" && ok ||
+	bad "the unique count: $(cat "$tmp/out")"
+grep -q "^  conv  Conv       2  (1 0 1)  2x3x7x5, w 4x3x3x2, w 4; dilations 1,1; group 1; kernel_shape 3,2; pads 0,0,0,0; strides 1,1 -> 2x4x5x4$" "$tmp/out" &&
+	ok || bad "the conv layer: $(grep Conv "$tmp/out")"
+grep -q "^  gemm  Gemm       1  (0 1 0)  6x3, 6x4, 1x4; transA 1 -> 3x4$" "$tmp/out" && ok || bad "the gemm layer: $(grep Gemm "$tmp/out")"
+grep -q "1 nodes, 1 of them layers dlbtune's families take; outputs' shapes inferred for 1 (batch as in the file); 1 shapes the file records checked, 0 differ$" "$tmp/out" &&
+	ok || bad "the per-file line: $(head -1 "$tmp/out")"
+"$bin" model "$d/pytorch-operator/test_operator_maxpool/model.onnx" "$d/node/test_relu/model.onnx" >"$tmp/out2" 2>&1 &&
+	grep -q "^other ops (dlbtune does not tune them): MaxPool x1, Relu x1$" "$tmp/out2" && ok || bad "other ops: $(cat "$tmp/out2")"
+
+refused() { # what, the message wanted, then the command
+	what=$1 want=$2
+	shift 2
+	"$@" >"$tmp/o" 2>"$tmp/e"
+	rc=$?
+	[ $rc = 2 ] && grep -q "$want" "$tmp/e" && ok || bad "$what: exit $rc, $(cat "$tmp/e")"
+}
+head -c 150 "$conv" >"$tmp/trunc.onnx"
+refused "a truncated model" "not an ONNX model" "$bin" model "$tmp/trunc.onnx"
+refused "a directory" "not a file" "$bin" model "$tmp"
+refused "a missing file" "cannot open" "$bin" model "$tmp/none.onnx"
+refused "no file" "needs one or more ONNX files" "$bin" model
+refused "--batch elsewhere" "batch goes with model" "$bin" export --format csv --batch 4
+refused "--batch 0" "batch" "$bin" model --batch 0 "$conv"
+echo "model_cmd: $pass passed, $fail failed"
+[ $fail = 0 ]
