@@ -141,10 +141,13 @@ void dlb_cli_usage(FILE *out)
 		"  dlbtune simulate [--trials T] [--from-db]     the search against a synthetic landscape, or the\n"
 		"                                                landscapes recorded in the database (no GPU)\n"
 		"  dlbtune model FILE.onnx... [--batch N]        read ONNX models, infer every tensor's shape (the\n"
-		"                                                inputs' symbolic batch dims set to N) and list the\n"
+		"        [--suite-out PREFIX]                    inputs' symbolic batch dims set to N) and list the\n"
 		"                                                unique layers the families take (Conv, Gemm,\n"
-		"                                                MatMul) with their counts per model, and the other\n"
-		"                                                ops by count (no GPU; tuning them is not built yet)\n"
+		"                                                MatMul) with their counts per model and the problem\n"
+		"                                                each is (or why it is none), and the other ops by\n"
+		"                                                count; --suite-out writes PREFIX_<op>.csv suites of\n"
+		"                                                them for --suite (no GPU; tuning a model is not\n"
+		"                                                built yet)\n"
 		"  dlbtune --help | --version\n"
 		"\n"
 		"Examples:\n");
@@ -411,7 +414,7 @@ fail:
 enum { O_SUITE = 256, O_LAYOUT, O_DEVICE, O_DB, O_RETUNE, O_CSV, O_JSON, O_ARCH, O_EMIT, O_EVERY, O_SAMPLES, O_PREC,
        O_OP, O_FORMAT, O_STALE, O_ANY, O_DRY, O_STRATEGY, O_BUDGET, O_SEED, O_CONFIDENCE, O_PRECISION, O_MIN_SAMPLES,
        O_MAX_SAMPLES, O_FIXED, O_SEEDS, O_TRIALS, O_FROM_DB, O_CANDIDATES, O_NOISE, O_OUTLIERS, O_WINDOW, O_MIN_SEARCH,
-       O_PAIRED, O_POWER_MS, O_BATCH, O_NO_CACHE, O_ONLY, O_OUT, O_COMPARE, O_COMPARE_DEVICE, O_DEVICES, O_SHARD, O_PER_GPU, O_DIM /* O_DIM + i: the i-th distinct dim name of the families */ };
+       O_PAIRED, O_POWER_MS, O_BATCH, O_SUITE_OUT, O_NO_CACHE, O_ONLY, O_OUT, O_COMPARE, O_COMPARE_DEVICE, O_DEVICES, O_SHARD, O_PER_GPU, O_DIM /* O_DIM + i: the i-th distinct dim name of the families */ };
 
 static const struct {
 	const char *word, *sub;
@@ -445,6 +448,7 @@ static const struct option fixed_options[] = {
 	{"per-gpu", no_argument, 0, O_PER_GPU},
 	{"samples", required_argument, 0, O_SAMPLES}, {"paired", required_argument, 0, O_PAIRED},
 	{"power-ms", required_argument, 0, O_POWER_MS}, {"batch", required_argument, 0, O_BATCH},
+	{"suite-out", required_argument, 0, O_SUITE_OUT},
 	{"strategy", required_argument, 0, O_STRATEGY},
 	{"budget", required_argument, 0, O_BUDGET}, {"seed", required_argument, 0, O_SEED},
 	{"confidence", required_argument, 0, O_CONFIDENCE}, {"precision", required_argument, 0, O_PRECISION},
@@ -722,6 +726,9 @@ static int apply_option(int ch, const char *arg, struct dlb_cli *c, const char *
 		DLB_CHECK(parse_int("--paired", arg, 0, DLB_PAIRED_MAX, &c->paired));
 		c->have_paired = 1;
 		break;
+	case O_SUITE_OUT:
+		c->suite_out = arg;
+		break;
 	case O_BATCH: {
 		int b;
 		DLB_CHECK(parse_int("--batch", arg, 1, 1 << 20, &b));
@@ -986,8 +993,8 @@ static int check_combinations(struct dlb_cli *c)
 	if (c->any_version && c->cmd != DLB_CMD_DB_LIST && c->cmd != DLB_CMD_EXPORT && c->cmd != DLB_CMD_LOOKUP &&
 	    c->cmd != DLB_CMD_SIMULATE && c->cmd != DLB_CMD_REPORT)
 		DLB_USER_FAIL(DLB_E_USAGE, "--any-version goes with db list, export, report, lookup and simulate --from-db");
-	if (c->batch && c->cmd != DLB_CMD_MODEL)
-		DLB_USER_FAIL(DLB_E_USAGE, "--batch goes with model");
+	if ((c->batch || c->suite_out) && c->cmd != DLB_CMD_MODEL)
+		DLB_USER_FAIL(DLB_E_USAGE, "--batch and --suite-out go with model");
 	if (c->dry_run && c->cmd != DLB_CMD_DB_GC && c->cmd != DLB_CMD_TUNE)
 		DLB_USER_FAIL(DLB_E_USAGE, "--dry-run goes with tune and db gc");
 	DLB_CHECK(resolve_problem(c));

@@ -83,6 +83,7 @@ struct dlb_cli {
 	char **files;           /* model: the ONNX files (pointers into argv) */
 	int nfiles;
 	long long batch;        /* model: the size of the inputs' symbolic batch dims (0: the files' own) */
+	const char *suite_out;  /* model --suite-out PREFIX: the unique layers as PREFIX_<op>.csv suites */
 	const char *format;     /* export --format */
 	int stale, any_version, dry_run;
 	const char *arch;

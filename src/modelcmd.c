@@ -3,6 +3,8 @@
 #include "err.h"
 #include "onnx.h"
 #include "op.h"
+#include "problem.h"
+#include "suite.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -22,6 +24,9 @@ struct layer {
 	int total;
 	int not_inferred;           /* nodes of it whose outputs' shapes are not known */
 	char why[96];
+	int mapped;                 /* f's problem: dim[], times per node; else nomap says why */
+	int64_t dim[DLB_MAX_DIMS], times;
+	char nomap[128];
 };
 
 struct layers {
@@ -147,6 +152,16 @@ int dlb_cmd_model(const struct dlb_cli *c)
 				l->f = f;
 				snprintf(l->op, sizeof l->op, "%.47s", n->op);
 				snprintf(l->text, sizeof l->text, "%s", f ? text : "");
+				if (f && !f->from_onnx)
+					snprintf(l->nomap, sizeof l->nomap, "the family reads no ONNX node");
+				else if (f) { /* the family's problem, its other dims at their defaults */
+					for (int d = 0; d < f->ndims; d++)
+						l->dim[d] = f->dims[d].has_default ? f->dims[d].def : 0;
+					l->mapped = n->inferred &&
+						    f->from_onnx(g, n, l->dim, &l->times, l->nomap, (int)sizeof l->nomap) == 0;
+					if (!n->inferred)
+						snprintf(l->nomap, sizeof l->nomap, "its output's shape is not known");
+				}
 			}
 			l->count[m]++;
 			l->total++;
@@ -182,10 +197,53 @@ int dlb_cmd_model(const struct dlb_cli *c)
 				printf("%s%d", m ? " " : "", l->count[m]);
 			printf(")");
 		}
-		printf("  %s%s%s\n", l->text, l->not_inferred ? "  [output not inferred: " : "",
-		       l->not_inferred ? l->why : "");
-		if (l->not_inferred)
-			printf("]\n");
+		printf("  %s%s%s%s\n", l->text, l->not_inferred ? "  [output not inferred: " : "",
+		       l->not_inferred ? l->why : "", l->not_inferred ? "]" : "");
+		if (l->mapped) {
+			char desc[256], shape[128], lay[64];
+			if (l->f->describe)
+				l->f->describe(l->dim, desc, (int)sizeof desc);
+			else {
+				dlb_shape_text(l->f, l->dim, shape, (int)sizeof shape);
+				dlb_layout_text(l->f, l->dim, lay, (int)sizeof lay);
+				snprintf(desc, sizeof desc, "%s %s", shape, lay);
+			}
+			printf("        -> %s %s", l->f->name, desc);
+			if (l->times > 1)
+				printf(" (x%lld a node: one per batch)", (long long)l->times);
+			printf("\n");
+		} else
+			printf("        -> not tuned: %s\n", l->nomap);
+	}
+	if (c->suite_out) { /* the mapped layers as suites `dlbtune --op F --suite FILE` takes */
+		for (int i = 0; dlb_family_at(i); i++) {
+			const struct dlb_family *f = dlb_family_at(i);
+			char path[4096], cols[512], v[64];
+			int rows = 0;
+			FILE *o = NULL;
+			for (int k = 0; k < ls.n; k++) {
+				const struct layer *l = &ls.l[k];
+				if (l->f != f || !l->mapped)
+					continue;
+				if (!o) {
+					snprintf(path, sizeof path, "%s_%s.csv", c->suite_out, f->name);
+					if (!(o = fopen(path, "w")))
+						DLB_USER_FAIL(DLB_E_USAGE, "cannot write %s: %s", path, strerror(errno));
+					dlb_suite_columns(f, cols, (int)sizeof cols);
+					fprintf(o, "%s\n", cols);
+				}
+				for (int d = 0; d < f->ndims; d++) {
+					dlb_dim_format(&f->dims[d], l->dim[d], v, (int)sizeof v);
+					fprintf(o, "%s%s", d ? "," : "", v);
+				}
+				fprintf(o, "\n");
+				rows++;
+			}
+			if (o && fclose(o))
+				DLB_USER_FAIL(DLB_E_USAGE, "cannot write %s: %s", path, strerror(errno));
+			if (rows)
+				printf("wrote %s: %d problems (dlbtune --op %s --suite %s)\n", path, rows, f->name, path);
+		}
 	}
 	printf("\nother ops (dlbtune does not tune them):");
 	int any = 0;

@@ -71,6 +71,8 @@ struct dlb_family_option {
 };
 
 /* What one op family declares about its problems. */
+struct dlb_onnx_graph;
+struct dlb_onnx_node;
 struct dlb_family {
 	const char *name;  /* --op, keys, built-in suites (<name>_<suite>.csv) */
 	const char *about; /* the problem in one line, for --help */
@@ -106,6 +108,11 @@ struct dlb_family {
 	void (*close)(void *state);
 	/* The ONNX op types whose nodes are this family's problems (`dlbtune model`), NULL-terminated; NULL: none */
 	const char *const *onnx_ops;
+	/* Node n (one of onnx_ops, its shapes inferred: src/onnx.h) as this family's problem: 0 with dim[] set (the
+	 * rest at their defaults) and *times the problems of that shape the node computes (a product batched on
+	 * both sides: one per batch); or DLB_E_USAGE with the reason in why (what the family does not tune). */
+	int (*from_onnx)(const struct dlb_onnx_graph *g, const struct dlb_onnx_node *n, int64_t *dim, int64_t *times,
+			 char *why, int len);
 };
 
 #define DLB_OP_NOTE_MAX 256 /* struct dlb_op's data_note */

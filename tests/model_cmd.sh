@@ -27,6 +27,22 @@ grep -q "^  conv  Conv       2  (1 0 1)  2x3x7x5, w 4x3x3x2, w 4; dilations 1,1;
 grep -q "^  gemm  Gemm       1  (0 1 0)  6x3, 6x4, 1x4; transA 1 -> 3x4$" "$tmp/out" && ok || bad "the gemm layer: $(grep Gemm "$tmp/out")"
 grep -q "1 nodes, 1 of them layers dlbtune's families take; outputs' shapes inferred for 1 (batch as in the file); 1 shapes the file records checked, 0 differ$" "$tmp/out" &&
 	ok || bad "the per-file line: $(head -1 "$tmp/out")"
+# each layer as its family's problem (ONNX's row-major Gemm as cuBLAS's column-major one: m = N, n = M, the
+# transposes swapped; a MatMul batched on both sides one problem per batch), or why not; the suites they make
+# load as suites
+grep -A1 "^  conv  Conv       2" "$tmp/out" | grep -q "^        -> conv 5x7 c3 n2 k4 2x3 NCHW$" && ok || bad "the conv problem: $(cat "$tmp/out")"
+grep -A1 "^  gemm  Gemm" "$tmp/out" | grep -q "^        -> gemm 4x3x6 NT$" && ok || bad "the gemm problem: $(cat "$tmp/out")"
+"$bin" model "$d/node/test_matmul_4d/model.onnx" "$d/pytorch-converted/test_Conv2d_groups/model.onnx" "$conv" "$gemm" \
+	--suite-out "$tmp/s" >"$tmp/out3" 2>&1 && ok || bad "model --suite-out: $(cat "$tmp/out3")"
+grep -A1 "^  gemm  MatMul" "$tmp/out3" | grep -q "^        -> gemm 3x3x4 NN (x2 a node: one per batch)$" && ok || bad "the batched MatMul: $(cat "$tmp/out3")"
+grep -A1 "group 2" "$tmp/out3" | grep -q "^        -> not tuned: grouped (group 2)$" && ok || bad "the grouped conv: $(cat "$tmp/out3")"
+[ "$(cat "$tmp/s_conv.csv")" = "w,h,c,n,k,s,r,pad_w,pad_h,stride_w,stride_h,dil_w,dil_h,order
+5,7,3,2,4,2,3,0,0,1,1,1,1,NCHW" ] && ok || bad "s_conv.csv: $(cat "$tmp/s_conv.csv")"
+[ "$(cat "$tmp/s_gemm.csv")" = "m,n,k,a_t,b_t
+4,3,6,N,T
+3,3,4,N,N" ] && ok || bad "s_gemm.csv: $(cat "$tmp/s_gemm.csv")"
+"$bin" --op gemm --suite "$tmp/s_gemm.csv" --dry-run 2>&1 | grep -q "^gemm fp32 3x3x4 NN" && ok || bad "the gemm suite does not load"
+"$bin" --op conv --suite "$tmp/s_conv.csv" --dry-run 2>&1 | grep -q "^conv fp32 5x7 c3 n2 k4 2x3 NCHW" && ok || bad "the conv suite does not load"
 "$bin" model "$d/pytorch-operator/test_operator_maxpool/model.onnx" "$d/node/test_relu/model.onnx" >"$tmp/out2" 2>&1 &&
 	grep -q "^other ops (dlbtune does not tune them): MaxPool x1, Relu x1$" "$tmp/out2" && ok || bad "other ops: $(cat "$tmp/out2")"
 
@@ -42,7 +58,8 @@ refused "a truncated model" "not an ONNX model" "$bin" model "$tmp/trunc.onnx"
 refused "a directory" "not a file" "$bin" model "$tmp"
 refused "a missing file" "cannot open" "$bin" model "$tmp/none.onnx"
 refused "no file" "needs one or more ONNX files" "$bin" model
-refused "--batch elsewhere" "batch goes with model" "$bin" export --format csv --batch 4
+refused "--batch elsewhere" "go with model" "$bin" export --format csv --batch 4
+refused "--suite-out elsewhere" "go with model" "$bin" export --format csv --suite-out x
 refused "--batch 0" "batch" "$bin" model --batch 0 "$conv"
 echo "model_cmd: $pass passed, $fail failed"
 [ $fail = 0 ]

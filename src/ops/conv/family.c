@@ -4,6 +4,7 @@
 #include "conv.h"
 
 #include "../../err.h"
+#include "../../onnx.h"
 
 #include "../../result.h"
 
@@ -100,6 +101,63 @@ static const struct dlb_vendor_col conv_cols[] = {
 
 /* "700x161 c1 n1 k32 20x5 stride 2 NCHW": the input W×H, channels, batch, filters, the filter S×R, then pads,
  * strides and dilations where they are not the default (one number when both directions agree). */
+static int64_t int_or(const struct dlb_onnx_node *n, const char *name, int64_t dflt)
+{
+	int64_t v;
+	return dlb_onnx_ints(n, name, &v, 1) == 1 ? v : dflt;
+}
+
+/* An ONNX Conv (NCHW, 2-D, one group, equal pads on both sides of each axis) as a problem in NCHW. */
+static int conv_from_onnx(const struct dlb_onnx_graph *g, const struct dlb_onnx_node *n, int64_t *d, int64_t *times,
+			  char *why, int len)
+{
+	const struct dlb_onnx_shape *x = n->nin > 1 && n->in[0] >= 0 ? &g->t[n->in[0]].shape : NULL,
+				    *w = n->nin > 1 && n->in[1] >= 0 ? &g->t[n->in[1]].shape : NULL,
+				    *y = n->nout > 0 && n->out[0] >= 0 ? &g->t[n->out[0]].shape : NULL;
+	int64_t st[2] = {1, 1}, dl[2] = {1, 1}, pd[4] = {0, 0, 0, 0};
+	char ap[32];
+	*times = 1;
+#define NOT(...)                                    	do {                                        		snprintf(why, (size_t)len, __VA_ARGS__); 		return DLB_E_USAGE;                 	} while (0)
+	if (!x || !w || !y || !x->known || !w->known || !y->known)
+		NOT("its shapes are not known");
+	if (x->rank != 4)
+		NOT("a %d-D convolution (2-D only)", x->rank - 2);
+	if (int_or(n, "group", 1) != 1)
+		NOT("grouped (group %lld)", (long long)int_or(n, "group", 1));
+	if (dlb_onnx_ints(n, "strides", st, 2) > 2 || dlb_onnx_ints(n, "dilations", dl, 2) > 2 ||
+	    dlb_onnx_ints(n, "pads", pd, 4) > 4)
+		NOT("attributes of another rank");
+	dlb_onnx_str(n, "auto_pad", ap, sizeof ap);
+	if (!strcmp(ap, "SAME_UPPER") || !strcmp(ap, "SAME_LOWER")) { /* the pads that give ceil(in / stride) */
+		for (int i = 0; i < 2; i++) {
+			int64_t total = (y->d[2 + i] - 1) * st[i] + (w->d[2 + i] - 1) * dl[i] + 1 - x->d[2 + i];
+			total = total < 0 ? 0 : total;
+			pd[i] = total / 2;
+			pd[i + 2] = total - total / 2;
+		}
+	} else if (!strcmp(ap, "VALID"))
+		pd[0] = pd[1] = pd[2] = pd[3] = 0;
+	if (pd[0] != pd[2] || pd[1] != pd[3])
+		NOT("unequal pads (%lld,%lld,%lld,%lld)", (long long)pd[0], (long long)pd[1], (long long)pd[2],
+		    (long long)pd[3]);
+#undef NOT
+	d[CONV_N] = x->d[0];
+	d[CONV_C] = x->d[1];
+	d[CONV_H] = x->d[2];
+	d[CONV_W] = x->d[3];
+	d[CONV_K] = w->d[0];
+	d[CONV_R] = w->d[2];
+	d[CONV_S] = w->d[3];
+	d[CONV_PAD_H] = pd[0];
+	d[CONV_PAD_W] = pd[1];
+	d[CONV_STRIDE_H] = st[0];
+	d[CONV_STRIDE_W] = st[1];
+	d[CONV_DIL_H] = dl[0];
+	d[CONV_DIL_W] = dl[1];
+	d[CONV_LAYOUT] = CONV_NCHW;
+	return conv_check(d, why, len);
+}
+
 static void conv_describe(const int64_t *d, char *buf, int len)
 {
 	static const struct {
@@ -239,6 +297,7 @@ const struct dlb_family dlb_family_conv = {
 	.ncols = sizeof conv_cols / sizeof conv_cols[0],
 	.describe = conv_describe,
 	.onnx_ops = (const char *const[]){"Conv", NULL},
+	.from_onnx = conv_from_onnx,
 	.derived = conv_derived,
 	.nderived = sizeof conv_derived / sizeof conv_derived[0],
 	.open = conv_open,

@@ -4,9 +4,11 @@
 #include "gemm.h"
 
 #include "../../err.h"
+#include "../../onnx.h"
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char *const trans_names[] = {"N", "T"};
 
@@ -22,6 +24,51 @@ static const struct dlb_dim gemm_dims[GEMM_NDIMS] = {
 	[GEMM_TB] = {.name = "tb", .csv = "b_t", .title = "B", .about = "B stored transposed (T) or not (N)",
 		     .kind = DLB_DIM_CHOICE, .has_default = 1, .def = 0, .names = trans_names, .nnames = 2},
 };
+
+/* ONNX's row-major Y (M x N) = op(A) op(B) is the column-major Y' (N x M) = op(B)' op(A)': m = N, n = M, and
+ * the cuBLAS-sense transposes swap roles (a_t = transB, b_t = transA). Gemm's bias (C) is not timed. MatMul:
+ * batch dims of A with a 2-D B fold into M; batch dims on B make one problem per batch (*times). */
+static int gemm_from_onnx(const struct dlb_onnx_graph *g, const struct dlb_onnx_node *n, int64_t *d, int64_t *times,
+			  char *why, int len)
+{
+	const struct dlb_onnx_shape *a = n->nin > 1 && n->in[0] >= 0 ? &g->t[n->in[0]].shape : NULL,
+				    *b = n->nin > 1 && n->in[1] >= 0 ? &g->t[n->in[1]].shape : NULL;
+	*times = 1;
+	if (!a || !b || !a->known || !b->known) {
+		snprintf(why, (size_t)len, "its shapes are not known");
+		return DLB_E_USAGE;
+	}
+	if (!strcmp(n->op, "Gemm")) {
+		int64_t ta = 0, tb = 0;
+		dlb_onnx_ints(n, "transA", &ta, 1);
+		dlb_onnx_ints(n, "transB", &tb, 1);
+		if (a->rank != 2 || b->rank != 2) {
+			snprintf(why, (size_t)len, "inputs of rank %d and %d", a->rank, b->rank);
+			return DLB_E_USAGE;
+		}
+		d[GEMM_N] = a->d[ta ? 1 : 0];
+		d[GEMM_K] = a->d[ta ? 0 : 1];
+		d[GEMM_M] = b->d[tb ? 0 : 1];
+		d[GEMM_TA] = tb != 0;
+		d[GEMM_TB] = ta != 0;
+		return 0;
+	}
+	int64_t m = a->rank >= 2 ? a->d[a->rank - 2] : 1, k = a->d[a->rank - 1], nn = b->rank >= 2 ? b->d[b->rank - 1] : 1;
+	int64_t batch_a = 1, batch_b = 1;
+	for (int i = 0; i < a->rank - 2; i++)
+		batch_a *= a->d[i];
+	for (int i = 0; i < b->rank - 2; i++)
+		batch_b *= b->d[i];
+	if (batch_b == 1) /* weights: A's batch rows are more rows */
+		m *= batch_a;
+	else /* both batched (attention's scores and context): one product per batch of the broadcast */
+		*times = batch_a > batch_b ? batch_a : batch_b;
+	d[GEMM_M] = nn;
+	d[GEMM_N] = m;
+	d[GEMM_K] = k;
+	d[GEMM_TA] = d[GEMM_TB] = 0;
+	return 0;
+}
 
 static double gemm_work(const struct dlb_problem *p)
 {
@@ -153,6 +200,7 @@ const struct dlb_family dlb_family_gemm = {
 		    "  dlbtune lookup --op gemm --m 35 --n 700 --k 2048   what to run for this GEMM\n",
 	.default_suite = "training",
 	.onnx_ops = (const char *const[]){"Gemm", "MatMul", NULL},
+	.from_onnx = gemm_from_onnx,
 	.dims = gemm_dims,
 	.ndims = GEMM_NDIMS,
 	.work_kind = DLB_WORK_FLOPS,
