@@ -168,10 +168,12 @@ int dlb_cmd_model(const struct dlb_cli *c)
 			if (!n->inferred && l->not_inferred++ == 0)
 				snprintf(l->why, sizeof l->why, "%s", n->why);
 		}
-		printf("%s: %d nodes, %d of them layers dlbtune's families take; outputs' shapes inferred for %d (batch %s)",
-		       c->files[m], g->nnodes, tuned, inferred, c->batch ? "as given" : "as in the file");
+		printf("%s: %d nodes, %d of them layers dlbtune's families take; outputs' shapes inferred for %d ",
+		       c->files[m], g->nnodes, tuned, inferred);
 		if (c->batch)
-			printf(" %lld", c->batch);
+			printf("(batch %lld)", c->batch);
+		else
+			printf("(batch as in the file; --batch N sets a symbolic one)");
 		printf("; %d shapes the file records checked, %d differ%s%s\n", g->checked, g->mismatched,
 		       g->mismatched ? ": first " : "", g->mismatched ? g->first_mismatch : "");
 		dlb_onnx_free(g);

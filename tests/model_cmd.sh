@@ -25,7 +25,7 @@ grep -q "^2 unique layers of 3 (same op, input shapes and attributes); count per
 grep -q "^  conv  Conv       2  (1 0 1)  2x3x7x5, w 4x3x3x2, w 4; dilations 1,1; group 1; kernel_shape 3,2; pads 0,0,0,0; strides 1,1 -> 2x4x5x4$" "$tmp/out" &&
 	ok || bad "the conv layer: $(grep Conv "$tmp/out")"
 grep -q "^  gemm  Gemm       1  (0 1 0)  6x3, 6x4, 1x4; transA 1 -> 3x4$" "$tmp/out" && ok || bad "the gemm layer: $(grep Gemm "$tmp/out")"
-grep -q "1 nodes, 1 of them layers dlbtune's families take; outputs' shapes inferred for 1 (batch as in the file); 1 shapes the file records checked, 0 differ$" "$tmp/out" &&
+grep -q "1 nodes, 1 of them layers dlbtune's families take; outputs' shapes inferred for 1 (batch as in the file; --batch N sets a symbolic one); 1 shapes the file records checked, 0 differ$" "$tmp/out" &&
 	ok || bad "the per-file line: $(head -1 "$tmp/out")"
 # each layer as its family's problem (ONNX's row-major Gemm as cuBLAS's column-major one: m = N, n = M, the
 # transposes swapped; a MatMul batched on both sides one problem per batch), or why not; the suites they make
@@ -45,6 +45,26 @@ grep -A1 "group 2" "$tmp/out3" | grep -q "^        -> not tuned: grouped (group 
 "$bin" --op conv --suite "$tmp/s_conv.csv" --dry-run 2>&1 | grep -q "^conv fp32 5x7 c3 n2 k4 2x3 NCHW" && ok || bad "the conv suite does not load"
 "$bin" model "$d/pytorch-operator/test_operator_maxpool/model.onnx" "$d/node/test_relu/model.onnx" >"$tmp/out2" 2>&1 &&
 	grep -q "^other ops (dlbtune does not tune them): MaxPool x1, Relu x1$" "$tmp/out2" && ok || bad "other ops: $(cat "$tmp/out2")"
+
+# two small networks (tests/models/make_models.py: weights without data, a symbolic batch): a residual CNN whose
+# two blocks repeat one convolution 4 times, and a transformer encoder block whose Q, K, V and output
+# projections are one MatMul folded over the batch rows, with its attention products batched on both sides
+m="$top_srcdir/tests/models"
+"$bin" model "$m/resnet_tiny.onnx" "$m/encoder_tiny.onnx" --batch 8 --suite-out "$tmp/net" >"$tmp/net.out" 2>&1 && ok ||
+	bad "model of the tiny networks: $(cat "$tmp/net.out")"
+grep -q "^$m/resnet_tiny.onnx: 21 nodes, 9 of them layers dlbtune's families take; outputs' shapes inferred for 21 (batch 8); 1 shapes the file records checked, 0 differ$" "$tmp/net.out" &&
+	grep -q "^$m/encoder_tiny.onnx: 20 nodes, 8 of them layers dlbtune's families take; outputs' shapes inferred for 20 (batch 8); 1 shapes the file records checked, 0 differ$" "$tmp/net.out" &&
+	grep -q "^11 unique layers of 17 " "$tmp/net.out" && ok || bad "the tiny networks' summary: $(cat "$tmp/net.out")"
+grep -A1 "^  conv  Conv       4  (4 0)" "$tmp/net.out" | grep -q "^        -> conv 32x32 c16 n8 k16 3x3 pad 1 NCHW$" &&
+	grep -A1 "^  gemm  MatMul     4  (0 4)  8x128x64, 64x64 -> 8x128x64$" "$tmp/net.out" | grep -q "^        -> gemm 64x1024x64 NN$" &&
+	grep -q "^        -> gemm 128x128x16 NN (x32 a node: one per batch)$" "$tmp/net.out" &&
+	grep -q "^        -> conv 32x32 c16 n8 k32 1x1 stride 2 NCHW$" "$tmp/net.out" &&
+	grep -q "^other ops (dlbtune does not tune them): Add x5, Flatten x1, GlobalAveragePool x1, Relu x8, Reshape x4, Softmax x1, Transpose x4$" "$tmp/net.out" &&
+	ok || bad "the tiny networks' layers: $(cat "$tmp/net.out")"
+[ "$(wc -l <"$tmp/net_conv.csv")" = 6 ] && [ "$(wc -l <"$tmp/net_gemm.csv")" = 7 ] && ok ||
+	bad "the tiny networks' suites: $(cat "$tmp/net_conv.csv" "$tmp/net_gemm.csv")"
+"$bin" model "$m/resnet_tiny.onnx" >"$tmp/nob.out" 2>&1 && grep -q "inferred for 0 (batch as in the file; --batch N sets a symbolic one)" "$tmp/nob.out" &&
+	ok || bad "a symbolic batch without --batch: $(head -3 "$tmp/nob.out")"
 
 refused() { # what, the message wanted, then the command
 	what=$1 want=$2
