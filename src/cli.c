@@ -146,8 +146,10 @@ void dlb_cli_usage(FILE *out)
 		"                                                MatMul) with their counts per model and the problem\n"
 		"                                                each is (or why it is none), and the other ops by\n"
 		"                                                count; --suite-out writes PREFIX_<op>.csv suites of\n"
-		"                                                them for --suite (no GPU; tuning a model is not\n"
-		"                                                built yet)\n"
+		"                                                them for --suite; then, from the database (--prec,\n"
+		"                                                --device), each layer's tuned, vendor-default and\n"
+		"                                                vendor-best times and their sums over the model's\n"
+		"                                                calls (no GPU; it tunes nothing itself yet)\n"
 		"  dlbtune --help | --version\n"
 		"\n"
 		"Examples:\n");
@@ -991,8 +993,9 @@ static int check_combinations(struct dlb_cli *c)
 	if (c->stale && c->cmd != DLB_CMD_DB_LIST && c->cmd != DLB_CMD_EXPORT)
 		DLB_USER_FAIL(DLB_E_USAGE, "--stale goes with db list and export");
 	if (c->any_version && c->cmd != DLB_CMD_DB_LIST && c->cmd != DLB_CMD_EXPORT && c->cmd != DLB_CMD_LOOKUP &&
-	    c->cmd != DLB_CMD_SIMULATE && c->cmd != DLB_CMD_REPORT)
-		DLB_USER_FAIL(DLB_E_USAGE, "--any-version goes with db list, export, report, lookup and simulate --from-db");
+	    c->cmd != DLB_CMD_SIMULATE && c->cmd != DLB_CMD_REPORT && c->cmd != DLB_CMD_MODEL)
+		DLB_USER_FAIL(DLB_E_USAGE,
+			      "--any-version goes with db list, export, report, lookup, model and simulate --from-db");
 	if ((c->batch || c->suite_out) && c->cmd != DLB_CMD_MODEL)
 		DLB_USER_FAIL(DLB_E_USAGE, "--batch and --suite-out go with model");
 	if (c->dry_run && c->cmd != DLB_CMD_DB_GC && c->cmd != DLB_CMD_TUNE)

@@ -5,8 +5,13 @@
 #include "op.h"
 #include "problem.h"
 #include "suite.h"
+#include "catalog.h"
+#include "dbcmd.h"
+#include "result.h"
+#include "../store/store.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,6 +116,132 @@ static struct layer *find_layer(struct layers *ls, const char *key)
 		return NULL;
 	ls->n++;
 	return l;
+}
+
+/* The database's answer for the mapped layers in the command's precision: per layer the stored best of the
+ * newest driver on one GPU (--device chooses where the database holds several), its vendor default (kind 0 of
+ * the family: cuBLAS's classic call, cuDNN's heuristic choice) and vendor best; the sums over the model's
+ * calls of those layers (a sequential lower bound of their part of the model). Layers not in it are named
+ * with the suites that would tune them. */
+static int from_db(const struct dlb_cli *c, struct layers *ls)
+{
+	int rc = 0, nrows = 0, found = 0, missing = 0, nmapped = 0;
+	struct dlb_store *s = NULL;
+	struct dlb_row *rows = NULL;
+	char path[4096], gpu[160] = "", gid[64] = "";
+	const struct dlb_row **best = calloc((size_t)(ls->n ? ls->n : 1), sizeof *best);
+	if (!best)
+		DLB_FAIL(ENOMEM, "out of memory");
+	DLB_CHECK(dlb_db_path(c, path, sizeof path));
+	rc = dlb_store_open(path, DLB_STORE_RDONLY, &s);
+	if (rc == DLB_E_NOTFOUND) {
+		printf("\nNo database at %s: nothing tuned yet to total.\n", path);
+		rc = 0;
+		goto fail;
+	}
+	DLB_CHECK(rc);
+	for (int fi = 0; dlb_family_at(fi); fi++) {
+		const struct dlb_family *f = dlb_family_at(fi);
+		int n = 0, used = 0;
+		struct dlb_row *r = NULL;
+		for (int i = 0; i < ls->n; i++)
+			used |= ls->l[i].f == f && ls->l[i].mapped;
+		if (!used)
+			continue;
+		struct dlb_filter flt;
+		dlb_filter_of(c, &flt);
+		flt.op = f->name;
+		flt.prec = (int)c->prec;
+		flt.layout = NULL;
+		DLB_CHECK(dlb_catalog_load(s, &flt, &r, &n));
+		struct dlb_row *all = realloc(rows, (size_t)(nrows + n + 1) * sizeof *all); /* kept for best[] */
+		if (!all) {
+			dlb_catalog_free(r, n);
+			DLB_FAIL(ENOMEM, "out of memory");
+		}
+		rows = all;
+		if (n)
+			memcpy(rows + nrows, r, (size_t)n * sizeof *r);
+		free(r); /* its rows' contents now belong to rows[] */
+		nrows += n;
+	}
+	for (int i = 0; i < ls->n; i++) { /* the GPU: --device's, or the only one holding these layers */
+		const struct layer *l = &ls->l[i];
+		for (int j = 0; j < nrows && l->mapped; j++) {
+			const struct dlb_row *w = &rows[j];
+			if (w->r.p.op && w->r.p.op->family == l->f && w->r.found &&
+			    !memcmp(w->r.p.dim, l->dim, (size_t)l->f->ndims * sizeof *l->dim)) {
+				if (!*gid) {
+					snprintf(gid, sizeof gid, "%s", w->k.id);
+					snprintf(gpu, sizeof gpu, "%s", w->k.gpu);
+				} else if (strcmp(gid, w->k.id))
+					DLB_USER_FAIL(DLB_E_USAGE, "the database holds this model's layers for more than one GPU "
+								   "(%s and %s): choose one with --device", gpu, w->k.gpu);
+				if (!best[i] || w->k.driver > best[i]->k.driver)
+					best[i] = w;
+			}
+		}
+	}
+	double tuned = 0, dflt = 0, vbest = 0;
+	int dflt_all = 1, best_all = 1;
+	printf("\nFrom the database %s, %s%s%s:\n", path, dlb_prec_name(c->prec), *gpu ? " on " : "", *gpu ? gpu : "");
+	printf("  %-44s %6s %10s %11s %10s\n", "layer (its family's problem)", "calls", "tuned us", "default us", "best us");
+	for (int i = 0; i < ls->n; i++) {
+		const struct layer *l = &ls->l[i];
+		char desc[256], t[3][32];
+		if (!l->mapped)
+			continue;
+		nmapped++;
+		if (!best[i]) {
+			missing++;
+			continue;
+		}
+		found++;
+		const struct dlb_result *r = &best[i]->r;
+		double calls = (double)l->total * (double)(l->times > 0 ? l->times : 1);
+		double d = dlb_result_kind_best_us(r, 0), b = dlb_result_vendor_best_us(r);
+		tuned += calls * r->tuned.median;
+		if (isfinite(d))
+			dflt += calls * d;
+		else
+			dflt_all = 0;
+		if (isfinite(b))
+			vbest += calls * b;
+		else
+			best_all = 0;
+		if (l->f->describe)
+			l->f->describe(l->dim, desc, (int)sizeof desc);
+		else {
+			char shape[128], lay[64];
+			dlb_shape_text(l->f, l->dim, shape, (int)sizeof shape);
+			dlb_layout_text(l->f, l->dim, lay, (int)sizeof lay);
+			snprintf(desc, sizeof desc, "%s %s", shape, lay);
+		}
+		printf("  %-5s %-38.38s %6.0f %10s %11s %10s\n", l->f->name, desc, calls,
+		       dlb_fmt_num(t[0], sizeof t[0], r->tuned.median, "%.2f"), dlb_fmt_num(t[1], sizeof t[1], d, "%.2f"),
+		       dlb_fmt_num(t[2], sizeof t[2], b, "%.2f"));
+	}
+	if (found) {
+		char t[3][32];
+		printf("  sequential lower bound of these %d layers (the other ops not counted): tuned %.2f us, vendor "
+		       "default %s us, vendor best %s us",
+		       found, tuned, dflt_all ? dlb_fmt_num(t[0], sizeof t[0], dflt, "%.2f") : "n/a",
+		       best_all ? dlb_fmt_num(t[1], sizeof t[1], vbest, "%.2f") : "n/a");
+		if (dflt_all && best_all && tuned > 0)
+			printf("; tuned %.2fx the default, %.2fx the best", dflt / tuned, vbest / tuned);
+		printf("\n");
+	}
+	if (missing)
+		printf("  %d of the %d layers with a problem are not in the database for %s%s%s: tune them with `dlbtune --op OP "
+		       "--prec %s --suite FILE` on the suites --suite-out writes\n",
+		       missing, nmapped, dlb_prec_name(c->prec), *gpu ? " on " : "", *gpu ? gpu : "", dlb_prec_name(c->prec));
+fail:
+	if (rows)
+		dlb_catalog_free(rows, nrows);
+	free(best);
+	if (s)
+		dlb_store_close(s);
+	return rc;
 }
 
 static int by_family_then_count(const void *a, const void *b)
@@ -256,7 +387,8 @@ int dlb_cmd_model(const struct dlb_cli *c)
 				printf(" (%d not inferred: %s)", ls.l[i].not_inferred, ls.l[i].why);
 		}
 	printf("%s\n", any ? "" : " none");
-	printf("\nOnly listed: tuning a model's unique layers and its lower-bound latency are not built yet.\n");
+	DLB_CHECK(from_db(c, &ls));
+	printf("\nNot built yet: tuning the layers from here, the other ops' time and the parallel (critical path) bound.\n");
 fail:
 	dlb_onnx_free(g);
 	for (int i = 0; i < ls.n; i++)

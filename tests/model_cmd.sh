@@ -66,6 +66,21 @@ grep -A1 "^  conv  Conv       4  (4 0)" "$tmp/net.out" | grep -q "^        -> co
 "$bin" model "$m/resnet_tiny.onnx" >"$tmp/nob.out" 2>&1 && grep -q "inferred for 0 (batch as in the file; --batch N sets a symbolic one)" "$tmp/nob.out" &&
 	ok || bad "a symbolic batch without --batch: $(head -3 "$tmp/nob.out")"
 
+# totals from a database (tests/data/records.json: the H200's 1760x16x1760 NN, newest driver, tuned 16.736 us,
+# cublasSgemm 17.968, best cuBLASLt 16.608; 2048x16x2048 TN, 19.4, 33.2, 33.2): the fixture model calls the first
+# twice and the second once, and a third problem the database lacks
+"$bin" import "$top_srcdir/tests/data/records.json" --db "$tmp/db" >/dev/null 2>&1 || bad "import the records"
+"$bin" model "$m/gemm_fixture.onnx" --db "$tmp/db" --any-version --device H200 >"$tmp/db.out" 2>&1 && ok || bad "model --db: $(cat "$tmp/db.out")"
+grep -q "^  gemm  1760x16x1760 NN                             2      16.74       17.97      16.61$" "$tmp/db.out" &&
+	grep -q "^  gemm  2048x16x2048 TN                             1      19.40       33.20      33.20$" "$tmp/db.out" &&
+	grep -q "sequential lower bound of these 2 layers (the other ops not counted): tuned 52.87 us, vendor default 69.14 us, vendor best 66.42 us; tuned 1.31x the default, 1.26x the best$" "$tmp/db.out" &&
+	grep -q "^  1 of the 3 layers with a problem are not in the database for fp32 on NVIDIA H200" "$tmp/db.out" && ok ||
+	bad "the totals from the database: $(cat "$tmp/db.out")"
+"$bin" model "$m/gemm_fixture.onnx" --db "$tmp/db" >"$tmp/db2.out" 2>&1 && grep -q "^  3 of the 3 layers with a problem are not in the database for fp32:" "$tmp/db2.out" &&
+	ok || bad "current results only (the fixture's are stale): $(cat "$tmp/db2.out")"
+"$bin" model "$m/gemm_fixture.onnx" --db "$tmp/nodb" >"$tmp/db3.out" 2>&1 && grep -q "^No database at $tmp/nodb: nothing tuned yet to total.$" "$tmp/db3.out" &&
+	ok || bad "no database: $(cat "$tmp/db3.out")"
+
 refused() { # what, the message wanted, then the command
 	what=$1 want=$2
 	shift 2

@@ -2,7 +2,7 @@
 # make_models: the small networks tests/model_cmd.sh reads, made with Debian's python3-onnx (apt-get install
 # python3-onnx). Weights are graph inputs with their shapes and no data (dlbtune model needs only shapes), so
 # the files stay small; the batch is symbolic ("N") for --batch to set. Run from the repository root:
-#   tests/models/make_models.py        # writes tests/models/resnet_tiny.onnx and encoder_tiny.onnx
+#   tests/models/make_models.py        # writes tests/models/resnet_tiny.onnx, encoder_tiny.onnx, gemm_fixture.onnx
 import onnx
 from onnx import TensorProto, helper
 
@@ -86,5 +86,21 @@ def encoder_tiny():
     save(nodes, ins, [helper.make_tensor_value_info("out", F, ["N", S, H])], inits, "encoder_tiny")
 
 
+def gemm_fixture():
+    """Gemms that are tests/data/records.json's H200 problems (cuBLAS's column-major 1760x16x1760 NN, twice,
+    and 2048x16x2048 TN) and a MatMul the database does not hold: for the totals from a database."""
+    ins = [helper.make_tensor_value_info(n, F, s) for n, s in
+           [("x1", [16, 1760]), ("w1", [1760, 1760]), ("x2", [16, 2048]), ("w2", [2048, 2048]), ("x3", [16, 512]),
+            ("w3", [512, 512])]]
+    nodes = [helper.make_node("Gemm", ["x1", "w1"], ["y1"]), helper.make_node("Relu", ["y1"], ["r1"]),
+             helper.make_node("Gemm", ["r1", "w1"], ["y1b"]),
+             helper.make_node("Gemm", ["x2", "w2"], ["y2"], transB=1),
+             helper.make_node("MatMul", ["x3", "w3"], ["y3"])]
+    outs = [helper.make_tensor_value_info(n, F, s) for n, s in [("y1b", [16, 1760]), ("y2", [16, 2048]),
+                                                                 ("y3", [16, 512])]]
+    save(nodes, ins, outs, [], "gemm_fixture")
+
+
 resnet_tiny()
 encoder_tiny()
+gemm_fixture()
