@@ -5,6 +5,7 @@
 #include "../src/device.h"
 #include "../src/err.h"
 #include "../src/op.h"
+#include "../src/catalog.h"
 #include "../store/record.h"
 #include "columns.h"
 
@@ -394,20 +395,6 @@ fail:
 	return rc;
 }
 
-/* The platform record `key` into *p: 0, the store's error (DLB_E_NOTFOUND: none), or DLB_E_PARSE. */
-static int platform_of(struct dlb_store *s, const char *key, struct dlb_platform *p)
-{
-	char *text = NULL;
-	int got = dlb_store_get(s, DLB_T_PLATFORMS, key, &text);
-	if (got)
-		return got;
-	json_t *j = dlb_json_parse(text, strlen(text));
-	int bad = dlb_platform_from_json(j, p);
-	json_decref(j);
-	free(text);
-	return bad ? DLB_E_PARSE : 0;
-}
-
 /* Stored trials in the order their search took them: by timestamp, then by their place in the search (seq),
  * then as stored. */
 struct ord_trial {
@@ -551,11 +538,7 @@ static double group_bw(struct dlb_store *s, const struct dlb_row *const *g, int 
 		if (isfinite(g[i]->r.mem_peak) && g[i]->r.mem_peak > 0)
 			return g[i]->r.mem_peak;
 	for (int i = 0; i < n; i++) {
-		struct dlb_platform p;
-		if (!*g[i]->r.platform || platform_of(s, g[i]->r.platform, &p))
-			continue;
-		struct dlb_device d = {.mem_clock_khz = p.mem_clock_mhz * 1000, .mem_bus_bits = p.mem_bus_bits};
-		double gbs = dlb_device_peak_gbs(&d);
+		double gbs = dlb_result_gbs(s, &g[i]->r);
 		if (isfinite(gbs))
 			return gbs;
 	}
@@ -582,7 +565,7 @@ static void platforms(FILE *html, FILE *md, struct dlb_store *s, const struct dl
 		if (seen)
 			continue;
 		struct dlb_platform p;
-		int got = platform_of(s, key, &p);
+		int got = dlb_platform_get(s, key, &p);
 		if (got == DLB_E_PARSE) {
 			fprintf(stderr, "report: the platform record %s does not parse (left out)\n", key);
 			continue;

@@ -239,3 +239,28 @@ fail:
 	dlb_catalog_free(rows, nrows);
 	return rc;
 }
+
+/* The platform record `key` into *p: 0, the store's error (DLB_E_NOTFOUND: none), or DLB_E_PARSE. */
+int dlb_platform_get(struct dlb_store *s, const char *key, struct dlb_platform *p)
+{
+	char *text = NULL;
+	int got = dlb_store_get(s, DLB_T_PLATFORMS, key, &text);
+	if (got)
+		return got;
+	json_t *j = dlb_json_parse(text, strlen(text));
+	int bad = dlb_platform_from_json(j, p);
+	json_decref(j);
+	free(text);
+	return bad ? DLB_E_PARSE : 0;
+}
+
+double dlb_result_gbs(struct dlb_store *s, const struct dlb_result *r)
+{
+	struct dlb_platform p;
+	if (isfinite(r->mem_peak) && r->mem_peak > 0)
+		return r->mem_peak;
+	if (!*r->platform || dlb_platform_get(s, r->platform, &p))
+		return NAN;
+	struct dlb_device d = {.mem_clock_khz = p.mem_clock_mhz * 1000, .mem_bus_bits = p.mem_bus_bits};
+	return dlb_device_peak_gbs(&d);
+}

@@ -33,6 +33,11 @@ struct dlb_row {
  * driver. Anything else is stale: kept, listed with --stale, used only with --any-version. */
 int dlb_catalog_load(struct dlb_store *s, const struct dlb_filter *f, struct dlb_row **rows, int *n);
 void dlb_catalog_free(struct dlb_row *rows, int n);
+/* The platform record `key` into *p: 0, the store's error (DLB_E_NOTFOUND: none), or DLB_E_PARSE. */
+int dlb_platform_get(struct dlb_store *s, const char *key, struct dlb_platform *p);
+/* The memory bandwidth r was measured with, GB/s: its recorded one, else its platform record's memory clock and
+ * bus (dlb_device_peak_gbs); NAN when neither says. */
+double dlb_result_gbs(struct dlb_store *s, const struct dlb_result *r);
 /* 0 when key k matches this build (template hash and linked library versions v; NULL: this process's, see
  * struct dlb_filter's build); else why in buf. */
 int dlb_key_matches_build(const struct dlb_key *k, const struct dlb_versions *v, char *why, size_t len);

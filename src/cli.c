@@ -148,8 +148,9 @@ void dlb_cli_usage(FILE *out)
 		"                                                count; --suite-out writes PREFIX_<op>.csv suites of\n"
 		"                                                them for --suite; then, from the database (--prec,\n"
 		"                                                --device), each layer's tuned, vendor-default and\n"
-		"                                                vendor-best times and their sums over the model's\n"
-		"                                                calls (no GPU; it tunes nothing itself yet)\n"
+		"                                                vendor-best times, and each model's lower bounds:\n"
+		"                                                sequential and along its critical path, the other\n"
+		"                                                ops by their bytes (no GPU; it tunes nothing yet)\n"
 		"  dlbtune --help | --version\n"
 		"\n"
 		"Examples:\n");

@@ -32,6 +32,7 @@ struct layer {
 	int mapped;                 /* f's problem: dim[], times per node; else nomap says why */
 	int64_t dim[DLB_MAX_DIMS], times;
 	char nomap[128];
+	double us[3];               /* from the database, a call: tuned, vendor default, vendor best; NAN: unknown */
 };
 
 struct layers {
@@ -97,6 +98,28 @@ static void describe(const struct dlb_onnx_graph *g, const struct dlb_onnx_node 
 	}
 }
 
+/* A node's layer key: a family's node by op, inputs' shapes and attributes; any other op by its type. */
+static const struct dlb_family *key_of(const struct dlb_onnx_graph *g, const struct dlb_onnx_node *n, char *key,
+				       size_t len, char *text, size_t tlen)
+{
+	const struct dlb_family *f = family_of(n->op);
+	text[0] = 0;
+	if (f) {
+		describe(g, n, text, tlen, 1);
+		snprintf(key, len, "%s|%s", n->op, text);
+	} else
+		snprintf(key, len, "%s", n->op);
+	return f;
+}
+
+static struct layer *lookup_layer(const struct layers *ls, const char *key)
+{
+	for (int i = 0; i < ls->n; i++)
+		if (!strcmp(ls->l[i].key, key))
+			return &ls->l[i];
+	return NULL;
+}
+
 static struct layer *find_layer(struct layers *ls, const char *key)
 {
 	for (int i = 0; i < ls->n; i++)
@@ -123,7 +146,7 @@ static struct layer *find_layer(struct layers *ls, const char *key)
  * the family: cuBLAS's classic call, cuDNN's heuristic choice) and vendor best; the sums over the model's
  * calls of those layers (a sequential lower bound of their part of the model). Layers not in it are named
  * with the suites that would tune them. */
-static int from_db(const struct dlb_cli *c, struct layers *ls)
+static int from_db(const struct dlb_cli *c, struct layers *ls, double *gbs, int *have)
 {
 	int rc = 0, nrows = 0, found = 0, missing = 0, nmapped = 0;
 	struct dlb_store *s = NULL;
@@ -132,6 +155,9 @@ static int from_db(const struct dlb_cli *c, struct layers *ls)
 	const struct dlb_row **best = calloc((size_t)(ls->n ? ls->n : 1), sizeof *best);
 	if (!best)
 		DLB_FAIL(ENOMEM, "out of memory");
+	*have = 0;
+	for (int i = 0; i < ls->n; i++)
+		ls->l[i].us[0] = ls->l[i].us[1] = ls->l[i].us[2] = NAN;
 	DLB_CHECK(dlb_db_path(c, path, sizeof path));
 	rc = dlb_store_open(path, DLB_STORE_RDONLY, &s);
 	if (rc == DLB_E_NOTFOUND) {
@@ -200,6 +226,11 @@ static int from_db(const struct dlb_cli *c, struct layers *ls)
 		const struct dlb_result *r = &best[i]->r;
 		double calls = (double)l->total * (double)(l->times > 0 ? l->times : 1);
 		double d = dlb_result_kind_best_us(r, 0), b = dlb_result_vendor_best_us(r);
+		ls->l[i].us[0] = r->tuned.median;
+		ls->l[i].us[1] = d;
+		ls->l[i].us[2] = b;
+		if (!isfinite(*gbs))
+			*gbs = dlb_result_gbs(s, r);
 		tuned += calls * r->tuned.median;
 		if (isfinite(d))
 			dflt += calls * d;
@@ -231,6 +262,7 @@ static int from_db(const struct dlb_cli *c, struct layers *ls)
 			printf("; tuned %.2fx the default, %.2fx the best", dflt / tuned, vbest / tuned);
 		printf("\n");
 	}
+	*have = found > 0;
 	if (missing)
 		printf("  %d of the %d layers with a problem are not in the database for %s%s%s: tune them with `dlbtune --op OP "
 		       "--prec %s --suite FILE` on the suites --suite-out writes\n",
@@ -255,12 +287,98 @@ static int by_family_then_count(const void *a, const void *b)
 	return c ? c : y->total - x->total;
 }
 
+/* Ops that move no bytes on a GPU (a view of the same data, or host-side shape arithmetic) */
+static const char *const free_ops[] = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity", "Shape",
+				       "Constant", "Dropout", NULL};
+
+/* Bytes node n reads and writes at es bytes an element (its inputs and outputs once); -1 where a shape is not
+ * known. */
+static double node_bytes(const struct dlb_onnx_graph *g, const struct dlb_onnx_node *n, int es)
+{
+	double b = 0;
+	for (int i = 0; i < n->nin + n->nout; i++) {
+		int t = i < n->nin ? n->in[i] : n->out[i - n->nin];
+		if (t < 0)
+			continue;
+		int64_t e = dlb_onnx_numel(&g->t[t].shape);
+		if (e < 0)
+			return -1;
+		b += (double)e * es;
+	}
+	return b;
+}
+
+/* One model's lower bounds in each column (tuned, vendor default, vendor best): sequential, the sum of its
+ * nodes' times; parallel, its critical path (a node starts when the nodes making its inputs have finished).
+ * A family's node takes its layer's stored time a call times its calls; any other op the time of its bytes at
+ * the GPU's memory bandwidth (the view ops none); a node of no known time counts 0 and is counted. */
+static int model_bounds(const struct dlb_cli *c, const struct dlb_onnx_graph *g, const struct layers *ls, double gbs)
+{
+	int rc = 0, unknown = 0, es = c->prec == DLB_PREC_INT8 ? 1 : c->prec == DLB_PREC_FP16 ? 2 : 4;
+	double *fin = calloc((size_t)(g->nnodes ? g->nnodes : 1) * 3, sizeof *fin), seq[3] = {0, 0, 0},
+	       par[3] = {0, 0, 0}, other = 0;
+	int *maker = malloc((size_t)(g->ntensors ? g->ntensors : 1) * sizeof *maker);
+	char key[1024], text[320], bw[32];
+	if (!fin || !maker)
+		DLB_FAIL(ENOMEM, "out of memory");
+	for (int t = 0; t < g->ntensors; t++)
+		maker[t] = -1;
+	for (int i = 0; i < g->nnodes; i++) {
+		const struct dlb_onnx_node *n = &g->n[i];
+		double t[3] = {0, 0, 0};
+		int known = 1;
+		if (key_of(g, n, key, sizeof key, text, sizeof text)) {
+			const struct layer *l = lookup_layer(ls, key);
+			for (int k = 0; k < 3; k++)
+				if (l && l->mapped && isfinite(l->us[k]))
+					t[k] = (double)(l->times > 0 ? l->times : 1) * l->us[k];
+				else
+					known = 0;
+		} else {
+			int free_op = 0;
+			for (const char *const *o = free_ops; *o; o++)
+				free_op |= !strcmp(*o, n->op);
+			double b = free_op ? 0 : node_bytes(g, n, es);
+			if (b >= 0 && (free_op || isfinite(gbs))) {
+				t[0] = t[1] = t[2] = free_op ? 0 : b / (gbs * 1e3);
+				other += t[0];
+			} else
+				known = 0;
+		}
+		unknown += !known;
+		for (int k = 0; k < 3; k++) {
+			double start = 0;
+			for (int j = 0; j < n->nin; j++)
+				if (n->in[j] >= 0 && maker[n->in[j]] >= 0 && fin[3 * maker[n->in[j]] + k] > start)
+					start = fin[3 * maker[n->in[j]] + k];
+			fin[3 * i + k] = start + t[k];
+			seq[k] += t[k];
+			par[k] = fin[3 * i + k] > par[k] ? fin[3 * i + k] : par[k];
+		}
+		for (int j = 0; j < n->nout; j++)
+			if (n->out[j] >= 0)
+				maker[n->out[j]] = i;
+	}
+	printf("  %s: lower bounds, sequential / parallel (critical path): tuned %.2f / %.2f us, vendor default %.2f / "
+	       "%.2f us, vendor best %.2f / %.2f us; the other ops by their bytes at %s GB/s: %.2f us of the "
+	       "sequential",
+	       g->path, seq[0], par[0], seq[1], par[1], seq[2], par[2], dlb_fmt_num(bw, sizeof bw, gbs, "%.0f"), other);
+	if (unknown)
+		printf("; %d nodes of unknown time counted as 0", unknown);
+	printf("\n");
+fail:
+	free(fin);
+	free(maker);
+	return rc;
+}
+
 int dlb_cmd_model(const struct dlb_cli *c)
 {
 	int rc = 0, nm = c->nfiles;
 	struct layers ls = {0};
-	struct dlb_onnx_graph *g = NULL;
+	struct dlb_onnx_graph *g = NULL, *gs[MAX_MODELS] = {0};
 	char key[1024], text[320];
+	double gbs = NAN;
 	if (nm > MAX_MODELS)
 		DLB_USER_FAIL(DLB_E_USAGE, "model reads at most %d files at once", MAX_MODELS);
 	for (int m = 0; m < nm; m++) {
@@ -268,14 +386,9 @@ int dlb_cmd_model(const struct dlb_cli *c)
 		int inferred = 0, tuned = 0;
 		for (int i = 0; i < g->nnodes; i++) {
 			const struct dlb_onnx_node *n = &g->n[i];
-			const struct dlb_family *f = family_of(n->op);
+			const struct dlb_family *f = key_of(g, n, key, sizeof key, text, sizeof text);
 			inferred += n->inferred;
-			if (f) { /* a layer of its own: op, inputs' shapes, attributes */
-				describe(g, n, text, sizeof text, 1);
-				snprintf(key, sizeof key, "%s|%s", n->op, text);
-				tuned++;
-			} else
-				snprintf(key, sizeof key, "%s", n->op);
+			tuned += f != NULL;
 			struct layer *l = find_layer(&ls, key);
 			if (!l)
 				DLB_FAIL(ENOMEM, "out of memory");
@@ -307,7 +420,7 @@ int dlb_cmd_model(const struct dlb_cli *c)
 			printf("(batch as in the file; --batch N sets a symbolic one)");
 		printf("; %d shapes the file records checked, %d differ%s%s\n", g->checked, g->mismatched,
 		       g->mismatched ? ": first " : "", g->mismatched ? g->first_mismatch : "");
-		dlb_onnx_free(g);
+		gs[m] = g; /* kept for its bounds */
 		g = NULL;
 	}
 	qsort(ls.l, (size_t)ls.n, sizeof *ls.l, by_family_then_count);
@@ -387,10 +500,15 @@ int dlb_cmd_model(const struct dlb_cli *c)
 				printf(" (%d not inferred: %s)", ls.l[i].not_inferred, ls.l[i].why);
 		}
 	printf("%s\n", any ? "" : " none");
-	DLB_CHECK(from_db(c, &ls));
-	printf("\nNot built yet: tuning the layers from here, the other ops' time and the parallel (critical path) bound.\n");
+	int have = 0;
+	DLB_CHECK(from_db(c, &ls, &gbs, &have));
+	for (int m = 0; m < nm && have; m++)
+		DLB_CHECK(model_bounds(c, gs[m], &ls, gbs));
+	printf("\nNot built yet: tuning the missing layers from here.\n");
 fail:
 	dlb_onnx_free(g);
+	for (int m = 0; m < nm && m < MAX_MODELS; m++)
+		dlb_onnx_free(gs[m]);
 	for (int i = 0; i < ls.n; i++)
 		free(ls.l[i].key);
 	free(ls.l);
