@@ -231,8 +231,8 @@ struct poller {
 	struct dlb_energy *out;
 	double t0, settle_s;
 	int changes;           /* counter changes seen after settle_s */
-	double ta, tb;         /* the first and last of them */
-	uint64_t ea, eb, prev; /* the counter then, and at the reading before */
+	double t_first, t_last;   /* the first and last of them */
+	uint64_t e_first, e_last, prev; /* the counter then, and at the reading before */
 	int have_prev;
 	volatile int stop;
 };
@@ -249,11 +249,11 @@ static void *poll_readings(void *arg)
 		double t = wall_s();
 		if (t - p->t0 >= p->settle_s && p->have_prev && s.energy_mj != p->prev) {
 			if (p->changes++ == 0) {
-				p->ta = t;
-				p->ea = s.energy_mj;
+				p->t_first = t;
+				p->e_first = s.energy_mj;
 			}
-			p->tb = t;
-			p->eb = s.energy_mj;
+			p->t_last = t;
+			p->e_last = s.energy_mj;
 		}
 		p->prev = s.energy_mj;
 		p->have_prev = 1;
@@ -296,8 +296,8 @@ int dlb_bench_energy(struct dlb_bench *b, struct dlb_power *pw, dlb_launch_fn fn
 	/* Steady power x GPU time. Fewer than 3 changes of the counter (it moves about every 100-125 ms on an H200,
 	 * run03) leave the joules n/a: the counter's difference over the whole burst would be a guess within a
 	 * step either way (run03: 1-2 steps in 200 ms bursts). */
-	if (pl.changes >= 3 && pl.tb - pl.ta >= 0.2 * out->seconds && pl.eb > pl.ea) {
-		out->joules = 1e-3 * (double)(pl.eb - pl.ea) / (pl.tb - pl.ta) * out->seconds;
+	if (pl.changes >= 3 && pl.t_last - pl.t_first >= 0.2 * out->seconds && pl.e_last > pl.e_first) {
+		out->joules = 1e-3 * (double)(pl.e_last - pl.e_first) / (pl.t_last - pl.t_first) * out->seconds;
 		out->steady = 1;
 	}
 fail:
