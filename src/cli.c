@@ -150,7 +150,8 @@ void dlb_cli_usage(FILE *out)
 		"                                                --device), each layer's tuned, vendor-default and\n"
 		"                                                vendor-best times, and each model's lower bounds:\n"
 		"                                                sequential and along its critical path, the other\n"
-		"                                                ops by their bytes (no GPU; it tunes nothing yet)\n"
+		"                                                ops by their bytes; --json: all of it as JSON (no\n"
+		"                                                GPU; it tunes nothing yet)\n"
 		"  dlbtune --help | --version\n"
 		"\n"
 		"Examples:\n");
@@ -997,6 +998,8 @@ static int check_combinations(struct dlb_cli *c)
 	    c->cmd != DLB_CMD_SIMULATE && c->cmd != DLB_CMD_REPORT && c->cmd != DLB_CMD_MODEL)
 		DLB_USER_FAIL(DLB_E_USAGE,
 			      "--any-version goes with db list, export, report, lookup, model and simulate --from-db");
+	if (c->csv && c->cmd == DLB_CMD_MODEL)
+		DLB_USER_FAIL(DLB_E_USAGE, "model prints text or --json (its layers as CSV: --suite-out)");
 	if ((c->batch || c->suite_out) && c->cmd != DLB_CMD_MODEL)
 		DLB_USER_FAIL(DLB_E_USAGE, "--batch and --suite-out go with model");
 	if (c->dry_run && c->cmd != DLB_CMD_DB_GC && c->cmd != DLB_CMD_TUNE)

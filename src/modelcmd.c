@@ -11,6 +11,7 @@
 #include "../store/store.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -49,6 +50,23 @@ static const struct dlb_family *family_of(const char *op)
 				return f;
 	}
 	return NULL;
+}
+
+/* Text to out (stdout; NULL with --json, which prints the JSON instead). */
+static void say(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(FILE *out, const char *fmt, ...)
+{
+	va_list ap;
+	if (!out)
+		return;
+	va_start(ap, fmt);
+	vfprintf(out, fmt, ap);
+	va_end(ap);
+}
+
+static json_t *jnumber(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
 }
 
 /* Append printf output to buf at *off (truncating at len). */
@@ -112,6 +130,19 @@ static const struct dlb_family *key_of(const struct dlb_onnx_graph *g, const str
 	return f;
 }
 
+/* A mapped layer's problem as people read it: the family's description, else its shape and layout texts. */
+static void problem_text(const struct layer *l, char *desc, size_t len)
+{
+	if (l->f->describe)
+		l->f->describe(l->dim, desc, (int)len);
+	else {
+		char shape[128], lay[64];
+		dlb_shape_text(l->f, l->dim, shape, (int)sizeof shape);
+		dlb_layout_text(l->f, l->dim, lay, (int)sizeof lay);
+		snprintf(desc, len, "%s %s", shape, lay);
+	}
+}
+
 static struct layer *lookup_layer(const struct layers *ls, const char *key)
 {
 	for (int i = 0; i < ls->n; i++)
@@ -146,7 +177,7 @@ static struct layer *find_layer(struct layers *ls, const char *key)
  * the family: cuBLAS's classic call, cuDNN's heuristic choice) and vendor best; the sums over the model's
  * calls of those layers (a sequential lower bound of their part of the model). Layers not in it are named
  * with the suites that would tune them. */
-static int from_db(const struct dlb_cli *c, struct layers *ls, double *gbs, int *have)
+static int from_db(const struct dlb_cli *c, struct layers *ls, double *gbs, int *have, FILE *out, json_t *jdb)
 {
 	int rc = 0, nrows = 0, found = 0, missing = 0, nmapped = 0;
 	struct dlb_store *s = NULL;
@@ -161,7 +192,9 @@ static int from_db(const struct dlb_cli *c, struct layers *ls, double *gbs, int 
 	DLB_CHECK(dlb_db_path(c, path, sizeof path));
 	rc = dlb_store_open(path, DLB_STORE_RDONLY, &s);
 	if (rc == DLB_E_NOTFOUND) {
-		printf("\nNo database at %s: nothing tuned yet to total.\n", path);
+		say(out, "\nNo database at %s: nothing tuned yet to total.\n", path);
+		json_object_set_new(jdb, "path", json_string(path));
+		json_object_set_new(jdb, "exists", json_false());
 		rc = 0;
 		goto fail;
 	}
@@ -210,8 +243,8 @@ static int from_db(const struct dlb_cli *c, struct layers *ls, double *gbs, int 
 	}
 	double tuned = 0, dflt = 0, vbest = 0;
 	int dflt_all = 1, best_all = 1;
-	printf("\nFrom the database %s, %s%s%s:\n", path, dlb_prec_name(c->prec), *gpu ? " on " : "", *gpu ? gpu : "");
-	printf("  %-44s %6s %10s %11s %10s\n", "layer (its family's problem)", "calls", "tuned us", "default us", "best us");
+	say(out, "\nFrom the database %s, %s%s%s:\n", path, dlb_prec_name(c->prec), *gpu ? " on " : "", *gpu ? gpu : "");
+	say(out, "  %-44s %6s %10s %11s %10s\n", "layer (its family's problem)", "calls", "tuned us", "default us", "best us");
 	for (int i = 0; i < ls->n; i++) {
 		const struct layer *l = &ls->l[i];
 		char desc[256], t[3][32];
@@ -240,31 +273,31 @@ static int from_db(const struct dlb_cli *c, struct layers *ls, double *gbs, int 
 			vbest += calls * b;
 		else
 			best_all = 0;
-		if (l->f->describe)
-			l->f->describe(l->dim, desc, (int)sizeof desc);
-		else {
-			char shape[128], lay[64];
-			dlb_shape_text(l->f, l->dim, shape, (int)sizeof shape);
-			dlb_layout_text(l->f, l->dim, lay, (int)sizeof lay);
-			snprintf(desc, sizeof desc, "%s %s", shape, lay);
-		}
-		printf("  %-5s %-38.38s %6.0f %10s %11s %10s\n", l->f->name, desc, calls,
+		problem_text(l, desc, sizeof desc);
+		say(out, "  %-5s %-38.38s %6.0f %10s %11s %10s\n", l->f->name, desc, calls,
 		       dlb_fmt_num(t[0], sizeof t[0], r->tuned.median, "%.2f"), dlb_fmt_num(t[1], sizeof t[1], d, "%.2f"),
 		       dlb_fmt_num(t[2], sizeof t[2], b, "%.2f"));
 	}
 	if (found) {
 		char t[3][32];
-		printf("  sequential lower bound of these %d layers (the other ops not counted): tuned %.2f us, vendor "
+		say(out, "  sequential lower bound of these %d layers (the other ops not counted): tuned %.2f us, vendor "
 		       "default %s us, vendor best %s us",
 		       found, tuned, dflt_all ? dlb_fmt_num(t[0], sizeof t[0], dflt, "%.2f") : "n/a",
 		       best_all ? dlb_fmt_num(t[1], sizeof t[1], vbest, "%.2f") : "n/a");
 		if (dflt_all && best_all && tuned > 0)
-			printf("; tuned %.2fx the default, %.2fx the best", dflt / tuned, vbest / tuned);
-		printf("\n");
+			say(out, "; tuned %.2fx the default, %.2fx the best", dflt / tuned, vbest / tuned);
+		say(out, "\n");
 	}
 	*have = found > 0;
+	json_object_set_new(jdb, "path", json_string(path));
+	json_object_set_new(jdb, "exists", json_true());
+	json_object_set_new(jdb, "prec", json_string(dlb_prec_name(c->prec)));
+	json_object_set_new(jdb, "gpu", *gpu ? json_string(gpu) : json_null());
+	json_object_set_new(jdb, "layers_found", json_integer(found));
+	json_object_set_new(jdb, "layers_missing", json_integer(missing));
+	json_object_set_new(jdb, "bandwidth_gbs", jnumber(*gbs));
 	if (missing)
-		printf("  %d of the %d layers with a problem are not in the database for %s%s%s: tune them with `dlbtune --op OP "
+		say(out, "  %d of the %d layers with a problem are not in the database for %s%s%s: tune them with `dlbtune --op OP "
 		       "--prec %s --suite FILE` on the suites --suite-out writes\n",
 		       missing, nmapped, dlb_prec_name(c->prec), *gpu ? " on " : "", *gpu ? gpu : "", dlb_prec_name(c->prec));
 fail:
@@ -312,7 +345,8 @@ static double node_bytes(const struct dlb_onnx_graph *g, const struct dlb_onnx_n
  * nodes' times; parallel, its critical path (a node starts when the nodes making its inputs have finished).
  * A family's node takes its layer's stored time a call times its calls; any other op the time of its bytes at
  * the GPU's memory bandwidth (the view ops none); a node of no known time counts 0 and is counted. */
-static int model_bounds(const struct dlb_cli *c, const struct dlb_onnx_graph *g, const struct layers *ls, double gbs)
+static int model_bounds(const struct dlb_cli *c, const struct dlb_onnx_graph *g, const struct layers *ls, double gbs,
+			FILE *out, json_t *jb)
 {
 	int rc = 0, unknown = 0, es = c->prec == DLB_PREC_INT8 ? 1 : c->prec == DLB_PREC_FP16 ? 2 : 4;
 	double *fin = calloc((size_t)(g->nnodes ? g->nnodes : 1) * 3, sizeof *fin), seq[3] = {0, 0, 0},
@@ -359,13 +393,19 @@ static int model_bounds(const struct dlb_cli *c, const struct dlb_onnx_graph *g,
 			if (n->out[j] >= 0)
 				maker[n->out[j]] = i;
 	}
-	printf("  %s: lower bounds, sequential / parallel (critical path): tuned %.2f / %.2f us, vendor default %.2f / "
+	say(out, "  %s: lower bounds, sequential / parallel (critical path): tuned %.2f / %.2f us, vendor default %.2f / "
 	       "%.2f us, vendor best %.2f / %.2f us; the other ops by their bytes at %s GB/s: %.2f us of the "
 	       "sequential",
 	       g->path, seq[0], par[0], seq[1], par[1], seq[2], par[2], dlb_fmt_num(bw, sizeof bw, gbs, "%.0f"), other);
 	if (unknown)
-		printf("; %d nodes of unknown time counted as 0", unknown);
-	printf("\n");
+		say(out, "; %d nodes of unknown time counted as 0", unknown);
+	say(out, "\n");
+	json_t *o = json_pack("{s:s,s:{s:o,s:o,s:o},s:{s:o,s:o,s:o},s:o,s:o,s:i}", "file", g->path, "sequential_us", "tuned",
+			      jnumber(seq[0]), "vendor_default", jnumber(seq[1]), "vendor_best", jnumber(seq[2]), "parallel_us", "tuned",
+			      jnumber(par[0]), "vendor_default", jnumber(par[1]), "vendor_best", jnumber(par[2]), "other_ops_us", jnumber(other),
+			      "bandwidth_gbs", jnumber(gbs), "unknown_nodes", unknown);
+	if (!o || json_array_append_new(jb, o))
+		DLB_FAIL(DLB_E_JSON, "cannot encode %s's bounds as JSON", g->path);
 fail:
 	free(fin);
 	free(maker);
@@ -379,6 +419,10 @@ int dlb_cmd_model(const struct dlb_cli *c)
 	struct dlb_onnx_graph *g = NULL, *gs[MAX_MODELS] = {0};
 	char key[1024], text[320];
 	double gbs = NAN;
+	FILE *out = c->json ? NULL : stdout;
+	json_t *root = json_pack("{s:[],s:[],s:[],s:{},s:[]}", "models", "layers", "other_ops", "database", "bounds");
+	if (!root)
+		DLB_FAIL(ENOMEM, "out of memory");
 	if (nm > MAX_MODELS)
 		DLB_USER_FAIL(DLB_E_USAGE, "model reads at most %d files at once", MAX_MODELS);
 	for (int m = 0; m < nm; m++) {
@@ -412,14 +456,19 @@ int dlb_cmd_model(const struct dlb_cli *c)
 			if (!n->inferred && l->not_inferred++ == 0)
 				snprintf(l->why, sizeof l->why, "%s", n->why);
 		}
-		printf("%s: %d nodes, %d of them layers dlbtune's families take; outputs' shapes inferred for %d ",
+		say(out, "%s: %d nodes, %d of them layers dlbtune's families take; outputs' shapes inferred for %d ",
 		       c->files[m], g->nnodes, tuned, inferred);
 		if (c->batch)
-			printf("(batch %lld)", c->batch);
+			say(out, "(batch %lld)", c->batch);
 		else
-			printf("(batch as in the file; --batch N sets a symbolic one)");
-		printf("; %d shapes the file records checked, %d differ%s%s\n", g->checked, g->mismatched,
+			say(out, "(batch as in the file; --batch N sets a symbolic one)");
+		say(out, "; %d shapes the file records checked, %d differ%s%s\n", g->checked, g->mismatched,
 		       g->mismatched ? ": first " : "", g->mismatched ? g->first_mismatch : "");
+		json_t *jm = json_pack("{s:s,s:i,s:i,s:i,s:o,s:i,s:i}", "file", c->files[m], "nodes", g->nnodes, "family_nodes",
+				       tuned, "inferred", inferred, "batch", c->batch ? json_integer(c->batch) : json_null(),
+				       "recorded_checked", g->checked, "recorded_differ", g->mismatched);
+		if (!jm || json_array_append_new(json_object_get(root, "models"), jm))
+			DLB_FAIL(DLB_E_JSON, "cannot encode %s as JSON", c->files[m]);
 		gs[m] = g; /* kept for its bounds */
 		g = NULL;
 	}
@@ -430,36 +479,30 @@ int dlb_cmd_model(const struct dlb_cli *c)
 			uniq++;
 			all += ls.l[i].total;
 		}
-	printf("\n%d unique layers of %d (same op, input shapes and attributes)%s:\n", uniq, all,
+	say(out, "\n%d unique layers of %d (same op, input shapes and attributes)%s:\n", uniq, all,
 	       nm > 1 ? "; count per model, in the order given" : "");
 	for (int i = 0; i < ls.n; i++) {
 		const struct layer *l = &ls.l[i];
 		if (!l->f)
 			continue;
-		printf("  %-5s %-7s %4d", l->f->name, l->op, l->total);
+		say(out, "  %-5s %-7s %4d", l->f->name, l->op, l->total);
 		if (nm > 1) {
-			printf("  (");
+			say(out, "  (");
 			for (int m = 0; m < nm; m++)
-				printf("%s%d", m ? " " : "", l->count[m]);
-			printf(")");
+				say(out, "%s%d", m ? " " : "", l->count[m]);
+			say(out, ")");
 		}
-		printf("  %s%s%s%s\n", l->text, l->not_inferred ? "  [output not inferred: " : "",
+		say(out, "  %s%s%s%s\n", l->text, l->not_inferred ? "  [output not inferred: " : "",
 		       l->not_inferred ? l->why : "", l->not_inferred ? "]" : "");
 		if (l->mapped) {
-			char desc[256], shape[128], lay[64];
-			if (l->f->describe)
-				l->f->describe(l->dim, desc, (int)sizeof desc);
-			else {
-				dlb_shape_text(l->f, l->dim, shape, (int)sizeof shape);
-				dlb_layout_text(l->f, l->dim, lay, (int)sizeof lay);
-				snprintf(desc, sizeof desc, "%s %s", shape, lay);
-			}
-			printf("        -> %s %s", l->f->name, desc);
+			char desc[256];
+			problem_text(l, desc, sizeof desc);
+			say(out, "        -> %s %s", l->f->name, desc);
 			if (l->times > 1)
-				printf(" (x%lld a node: one per batch)", (long long)l->times);
-			printf("\n");
+				say(out, " (x%lld a node: one per batch)", (long long)l->times);
+			say(out, "\n");
 		} else
-			printf("        -> not tuned: %s\n", l->nomap);
+			say(out, "        -> not tuned: %s\n", l->nomap);
 	}
 	if (c->suite_out) { /* the mapped layers as suites `dlbtune --op F --suite FILE` takes */
 		for (int i = 0; dlb_family_at(i); i++) {
@@ -488,24 +531,49 @@ int dlb_cmd_model(const struct dlb_cli *c)
 			if (o && fclose(o))
 				DLB_USER_FAIL(DLB_E_USAGE, "cannot write %s: %s", path, strerror(errno));
 			if (rows)
-				printf("wrote %s: %d problems (dlbtune --op %s --suite %s)\n", path, rows, f->name, path);
+				say(out, "wrote %s: %d problems (dlbtune --op %s --suite %s)\n", path, rows, f->name, path);
 		}
 	}
-	printf("\nother ops (dlbtune does not tune them):");
+	say(out, "\nother ops (dlbtune does not tune them):");
 	int any = 0;
 	for (int i = 0; i < ls.n; i++)
 		if (!ls.l[i].f) {
-			printf("%s %s x%d", any++ ? "," : "", ls.l[i].op, ls.l[i].total);
+			say(out, "%s %s x%d", any++ ? "," : "", ls.l[i].op, ls.l[i].total);
 			if (ls.l[i].not_inferred)
-				printf(" (%d not inferred: %s)", ls.l[i].not_inferred, ls.l[i].why);
+				say(out, " (%d not inferred: %s)", ls.l[i].not_inferred, ls.l[i].why);
 		}
-	printf("%s\n", any ? "" : " none");
+	say(out, "%s\n", any ? "" : " none");
 	int have = 0;
-	DLB_CHECK(from_db(c, &ls, &gbs, &have));
+	DLB_CHECK(from_db(c, &ls, &gbs, &have, out, json_object_get(root, "database")));
 	for (int m = 0; m < nm && have; m++)
-		DLB_CHECK(model_bounds(c, gs[m], &ls, gbs));
-	printf("\nNot built yet: tuning the missing layers from here.\n");
+		DLB_CHECK(model_bounds(c, gs[m], &ls, gbs, out, json_object_get(root, "bounds")));
+	for (int i = 0; i < ls.n; i++) { /* the layers, and the other ops, as JSON */
+		const struct layer *l = &ls.l[i];
+		json_t *o, *per = json_array();
+		for (int m = 0; m < nm && per; m++)
+			json_array_append_new(per, json_integer(l->count[m]));
+		if (l->f) {
+			char desc[256] = "";
+			if (l->mapped)
+				problem_text(l, desc, sizeof desc);
+			o = json_pack("{s:s,s:s,s:i,s:o,s:s,s:o,s:o,s:I,s:o,s:o,s:o}", "family", l->f->name, "op", l->op, "count",
+				      l->total, "per_model", per ? per : json_null(), "onnx", l->text, "problem",
+				      l->mapped ? json_string(desc) : json_null(), "why_not", l->mapped ? json_null() : json_string(l->nomap),
+				      "calls_per_node", (json_int_t)(l->times > 0 ? l->times : 1), "tuned_us", jnumber(l->us[0]),
+				      "vendor_default_us", jnumber(l->us[1]), "vendor_best_us", jnumber(l->us[2]));
+		} else
+			o = json_pack("{s:s,s:i,s:o,s:i}", "op", l->op, "count", l->total, "per_model", per ? per : json_null(),
+				      "not_inferred", l->not_inferred);
+		if (!o || json_array_append_new(json_object_get(root, l->f ? "layers" : "other_ops"), o))
+			DLB_FAIL(DLB_E_JSON, "cannot encode the layers as JSON");
+	}
+	if (c->json) {
+		json_dumpf(root, stdout, JSON_INDENT(1));
+		putchar('\n');
+	}
+	say(out, "\nNot built yet: tuning the missing layers from here.\n");
 fail:
+	json_decref(root);
 	dlb_onnx_free(g);
 	for (int m = 0; m < nm && m < MAX_MODELS; m++)
 		dlb_onnx_free(gs[m]);

@@ -82,6 +82,13 @@ grep -q "^  gemm  1760x16x1760 NN                             2      16.74      
 # (vendor default: 33.2 against 2 x 17.968 + 0.046)
 grep -qF "gemm_fixture.onnx: lower bounds, sequential / parallel (critical path): tuned 52.92 / 33.52 us, vendor default 69.18 / 35.98 us, vendor best 66.46 / 33.26 us; the other ops by their bytes at 4917 GB/s: 0.05 us of the sequential; 1 nodes of unknown time counted as 0" "$tmp/db.out" &&
 	ok || bad "the model's bounds: $(grep "lower bounds" "$tmp/db.out")"
+# the same as JSON: the database's answer, a layer with its problem and times, the bounds; no text around it
+"$bin" model "$m/gemm_fixture.onnx" --db "$tmp/db" --any-version --device H200 --json >"$tmp/db.json" 2>&1 && ok || bad "model --json: $(cat "$tmp/db.json")"
+head -c 1 "$tmp/db.json" | grep -q "{" && tail -n 1 "$tmp/db.json" | grep -q "^}$" &&
+	grep -q '^  "layers_found": 2,$' "$tmp/db.json" && grep -q '^  "gpu": "NVIDIA H200",$' "$tmp/db.json" &&
+	grep -q '^   "problem": "1760x16x1760 NN",$' "$tmp/db.json" && grep -q '^   "vendor_default_us": 17.968,$' "$tmp/db.json" &&
+	grep -q '^   "unknown_nodes": 1$' "$tmp/db.json" && grep -q '^   "why_not": null,$' "$tmp/db.json" && ok ||
+	bad "model --json: $(head -c 1500 "$tmp/db.json")"
 "$bin" model "$m/gemm_fixture.onnx" --db "$tmp/db" >"$tmp/db2.out" 2>&1 && grep -q "^  3 of the 3 layers with a problem are not in the database for fp32:" "$tmp/db2.out" &&
 	ok || bad "current results only (the fixture's are stale): $(cat "$tmp/db2.out")"
 "$bin" model "$m/gemm_fixture.onnx" --db "$tmp/nodb" >"$tmp/db3.out" 2>&1 && grep -q "^No database at $tmp/nodb: nothing tuned yet to total.$" "$tmp/db3.out" &&
@@ -99,6 +106,7 @@ refused "a truncated model" "not an ONNX model" "$bin" model "$tmp/trunc.onnx"
 refused "a directory" "not a file" "$bin" model "$tmp"
 refused "a missing file" "cannot open" "$bin" model "$tmp/none.onnx"
 refused "no file" "needs one or more ONNX files" "$bin" model
+refused "--csv" "model prints text or --json" "$bin" model --csv "$conv"
 refused "--batch elsewhere" "go with model" "$bin" export --format csv --batch 4
 refused "--suite-out elsewhere" "go with model" "$bin" export --format csv --suite-out x
 refused "--batch 0" "batch" "$bin" model --batch 0 "$conv"
