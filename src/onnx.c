@@ -248,7 +248,7 @@ int dlb_onnx_str(const struct dlb_onnx_node *n, const char *name, char *buf, siz
 	return a && a->s;
 }
 
-static int64_t int_attr(const struct dlb_onnx_node *n, const char *name, int64_t dflt)
+int64_t dlb_onnx_int(const struct dlb_onnx_node *n, const char *name, int64_t dflt)
 {
 	int64_t v;
 	return dlb_onnx_ints(n, name, &v, 1) == 1 ? v : dflt;
@@ -354,7 +354,7 @@ static int windowed(const struct dlb_onnx_node *n, const struct dlb_onnx_shape *
 	if ((ns >= 0 && ns != nk) || (nd >= 0 && nd != nk) || (np >= 0 && np != 2 * nk))
 		return 0;
 	dlb_onnx_str(n, "auto_pad", ap, sizeof ap);
-	int ceil_mode = int_attr(n, "ceil_mode", 0) != 0;
+	int ceil_mode = dlb_onnx_int(n, "ceil_mode", 0) != 0;
 	*o = *x;
 	o->d[1] = channels;
 	for (int i = 0; i < nk; i++) {
@@ -449,7 +449,7 @@ static int infer(struct dlb_onnx_graph *g, struct dlb_onnx_node *n, int *err)
 			nk = w->rank - 2;
 			memcpy(k, w->d + 2, (size_t)nk * sizeof *k);
 		}
-		int64_t group = int_attr(n, "group", 1);
+		int64_t group = dlb_onnx_int(n, "group", 1);
 		NEED(group >= 1 && x->d[1] == w->d[1] * group, "%lld channels do not match %lld x group %lld",
 		     (long long)x->d[1], (long long)w->d[1], (long long)group);
 		NEED(windowed(n, x, k, nk, w->d[0], &o), "its window does not fit its input");
@@ -473,7 +473,7 @@ static int infer(struct dlb_onnx_graph *g, struct dlb_onnx_node *n, int *err)
 	}
 	if (!strcmp(op, "Gemm")) {
 		NEED(x && w && x->rank == 2 && w->rank == 2, "Gemm needs two known matrices");
-		int ta = int_attr(n, "transA", 0) != 0, tb = int_attr(n, "transB", 0) != 0;
+		int ta = dlb_onnx_int(n, "transA", 0) != 0, tb = dlb_onnx_int(n, "transB", 0) != 0;
 		int64_t m = x->d[ta], k = x->d[!ta], k2 = w->d[tb], nn = w->d[!tb];
 		NEED(k == k2, "inner sizes %lld and %lld differ", (long long)k, (long long)k2);
 		int64_t d[2] = {m, nn};
@@ -503,7 +503,7 @@ static int infer(struct dlb_onnx_graph *g, struct dlb_onnx_node *n, int *err)
 	}
 	if (!strcmp(op, "Flatten")) {
 		NEED(x, "its input's shape is not known");
-		int ax = axis_of(int_attr(n, "axis", 1), x->rank);
+		int ax = axis_of(dlb_onnx_int(n, "axis", 1), x->rank);
 		NEED(ax >= 0 && ax <= x->rank, "axis out of range");
 		int64_t d[2] = {1, 1};
 		for (int i = 0; i < x->rank; i++)
@@ -515,7 +515,7 @@ static int infer(struct dlb_onnx_graph *g, struct dlb_onnx_node *n, int *err)
 		const struct dlb_onnx_tensor *s = in_t(g, n, 1);
 		NEED(x, "its input's shape is not known");
 		NEED(s && s->nvals > 0 && s->nvals <= DLB_ONNX_MAX_RANK, "its shape is not a known constant");
-		int64_t total = dlb_onnx_numel(x), known = 1, az = int_attr(n, "allowzero", 0);
+		int64_t total = dlb_onnx_numel(x), known = 1, az = dlb_onnx_int(n, "allowzero", 0);
 		int minus = -1;
 		o.rank = s->nvals;
 		for (int i = 0; i < s->nvals; i++) {
@@ -558,7 +558,7 @@ static int infer(struct dlb_onnx_graph *g, struct dlb_onnx_node *n, int *err)
 	}
 	if (!strcmp(op, "Concat")) {
 		NEED(x, "its first input's shape is not known");
-		int ax = axis_of(int_attr(n, "axis", 0), x->rank), nv = 0, vals = 1;
+		int ax = axis_of(dlb_onnx_int(n, "axis", 0), x->rank), nv = 0, vals = 1;
 		NEED(ax >= 0 && ax < x->rank, "axis out of range");
 		o = *x;
 		for (int i = 0; i < n->nin; i++) {
@@ -578,7 +578,7 @@ static int infer(struct dlb_onnx_graph *g, struct dlb_onnx_node *n, int *err)
 	}
 	if (!strcmp(op, "Shape")) { /* opset 15's start and end pick a slice of the dims */
 		NEED(x, "its input's shape is not known");
-		int64_t a = int_attr(n, "start", 0), b = int_attr(n, "end", x->rank);
+		int64_t a = dlb_onnx_int(n, "start", 0), b = dlb_onnx_int(n, "end", x->rank);
 		a = a < 0 ? a + x->rank : a;
 		b = b < 0 ? b + x->rank : b;
 		a = a < 0 ? 0 : a > x->rank ? x->rank : a;
@@ -592,7 +592,7 @@ static int infer(struct dlb_onnx_graph *g, struct dlb_onnx_node *n, int *err)
 	if (!strcmp(op, "Gather")) {
 		const struct dlb_onnx_tensor *xi = in_t(g, n, 0), *it = in_t(g, n, 1);
 		NEED(x && w, "its inputs' shapes are not known");
-		int ax = axis_of(int_attr(n, "axis", 0), x->rank);
+		int ax = axis_of(dlb_onnx_int(n, "axis", 0), x->rank);
 		NEED(ax >= 0 && ax < x->rank && x->rank + w->rank - 1 <= DLB_ONNX_MAX_RANK, "axis out of range");
 		for (int i = 0; i < ax; i++)
 			o.d[o.rank++] = x->d[i];
@@ -643,14 +643,14 @@ static int infer(struct dlb_onnx_graph *g, struct dlb_onnx_node *n, int *err)
 	}
 	if (!strncmp(op, "Reduce", 6)) {
 		int64_t ax[DLB_ONNX_MAX_RANK];
-		int na = dlb_onnx_ints(n, "axes", ax, DLB_ONNX_MAX_RANK), kd = int_attr(n, "keepdims", 1) != 0, red[DLB_ONNX_MAX_RANK] = {0};
+		int na = dlb_onnx_ints(n, "axes", ax, DLB_ONNX_MAX_RANK), kd = dlb_onnx_int(n, "keepdims", 1) != 0, red[DLB_ONNX_MAX_RANK] = {0};
 		const struct dlb_onnx_tensor *at = in_t(g, n, 1);
 		NEED(x, "its input's shape is not known");
 		if (na < 0 && at) { /* opset 13 (ReduceSum) and 18: axes as an input, which must be a known constant */
 			NEED(at->nvals > 0 && at->nvals <= DLB_ONNX_MAX_RANK, "its axes are not a known constant");
 			memcpy(ax, at->vals, (size_t)(na = at->nvals) * sizeof *ax);
 		}
-		if (na <= 0 && int_attr(n, "noop_with_empty_axes", 0))
+		if (na <= 0 && dlb_onnx_int(n, "noop_with_empty_axes", 0))
 			return out_shape(g, n, 0, x);
 		for (int i = 0; i < x->rank; i++)
 			red[i] = na <= 0;

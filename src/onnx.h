@@ -59,6 +59,8 @@ void dlb_onnx_free(struct dlb_onnx_graph *g);
 
 /* A node's integer attribute(s): the count stored into v[0..max) (1 for a single int), or -1 when absent. */
 int dlb_onnx_ints(const struct dlb_onnx_node *n, const char *name, int64_t *v, int max);
+/* A node's integer attribute, dflt when absent. */
+int64_t dlb_onnx_int(const struct dlb_onnx_node *n, const char *name, int64_t dflt);
 /* The name of a node's attribute i (0 .. nattr-1). */
 const char *dlb_onnx_attr_name(const struct dlb_onnx_node *n, int i);
 /* A node's string attribute into buf ("" when absent): 1 when present. */

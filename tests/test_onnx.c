@@ -41,7 +41,7 @@ static int visit(const char *path, const struct stat *st, int type, struct FTW *
 	return 0;
 }
 
-/* node/NAME's one node is inferred and its output agrees with the recorded one; returns the graph's output shape */
+/* node/NAME's one node is inferred, its output agrees with the recorded one and is `want` */
 static void one_op(const char *dir, const char *name, const char *want)
 {
 	char path[1024], s[96];

@@ -101,12 +101,6 @@ static const struct dlb_vendor_col conv_cols[] = {
 
 /* "700x161 c1 n1 k32 20x5 stride 2 NCHW": the input W×H, channels, batch, filters, the filter S×R, then pads,
  * strides and dilations where they are not the default (one number when both directions agree). */
-static int64_t int_or(const struct dlb_onnx_node *n, const char *name, int64_t dflt)
-{
-	int64_t v;
-	return dlb_onnx_ints(n, name, &v, 1) == 1 ? v : dflt;
-}
-
 /* An ONNX Conv (NCHW, 2-D, one group, equal pads on both sides of each axis) as a problem in NCHW. */
 static int conv_from_onnx(const struct dlb_onnx_graph *g, const struct dlb_onnx_node *n, int64_t *d, int64_t *times,
 			  char *why, int len)
@@ -122,8 +116,8 @@ static int conv_from_onnx(const struct dlb_onnx_graph *g, const struct dlb_onnx_
 		NOT("its shapes are not known");
 	if (x->rank != 4)
 		NOT("a %d-D convolution (2-D only)", x->rank - 2);
-	if (int_or(n, "group", 1) != 1)
-		NOT("grouped (group %lld)", (long long)int_or(n, "group", 1));
+	if (dlb_onnx_int(n, "group", 1) != 1)
+		NOT("grouped (group %lld)", (long long)dlb_onnx_int(n, "group", 1));
 	if (dlb_onnx_ints(n, "strides", st, 2) > 2 || dlb_onnx_ints(n, "dilations", dl, 2) > 2 ||
 	    dlb_onnx_ints(n, "pads", pd, 4) > 4)
 		NOT("attributes of another rank");

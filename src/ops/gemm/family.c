@@ -39,9 +39,7 @@ static int gemm_from_onnx(const struct dlb_onnx_graph *g, const struct dlb_onnx_
 		return DLB_E_USAGE;
 	}
 	if (!strcmp(n->op, "Gemm")) {
-		int64_t ta = 0, tb = 0;
-		dlb_onnx_ints(n, "transA", &ta, 1);
-		dlb_onnx_ints(n, "transB", &tb, 1);
+		int64_t ta = dlb_onnx_int(n, "transA", 0), tb = dlb_onnx_int(n, "transB", 0);
 		if (a->rank != 2 || b->rank != 2) {
 			snprintf(why, (size_t)len, "inputs of rank %d and %d", a->rank, b->rank);
 			return DLB_E_USAGE;
