@@ -138,13 +138,6 @@ static void candidate_file_base(const char *text, char *buf, size_t len)
 			*p = *p == ' ' ? '_' : '-';
 }
 
-/* One precision of a tune run: its registry entry and its problems. */
-struct prec_run {
-	enum dlb_prec prec;
-	const struct dlb_op *op;
-	struct dlb_suite suite;
-};
-
 /* Padded dims (int8: multiples of 4) must stay within the sizes their dims accept. */
 static int check_padding(const struct dlb_suite *s)
 {
@@ -170,7 +163,7 @@ fail:
 }
 
 /* Everything the user typed about one precision, checked before the GPU is touched. */
-static int load_problems(const struct dlb_cli *c, enum dlb_prec prec, struct prec_run *pr)
+static int load_problems(const struct dlb_cli *c, enum dlb_prec prec, struct dlb_run *pr)
 {
 	int rc = 0;
 	pr->prec = prec;
@@ -232,7 +225,7 @@ static int compile_prec(const struct dlb_cli *c, enum dlb_prec prec, struct dlb_
 		DLB_FAIL(ENOMEM, "out of memory");
 	}
 	if (c->suite || c->have_shape) {
-		struct prec_run pr = {0};
+		struct dlb_run pr = {0};
 		rc = load_problems(c, prec, &pr);
 		for (int i = 0; !rc && i < pr.suite.n; i++)
 			for (int j = 0; j < k->nconf; j++)
@@ -366,18 +359,107 @@ static int keep_shown(struct dlb_result *rows, int n)
 	return shown;
 }
 
-static int cmd_tune(const struct dlb_cli *c)
+int dlb_tune_runs(const struct dlb_cli *c, struct dlb_run *runs, int nruns, int print_table, char *gpu_id, size_t len)
 {
 	int rc = 0, total = 0, shown = 0, first_failure = 0;
-	struct prec_run runs[DLB_PREC_COUNT] = {0};
 	struct dlb_device *devs = calloc(DLB_MAX_DEVICES, sizeof *devs);
 	int ndev = 1, count = 0;
 	size_t free_mem = 0;
 	struct dlb_store *db = NULL, *kc = NULL;
 	struct dlb_result *results = NULL;
-	char path[4096], failed[64] = "", gpus[128] = "";
+	char path[4096], failed[128] = "", gpus[128] = "";
 	if (!devs)
 		DLB_FAIL(ENOMEM, "out of memory");
+	for (int i = 0; i < nruns; i++)
+		total += runs[i].suite.n;
+	DLB_CHECK(dlb_db_path(c, path, sizeof path));
+	/* The GPUs: --device N, or --devices (all, or a list); each is asked for its facts and free memory. */
+	DLB_CHECK(dlb_tune_probe(c->ndevices ? c->devices[0] : c->device, runs[0].op, &devs[0], &free_mem, &count));
+	if (c->devices_all)
+		ndev = count < DLB_MAX_DEVICES ? count : DLB_MAX_DEVICES;
+	else if (c->ndevices)
+		ndev = c->ndevices;
+	for (int g = 0; g < ndev; g++) {
+		int ordinal = c->devices_all ? g : c->ndevices ? c->devices[g] : c->device;
+		if (ordinal >= count)
+			DLB_USER_FAIL(DLB_E_USAGE, "--devices: there is no GPU %d; this machine has %d (`dlbtune devices` "
+						   "lists them)", ordinal, count);
+		if (g > 0)
+			DLB_CHECK(dlb_tune_probe(ordinal, runs[0].op, &devs[g], &free_mem, NULL));
+		for (int i = 0; i < nruns; i++)
+			DLB_CHECK(dlb_check_memory(&runs[i].suite, &devs[g], free_mem));
+		snprintf(gpus + strlen(gpus), sizeof gpus - strlen(gpus), "%s%d", g ? "," : "", ordinal);
+	}
+	if (gpu_id)
+		dlb_device_key_id(&devs[0], c->per_gpu, gpu_id, len);
+	int same = 1; /* every GPU of one model */
+	for (int g = 1; g < ndev; g++)
+		same &= !strcmp(devs[g].name, devs[0].name);
+	DLB_CHECK(dlb_store_open(path, DLB_STORE_CREATE, &db));
+	results = calloc((size_t)(total ? total : 1), sizeof *results);
+	if (!results)
+		DLB_FAIL(ENOMEM, "out of memory");
+	kc = open_kernel_cache(c);
+	struct dlb_tune_opts o = {
+		.retune = c->retune,
+		.verbose = c->verbose,
+		.sample = {.warmup = 2, .samples = 0, .min_sample_us = 20.0, .confidence = c->confidence},
+		.vendor = {.warmup = 2, .samples = c->samples, .min_sample_us = 20.0, .confidence = 0.95},
+		.seeds = c->seeds,
+		.paired = c->paired,
+		.power_ms = c->power_ms,
+		.kcache = kc,
+		.only = c->only,
+		.per_gpu = c->per_gpu,
+	};
+	dlb_cli_search(c, DLB_MIN_SEARCH_S, &o.search, &o.race);
+	/* One run after the other, into the same database; a failed one is named and the next one runs. */
+	for (int i = 0; i < nruns; i++) {
+		const struct dlb_run *pr = &runs[i];
+		struct dlb_result *rows = results + shown;
+		memset(rows, 0, (size_t)pr->suite.n * sizeof *rows);
+		if (!c->csv && !c->json)
+			fprintf(stderr, "dlbtune: %s %s, %d problems from %s on GPU%s %s (%s%s), database %s\n", pr->op->name,
+				dlb_prec_name(pr->prec), pr->suite.n, pr->suite.name, ndev > 1 ? "s" : "", gpus,
+				ndev > 1 && same ? "each " : "", ndev > 1 && !same ? "GPUs of several models" : devs[0].name,
+				path);
+		int trc = dlb_tune(&o, &pr->suite, devs, ndev, db, rows);
+		shown += keep_shown(rows, pr->suite.n);
+		if (trc && (nruns == 1 || trc == DLB_E_INTERRUPTED)) {
+			rc = trc; /* its own message stands */
+			break;
+		}
+		if (trc) {
+			fprintf(stderr, "dlbtune: error: %s %s failed: %s%s\n", pr->op->name, dlb_prec_name(pr->prec),
+				dlb_last_error(), i + 1 < nruns ? "; going on with the next" : "");
+			first_failure = first_failure ? first_failure : trc;
+			snprintf(failed + strlen(failed), sizeof failed - strlen(failed), "%s%s %s", *failed ? ", " : "",
+				 pr->op->name, dlb_prec_name(pr->prec));
+		}
+	}
+	/* Print what there is, also after an interrupt or a failure: finished problems are stored. */
+	if (shown && print_table)
+		dlb_table_print(stdout, c->csv ? DLB_FMT_CSV : c->json ? DLB_FMT_JSON : DLB_FMT_TEXT, results, shown,
+				devs[0].name);
+	if (rc)
+		goto fail;
+	if (first_failure)
+		DLB_FAIL(first_failure, "%s failed (the error is above); the others ran and are stored", failed);
+	for (int i = 0; i < shown; i++)
+		if (!results[i].found)
+			DLB_USER_FAIL(DLB_E_WRONG, "some problems have no verified candidate (see the table)");
+fail:
+	free(results);
+	free(devs);
+	dlb_store_close(kc);
+	dlb_store_close(db);
+	return rc;
+}
+
+static int cmd_tune(const struct dlb_cli *c)
+{
+	int rc = 0, total = 0;
+	struct dlb_run runs[DLB_PREC_COUNT] = {0};
 	for (int i = 0; i < c->nprecs; i++) {
 		DLB_CHECK(load_problems(c, c->precs[i], &runs[i]));
 		total += runs[i].suite.n;
@@ -396,86 +478,8 @@ static int cmd_tune(const struct dlb_cli *c)
 				"already in the database take none)\n", total, est);
 		goto fail;
 	}
-	DLB_CHECK(dlb_db_path(c, path, sizeof path));
-	/* The GPUs: --device N, or --devices (all, or a list); each is asked for its facts and free memory. */
-	DLB_CHECK(dlb_tune_probe(c->ndevices ? c->devices[0] : c->device, runs[0].op, &devs[0], &free_mem, &count));
-	if (c->devices_all)
-		ndev = count < DLB_MAX_DEVICES ? count : DLB_MAX_DEVICES;
-	else if (c->ndevices)
-		ndev = c->ndevices;
-	for (int g = 0; g < ndev; g++) {
-		int ordinal = c->devices_all ? g : c->ndevices ? c->devices[g] : c->device;
-		if (ordinal >= count)
-			DLB_USER_FAIL(DLB_E_USAGE, "--devices: there is no GPU %d; this machine has %d (`dlbtune devices` "
-						   "lists them)", ordinal, count);
-		if (g > 0)
-			DLB_CHECK(dlb_tune_probe(ordinal, runs[0].op, &devs[g], &free_mem, NULL));
-		for (int i = 0; i < c->nprecs; i++)
-			DLB_CHECK(dlb_check_memory(&runs[i].suite, &devs[g], free_mem));
-		snprintf(gpus + strlen(gpus), sizeof gpus - strlen(gpus), "%s%d", g ? "," : "", ordinal);
-	}
-	int same = 1; /* every GPU of one model */
-	for (int g = 1; g < ndev; g++)
-		same &= !strcmp(devs[g].name, devs[0].name);
-	DLB_CHECK(dlb_store_open(path, DLB_STORE_CREATE, &db));
-	results = calloc((size_t)total, sizeof *results);
-	if (!results)
-		DLB_FAIL(ENOMEM, "out of memory");
-	kc = open_kernel_cache(c);
-	struct dlb_tune_opts o = {
-		.retune = c->retune,
-		.verbose = c->verbose,
-		.sample = {.warmup = 2, .samples = 0, .min_sample_us = 20.0, .confidence = c->confidence},
-		.vendor = {.warmup = 2, .samples = c->samples, .min_sample_us = 20.0, .confidence = 0.95},
-		.seeds = c->seeds,
-		.paired = c->paired,
-		.power_ms = c->power_ms,
-		.kcache = kc,
-		.only = c->only,
-		.per_gpu = c->per_gpu,
-	};
-	dlb_cli_search(c, DLB_MIN_SEARCH_S, &o.search, &o.race);
-	/* One precision after the other, into the same database; a failed one is named and the next one runs. */
-	for (int i = 0; i < c->nprecs; i++) {
-		const struct prec_run *pr = &runs[i];
-		struct dlb_result *rows = results + shown;
-		memset(rows, 0, (size_t)pr->suite.n * sizeof *rows);
-		if (!c->csv && !c->json)
-			fprintf(stderr, "dlbtune: %s %s, %d problems from %s on GPU%s %s (%s%s), database %s\n", pr->op->name,
-				dlb_prec_name(pr->prec), pr->suite.n, pr->suite.name, ndev > 1 ? "s" : "", gpus,
-				ndev > 1 && same ? "each " : "", ndev > 1 && !same ? "GPUs of several models" : devs[0].name,
-				path);
-		int trc = dlb_tune(&o, &pr->suite, devs, ndev, db, rows);
-		shown += keep_shown(rows, pr->suite.n);
-		if (trc && (c->nprecs == 1 || trc == DLB_E_INTERRUPTED)) {
-			rc = trc; /* its own message stands */
-			break;
-		}
-		if (trc) {
-			fprintf(stderr, "dlbtune: error: %s %s failed: %s%s\n", pr->op->name, dlb_prec_name(pr->prec),
-				dlb_last_error(), i + 1 < c->nprecs ? "; going on with the next precision" : "");
-			first_failure = first_failure ? first_failure : trc;
-			snprintf(failed + strlen(failed), sizeof failed - strlen(failed), "%s%s", *failed ? ", " : "",
-				 dlb_prec_name(pr->prec));
-		}
-	}
-	/* Print what there is, also after an interrupt or a failure: finished problems are stored. */
-	if (shown)
-		dlb_table_print(stdout, c->csv ? DLB_FMT_CSV : c->json ? DLB_FMT_JSON : DLB_FMT_TEXT, results, shown,
-				devs[0].name);
-	if (rc)
-		goto fail;
-	if (first_failure)
-		DLB_FAIL(first_failure, "%s %s failed (the error is above); the other precisions ran and are stored", c->op,
-			 failed);
-	for (int i = 0; i < shown; i++)
-		if (!results[i].found)
-			DLB_USER_FAIL(DLB_E_WRONG, "some problems have no verified candidate (see the table)");
+	rc = dlb_tune_runs(c, runs, c->nprecs, 1, NULL, 0);
 fail:
-	free(results);
-	free(devs);
-	dlb_store_close(kc);
-	dlb_store_close(db);
 	for (int i = 0; i < c->nprecs; i++)
 		dlb_suite_free(&runs[i].suite);
 	return rc;

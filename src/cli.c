@@ -141,17 +141,21 @@ void dlb_cli_usage(FILE *out)
 		"  dlbtune simulate [--trials T] [--from-db]     the search against a synthetic landscape, or the\n"
 		"                                                landscapes recorded in the database (no GPU)\n"
 		"  dlbtune model FILE.onnx... [--batch N]        read ONNX models, infer every tensor's shape (the\n"
-		"        [--suite-out PREFIX]                    inputs' symbolic batch dims set to N) and list the\n"
-		"                                                unique layers the families take (Conv, Gemm,\n"
+		"        [--prec P] [--layout L] [--dry-run]     inputs' symbolic batch dims set to N) and list the\n"
+		"        [--suite-out PREFIX]                    unique layers the families take (Conv, Gemm,\n"
 		"                                                MatMul) with their counts per model and the problem\n"
-		"                                                each is (or why it is none), and the other ops by\n"
+		"                                                each is (or why it is none; --layout NHWC: the\n"
+		"                                                convolutions channels-last), and the other ops by\n"
 		"                                                count; --suite-out writes PREFIX_<op>.csv suites of\n"
-		"                                                them for --suite; then, from the database (--prec,\n"
-		"                                                --device), each layer's tuned, vendor-default and\n"
-		"                                                vendor-best times, and each model's lower bounds:\n"
-		"                                                sequential and along its critical path, the other\n"
-		"                                                ops by their bytes; --json: all of it as JSON (no\n"
-		"                                                GPU; it tunes nothing yet)\n"
+		"                                                them for --suite. Then tunes, on the GPU (--device\n"
+		"                                                N, --devices; tune's search options), the layers\n"
+		"                                                the database lacks for it, only those, and gives\n"
+		"                                                each layer's tuned, vendor-default and vendor-best\n"
+		"                                                times and each model's lower bounds: sequential\n"
+		"                                                and along its critical path, the other ops by\n"
+		"                                                their bytes. --dry-run: no GPU, tune nothing, the\n"
+		"                                                totals from what the database holds (--device: a\n"
+		"                                                GPU name filter); --json: all of it as JSON\n"
 		"  dlbtune --help | --version\n"
 		"\n"
 		"Examples:\n");
@@ -902,7 +906,7 @@ static int resolve_problem(struct dlb_cli *c)
 					c->have_dims = 1;
 			}
 	}
-	if (c->layout) {
+	if (c->layout && c->cmd != DLB_CMD_MODEL) { /* model: every family that has it (src/modelcmd.c) */
 		if (dlb_layout_parse(f, c->layout, c->dim)) {
 			dlb_layout_names(f, list, sizeof list);
 			DLB_USER_FAIL(DLB_E_USAGE, "unknown layout '%s' for %s (%s)", c->layout, f->name,
@@ -956,7 +960,8 @@ void dlb_cli_problem(const struct dlb_cli *c, const struct dlb_op *op, struct dl
 static int check_combinations(struct dlb_cli *c)
 {
 	int rc = 0;
-	int gpu_cmd = c->cmd == DLB_CMD_TUNE || c->cmd == DLB_CMD_COMPILE || c->cmd == DLB_CMD_DEVICES;
+	int tune_cmd = c->cmd == DLB_CMD_TUNE || (c->cmd == DLB_CMD_MODEL && !c->dry_run); /* model tunes its layers */
+	int gpu_cmd = tune_cmd || c->cmd == DLB_CMD_COMPILE || c->cmd == DLB_CMD_DEVICES;
 	if (c->device_str && gpu_cmd)
 		DLB_CHECK(parse_int("--device", c->device_str, 0, 1023, &c->device));
 	int list_cmd = c->cmd == DLB_CMD_TUNE || c->cmd == DLB_CMD_COMPILE;
@@ -1002,15 +1007,15 @@ static int check_combinations(struct dlb_cli *c)
 		DLB_USER_FAIL(DLB_E_USAGE, "model prints text or --json (its layers as CSV: --suite-out)");
 	if ((c->batch || c->suite_out) && c->cmd != DLB_CMD_MODEL)
 		DLB_USER_FAIL(DLB_E_USAGE, "--batch and --suite-out go with model");
-	if (c->dry_run && c->cmd != DLB_CMD_DB_GC && c->cmd != DLB_CMD_TUNE)
-		DLB_USER_FAIL(DLB_E_USAGE, "--dry-run goes with tune and db gc");
+	if (c->dry_run && c->cmd != DLB_CMD_DB_GC && c->cmd != DLB_CMD_TUNE && c->cmd != DLB_CMD_MODEL)
+		DLB_USER_FAIL(DLB_E_USAGE, "--dry-run goes with tune, model and db gc");
 	DLB_CHECK(resolve_problem(c));
 	if (c->csv && c->json)
 		DLB_USER_FAIL(DLB_E_USAGE, "choose one of --csv and --json");
 	if (c->emit && c->cmd != DLB_CMD_COMPILE)
 		DLB_USER_FAIL(DLB_E_USAGE, "--emit goes with the compile command");
-	if (c->no_cache && c->cmd != DLB_CMD_COMPILE && c->cmd != DLB_CMD_TUNE)
-		DLB_USER_FAIL(DLB_E_USAGE, "--no-cache goes with tune and compile (the commands that compile kernels)");
+	if (c->no_cache && c->cmd != DLB_CMD_COMPILE && !tune_cmd)
+		DLB_USER_FAIL(DLB_E_USAGE, "--no-cache goes with tune, model and compile (the commands that compile kernels)");
 	if (c->have_arch && c->cmd != DLB_CMD_COMPILE && c->cmd != DLB_CMD_SPACE)
 		DLB_USER_FAIL(DLB_E_USAGE, "--arch goes with compile and space (tune compiles for the GPU it runs on)");
 	if (c->every != 1 && c->cmd != DLB_CMD_COMPILE)
@@ -1026,20 +1031,20 @@ static int check_combinations(struct dlb_cli *c)
 		if ((rc = dlb_shard_from_env(&c->shard)) == 1)
 			rc = 0;
 	DLB_CHECK(rc);
-	if (c->per_gpu && c->cmd != DLB_CMD_TUNE)
-		DLB_USER_FAIL(DLB_E_USAGE, "--per-gpu goes with tune");
-	if (c->devices_str && c->cmd != DLB_CMD_TUNE)
-		DLB_USER_FAIL(DLB_E_USAGE, "--devices goes with tune (the other commands use one GPU: --device N)");
+	if (c->per_gpu && !tune_cmd)
+		DLB_USER_FAIL(DLB_E_USAGE, "--per-gpu goes with tune and model");
+	if (c->devices_str && !tune_cmd)
+		DLB_USER_FAIL(DLB_E_USAGE, "--devices goes with tune and model (the other commands use one GPU: --device N)");
 	if (c->devices_str && c->device_str)
 		DLB_USER_FAIL(DLB_E_USAGE, "choose one of --device and --devices");
 	if (c->devices_str && c->only)
 		DLB_USER_FAIL(DLB_E_USAGE, "--only is a restricted search for looking at a few candidates: run it on one "
 					   "GPU (--device N), not --devices");
-	if (c->have_search && c->cmd != DLB_CMD_TUNE && c->cmd != DLB_CMD_SIMULATE)
+	if (c->have_search && !tune_cmd && c->cmd != DLB_CMD_SIMULATE)
 		DLB_USER_FAIL(DLB_E_USAGE, "search options (--strategy, --budget, --seed, --confidence, --precision, "
-					   "--min-samples, --max-samples, --fixed-samples, --seeds) go with tune and simulate");
-	if (c->have_paired && c->cmd != DLB_CMD_TUNE)
-		DLB_USER_FAIL(DLB_E_USAGE, "--paired and --power-ms go with tune");
+					   "--min-samples, --max-samples, --fixed-samples, --seeds) go with tune, model and simulate");
+	if (c->have_paired && !tune_cmd)
+		DLB_USER_FAIL(DLB_E_USAGE, "--paired and --power-ms go with tune and model");
 	if (c->min_samples > c->max_samples)
 		DLB_USER_FAIL(DLB_E_USAGE, "--min-samples %d is more than --max-samples %d", c->min_samples, c->max_samples);
 	if (c->have_sim && c->cmd != DLB_CMD_SIMULATE)

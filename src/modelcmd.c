@@ -1,5 +1,7 @@
 /* modelcmd: the unique layers of ONNX models (see modelcmd.h). */
 #include "modelcmd.h"
+#include "app.h"
+#include "tune.h"
 #include "err.h"
 #include "onnx.h"
 #include "op.h"
@@ -177,7 +179,12 @@ static struct layer *find_layer(struct layers *ls, const char *key)
  * the family: cuBLAS's classic call, cuDNN's heuristic choice) and vendor best; the sums over the model's
  * calls of those layers (a sequential lower bound of their part of the model). Layers not in it are named
  * with the suites that would tune them. */
-static int from_db(const struct dlb_cli *c, struct layers *ls, double *gbs, int *have, FILE *out, json_t *jdb)
+/* Each mapped layer's tuned, vendor-default and vendor-best times from the database (results on GPUs matching
+ * device; NULL: any one GPU), printed to out (NULL: quietly) with the sequential total; *missing: the mapped
+ * layers it does not hold. build: the versions a GPU worker reported (NULL: this process asks the CUDA
+ * runtime, after which it must fork no GPU worker). */
+static int from_db(const struct dlb_cli *c, const char *device, const struct dlb_versions *build, struct layers *ls,
+		   double *gbs, int *have, int *missing_out, FILE *out, json_t *jdb)
 {
 	int rc = 0, nrows = 0, found = 0, missing = 0, nmapped = 0;
 	struct dlb_store *s = NULL;
@@ -196,6 +203,8 @@ static int from_db(const struct dlb_cli *c, struct layers *ls, double *gbs, int 
 		json_object_set_new(jdb, "path", json_string(path));
 		json_object_set_new(jdb, "exists", json_false());
 		rc = 0;
+		for (int i = 0; i < ls->n; i++)
+			missing += ls->l[i].mapped;
 		goto fail;
 	}
 	DLB_CHECK(rc);
@@ -209,6 +218,8 @@ static int from_db(const struct dlb_cli *c, struct layers *ls, double *gbs, int 
 			continue;
 		struct dlb_filter flt;
 		dlb_filter_of(c, &flt);
+		flt.device = device;
+		flt.build = build;
 		flt.op = f->name;
 		flt.prec = (int)c->prec;
 		flt.layout = NULL;
@@ -297,10 +308,13 @@ static int from_db(const struct dlb_cli *c, struct layers *ls, double *gbs, int 
 	json_object_set_new(jdb, "layers_missing", json_integer(missing));
 	json_object_set_new(jdb, "bandwidth_gbs", jnumber(*gbs));
 	if (missing)
-		say(out, "  %d of the %d layers with a problem are not in the database for %s%s%s: tune them with `dlbtune --op OP "
-		       "--prec %s --suite FILE` on the suites --suite-out writes\n",
-		       missing, nmapped, dlb_prec_name(c->prec), *gpu ? " on " : "", *gpu ? gpu : "", dlb_prec_name(c->prec));
+		say(out, "  %d of the %d layers with a problem are not in the database for %s%s%s: `dlbtune model` without "
+			 "--dry-run tunes them on a GPU (or `dlbtune --op OP --prec %s --suite FILE` on the suites --suite-out "
+			 "writes)\n",
+		    missing, nmapped, dlb_prec_name(c->prec), *gpu ? " on " : "", *gpu ? gpu : "", dlb_prec_name(c->prec));
 fail:
+	if (missing_out)
+		*missing_out = missing;
 	if (rows)
 		dlb_catalog_free(rows, nrows);
 	free(best);
@@ -412,6 +426,44 @@ fail:
 	return rc;
 }
 
+/* Tunes the mapped layers in c's precision on c's GPUs: one run per family. dlb_tune answers the layers the
+ * database already holds for that GPU without GPU work (unless --retune) and tunes the rest; gid gets the
+ * GPU's key id. */
+static int tune_layers(const struct dlb_cli *c, const struct layers *ls, char *gid, size_t len)
+{
+	int rc = 0, nruns = 0;
+	struct dlb_run runs[16] = {0};
+	for (int fi = 0; dlb_family_at(fi) && nruns < 16; fi++) {
+		const struct dlb_family *f = dlb_family_at(fi);
+		struct dlb_run *r = &runs[nruns];
+		int n = 0;
+		for (int i = 0; i < ls->n; i++)
+			n += ls->l[i].f == f && ls->l[i].mapped;
+		if (!n)
+			continue;
+		nruns++;
+		DLB_CHECK(dlb_cli_op(f->name, c->prec, &r->op));
+		r->prec = c->prec;
+		r->suite.problems = calloc((size_t)n, sizeof *r->suite.problems);
+		if (!r->suite.problems)
+			DLB_FAIL(ENOMEM, "out of memory");
+		snprintf(r->suite.name, sizeof r->suite.name, "the model%s's %s layers", c->nfiles > 1 ? "s" : "", f->name);
+		for (int i = 0; i < ls->n; i++)
+			if (ls->l[i].f == f && ls->l[i].mapped) {
+				struct dlb_problem *p = &r->suite.problems[r->suite.n++];
+				p->op = r->op;
+				p->prec = r->op->prec;
+				memcpy(p->dim, ls->l[i].dim, sizeof p->dim);
+			}
+	}
+	if (nruns)
+		rc = dlb_tune_runs(c, runs, nruns, !c->json, gid, len);
+fail:
+	for (int i = 0; i < nruns; i++)
+		dlb_suite_free(&runs[i].suite);
+	return rc;
+}
+
 int dlb_cmd_model(const struct dlb_cli *c)
 {
 	int rc = 0, nm = c->nfiles;
@@ -473,6 +525,14 @@ int dlb_cmd_model(const struct dlb_cli *c)
 		g = NULL;
 	}
 	qsort(ls.l, (size_t)ls.n, sizeof *ls.l, by_family_then_count);
+	if (c->layout) { /* --layout: every layer of a family that has it (e.g. NHWC convolutions) */
+		int took = 0;
+		for (int i = 0; i < ls.n; i++)
+			if (ls.l[i].mapped && !dlb_layout_parse(ls.l[i].f, c->layout, ls.l[i].dim))
+				took++;
+		if (!took)
+			DLB_USER_FAIL(DLB_E_USAGE, "--layout %s: no layer of these models has that layout", c->layout);
+	}
 	int uniq = 0, all = 0;
 	for (int i = 0; i < ls.n; i++)
 		if (ls.l[i].f) {
@@ -543,8 +603,46 @@ int dlb_cmd_model(const struct dlb_cli *c)
 				say(out, " (%d not inferred: %s)", ls.l[i].not_inferred, ls.l[i].why);
 		}
 	say(out, "%s\n", any ? "" : " none");
-	int have = 0;
-	DLB_CHECK(from_db(c, &ls, &gbs, &have, out, json_object_get(root, "database")));
+	int have = 0, missing = 0, nmapped = 0;
+	char gid[64] = "";
+	const char *device = c->dry_run ? c->device_str : NULL;
+	struct dlb_device dev;
+	const struct dlb_versions *build = NULL;
+	const struct dlb_op *op0 = NULL;
+	for (int i = 0; i < ls.n; i++)
+		if (ls.l[i].mapped && nmapped++ == 0)
+			DLB_CHECK(dlb_cli_op(ls.l[i].f->name, c->prec, &op0));
+	if (!c->dry_run && nmapped) { /* tune what the database lacks for this GPU */
+		size_t free_mem = 0;
+		int prc = dlb_tune_probe(c->ndevices ? c->devices[0] : c->device, op0, &dev, &free_mem, NULL);
+		if (prc == DLB_E_NODRIVER || prc == DLB_E_NODEVICE) {
+			fprintf(stderr, "dlbtune: no GPU to tune on (%s): nothing is tuned; the totals are what the database "
+					"holds, from any GPU (--dry-run says so without looking for one)\n", dlb_last_error());
+			fflush(stderr);
+		} else {
+			DLB_CHECK(prc);
+			dlb_device_key_id(&dev, c->per_gpu, gid, sizeof gid);
+			device = gid;
+			build = &dev.ver;
+			json_t *scratch = json_object();
+			rc = from_db(c, device, build, &ls, &gbs, &have, &missing, NULL, scratch);
+			json_decref(scratch);
+			DLB_CHECK(rc);
+			if (missing || c->retune) {
+				if (!c->json)
+					fprintf(stderr, "dlbtune: %d of the %d layers are not in the database for %s %s: tuning them%s\n",
+						missing, nmapped, dev.name, dlb_prec_name(c->prec),
+						c->retune ? " (--retune: all of them)" : "");
+				say(out, "\n");
+				fflush(stdout);
+				DLB_CHECK(tune_layers(c, &ls, gid, sizeof gid));
+			} else
+				say(out, "\nAll %d layers with a problem are in the database for %s %s: nothing to tune.\n", nmapped,
+				    dev.name, dlb_prec_name(c->prec));
+			json_object_set_new(json_object_get(root, "database"), "tuned_here", json_integer(c->retune ? nmapped : missing));
+		}
+	}
+	DLB_CHECK(from_db(c, device, build, &ls, &gbs, &have, &missing, out, json_object_get(root, "database")));
 	for (int m = 0; m < nm && have; m++)
 		DLB_CHECK(model_bounds(c, gs[m], &ls, gbs, out, json_object_get(root, "bounds")));
 	for (int i = 0; i < ls.n; i++) { /* the layers, and the other ops, as JSON */
@@ -571,7 +669,6 @@ int dlb_cmd_model(const struct dlb_cli *c)
 		json_dumpf(root, stdout, JSON_INDENT(1));
 		putchar('\n');
 	}
-	say(out, "\nNot built yet: tuning the missing layers from here.\n");
 fail:
 	json_decref(root);
 	dlb_onnx_free(g);

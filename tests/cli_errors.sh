@@ -61,7 +61,7 @@ expect 2 "$u.*merge needs an operand" merge
 expect 2 "$u.*export needs --format" export
 expect 2 "$u.*--format 'xml'" export --format xml
 expect 2 "$u.*--format goes with the export" db list --format csv
-expect 2 "$u.*--dry-run goes with tune and db gc" db list --dry-run
+expect 2 "$u.*--dry-run goes with tune, model and db gc" db list --dry-run
 # several GPUs (--devices) and parts of a suite (--shard, a scheduler's variables)
 expect 2 "$u--devices '0,0': GPU 0 is named twice" --devices 0,0
 expect 2 "$u--devices '0,,1'" --devices 0,,1

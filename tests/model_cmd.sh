@@ -70,7 +70,7 @@ grep -A1 "^  conv  Conv       4  (4 0)" "$tmp/net.out" | grep -q "^        -> co
 # cublasSgemm 17.968, best cuBLASLt 16.608; 2048x16x2048 TN, 19.4, 33.2, 33.2): the fixture model calls the first
 # twice and the second once, and a third problem the database lacks
 "$bin" import "$top_srcdir/tests/data/records.json" --db "$tmp/db" >/dev/null 2>&1 || bad "import the records"
-"$bin" model "$m/gemm_fixture.onnx" --db "$tmp/db" --any-version --device H200 >"$tmp/db.out" 2>&1 && ok || bad "model --db: $(cat "$tmp/db.out")"
+"$bin" model "$m/gemm_fixture.onnx" --db "$tmp/db" --dry-run --any-version --device H200 >"$tmp/db.out" 2>&1 && ok || bad "model --db: $(cat "$tmp/db.out")"
 grep -q "^  gemm  1760x16x1760 NN                             2      16.74       17.97      16.61$" "$tmp/db.out" &&
 	grep -q "^  gemm  2048x16x2048 TN                             1      19.40       33.20      33.20$" "$tmp/db.out" &&
 	grep -q "sequential lower bound of these 2 layers (the other ops not counted): tuned 52.87 us, vendor default 69.14 us, vendor best 66.42 us; tuned 1.31x the default, 1.26x the best$" "$tmp/db.out" &&
@@ -83,16 +83,34 @@ grep -q "^  gemm  1760x16x1760 NN                             2      16.74      
 grep -qF "gemm_fixture.onnx: lower bounds, sequential / parallel (critical path): tuned 52.92 / 33.52 us, vendor default 69.18 / 35.98 us, vendor best 66.46 / 33.26 us; the other ops by their bytes at 4917 GB/s: 0.05 us of the sequential; 1 nodes of unknown time counted as 0" "$tmp/db.out" &&
 	ok || bad "the model's bounds: $(grep "lower bounds" "$tmp/db.out")"
 # the same as JSON: the database's answer, a layer with its problem and times, the bounds; no text around it
-"$bin" model "$m/gemm_fixture.onnx" --db "$tmp/db" --any-version --device H200 --json >"$tmp/db.json" 2>&1 && ok || bad "model --json: $(cat "$tmp/db.json")"
+"$bin" model "$m/gemm_fixture.onnx" --db "$tmp/db" --dry-run --any-version --device H200 --json >"$tmp/db.json" 2>&1 && ok || bad "model --json: $(cat "$tmp/db.json")"
 head -c 1 "$tmp/db.json" | grep -q "{" && tail -n 1 "$tmp/db.json" | grep -q "^}$" &&
 	grep -q '^  "layers_found": 2,$' "$tmp/db.json" && grep -q '^  "gpu": "NVIDIA H200",$' "$tmp/db.json" &&
 	grep -q '^   "problem": "1760x16x1760 NN",$' "$tmp/db.json" && grep -q '^   "vendor_default_us": 17.968,$' "$tmp/db.json" &&
 	grep -q '^   "unknown_nodes": 1$' "$tmp/db.json" && grep -q '^   "why_not": null,$' "$tmp/db.json" && ok ||
 	bad "model --json: $(head -c 1500 "$tmp/db.json")"
-"$bin" model "$m/gemm_fixture.onnx" --db "$tmp/db" >"$tmp/db2.out" 2>&1 && grep -q "^  3 of the 3 layers with a problem are not in the database for fp32:" "$tmp/db2.out" &&
+"$bin" model "$m/gemm_fixture.onnx" --db "$tmp/db" --dry-run >"$tmp/db2.out" 2>&1 && grep -q "^  3 of the 3 layers with a problem are not in the database for fp32:" "$tmp/db2.out" &&
 	ok || bad "current results only (the fixture's are stale): $(cat "$tmp/db2.out")"
-"$bin" model "$m/gemm_fixture.onnx" --db "$tmp/nodb" >"$tmp/db3.out" 2>&1 && grep -q "^No database at $tmp/nodb: nothing tuned yet to total.$" "$tmp/db3.out" &&
+"$bin" model "$m/gemm_fixture.onnx" --db "$tmp/nodb" --dry-run >"$tmp/db3.out" 2>&1 && grep -q "^No database at $tmp/nodb: nothing tuned yet to total.$" "$tmp/db3.out" &&
 	ok || bad "no database: $(cat "$tmp/db3.out")"
+# without --dry-run, model tunes what the database lacks; on a machine without a GPU it says so and gives what
+# the database holds (the GPU machine tunes for real: tests/gpu_model.sh)
+"$bin" devices >/dev/null 2>&1
+if [ $? = 3 ]; then
+	"$bin" model "$m/gemm_fixture.onnx" --db "$tmp/db" --any-version >"$tmp/db4.out" 2>"$tmp/db4.err" &&
+		grep -q "^dlbtune: no GPU to tune on (.*): nothing is tuned" "$tmp/db4.err" &&
+		grep -q "^  1 of the 3 layers with a problem are not in the database for fp32 on NVIDIA H200" "$tmp/db4.out" &&
+		ok || bad "no GPU to tune on: $(cat "$tmp/db4.err" "$tmp/db4.out")"
+fi
+# full-size networks (tests/models/make_models.py): ResNet-50 and ResNet-101 have the same 24 unique layers;
+# VGG-16 12; a BERT-base encoder layer 5, its attention MatMuls one problem per batch and head
+"$bin" model "$m/resnet50.onnx" "$m/resnet101.onnx" "$m/vgg16.onnx" "$m/bert_block.onnx" --batch 1 --dry-run \
+	--layout NHWC >"$tmp/big.out" 2>&1 && grep -q "^41 unique layers of 183 (" "$tmp/big.out" &&
+	grep -q "^  conv  Conv      29  (6 23 0 0)  1x256x14x14, 1024x256x1x1;" "$tmp/big.out" &&
+	grep -q "^        -> conv 224x224 c3 n1 k64 7x7 pad 3 stride 2 NHWC$" "$tmp/big.out" &&
+	grep -q "^        -> gemm 128x128x64 NN (x12 a node: one per batch)$" "$tmp/big.out" &&
+	grep -q "resnet101.onnx: 345 nodes, 105 of them layers dlbtune's families take; outputs' shapes inferred for 345 (batch 1)" "$tmp/big.out" &&
+	ok || bad "the full-size networks: $(head -60 "$tmp/big.out")"
 
 refused() { # what, the message wanted, then the command
 	what=$1 want=$2
