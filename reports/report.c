@@ -553,10 +553,19 @@ static double group_peak(const struct dlb_row *const *g, int n)
 	return NAN;
 }
 
-/* The platforms of a group's rows (each once), one line each: the GPU as measured, the driver and library
- * versions, the host. */
+/* The platforms of a group's rows, one line each: the GPU as measured, the driver and library versions, the
+ * host. GPUs alike in all of that (a run over several GPUs of one host) share one line that names them by
+ * their UUIDs and spans their times. */
+#define MAX_PLATFORM_LINES 32
 static void platforms(FILE *html, FILE *md, struct dlb_store *s, const struct dlb_row *const *g, int n)
 {
+	struct {
+		char line[1024], uuids[200], first[40], last[40];
+		int count;
+	} *pl = calloc(MAX_PLATFORM_LINES, sizeof *pl);
+	int npl = 0;
+	if (!pl)
+		return;
 	for (int i = 0; i < n; i++) {
 		const char *key = g[i]->r.platform;
 		int seen = !*key;
@@ -588,15 +597,104 @@ static void platforms(FILE *html, FILE *md, struct dlb_store *s, const struct dl
 				off += snprintf(line + off, sizeof line - (size_t)off, ", %s %s", dlb_libs[l]->name, v);
 			}
 		if (off > 0 && off < (int)sizeof line)
-			snprintf(line + off, sizeof line - (size_t)off, "; host %s, %s%s%s; dlbtune %s; %s to %s", p.hostname,
-				 p.kernel, p.cpu[0] ? ", " : "", p.cpu, p.dlbtune, p.first_seen, p.last_seen);
-		fprintf(html, "<p>Platform: ");
+			snprintf(line + off, sizeof line - (size_t)off, "; host %s, %s%s%s; dlbtune %s", p.hostname, p.kernel,
+				 p.cpu[0] ? ", " : "", p.cpu, p.dlbtune);
+		int k = 0;
+		while (k < npl && strcmp(pl[k].line, line))
+			k++;
+		if (k == MAX_PLATFORM_LINES)
+			continue;
+		if (k == npl) {
+			npl++;
+			snprintf(pl[k].line, sizeof pl[k].line, "%s", line);
+			snprintf(pl[k].first, sizeof pl[k].first, "%s", p.first_seen);
+			snprintf(pl[k].last, sizeof pl[k].last, "%s", p.last_seen);
+		}
+		if (strcmp(p.first_seen, pl[k].first) < 0)
+			snprintf(pl[k].first, sizeof pl[k].first, "%s", p.first_seen);
+		if (strcmp(p.last_seen, pl[k].last) > 0)
+			snprintf(pl[k].last, sizeof pl[k].last, "%s", p.last_seen);
+		size_t u = strlen(pl[k].uuids); /* the key starts with the GPU's UUID: its first 12 characters */
+		snprintf(pl[k].uuids + u, sizeof pl[k].uuids - u, "%s%.12s", u ? ", " : "", key);
+		pl[k].count++;
+	}
+	for (int k = 0; k < npl; k++) {
+		char head[256], line[1200];
+		if (pl[k].count > 1)
+			snprintf(head, sizeof head, "Platform, %d GPUs alike (%s): ", pl[k].count, pl[k].uuids);
+		else
+			snprintf(head, sizeof head, "Platform: ");
+		snprintf(line, sizeof line, "%s; %s to %s", pl[k].line, pl[k].first, pl[k].last);
+		fprintf(html, "<p>");
+		html_text(html, head);
 		html_text(html, line);
 		fprintf(html, "</p>\n");
-		fprintf(md, "Platform: ");
+		md_text(md, head);
 		md_text(md, line);
 		fprintf(md, "\n\n");
 	}
+	free(pl);
+}
+
+static int cmp_double_desc(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+	return a < b ? 1 : a > b ? -1 : 0;
+}
+
+/* A group's numbers in one line: the geomean speedup (paired where measured), how many problems each side
+ * wins, and the energy per call, ours against the vendor's: over every row with both, and over the tenth of
+ * the rows that take longest (where a burst keeps the GPU busy, not the host). */
+static void summary(FILE *html, FILE *md, const struct point *pt, int np, const struct dlb_row *const *g, int n)
+{
+	double ls = 0, le = 0, lb = 0;
+	int won = 0, lost = 0, npaired = 0, ne = 0, nb = 0;
+	for (int i = 0; i < np; i++) {
+		ls += log(pt[i].s);
+		npaired += pt[i].paired;
+		won += pt[i].lo > 1; /* its CI above 1 */
+		lost += pt[i].hi < 1;
+	}
+	double *us = malloc((size_t)(n ? n : 1) * sizeof *us);
+	if (!us)
+		return;
+	for (int i = 0; i < n; i++)
+		us[i] = g[i]->r.tuned.median;
+	qsort(us, (size_t)n, sizeof *us, cmp_double_desc);
+	double cut = n ? us[(n - 1) / 10] : 0; /* the longest tenth */
+	for (int i = 0; i < n; i++) {
+		double a = dlb_result_j_per_call(&g[i]->r, 0), b = dlb_result_j_per_call(&g[i]->r, 1);
+		if (!(isfinite(a) && isfinite(b) && a > 0 && b > 0))
+			continue;
+		le += log(b / a);
+		ne++;
+		if (g[i]->r.tuned.median >= cut) {
+			lb += log(b / a);
+			nb++;
+		}
+	}
+	free(us);
+	char line[640];
+	int off = snprintf(line, sizeof line, "%d problems; ", n);
+	if (np)
+		off += snprintf(line + off, sizeof line - (size_t)off,
+				"geomean speedup %.3fx over %d (%d of them paired); tuned faster in %d, the vendor in %d, "
+				"the rest within their CI",
+				exp(ls / np), np, npaired, won, lost);
+	else
+		off += snprintf(line + off, sizeof line - (size_t)off, "no speedup measured");
+	if (ne && off > 0 && off < (int)sizeof line)
+		snprintf(line + off, sizeof line - (size_t)off,
+			 "; energy per call, the vendor's / ours (geomean): %.2fx over the %d rows with both, %.2fx over the "
+			 "%d longest-running of them",
+			 exp(le / ne), ne, nb ? exp(lb / nb) : NAN, nb);
+	else if (off > 0 && off < (int)sizeof line)
+		snprintf(line + off, sizeof line - (size_t)off, "; energy per call: n/a (not measured)");
+	fprintf(html, "<p class=\"summary\">");
+	html_text(html, line);
+	fprintf(html, ".</p>\n");
+	md_text(md, line);
+	fprintf(md, ".\n\n");
 }
 
 /* --compare: a problem both databases hold with a verified winner, A's row and B's. */
@@ -890,6 +988,7 @@ int dlb_report(const char *dir, struct dlb_store *s, const struct dlb_row *rows,
 		md_text(md, title);
 		fprintf(md, "\n\n");
 		platforms(html, md, s, sorted + i, j - i);
+		summary(html, md, pt, np, sorted + i, j - i);
 		if (made) {
 			fprintf(html, "<p><img src=\"%s_speedup.svg\" alt=\"speedup per problem, sorted\"/></p>\n", base);
 			fprintf(md, "![speedup per problem, sorted](%s_speedup.svg)\n\n", base);

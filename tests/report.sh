@@ -93,6 +93,19 @@ fi
 grep -qF "| J/call | vendor J/call | TFLOP/s/W | vendor TFLOP/s/W | SM MHz |" "$tmp/w/report.md" &&
 	grep -qF "| 1.08x [1.07, 1.08] | 0.0078 | 0.00945 | 0.0172 | 0.0142 | 1830-1980 |" "$tmp/w/report.md" && ok ||
 	bad "the power columns: $(grep -F "1024 | 64" "$tmp/w/report.md")"
+# the same model of GPU twice (a run over two GPUs of one host): one platform line naming both, spanning
+# their times (the copy: another UUID, another shape, seen an hour later)
+sed -e 's/GPU-a1b2c3d4/GPU-b2c3d4e5/g' -e 's/1024x64x1024/1024x64x2048/' -e 's/"k": 1024/"k": 2048/' \
+	-e 's/"last_seen": "2026-11-20T12:00:00Z"/"last_seen": "2026-11-20T13:00:00Z"/' \
+	"$top_srcdir/tests/data/power_record.json" >"$tmp/power2.json"
+"$bin" import "$tmp/power2.json" --db "$tmp/wdb" >/dev/null 2>"$tmp/err" &&
+	"$bin" report --out "$tmp/w2" --any-version --db "$tmp/wdb" 2>"$tmp/err" &&
+	grep -q "^Platform, 2 GPUs alike (GPU-a1b2c3d4, GPU-b2c3d4e5): NVIDIA H100 80GB HBM3 .*; 2026-11-20T10:00:00Z to 2026-11-20T13:00:00Z$" "$tmp/w2/report.md" &&
+	[ "$(grep -c "^Platform" "$tmp/w2/report.md")" = 1 ] && ok || bad "two GPUs alike: $(cat "$tmp/err"; grep "^Platform" "$tmp/w2/report.md")"
+# the group's summary: its speedup (1.077, CI above 1), and the vendor's joules over ours, 0.00945 / 0.0078
+grep -qF "1 problems; geomean speedup 1.077x over 1 (1 of them paired); tuned faster in 1, the vendor in 0, the rest within their CI; energy per call, the vendor's / ours (geomean): 1.21x over the 1 rows with both" "$tmp/w/report.md" &&
+	grep -qF '<p class="summary">1 problems; geomean speedup 1.077x' "$tmp/w/index.html" && ok ||
+	bad "the summary line: $(grep -F "problems; " "$tmp/w/report.md")"
 grep -qF "<td>0.0078</td>" "$tmp/w/index.html" && grep -qF "Linux 6.8.0-45-generic, Intel(R) Xeon(R) Platinum 8480+;" "$tmp/w/index.html" &&
 	xmllint --noout "$tmp/w/index.html" && ok || bad "the power fixture's page: $(grep -c J/call "$tmp/w/index.html")"
 # two GPUs of one database: the same problem on the H200 (17.6 us, vendor 19.0) against the H100 (19.4, 21.0)
