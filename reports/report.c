@@ -689,7 +689,7 @@ static void summary(FILE *html, FILE *md, const struct point *pt, int np, const 
 			 "%d longest-running of them",
 			 exp(le / ne), ne, nb ? exp(lb / nb) : NAN, nb);
 	else if (off > 0 && off < (int)sizeof line)
-		snprintf(line + off, sizeof line - (size_t)off, "; energy per call: n/a (not measured)");
+		snprintf(line + off, sizeof line - (size_t)off, "; energy per call: n/a (no row has it for both sides)");
 	fprintf(html, "<p class=\"summary\">");
 	html_text(html, line);
 	fprintf(html, ".</p>\n");

@@ -194,22 +194,25 @@ fail:
 
 /* One power/clock reading taken while the burst runs, folded into out; 1 when it was taken while the GPU was
  * busy (a reading after the stream has drained would see an idle GPU, and is left out). */
-static int fold_reading(struct dlb_bench *b, struct dlb_power *pw, struct dlb_energy *out, struct dlb_power_sample *s)
+/* One power, clock and clock-event reading folded into out. No CUDA call here: from the poller's thread one
+ * waits on the context while the burst's thread launches (run01 of the report: the readings of our own bursts
+ * came 2-4 times further apart than the vendor's). */
+static void fold_reading(struct dlb_power *pw, struct dlb_energy *out)
 {
-	if (cudaStreamQuery(b->stream) != cudaErrorNotReady || dlb_power_read(pw, s))
-		return 0;
-	if (s->have_power && !(out->watts_max >= 1e-3 * s->power_mw))
-		out->watts_max = 1e-3 * s->power_mw;
-	if (s->have_clock) {
-		if (out->sm_mhz_min == 0 || (int)s->sm_mhz < out->sm_mhz_min)
-			out->sm_mhz_min = (int)s->sm_mhz;
-		if ((int)s->sm_mhz > out->sm_mhz_max)
-			out->sm_mhz_max = (int)s->sm_mhz;
+	struct dlb_power_sample s;
+	if (dlb_power_read(pw, &s))
+		return;
+	if (s.have_power && !(out->watts_max >= 1e-3 * s.power_mw))
+		out->watts_max = 1e-3 * s.power_mw;
+	if (s.have_clock) {
+		if (out->sm_mhz_min == 0 || (int)s.sm_mhz < out->sm_mhz_min)
+			out->sm_mhz_min = (int)s.sm_mhz;
+		if ((int)s.sm_mhz > out->sm_mhz_max)
+			out->sm_mhz_max = (int)s.sm_mhz;
 	}
-	if (s->have_reasons)
-		out->reasons |= s->reasons & ~(uint64_t)DLB_CLOCK_IDLE;
+	if (s.have_reasons)
+		out->reasons |= s.reasons & ~(uint64_t)DLB_CLOCK_IDLE;
 	out->readings++;
-	return 1;
 }
 
 static double wall_s(void)
@@ -219,20 +222,27 @@ static double wall_s(void)
 	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* The readings come from a thread of their own, every 2 ms until told to stop: an NVML query takes long
+/* The readings come from a thread of their own until told to stop, the energy counter alone every 1 ms (the
+ * report's run03: with four more queries a round, rounds 11 ms apart timed too few steps closely enough),
+ * power, clock and clock events every 20 ms: an NVML query takes long
  * enough that taking them between launches left the GPU waiting for the next launch (run01: 178 us a call
  * in the burst against 77 us timed). The GPU's mean power is the energy counter's rise between the first and
  * the last moment it was seen to change, once the burst has run settle_s (the power ramps up first), over
  * the time between those moments: the counter moves in steps, so its readings at the burst's two ends (run01)
- * carried up to a step of error each, and the ramp and the idle edges. */
+ * carried up to a step of error each, and the ramp and the idle edges. A step's moment is the middle of the
+ * span between the read before it and the read that saw it, each read timed on its own: taking the time
+ * after a slow or delayed round of readings (the report's run01) put the first step late and gave our own
+ * bursts up to 1300 W under a 700 W cap. */
 struct poller {
-	struct dlb_bench *b;
 	struct dlb_power *pw;
 	struct dlb_energy *out;
 	double t0, settle_s;
-	int changes;           /* counter changes seen after settle_s */
-	double t_first, t_last;   /* the first and last of them */
-	uint64_t e_first, e_last, prev; /* the counter then, and at the reading before */
+	int changes;              /* counter changes seen after settle_s */
+	double t_first, t_last;   /* the first and last of them: the middle of the span they fell in */
+	double w_first, w_last;   /* and those spans' widths (the time between the two reads around the step) */
+	uint64_t e_first, e_last, prev; /* the counter then, and at the read before */
+	double ta_prev;           /* when the read before began */
+	double t_fold;            /* when the power, clock and reasons were last read */
 	int have_prev;
 	volatile int stop;
 };
@@ -240,23 +250,36 @@ struct poller {
 static void *poll_readings(void *arg)
 {
 	struct poller *p = arg;
-	struct timespec ts = {0, 2000000};
-	struct dlb_power_sample s;
+	struct timespec ts = {0, 1000000};
 	while (!p->stop) {
 		nanosleep(&ts, NULL);
-		if (p->stop || !fold_reading(p->b, p->pw, p->out, &s) || !s.have_energy)
-			continue;
-		double t = wall_s();
-		if (t - p->t0 >= p->settle_s && p->have_prev && s.energy_mj != p->prev) {
-			if (p->changes++ == 0) {
-				p->t_first = t;
-				p->e_first = s.energy_mj;
+		if (p->stop)
+			break;
+		uint64_t e = 0;
+		double ta = wall_s();
+		int got = dlb_power_energy(p->pw, &e) == 0;
+		double tb = wall_s();
+		if (got) {
+			/* a step between the read before (begun at ta_prev) and this one (ended at tb) */
+			if (p->have_prev && e != p->prev && tb - p->t0 >= p->settle_s) {
+				double t = 0.5 * (p->ta_prev + tb), w = tb - p->ta_prev;
+				if (p->changes++ == 0) {
+					p->t_first = t;
+					p->w_first = w;
+					p->e_first = e;
+				}
+				p->t_last = t;
+				p->w_last = w;
+				p->e_last = e;
 			}
-			p->t_last = t;
-			p->e_last = s.energy_mj;
+			p->prev = e;
+			p->ta_prev = ta;
+			p->have_prev = 1;
 		}
-		p->prev = s.energy_mj;
-		p->have_prev = 1;
+		if (tb - p->t_fold >= 0.02) { /* power, clock, reasons: four slower queries, every 20 ms */
+			fold_reading(p->pw, p->out);
+			p->t_fold = wall_s();
+		}
 	}
 	return NULL;
 }
@@ -268,7 +291,7 @@ int dlb_bench_energy(struct dlb_bench *b, struct dlb_power *pw, dlb_launch_fn fn
 	pthread_t th;
 	memset(out, 0, sizeof *out);
 	out->joules = out->watts_max = NAN;
-	struct poller pl = {.b = b, .pw = pw, .out = out, .settle_s = 2e-4 * ms};
+	struct poller pl = {.pw = pw, .out = out, .settle_s = 2e-4 * ms};
 	if (!pw || !(ms > 0))
 		return 0;
 	if (!(call_us > 0) || nsets < 1)
@@ -296,7 +319,11 @@ int dlb_bench_energy(struct dlb_bench *b, struct dlb_power *pw, dlb_launch_fn fn
 	/* Steady power x GPU time. Fewer than 3 changes of the counter (it moves about every 100-125 ms on an H200,
 	 * run03) leave the joules n/a: the counter's difference over the whole burst would be a guess within a
 	 * step either way (run03: 1-2 steps in 200 ms bursts). */
-	if (pl.changes >= 3 && pl.t_last - pl.t_first >= 0.2 * out->seconds && pl.e_last > pl.e_first) {
+	/* Each step's moment is known to within the span between the two reads around it; where those spans
+	 * are more than a twentieth of the time between the first and last step, the rate is not trusted. */
+	double span = pl.t_last - pl.t_first;
+	if (pl.changes >= 3 && span >= 0.2 * out->seconds && pl.e_last > pl.e_first &&
+	    pl.w_first + pl.w_last <= 0.1 * span) {
 		out->joules = 1e-3 * (double)(pl.e_last - pl.e_first) / (pl.t_last - pl.t_first) * out->seconds;
 		out->steady = 1;
 	}
@@ -306,4 +333,28 @@ fail:
 		pthread_join(th, NULL);
 	}
 	return rc;
+}
+
+void dlb_energy_add(struct dlb_energy *a, const struct dlb_energy *b)
+{
+	if (!b->calls)
+		return;
+	if (!a->calls) {
+		*a = *b;
+		return;
+	}
+	int steady = a->steady && b->steady;
+	a->joules = steady ? a->joules + b->joules : NAN;
+	a->steady = steady;
+	a->calls += b->calls;
+	a->seconds += b->seconds;
+	if (!(a->watts_max >= b->watts_max))
+		a->watts_max = b->watts_max;
+	if (b->sm_mhz_min && (!a->sm_mhz_min || b->sm_mhz_min < a->sm_mhz_min))
+		a->sm_mhz_min = b->sm_mhz_min;
+	if (b->sm_mhz_max > a->sm_mhz_max)
+		a->sm_mhz_max = b->sm_mhz_max;
+	a->readings += b->readings;
+	a->steps += b->steps;
+	a->reasons |= b->reasons;
 }

@@ -56,6 +56,9 @@ struct dlb_power;
 struct dlb_energy;
 int dlb_bench_energy(struct dlb_bench *b, struct dlb_power *pw, dlb_launch_fn fn, void *ctx, int nsets, double call_us,
 		     double ms, struct dlb_energy *out);
+/* b's burst added to a (calls, seconds, joules, readings and steps summed, the clocks' range and the
+ * reasons joined): the joules stay only where both were steady. */
+void dlb_energy_add(struct dlb_energy *a, const struct dlb_energy *b);
 /* Time a single run of fn (after an L2 flush), for screening and for sizing samples. */
 int dlb_bench_once(struct dlb_bench *b, dlb_launch_fn fn, void *ctx, int set, double *us);
 #endif

@@ -110,6 +110,15 @@ fail:
 	return rc;
 }
 
+int dlb_power_energy(struct dlb_power *p, uint64_t *mj)
+{
+	unsigned long long e = 0;
+	if (!p || !p->energy || p->energy(p->dev, &e) != NVML_OK)
+		return DLB_E_NOTFOUND;
+	*mj = e;
+	return 0;
+}
+
 void dlb_power_close(struct dlb_power *p)
 {
 	if (!p)

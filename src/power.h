@@ -35,6 +35,9 @@ enum {
 int dlb_power_open(const char *pci, struct dlb_power **out, char *why, size_t why_len);
 /* 0, or DLB_E_VENDOR (with the NVML error at file:line) when no field could be read. */
 int dlb_power_read(struct dlb_power *p, struct dlb_power_sample *s);
+/* The energy counter alone (millijoules since the driver was loaded), as fast as NVML gives it: the burst's
+ * poller times each read of it. DLB_E_NOTFOUND where the GPU has none. */
+int dlb_power_energy(struct dlb_power *p, uint64_t *mj);
 void dlb_power_close(struct dlb_power *p);
 /* The reasons' names joined by '+' ("sw_power_cap+hw_slowdown"), "none" for 0; the GPU being idle is left
  * out (an idle moment between launches is not a throttle). */

@@ -84,7 +84,8 @@ struct dlb_energy {
 	int readings;         /* power/clock readings taken while it ran */
 	int steps;            /* energy counter changes seen in its steady part */
 	int steady;           /* 1: joules = the counter's rate in the steady part x seconds (dlb_bench_energy);
-	                       * 0: joules not to be used (too few counter steps; run03 stored the counter's
+	                       * 0: joules not to be used (too few counter steps, or steps not timed to a
+	                       * twentieth of their span, in one of its bursts; run03 stored the counter's
 	                       * difference over the whole burst there) */
 	unsigned long long reasons; /* the clock-event reasons seen while it ran (OR; DLB_CLOCK_* bits) */
 };

@@ -10,10 +10,12 @@
 #include "err.h"
 #include "ops/conv/conv.h"
 #include "ops/gemm/gemm.h"
+#include "bench.h"
 #include "result.h"
 #include "testlib.h"
 
 #include <errno.h>
+#include <math.h>
 #include <lmdb.h>
 #include <stdlib.h>
 
@@ -792,8 +794,34 @@ static void test_conv_columns(void)
 	free(t);
 }
 
+/* The ABBA bursts of one side summed: joules only where both were steady; clocks, power, reasons joined. */
+static void test_energy_add(void)
+{
+	struct dlb_energy a = {0}, e1 = {.calls = 100, .seconds = 0.5, .joules = 300, .watts_max = 620, .sm_mhz_min = 1500,
+				    .sm_mhz_max = 1980, .readings = 70, .steps = 4, .steady = 1, .reasons = 4},
+			  e2 = {.calls = 120, .seconds = 0.6, .joules = 330, .watts_max = 650, .sm_mhz_min = 1440,
+				.sm_mhz_max = 1900, .readings = 80, .steps = 5, .steady = 1, .reasons = 32};
+	a.joules = a.watts_max = NAN;
+	dlb_energy_add(&a, &e1);
+	CHECK(a.calls == 100 && a.joules == 300 && a.steady == 1, "the first burst: %d calls, %g J", a.calls, a.joules);
+	dlb_energy_add(&a, &e2);
+	CHECK(a.calls == 220 && fabs(a.seconds - 1.1) < 1e-12 && a.joules == 630 && a.steady == 1 && a.watts_max == 650 &&
+		      a.sm_mhz_min == 1440 && a.sm_mhz_max == 1980 && a.readings == 150 && a.steps == 9 && a.reasons == 36,
+	      "two bursts: %d calls %g s %g J steady %d, %g W, %d-%d MHz, %d readings, %d steps, reasons %llu", a.calls,
+	      a.seconds, a.joules, a.steady, a.watts_max, a.sm_mhz_min, a.sm_mhz_max, a.readings, a.steps, a.reasons);
+	struct dlb_energy n = e2;
+	n.steady = 0;
+	n.joules = NAN;
+	dlb_energy_add(&a, &n);
+	CHECK(a.calls == 340 && isnan(a.joules) && !a.steady, "an unsteady third: %g J, steady %d", a.joules, a.steady);
+	struct dlb_energy none = {0};
+	dlb_energy_add(&a, &none);
+	CHECK(a.calls == 340, "a burst not measured adds nothing: %d calls", a.calls);
+}
+
 int main(void)
 {
+	test_energy_add();
 	test_paired_by_order();
 	test_round_trip();
 	test_not_found();
