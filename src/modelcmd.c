@@ -447,7 +447,7 @@ static int tune_layers(const struct dlb_cli *c, const struct layers *ls, char *g
 		r->suite.problems = calloc((size_t)n, sizeof *r->suite.problems);
 		if (!r->suite.problems)
 			DLB_FAIL(ENOMEM, "out of memory");
-		snprintf(r->suite.name, sizeof r->suite.name, "the model%s's %s layers", c->nfiles > 1 ? "s" : "", f->name);
+		snprintf(r->suite.name, sizeof r->suite.name, "the %s %s layers", c->nfiles > 1 ? "models'" : "model's", f->name);
 		for (int i = 0; i < ls->n; i++)
 			if (ls->l[i].f == f && ls->l[i].mapped) {
 				struct dlb_problem *p = &r->suite.problems[r->suite.n++];
