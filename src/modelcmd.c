@@ -175,14 +175,12 @@ static struct layer *find_layer(struct layers *ls, const char *key)
 }
 
 /* The database's answer for the mapped layers in the command's precision: per layer the stored best of the
- * newest driver on one GPU (--device chooses where the database holds several), its vendor default (kind 0 of
- * the family: cuBLAS's classic call, cuDNN's heuristic choice) and vendor best; the sums over the model's
- * calls of those layers (a sequential lower bound of their part of the model). Layers not in it are named
- * with the suites that would tune them. */
-/* Each mapped layer's tuned, vendor-default and vendor-best times from the database (results on GPUs matching
- * device; NULL: any one GPU), printed to out (NULL: quietly) with the sequential total; *missing: the mapped
- * layers it does not hold. build: the versions a GPU worker reported (NULL: this process asks the CUDA
- * runtime, after which it must fork no GPU worker). */
+ * newest driver on one GPU (results on GPUs matching device, NULL: any; where several hold them, --device
+ * chooses), its vendor default (kind 0 of the family: cuBLAS's classic call, cuDNN's heuristic choice) and
+ * vendor best; the sums over the model's calls of those layers (a sequential lower bound of their part of the
+ * model), printed to out (NULL: quietly). *missing_out: the mapped layers it does not hold. build: the
+ * versions a GPU worker reported (NULL: this process asks the CUDA runtime, after which it must fork no GPU
+ * worker). */
 static int from_db(const struct dlb_cli *c, const char *device, const struct dlb_versions *build, struct layers *ls,
 		   double *gbs, int *have, int *missing_out, FILE *out, json_t *jdb)
 {
@@ -603,7 +601,7 @@ int dlb_cmd_model(const struct dlb_cli *c)
 				say(out, " (%d not inferred: %s)", ls.l[i].not_inferred, ls.l[i].why);
 		}
 	say(out, "%s\n", any ? "" : " none");
-	int have = 0, missing = 0, nmapped = 0;
+	int have = 0, missing = 0, nmapped = 0, tuned_rc = 0;
 	char gid[64] = "";
 	const char *device = c->dry_run ? c->device_str : NULL;
 	struct dlb_device dev;
@@ -635,7 +633,10 @@ int dlb_cmd_model(const struct dlb_cli *c)
 						c->retune ? " (--retune: all of them)" : "");
 				say(out, "\n");
 				fflush(stdout);
-				DLB_CHECK(tune_layers(c, &ls, gid, sizeof gid));
+				/* a layer without a verified candidate is named in the table and left out of the totals */
+				tuned_rc = tune_layers(c, &ls, gid, sizeof gid);
+				if (tuned_rc && tuned_rc != DLB_E_WRONG)
+					DLB_CHECK(tuned_rc);
 			} else
 				say(out, "\nAll %d layers with a problem are in the database for %s %s: nothing to tune.\n", nmapped,
 				    dev.name, dlb_prec_name(c->prec));
@@ -669,6 +670,9 @@ int dlb_cmd_model(const struct dlb_cli *c)
 		json_dumpf(root, stdout, JSON_INDENT(1));
 		putchar('\n');
 	}
+	if (tuned_rc)
+		DLB_USER_FAIL(tuned_rc, "some layers have no verified candidate (the tuning table names them); the totals "
+					"leave them out");
 fail:
 	json_decref(root);
 	dlb_onnx_free(g);
