@@ -155,7 +155,8 @@ void dlb_cli_usage(FILE *out)
 		"                                                and along its critical path, the other ops by\n"
 		"                                                their bytes. --dry-run: no GPU, tune nothing, the\n"
 		"                                                totals from what the database holds (--device: a\n"
-		"                                                GPU name filter); --json: all of it as JSON\n"
+		"                                                GPU name filter); --json: all of it as JSON;\n"
+		"                                                --csv: the layers, other ops and bounds as rows\n"
 		"  dlbtune --help | --version\n"
 		"\n"
 		"Examples:\n");
@@ -1005,8 +1006,6 @@ static int check_combinations(struct dlb_cli *c)
 	    c->cmd != DLB_CMD_SIMULATE && c->cmd != DLB_CMD_REPORT && c->cmd != DLB_CMD_MODEL)
 		DLB_USER_FAIL(DLB_E_USAGE,
 			      "--any-version goes with db list, export, report, lookup, model and simulate --from-db");
-	if (c->csv && c->cmd == DLB_CMD_MODEL)
-		DLB_USER_FAIL(DLB_E_USAGE, "model prints text or --json (its layers as CSV: --suite-out)");
 	if ((c->batch || c->suite_out) && c->cmd != DLB_CMD_MODEL)
 		DLB_USER_FAIL(DLB_E_USAGE, "--batch and --suite-out go with model");
 	if (c->dry_run && c->cmd != DLB_CMD_DB_GC && c->cmd != DLB_CMD_TUNE && c->cmd != DLB_CMD_MODEL)

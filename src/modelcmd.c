@@ -455,11 +455,79 @@ static int tune_layers(const struct dlb_cli *c, const struct layers *ls, char *g
 			}
 	}
 	if (nruns)
-		rc = dlb_tune_runs(c, runs, nruns, !c->json, gid, len);
+		rc = dlb_tune_runs(c, runs, nruns, !c->json && !c->csv, gid, len);
 fail:
 	for (int i = 0; i < nruns; i++)
 		dlb_suite_free(&runs[i].suite);
 	return rc;
+}
+
+/* CSV field: a string quoted (doubling its quotes), a number as is, null as n/a. */
+static void csv_str(const char *v)
+{
+	putchar('"');
+	for (; v && *v; v++) {
+		if (*v == '"')
+			putchar('"');
+		putchar(*v);
+	}
+	putchar('"');
+}
+
+static void csv_num(json_t *v)
+{
+	if (json_is_number(v))
+		printf("%.6g", json_number_value(v));
+	else
+		printf("n/a");
+}
+
+/* --csv: the JSON's layers, other ops and bounds as rows of one table: kind layer (a unique layer over all
+ * the models: its count, calls per node and times a call), other_op (an op no family takes, by count) and
+ * bound (a model's lower bounds in microseconds: sequential in the time columns, the critical path in the
+ * parallel ones, and the other ops' share of the sequential). */
+static void print_csv(json_t *root, int nm)
+{
+	size_t i;
+	json_t *v;
+	printf("kind,model,family,op,problem,count,per_model,calls_per_node,tuned_us,vendor_default_us,vendor_best_us,"
+	       "parallel_tuned_us,parallel_vendor_default_us,parallel_vendor_best_us,other_ops_us,why_not\n");
+	json_array_foreach(json_object_get(root, "layers"), i, v) {
+		char per[8 * MAX_MODELS + 8] = "";
+		size_t j, off = 0;
+		json_t *x;
+		json_array_foreach(json_object_get(v, "per_model"), j, x)
+			off += (size_t)snprintf(per + off, sizeof per - off, "%s%lld", j ? " " : "", (long long)json_integer_value(x));
+		printf("layer,,%s,%s,", json_string_value(json_object_get(v, "family")), json_string_value(json_object_get(v, "op")));
+		csv_str(json_string_value(json_object_get(v, "problem")));
+		printf(",%lld,%s,%lld,", (long long)json_integer_value(json_object_get(v, "count")), nm > 1 ? per : "",
+		       (long long)json_integer_value(json_object_get(v, "calls_per_node")));
+		csv_num(json_object_get(v, "tuned_us"));
+		putchar(',');
+		csv_num(json_object_get(v, "vendor_default_us"));
+		putchar(',');
+		csv_num(json_object_get(v, "vendor_best_us"));
+		printf(",,,,,");
+		csv_str(json_string_value(json_object_get(v, "why_not")));
+		putchar('\n');
+	}
+	json_array_foreach(json_object_get(root, "other_ops"), i, v)
+		printf("other_op,,,%s,,%lld,,,,,,,,,,\n", json_string_value(json_object_get(v, "op")),
+		       (long long)json_integer_value(json_object_get(v, "count")));
+	json_array_foreach(json_object_get(root, "bounds"), i, v) {
+		json_t *sq = json_object_get(v, "sequential_us"), *pa = json_object_get(v, "parallel_us");
+		printf("bound,");
+		csv_str(json_string_value(json_object_get(v, "file")));
+		printf(",,,,,,,");
+		const char *k[3] = {"tuned", "vendor_default", "vendor_best"};
+		for (int a = 0; a < 2; a++)
+			for (int b = 0; b < 3; b++) {
+				csv_num(json_object_get(a ? pa : sq, k[b]));
+				putchar(',');
+			}
+		csv_num(json_object_get(v, "other_ops_us"));
+		printf(",\n");
+	}
 }
 
 int dlb_cmd_model(const struct dlb_cli *c)
@@ -469,7 +537,7 @@ int dlb_cmd_model(const struct dlb_cli *c)
 	struct dlb_onnx_graph *g = NULL, *gs[MAX_MODELS] = {0};
 	char key[1024], text[320];
 	double gbs = NAN;
-	FILE *out = c->json ? NULL : stdout;
+	FILE *out = c->json || c->csv ? NULL : stdout;
 	json_t *root = json_pack("{s:[],s:[],s:[],s:{},s:[]}", "models", "layers", "other_ops", "database", "bounds");
 	if (!root)
 		DLB_FAIL(ENOMEM, "out of memory");
@@ -627,7 +695,7 @@ int dlb_cmd_model(const struct dlb_cli *c)
 			json_decref(scratch);
 			DLB_CHECK(rc);
 			if (missing || c->retune) {
-				if (!c->json)
+				if (!c->json && !c->csv)
 					fprintf(stderr, "dlbtune: %d of the %d layers are not in the database for %s %s: tuning them%s\n",
 						missing, nmapped, dev.name, dlb_prec_name(c->prec),
 						c->retune ? " (--retune: all of them)" : "");
@@ -670,6 +738,8 @@ int dlb_cmd_model(const struct dlb_cli *c)
 		json_dumpf(root, stdout, JSON_INDENT(1));
 		putchar('\n');
 	}
+	if (c->csv)
+		print_csv(root, nm);
 	if (tuned_rc)
 		DLB_USER_FAIL(tuned_rc, "some layers have no verified candidate (the tuning table names them); the totals "
 					"leave them out");

@@ -89,6 +89,12 @@ head -c 1 "$tmp/db.json" | grep -q "{" && tail -n 1 "$tmp/db.json" | grep -q "^}
 	grep -q '^   "problem": "1760x16x1760 NN",$' "$tmp/db.json" && grep -q '^   "vendor_default_us": 17.968,$' "$tmp/db.json" &&
 	grep -q '^   "unknown_nodes": 1$' "$tmp/db.json" && grep -q '^   "why_not": null,$' "$tmp/db.json" && ok ||
 	bad "model --json: $(head -c 1500 "$tmp/db.json")"
+# the same as CSV: one row per layer, other op and model bound, every row as wide as the header
+"$bin" model "$m/gemm_fixture.onnx" --db "$tmp/db" --dry-run --any-version --device H200 --csv >"$tmp/db.csv" 2>&1 &&
+	grep -q '^layer,,gemm,Gemm,"1760x16x1760 NN",2,,1,16.736,17.968,16.608,,,,,""$' "$tmp/db.csv" &&
+	grep -q '^other_op,,,Relu,,1,' "$tmp/db.csv" &&
+	grep -q '^bound,".*gemm_fixture.onnx",,,,,,,52.9178,69.1818,66.4618,33.5178,35.9818,33.2618,0.045819,$' "$tmp/db.csv" &&
+	[ "$(awk -F, '{ print NF }' "$tmp/db.csv" | sort -u)" = 16 ] && ok || bad "model --csv: $(cat "$tmp/db.csv")"
 "$bin" model "$m/gemm_fixture.onnx" --db "$tmp/db" --dry-run >"$tmp/db2.out" 2>&1 && grep -q "^  3 of the 3 layers with a problem are not in the database for fp32:" "$tmp/db2.out" &&
 	ok || bad "current results only (the fixture's are stale): $(cat "$tmp/db2.out")"
 "$bin" model "$m/gemm_fixture.onnx" --db "$tmp/nodb" --dry-run >"$tmp/db3.out" 2>&1 && grep -q "^No database at $tmp/nodb: nothing tuned yet to total.$" "$tmp/db3.out" &&
@@ -124,7 +130,6 @@ refused "a truncated model" "not an ONNX model" "$bin" model "$tmp/trunc.onnx"
 refused "a directory" "not a file" "$bin" model "$tmp"
 refused "a missing file" "cannot open" "$bin" model "$tmp/none.onnx"
 refused "no file" "needs one or more ONNX files" "$bin" model
-refused "--csv" "model prints text or --json" "$bin" model --csv "$conv"
 refused "--batch elsewhere" "go with model" "$bin" export --format csv --batch 4
 refused "--suite-out elsewhere" "go with model" "$bin" export --format csv --suite-out x
 refused "--batch 0" "batch" "$bin" model --batch 0 "$conv"
