@@ -297,6 +297,30 @@ static int from_db(const struct dlb_cli *c, const char *device, const struct dlb
 			say(out, "; tuned %.2fx the default, %.2fx the best", dflt / tuned, vbest / tuned);
 		say(out, "\n");
 	}
+	/* The other ops' bandwidth: measured, the best stream floor among this GPU's results here (a launch that
+	 * only reads the inputs and writes the output once), else the peak from the GPU's memory clock. */
+	double measured = NAN;
+	char from[200] = "";
+	for (int j = 0; j < nrows && *gid; j++) {
+		const struct dlb_row *w = &rows[j];
+		double fl = dlb_result_floor_us(&w->r), bytes = w->r.p.op ? dlb_op_min_bytes(w->r.p.op, &w->r.p) : NAN;
+		if (strcmp(w->k.id, gid) || !w->r.found || !(fl > 0) || !(bytes > 0))
+			continue;
+		double g = bytes / (fl * 1e3);
+		if (!(g <= measured)) {
+			char shape[160];
+			measured = g;
+			dlb_problem_shape(&w->r.p, shape, sizeof shape);
+			snprintf(from, sizeof from, "measured: the stream floor of %s %s %s", w->r.p.op->family->name,
+				 dlb_prec_name(w->r.p.prec), shape);
+		}
+	}
+	if (isfinite(measured))
+		*gbs = measured;
+	else if (isfinite(*gbs))
+		snprintf(from, sizeof from, "the peak from the GPU's memory clock and bus (no stream floor here)");
+	if (isfinite(*gbs))
+		say(out, "  memory bandwidth for the other ops: %.0f GB/s, %s\n", *gbs, from);
 	*have = found > 0;
 	json_object_set_new(jdb, "path", json_string(path));
 	json_object_set_new(jdb, "exists", json_true());
@@ -305,6 +329,7 @@ static int from_db(const struct dlb_cli *c, const char *device, const struct dlb
 	json_object_set_new(jdb, "layers_found", json_integer(found));
 	json_object_set_new(jdb, "layers_missing", json_integer(missing));
 	json_object_set_new(jdb, "bandwidth_gbs", jnumber(*gbs));
+	json_object_set_new(jdb, "bandwidth_from", *from ? json_string(from) : json_null());
 	if (missing)
 		say(out, "  %d of the %d layers with a problem are not in the database for %s%s%s: `dlbtune model` without "
 			 "--dry-run tunes them on a GPU (or `dlbtune --op OP --prec %s --suite FILE` on the suites --suite-out "

@@ -76,12 +76,21 @@ grep -q "^  gemm  1760x16x1760 NN                             2      16.74      
 	grep -q "sequential lower bound of these 2 layers (the other ops not counted): tuned 52.87 us, vendor default 69.14 us, vendor best 66.42 us; tuned 1.31x the default, 1.26x the best$" "$tmp/db.out" &&
 	grep -q "^  1 of the 3 layers with a problem are not in the database for fp32 on NVIDIA H200" "$tmp/db.out" && ok ||
 	bad "the totals from the database: $(cat "$tmp/db.out")"
-# the model's bounds: the Relu between the two 1760 Gemms moves 2 x 16 x 1760 floats at the H200 platform
-# record's 4917 GB/s (3201 MHz x 6144 bits, double data rate); the chain Gemm, Relu, Gemm runs beside the 2048
-# Gemm, so the critical path is the chain (tuned 2 x 16.736 + 0.046), or the 2048 Gemm where it is longer
-# (vendor default: 33.2 against 2 x 17.968 + 0.046)
-grep -qF "gemm_fixture.onnx: lower bounds, sequential / parallel (critical path): tuned 52.92 / 33.52 us, vendor default 69.18 / 35.98 us, vendor best 66.46 / 33.26 us; the other ops by their bytes at 4917 GB/s: 0.05 us of the sequential; 1 nodes of unknown time counted as 0" "$tmp/db.out" &&
-	ok || bad "the model's bounds: $(grep "lower bounds" "$tmp/db.out")"
+# the model's bounds: the Relu between the two 1760 Gemms moves 2 x 16 x 1760 floats at the bandwidth measured
+# by the 1760x16x1760 row's stream floor (its 12.6 MB in 6.144 us: 2053 GB/s); the chain Gemm, Relu, Gemm runs
+# beside the 2048 Gemm, so the critical path is the chain (tuned 2 x 16.736 + 0.110), or the 2048 Gemm where it
+# is longer (vendor default: 33.2 against 2 x 17.968 + 0.110)
+grep -q "^  memory bandwidth for the other ops: 2053 GB/s, measured: the stream floor of gemm fp32 1760x16x1760$" "$tmp/db.out" &&
+	grep -qF "gemm_fixture.onnx: lower bounds, sequential / parallel (critical path): tuned 52.98 / 33.58 us, vendor default 69.25 / 36.05 us, vendor best 66.53 / 33.33 us; the other ops by their bytes at 2053 GB/s: 0.11 us of the sequential; 1 nodes of unknown time counted as 0" "$tmp/db.out" &&
+	ok || bad "the model's bounds: $(grep "lower bounds\|bandwidth" "$tmp/db.out")"
+# without a stream floor (the fixture's marked failed), the H200 platform record's peak: 4917 GB/s (3201 MHz x
+# 6144 bits, double data rate), labelled as such
+sed '/"name": "stream floor"/{n;n;s/"ok": true/"ok": false/}' "$top_srcdir/tests/data/records.json" >"$tmp/nofloor.json"
+"$bin" import "$tmp/nofloor.json" --db "$tmp/dbnf" >/dev/null 2>&1 &&
+	"$bin" model "$m/gemm_fixture.onnx" --db "$tmp/dbnf" --dry-run --any-version --device H200 >"$tmp/nf.out" 2>&1 &&
+	grep -q "^  memory bandwidth for the other ops: 4917 GB/s, the peak from the GPU's memory clock and bus (no stream floor here)$" "$tmp/nf.out" &&
+	grep -qF "the other ops by their bytes at 4917 GB/s: 0.05 us of the sequential" "$tmp/nf.out" && ok ||
+	bad "the peak bandwidth without a floor: $(grep "bandwidth\|lower bounds" "$tmp/nf.out")"
 # the same as JSON: the database's answer, a layer with its problem and times, the bounds; no text around it
 "$bin" model "$m/gemm_fixture.onnx" --db "$tmp/db" --dry-run --any-version --device H200 --json >"$tmp/db.json" 2>&1 && ok || bad "model --json: $(cat "$tmp/db.json")"
 head -c 1 "$tmp/db.json" | grep -q "{" && tail -n 1 "$tmp/db.json" | grep -q "^}$" &&
@@ -93,7 +102,7 @@ head -c 1 "$tmp/db.json" | grep -q "{" && tail -n 1 "$tmp/db.json" | grep -q "^}
 "$bin" model "$m/gemm_fixture.onnx" --db "$tmp/db" --dry-run --any-version --device H200 --csv >"$tmp/db.csv" 2>&1 &&
 	grep -q '^layer,,gemm,Gemm,"1760x16x1760 NN",2,,1,16.736,17.968,16.608,,,,,""$' "$tmp/db.csv" &&
 	grep -q '^other_op,,,Relu,,1,' "$tmp/db.csv" &&
-	grep -q '^bound,".*gemm_fixture.onnx",,,,,,,52.9178,69.1818,66.4618,33.5178,35.9818,33.2618,0.045819,$' "$tmp/db.csv" &&
+	grep -q '^bound,".*gemm_fixture.onnx",,,,,,,52.9817,69.2457,66.5257,33.5817,36.0457,33.3257,0.109714,$' "$tmp/db.csv" &&
 	[ "$(awk -F, '{ print NF }' "$tmp/db.csv" | sort -u)" = 16 ] && ok || bad "model --csv: $(cat "$tmp/db.csv")"
 "$bin" model "$m/gemm_fixture.onnx" --db "$tmp/db" --dry-run >"$tmp/db2.out" 2>&1 && grep -q "^  3 of the 3 layers with a problem are not in the database for fp32:" "$tmp/db2.out" &&
 	ok || bad "current results only (the fixture's are stale): $(cat "$tmp/db2.out")"
