@@ -9,6 +9,7 @@
 #include "../store/record.h"
 #include "columns.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -385,6 +386,113 @@ static int write_roofline(const char *dir, const char *base, const char *title, 
 		"'%s_roofline.csv' skip 1 using 2:4 with points pt 6 ps 0.9 lc rgb '#c0392b' title 'vendor best'\n",
 		op->family->work_kind == DLB_WORK_FLOPS && op->prec == DLB_PREC_INT8 ? "operations" : "flops",
 		dlb_op_unit(op), xlo, xhi, ylo, peak * 2, peak, bw / 1e3, dlb_op_unit(op), base, base);
+	rc = gp_finish(dir, name, f, gnuplot, svg, np, made);
+	f = NULL;
+	DLB_CHECK(rc);
+	*why = *made ? NULL : gp_why(gnuplot);
+fail:
+	if (f)
+		fclose(f);
+	return rc;
+}
+
+/* The value of row x's column with CSV field `field` among cols (a number or an integer), NAN where it has none. */
+static double column_value(const struct dlb_row_ctx *x, const struct dlb_column *cols, int n, const char *field,
+			   const char **title)
+{
+	for (int c = 0; c < n; c++) {
+		if (!cols[c].get || strcmp(cols[c].field, field))
+			continue;
+		struct dlb_cell cell = {0};
+		cols[c].get(x, &cols[c], &cell);
+		if (cell.kind == DLB_CELL_JSON)
+			json_decref(cell.j);
+		if (cell.kind != DLB_CELL_NUM && cell.kind != DLB_CELL_INT)
+			continue; /* another column of that field (a text rendering); look on */
+		if (title)
+			*title = cols[c].title;
+		return cell.missing ? NAN : cell.kind == DLB_CELL_NUM ? cell.x : (double)cell.i;
+	}
+	return NAN;
+}
+
+/* The family's own plot of a group (struct dlb_family_plot): its CSV (problem, x, one column per series) and
+ * script, from the family's column list; whether its SVG was made; *why says what is missing. */
+static int write_family_plot(const char *dir, const char *base, const char *title, const struct dlb_row *const *g,
+			     int n, const char *gnuplot, int *made, const char **why)
+{
+	int rc = 0, np = 0, ny = 0;
+	char name[256], svg[256];
+	FILE *f = NULL;
+	const struct dlb_op *op = n > 0 ? g[0]->r.p.op : NULL;
+	const struct dlb_family_plot *fp = op ? op->family->plot : NULL;
+	struct dlb_column cols[DLB_MAX_COLUMNS];
+	const char *ytitle[4] = {NULL, NULL, NULL, NULL}, *xtitle = NULL;
+	*made = 0;
+	*why = NULL;
+	if (!fp) {
+		*why = "the op declares none";
+		return 0;
+	}
+	int nc = dlb_columns(op->family, cols, DLB_MAX_COLUMNS);
+	while (ny < 4 && fp->y[ny])
+		ny++;
+	snprintf(name, sizeof name, "%s_%s.csv", base, fp->name);
+	DLB_CHECK(open_in(dir, name, &f));
+	fprintf(f, "problem,%s", fp->x);
+	for (int k = 0; k < ny; k++)
+		fprintf(f, ",%s", fp->y[k]);
+	fprintf(f, "\n");
+	for (int i = 0; i < n; i++) {
+		const struct dlb_row_ctx x = {&g[i]->r, 1, g[i]->stale};
+		double xv = column_value(&x, cols, nc, fp->x, &xtitle), yv[4];
+		int any = 0;
+		for (int k = 0; k < ny; k++)
+			any |= isfinite(yv[k] = column_value(&x, cols, nc, fp->y[k], &ytitle[k]));
+		if (!isfinite(xv) || !any || (fp->logx && !(xv > 0)))
+			continue;
+		char d[256];
+		describe(g[i], d, sizeof d);
+		dlb_csv_string(f, d);
+		fprintf(f, ",%.6g", xv);
+		for (int k = 0; k < ny; k++)
+			if (isfinite(yv[k]))
+				fprintf(f, ",%.6g", yv[k]);
+			else
+				fprintf(f, ",");
+		fprintf(f, "\n");
+		np++;
+	}
+	rc = close_checked(dir, name, f);
+	f = NULL;
+	DLB_CHECK(rc);
+	if (np == 0) {
+		*why = "no problem has the plot's values";
+		return 0;
+	}
+	snprintf(svg, sizeof svg, "%s_%s.svg", base, fp->name);
+	snprintf(name, sizeof name, "%s_%s.gp", base, fp->name);
+	DLB_CHECK(open_in(dir, name, &f));
+	char t[600], xl[128];
+	snprintf(t, sizeof t, "%s: %s", fp->title, title);
+	gp_text(xl, sizeof xl, xtitle ? xtitle : fp->x);
+	fprintf(f, "# dlbtune report: the %s family's own plot, %s. Data: %s_%s.csv\n", op->family->name, fp->title, base,
+		fp->name);
+	gp_start(f, svg, t);
+	fprintf(f, "set xlabel '%s'\nset ylabel '%s'\nset grid xtics ytics\nset key top left\nset logscale y 2\n%s", xl,
+		fp->ylabel, fp->logx ? "set logscale x 2\nset format x '%g'\nset offsets graph 0.05, graph 0.05\n" : "set offsets graph 0.05, graph 0.05\n");
+	static const char *const colour[4] = {"#1f5fa8", "#c0392b", "#2e8b57", "#8e44ad"};
+	static const int shape[4] = {7, 6, 5, 9};
+	fprintf(f, "plot ");
+	for (int k = 0; k < ny; k++) {
+		char yt[128];
+		gp_text(yt, sizeof yt, ytitle[k] ? ytitle[k] : fp->y[k]);
+		fprintf(f, "%s'%s_%s.csv' skip 1 using 2:%d with points pt %d ps 0.8 lc rgb '%s' title '%s'", k ? ", " : "",
+			base, fp->name, 3 + k, shape[k], colour[k], yt);
+	}
+	if (fp->one)
+		fprintf(f, ", 1 with lines dt 2 lc rgb '#555555' title 'even'");
+	fprintf(f, "\n");
 	rc = gp_finish(dir, name, f, gnuplot, svg, np, made);
 	f = NULL;
 	DLB_CHECK(rc);
@@ -909,7 +1017,7 @@ static const char css[] =
 int dlb_report(const char *dir, struct dlb_store *s, const struct dlb_row *rows, int n, const char *gnuplot,
 	       const char *why_no_plots, const char *source, const struct dlb_report_other *other)
 {
-	int rc = 0, ngroups = 0, nplots = 0, nroof = 0, nprog = 0;
+	int rc = 0, ngroups = 0, nplots = 0, nroof = 0, nprog = 0, nown = 0;
 	FILE *html = NULL, *md = NULL;
 	const struct dlb_row **sorted = calloc(n > 0 ? (size_t)n : 1, sizeof *sorted);
 	struct point *pt = calloc(n > 0 ? (size_t)n : 1, sizeof *pt);
@@ -1028,6 +1136,21 @@ int dlb_report(const char *dir, struct dlb_store *s, const struct dlb_row *rows,
 			 base, base);
 		plot_block(html, md, pmade, pwhy, svg, "Search progress",
 			   "search progress: best so far against trials and GPU seconds", data);
+		const struct dlb_family_plot *fp = w->r.p.op ? w->r.p.op->family->plot : NULL;
+		if (fp) { /* the family's own view of its results */
+			const char *fwhy;
+			int fmade;
+			DLB_CHECK(write_family_plot(dir, base, title, sorted + i, j - i, gnuplot, &fmade, &fwhy));
+			nown += fmade;
+			snprintf(svg, sizeof svg, "%s_%s.svg", base, fp->name);
+			snprintf(data, sizeof data, "%s data: %s_%s.csv (script %s_%s.gp), from the %s columns of the table.",
+				 fp->title, base, fp->name, base, fp->name, w->r.p.op->family->name);
+			data[0] = (char)toupper((unsigned char)data[0]);
+			char cap[128];
+			snprintf(cap, sizeof cap, "%s", fp->title);
+			cap[0] = (char)toupper((unsigned char)cap[0]);
+			plot_block(html, md, fmade, fwhy, svg, cap, fp->title, data);
+		}
 		const struct dlb_op *op = w->r.p.op;
 		int nc = op ? dlb_columns(op->family, cols, DLB_MAX_COLUMNS) : 0, shown = 0;
 		fprintf(html, "<table>\n<tr>");
@@ -1078,8 +1201,9 @@ int dlb_report(const char *dir, struct dlb_store *s, const struct dlb_row *rows,
 	DLB_CHECK(rc);
 	DLB_CHECK(rename_in(dir, "index.html"));
 	DLB_CHECK(rename_in(dir, "report.md"));
-	fprintf(stderr, "report: %s/index.html and report.md, %d tables, %d of %d plots, %d rooflines, %d search-progress plots",
-		dir, ngroups, nplots, ngroups, nroof, nprog);
+	fprintf(stderr, "report: %s/index.html and report.md, %d tables, %d of %d plots, %d rooflines, %d search-progress plots, "
+			"%d plots of the ops' own",
+		dir, ngroups, nplots, ngroups, nroof, nprog, nown);
 	if (other)
 		fprintf(stderr, "; %d comparisons, %d of them plotted", ncmp, ncmp_made);
 	fprintf(stderr, "\n");

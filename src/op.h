@@ -73,6 +73,18 @@ struct dlb_family_option {
 /* What one op family declares about its problems. */
 struct dlb_onnx_graph;
 struct dlb_onnx_node;
+/* A plot of the family's own, which the report draws for each group of its results: one series per y column
+ * against the x column, columns named by their CSV field in the family's column list (reports/columns.c). */
+struct dlb_family_plot {
+	const char *name;   /* of its files: <group>_<name>.csv, .gp, .svg */
+	const char *title;  /* "speedup wrt dense against sparsity" */
+	const char *x;      /* the x column's field */
+	int logx;           /* a log scale on x */
+	const char *y[4];   /* the series' fields, NULL-terminated */
+	const char *ylabel;
+	int one;            /* a dashed line at y = 1 (even) */
+};
+
 struct dlb_family {
 	const char *name;  /* --op, keys, built-in suites (<name>_<suite>.csv) */
 	const char *about; /* the problem in one line, for --help */
@@ -113,6 +125,7 @@ struct dlb_family {
 	 * both sides: one per batch); or DLB_E_USAGE with the reason in why (what the family does not tune). */
 	int (*from_onnx)(const struct dlb_onnx_graph *g, const struct dlb_onnx_node *n, int64_t *dim, int64_t *times,
 			 char *why, int len);
+	const struct dlb_family_plot *plot; /* the report's plot of the family's own; NULL: none */
 };
 
 #define DLB_OP_NOTE_MAX 256 /* struct dlb_op's data_note */

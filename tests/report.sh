@@ -24,6 +24,7 @@ command -v xmllint >/dev/null || { echo "FAIL: xmllint not found (Debian: libxml
 
 # with gnuplot where configure or DLBTUNE_GNUPLOT found one
 "$bin" report --out "$tmp/r" --any-version --db "$tmp/db" 2>"$tmp/err" && ok || bad "report: $(cat "$tmp/err")"
+cp "$tmp/err" "$tmp/r.err"
 [ -s "$tmp/r/index.html" ] && [ -s "$tmp/r/report.md" ] && ok || bad "no index.html or report.md"
 xmllint --noout "$tmp/r/index.html" 2>"$tmp/x" && ok || bad "index.html does not parse: $(head -3 "$tmp/x")"
 ncsv=$(ls "$tmp/r"/*_speedup.csv 2>/dev/null | wc -l)
@@ -32,6 +33,14 @@ for c in "$tmp/r"/*_speedup.csv; do
 	[ -s "${c%.csv}.gp" ] || bad "$(basename "$c"): no gnuplot script"
 done
 grep -q "4 tables, " "$tmp/err" && ok || bad "report's summary: $(cat "$tmp/err")"
+# each family's own plot, from its own columns: spmm's speedup wrt dense against sparsity (spmm_record.json:
+# dense 1.34707x ours, 1.56762x cuSPARSE's at 90%), gemm's paired speedup against N (only the group whose
+# records were timed side by side has values)
+grep -qx 'problem,sparsity,speedup_wrt_dense,cusparse_wrt_dense' "$tmp/r/spmm_fp32_4_wrt_dense.csv" &&
+	grep -qx '"7680x2560 90.00% sparse, N 1500, uniform",0.9,1.34707,1.56762' "$tmp/r/spmm_fp32_4_wrt_dense.csv" &&
+	grep -qx 'problem,n,paired_speedup' "$tmp/r/gemm_fp32_1_by_n.csv" &&
+	grep -qF "Speedup wrt dense against sparsity data: spmm_fp32_4_wrt_dense.csv" "$tmp/r/report.md" && ok ||
+	bad "the ops' own plots: $(cat "$tmp/r/spmm_fp32_4_wrt_dense.csv" 2>&1)"
 for t in "gemm fp32 on NVIDIA H200 (132sm-140GiB-1980MHz-3201MHz), driver 13.0" "gemm fp32 on NVIDIA H100 80GB HBM3" "spmm fp32 on"; do
 	grep -qF "<h2>$t" "$tmp/r/index.html" && grep -qF "## $t" "$tmp/r/report.md" && ok || bad "no section '$t'"
 done
@@ -60,6 +69,10 @@ else
 	plots=0
 fi
 if [ $plots = 1 ]; then
+	grep -q ", 4 search-progress plots, 2 plots of the ops' own$" "$tmp/r.err" && xmllint --noout "$tmp/r/spmm_fp32_4_wrt_dense.svg" 2>"$tmp/x" &&
+		grep -qF 'src="spmm_fp32_4_wrt_dense.svg"' "$tmp/r/index.html" && ok || bad "the spmm plot: $(cat "$tmp/r.err" "$tmp/x")"
+fi
+if [ $plots = 1 ]; then
 	nsvg=$(ls "$tmp/r"/*_speedup.svg 2>/dev/null | wc -l)
 	[ "$nsvg" = 4 ] && ok || bad "$nsvg SVG plots, not 4: $(cat "$tmp/r/gnuplot.log" 2>/dev/null | head -5)"
 	grep -q ", 4 rooflines" "$tmp/err" && [ "$(ls "$tmp/r"/*_roofline.svg 2>/dev/null | wc -l)" = 4 ] && ok ||
@@ -78,7 +91,7 @@ fi
 # answer, kept by LMDB in the order of their configurations) gives the best so far / final best after each trial
 "$bin" import "$top_srcdir/tests/data/progress_record.json" --db "$tmp/pdb" >/dev/null 2>"$tmp/err" || bad "import progress: $(cat "$tmp/err")"
 "$bin" report --out "$tmp/p" --any-version --db "$tmp/pdb" 2>"$tmp/err" && ok || bad "report of the progress fixture: $(cat "$tmp/err")"
-[ $plots = 0 ] || grep -q ", 2 search-progress plots$" "$tmp/err" || bad "the progress plots: $(cat "$tmp/err")"
+[ $plots = 0 ] || grep -q ", 2 search-progress plots, " "$tmp/err" || bad "the progress plots: $(cat "$tmp/err")"
 got=$(cut -d, -f2- "$tmp/p/gemm_fp32_2_progress_1.csv" | tr '\n' ' ')
 want="trials,gpu_seconds,best_us,best_over_final 1,0.9000,30.0000,1.5464 2,1.6000,25.0000,1.2887 3,2.0000,25.0000,1.2887 4,2.8000,25.0000,1.2887 5,3.4000,20.0000,1.0309 6,3.9000,20.0000,1.0309 7,4.5000,19.5000,1.0052 8,6.0000,19.4000,1.0000 "
 [ "$got" = "$want" ] && ok || bad "gemm_fp32_2_progress_1.csv: $got"

@@ -266,6 +266,18 @@ int dlb_conv_shared_of(struct dlb_gpu *g, struct dlb_conv_shared **out)
 
 extern const struct dlb_lib dlb_lib_cudnn;
 
+/* The report's plot of convolution results: the paired speedup against the batch, where cuDNN's choice is
+ * weakest at 1-4. */
+static const struct dlb_family_plot conv_plot = {
+	.name = "by_batch",
+	.title = "speedup against the batch N",
+	.x = "n",
+	.logx = 1,
+	.y = {"paired_speedup", NULL},
+	.ylabel = "vendor best / tuned, paired (x)",
+	.one = 1,
+};
+
 const struct dlb_family dlb_family_conv = {
 	.name = "conv",
 	.about = "forward convolution y = x * w (N images of C x H x W, K filters of C x R x S), DeepBench's conv",
@@ -296,4 +308,5 @@ const struct dlb_family dlb_family_conv = {
 	.nderived = sizeof conv_derived / sizeof conv_derived[0],
 	.open = conv_open,
 	.close = conv_close,
+	.plot = &conv_plot,
 };

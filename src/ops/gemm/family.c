@@ -185,6 +185,17 @@ int dlb_gemm_spec_used(const struct dlb_op *op, int s, const int *v)
 	return s != GEMM_SPEC_NN_TN;
 }
 
+/* The report's plot of GEMM results: the paired speedup against N, from GEMV (N = 1) to wide products. */
+static const struct dlb_family_plot gemm_plot = {
+	.name = "by_n",
+	.title = "speedup against N (columns of C)",
+	.x = "n",
+	.logx = 1,
+	.y = {"paired_speedup", NULL},
+	.ylabel = "vendor best / tuned, paired (x)",
+	.one = 1,
+};
+
 const struct dlb_family dlb_family_gemm = {
 	.name = "gemm",
 	.about = "C(MxN) = op(A)(MxK) op(B)(KxN), column-major as in cuBLAS",
@@ -212,4 +223,5 @@ const struct dlb_family dlb_family_gemm = {
 	.ncols = sizeof gemm_cols / sizeof gemm_cols[0],
 	.open = gemm_open,
 	.close = gemm_close,
+	.plot = &gemm_plot,
 };

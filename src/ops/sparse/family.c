@@ -304,6 +304,17 @@ int dlb_spmm_shared_of(struct dlb_gpu *g, struct dlb_spmm_shared **out)
 
 extern const struct dlb_lib dlb_lib_cusparse;
 
+/* The report's plot of sparse results: DeepBench's "speedup wrt dense" against the sparsity, ours and
+ * cuSPARSE's best. */
+static const struct dlb_family_plot spmm_plot = {
+	.name = "wrt_dense",
+	.title = "speedup wrt dense against sparsity",
+	.x = "sparsity",
+	.y = {"speedup_wrt_dense", "cusparse_wrt_dense", NULL},
+	.ylabel = "dense cuBLAS time / sparse time (x)",
+	.one = 1,
+};
+
 const struct dlb_family dlb_family_spmm = {
 	.name = "spmm",
 	.about = "sparse times dense C = A B: A (M x K) in CSR at a sparsity, B (K x N), C (M x N) row-major; N = 1 is "
@@ -338,4 +349,5 @@ const struct dlb_family dlb_family_spmm = {
 	.describe = spmm_describe,
 	.open = spmm_open,
 	.close = spmm_close,
+	.plot = &spmm_plot,
 };
