@@ -218,7 +218,7 @@ static void test_errors(void)
 	expect_usage("--min-samples", "--min-samples 1", "--min-samples", "1", NULL);
 	expect_usage("more than", "--min-samples above --max-samples", "--min-samples", "20", "--max-samples", "10", NULL);
 	expect_usage("--seed", "--seed -3", "--seed", "-3", NULL);
-	expect_usage("go with tune and simulate", "--strategy with export", "export", "--format", "csv", "--strategy",
+	expect_usage("go with tune, model and simulate", "--strategy with export", "export", "--format", "csv", "--strategy",
 		     "random", NULL);
 	expect_usage("go with simulate", "--trials with tune", "--trials", "5", NULL);
 	expect_usage("synthetic", "--from-db with --noise", "simulate", "--from-db", "--noise", "0.1", NULL);
