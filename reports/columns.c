@@ -669,12 +669,12 @@ static json_t *energy_json(const struct dlb_result *r, int which)
 	dlb_clock_reasons_text(e->reasons, reasons, sizeof reasons);
 	if (e->calls < 1)
 		return json_null();
-	return json_pack("{s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:i,s:i,s:i,s:s,s:i,s:b}", "calls", e->calls, "seconds",
+	return json_pack("{s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:i,s:i,s:i,s:s,s:i,s:b,s:b,s:b}", "calls", e->calls, "seconds",
 			 jnum(e->seconds), "joules", jnum(e->joules), "j_per_call", jnum(dlb_result_j_per_call(r, which)),
 			 "per_watt", jnum(dlb_result_per_watt(r, which)), "watts", jnum(dlb_result_watts(r, which)),
 			 "watts_max", jnum(e->watts_max), "sm_mhz_min", e->sm_mhz_min, "sm_mhz_max", e->sm_mhz_max,
 			 "readings", e->readings, "clock_events", e->readings > 0 ? reasons : "", "counter_steps", e->steps,
-			 "steady", e->steady);
+			 "steady", e->steady, "graphed", e->graphed, "host_bound", dlb_result_host_bound(r, which));
 }
 
 json_t *dlb_paired_json(const struct dlb_result *r)

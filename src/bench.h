@@ -48,16 +48,23 @@ int dlb_bench_time(struct dlb_bench *b, dlb_launch_fn fn, void *ctx, int nsets, 
  * *taken: the samples taken (fewer than k when one is slower than o->cutoff_us). */
 int dlb_bench_samples(struct dlb_bench *b, dlb_launch_fn fn, void *ctx, int nsets, const struct dlb_bench_opts *o,
 		      int *reps, int first, int k, double *us, int *taken);
-/* Energy of fn (struct dlb_energy, src/result.h): calls back to back for about ms milliseconds (call_us: its
- * time per call, which sizes the burst), input sets rotated, the energy counter read before and after and
- * power, clock and clock-event reasons sampled between launches while the GPU is busy. pw NULL or ms <= 0:
- * out->calls = 0, nothing run. */
+/* Energy of fn (struct dlb_energy, src/result.h): calls back to back for ms milliseconds of wall time (call_us:
+ * its time per call, which sizes the chunks launched), input sets rotated, while a thread of its own reads the
+ * energy counter every millisecond and power, clock and clock-event reasons every 20 ms (bench.c says how the
+ * joules come from the counter's steps). pw NULL or ms <= 0: out->calls = 0, nothing run. */
 struct dlb_power;
 struct dlb_energy;
 int dlb_bench_energy(struct dlb_bench *b, struct dlb_power *pw, dlb_launch_fn fn, void *ctx, int nsets, double call_us,
 		     double ms, struct dlb_energy *out);
-/* b's burst added to a (calls, seconds, joules, readings and steps summed, the clocks' range and the
- * reasons joined): the joules stay only where both were steady. */
+/* Of n energy counter steps (t: each one's moment, w: the width of the span it is known within, e: the
+ * counter after it), the two furthest apart, at least two steps apart, with w[i] + w[j] at most a tenth of
+ * t[j] - t[i] and that at least a fifth of seconds (the burst's GPU time): *bi, *bj, and 1; else -1, -1 and
+ * 0 (dlb_bench_energy then gives n/a). */
+int dlb_energy_pick(const double *t, const double *w, const uint64_t *e, int n, double seconds, int *bi, int *bj);
+/* b's burst added to a: the calls, seconds and joules of the steady bursts (those whose joules were
+ * measured) summed, or of all where none was (joules n/a then); readings and steps summed over all, the
+ * clocks' range and the reasons joined. A side's joules per call so come from its steady bursts: with ABBA,
+ * both of them where both were (drift cancels), else the one that was. */
 void dlb_energy_add(struct dlb_energy *a, const struct dlb_energy *b);
 /* Time a single run of fn (after an L2 flush), for screening and for sizing samples. */
 int dlb_bench_once(struct dlb_bench *b, dlb_launch_fn fn, void *ctx, int set, double *us);

@@ -35,11 +35,22 @@ int dlb_status_parse(const char *s, enum dlb_status *out)
 	return DLB_E_PARSE;
 }
 
+/* A side's bursts, where their joules are its kernel's: steady, and either launched as CUDA graphs or, launched
+ * one by one, taking at most 1.2 times their paired time per call. A slower burst had the GPU idle between
+ * calls while the host side of a library ran (the report's run06-07: cuDNN's 5 us convolutions at up to 53
+ * times their paired time), and its joules were mostly idle power. */
+int dlb_result_host_bound(const struct dlb_result *r, int which)
+{
+	const struct dlb_energy *e = which ? &r->paired.e_vendor : &r->paired.e_tuned;
+	double paired_us = which ? r->paired.vendor_st.median : r->paired.tuned.median;
+	return e->calls > 0 && !e->graphed && paired_us > 0 && 1e6 * e->seconds / e->calls > 1.2 * paired_us;
+}
+
 static const struct dlb_energy *energy_of(const struct dlb_result *r, int which)
 {
 	const struct dlb_energy *e = which ? &r->paired.e_vendor : &r->paired.e_tuned;
 	return r->found && r->paired.n > 0 && e->calls > 0 && e->seconds > 0 && e->steady && isfinite(e->joules) &&
-			       e->joules > 0
+			       e->joules > 0 && !dlb_result_host_bound(r, which)
 		       ? e
 		       : NULL;
 }

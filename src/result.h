@@ -76,18 +76,22 @@ struct dlb_vendor_entry {
  * (NVML, src/power.h; dlb_bench_energy says how the joules come from the counter). The GPU's idle power is
  * in it: it is what the GPU drew. */
 struct dlb_energy {
-	int calls;            /* 0: not measured (no NVML, --power-ms 0, older records) */
-	double seconds;       /* the burst's GPU time (CUDA events) */
+	int calls;            /* 0: not measured (no NVML, --power-ms 0, older records); of several bursts, those
+	                       * of the steady ones where any was (dlb_energy_add) */
+	double seconds;       /* the bursts' GPU time (CUDA events), of the same bursts */
 	double joules;        /* from the energy counter (steady); NAN where not measured */
 	double watts_max;     /* the highest power reading while it ran; NAN: none */
 	int sm_mhz_min, sm_mhz_max; /* the SM clock's range while it ran; 0: not read */
 	int readings;         /* power/clock readings taken while it ran */
 	int steps;            /* energy counter changes seen in its steady part */
 	int steady;           /* 1: joules = the counter's rate in the steady part x seconds (dlb_bench_energy);
-	                       * 0: joules not to be used (too few counter steps, or steps not timed to a
-	                       * twentieth of their span, in one of its bursts; run03 stored the counter's
-	                       * difference over the whole burst there) */
+	                       * 0: joules not to be used (too few counter steps, or no two of them timed
+	                       * closely enough, in every one of its bursts; before the report's run06, in
+	                       * any one of them; run03 stored the counter's difference over the whole
+	                       * burst there) */
 	unsigned long long reasons; /* the clock-event reasons seen while it ran (OR; DLB_CLOCK_* bits) */
+	int graphed;          /* 1: its calls were launched as CUDA graphs (the GPU's time alone, as the pairs);
+	                       * 0: one by one (capture failed; older records), host gaps included */
 };
 
 #define DLB_PAIRED_MAX 64
@@ -163,6 +167,10 @@ double dlb_result_paired_hi(const struct dlb_result *r);
  * sample first when i is even, the vendor's when odd): by[0] summarises the pairs with the winner first,
  * by[1] those with the vendor first; two medians apart say the order matters. EINVAL for n < 2. */
 int dlb_paired_by_order(const double *ratio, int n, double confidence, struct dlb_stats by[2]);
+/* 1 where a side's (which: 0 ours, 1 the vendor's) energy bursts, launched call by call, took over 1.2 times
+ * its paired time per call: the GPU waited on the host, and the joules per call, watts and work per joule
+ * below are NAN for it. */
+int dlb_result_host_bound(const struct dlb_result *r, int which);
 /* Energy per call in joules, mean watts over the burst, and work per joule in the op's unit per watt
  * (TFLOP/s/W = TFLOP/J); which: 0 ours, 1 the vendor's. NAN where not measured. */
 double dlb_result_j_per_call(const struct dlb_result *r, int which);

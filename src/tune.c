@@ -788,9 +788,10 @@ static int time_paired(struct run *x, const struct point *p, struct dlb_result *
 		dlb_clock_reasons_text(e->reasons, ev, sizeof ev);
 		if (e->calls > 0)
 			fprintf(stderr, "\n    %s: energy of %s: %d calls in %.3f s, %.4g J (%s, %d counter steps), %d readings, "
-					"SM %d-%d MHz, clock events %s", progress, i ? "the vendor's" : "ours", e->calls,
-				e->seconds, e->joules, e->steady ? "steady part" : e->steps < 3 ? "n/a: too few counter steps" : "n/a: its steps not timed closely enough", e->steps, e->readings,
-				e->sm_mhz_min, e->sm_mhz_max, e->readings ? ev : "n/a");
+					"SM %d-%d MHz, clock events %s, %s\n", progress, i ? "the vendor's" : "ours", e->calls,
+				e->seconds, e->joules, e->steady ? "steady part" : e->steps < 3 ? "n/a: too few counter steps" : "n/a: no two steps timed closely enough", e->steps, e->readings,
+				e->sm_mhz_min, e->sm_mhz_max, e->readings ? ev : "n/a",
+				e->graphed ? "launched as CUDA graphs" : "launched one by one (no graph captured)");
 	}
 	if (x->o->power_ms > 0 && w.power_why[0] && !x->power_said) { /* once a run */
 		fprintf(stderr, "\ndlbtune: note: no power or energy measured: %s\n", w.power_why);

@@ -103,10 +103,10 @@ static int stats_from(json_t *j, struct dlb_stats *s)
 
 static json_t *energy_json(const struct dlb_energy *e)
 {
-	return json_pack("{s:i,s:o,s:o,s:o,s:i,s:i,s:i,s:I,s:i,s:b}", "calls", e->calls, "seconds", num(e->seconds),
-			 "joules", num(e->joules), "watts_max", num(e->watts_max), "sm_mhz_min", e->sm_mhz_min, "sm_mhz_max",
-			 e->sm_mhz_max, "readings", e->readings, "reasons", (json_int_t)e->reasons, "steps", e->steps,
-			 "steady", e->steady);
+	return json_pack("{s:i,s:o,s:o,s:o,s:i,s:i,s:i,s:I,s:i,s:b,s:b}", "calls", e->calls, "seconds",
+			 num(e->seconds), "joules", num(e->joules), "watts_max", num(e->watts_max), "sm_mhz_min",
+			 e->sm_mhz_min, "sm_mhz_max", e->sm_mhz_max, "readings", e->readings, "reasons",
+			 (json_int_t)e->reasons, "steps", e->steps, "steady", e->steady, "graphed", e->graphed);
 }
 
 static void energy_from(json_t *j, struct dlb_energy *e)
@@ -124,6 +124,7 @@ static void energy_from(json_t *j, struct dlb_energy *e)
 	e->readings = int_of(j, "readings");
 	e->steps = int_of(j, "steps");
 	e->steady = json_is_true(json_object_get(j, "steady"));
+	e->graphed = json_is_true(json_object_get(j, "graphed")); /* absent before the report's run08 */
 	e->reasons = (unsigned long long)json_integer_value(json_object_get(j, "reasons"));
 	if (e->calls < 0 || !(e->seconds > 0))
 		e->calls = 0; /* nothing usable */

@@ -108,7 +108,7 @@ static void sample_result(struct dlb_result *r)
 	snprintf(r->paired.vendor, sizeof r->paired.vendor, "cublasLt#0");
 	r->paired.e_tuned = (struct dlb_energy){.calls = 4938, .seconds = 0.2, .joules = 101.5, .watts_max = 530.25,
 						.sm_mhz_min = 1755, .sm_mhz_max = 1980, .readings = 97, .reasons = 0x4 | 0x8,
-						.steps = 41, .steady = 1};
+						.steps = 41, .steady = 1, .graphed = 1};
 	r->paired.e_vendor = (struct dlb_energy){.calls = 4624, .seconds = 0.2, .joules = NAN, .watts_max = NAN};
 	for (int s = 0; s < DLB_ST_COUNT; s++)
 		r->counts[s] = 10 * s + 1;
@@ -184,13 +184,23 @@ static void test_round_trip(void)
 	CHECK(d.paired.e_tuned.calls == 4938 && same(d.paired.e_tuned.seconds, 0.2) && same(d.paired.e_tuned.joules, 101.5) &&
 		      same(d.paired.e_tuned.watts_max, 530.25) && d.paired.e_tuned.sm_mhz_min == 1755 &&
 		      d.paired.e_tuned.sm_mhz_max == 1980 && d.paired.e_tuned.readings == 97 && d.paired.e_tuned.reasons == 0xc &&
-		      d.paired.e_tuned.steps == 41 && d.paired.e_tuned.steady == 1 && d.paired.e_vendor.steady == 0,
+		      d.paired.e_tuned.steps == 41 && d.paired.e_tuned.steady == 1 && d.paired.e_vendor.steady == 0 &&
+		      d.paired.e_tuned.graphed == 1 && d.paired.e_vendor.graphed == 0,
 	      "energy of ours: %d calls, %.17g s, %.17g J", d.paired.e_tuned.calls, d.paired.e_tuned.seconds,
 	      d.paired.e_tuned.joules);
 	CHECK(d.paired.e_vendor.calls == 4624 && isnan(d.paired.e_vendor.joules) && isnan(d.paired.e_vendor.watts_max),
 	      "energy of the vendor's: %d calls, %g J", d.paired.e_vendor.calls, d.paired.e_vendor.joules);
 	CHECK(isnan(dlb_result_j_per_call(&d, 1)) && isnan(dlb_result_per_watt(&d, 1)), "no counter, no J/call");
 	CHECK(same(dlb_result_watts(&d, 0), 507.5), "mean watts %.17g", dlb_result_watts(&d, 0));
+	d.paired.e_tuned.graphed = 0; /* one by one, at its paired 40.5 us a call: still the kernel's */
+	CHECK(!dlb_result_host_bound(&d, 0) && same(dlb_result_watts(&d, 0), 507.5), "one by one at the paired time");
+	d.paired.e_tuned.seconds = 0.3; /* 60.8 us a call, 1.5 times the paired time: the GPU waited on the host */
+	CHECK(dlb_result_host_bound(&d, 0) && isnan(dlb_result_j_per_call(&d, 0)) && isnan(dlb_result_per_watt(&d, 0)),
+	      "a host-bound burst must give n/a");
+	d.paired.e_tuned.graphed = 1; /* as a graph the GPU ran alone: the burst's own time per call stands */
+	CHECK(!dlb_result_host_bound(&d, 0) && same(dlb_result_watts(&d, 0), 101.5 / 0.3), "graphed: %g W",
+	      dlb_result_watts(&d, 0));
+	d.paired.e_tuned.seconds = 0.2;
 	d.paired.e_tuned.steady = 0; /* too few counter steps: joules stored, but no J/call made of them */
 	CHECK(isnan(dlb_result_j_per_call(&d, 0)) && isnan(dlb_result_watts(&d, 0)) && isnan(dlb_result_per_watt(&d, 0)),
 	      "an unsteady burst must give n/a");
@@ -794,33 +804,68 @@ static void test_conv_columns(void)
 	free(t);
 }
 
-/* The ABBA bursts of one side summed: joules only where both were steady; clocks, power, reasons joined. */
+/* The ABBA bursts of one side summed: the joules of the steady ones; clocks, power, reasons joined; graphed
+ * where every burst counted was. */
 static void test_energy_add(void)
 {
 	struct dlb_energy a = {0}, e1 = {.calls = 100, .seconds = 0.5, .joules = 300, .watts_max = 620, .sm_mhz_min = 1500,
-				    .sm_mhz_max = 1980, .readings = 70, .steps = 4, .steady = 1, .reasons = 4},
+				    .sm_mhz_max = 1980, .readings = 70, .steps = 4, .steady = 1, .reasons = 4, .graphed = 1},
 			  e2 = {.calls = 120, .seconds = 0.6, .joules = 330, .watts_max = 650, .sm_mhz_min = 1440,
 				.sm_mhz_max = 1900, .readings = 80, .steps = 5, .steady = 1, .reasons = 32};
 	a.joules = a.watts_max = NAN;
 	dlb_energy_add(&a, &e1);
-	CHECK(a.calls == 100 && a.joules == 300 && a.steady == 1, "the first burst: %d calls, %g J", a.calls, a.joules);
+	CHECK(a.calls == 100 && a.joules == 300 && a.steady == 1 && a.graphed, "the first burst: %d calls, %g J", a.calls,
+	      a.joules);
 	dlb_energy_add(&a, &e2);
 	CHECK(a.calls == 220 && fabs(a.seconds - 1.1) < 1e-12 && a.joules == 630 && a.steady == 1 && a.watts_max == 650 &&
-		      a.sm_mhz_min == 1440 && a.sm_mhz_max == 1980 && a.readings == 150 && a.steps == 9 && a.reasons == 36,
-	      "two bursts: %d calls %g s %g J steady %d, %g W, %d-%d MHz, %d readings, %d steps, reasons %llu", a.calls,
+		      a.sm_mhz_min == 1440 && a.sm_mhz_max == 1980 && a.readings == 150 && a.steps == 9 && a.reasons == 36 &&
+		      !a.graphed,
+	      "two bursts (the second not graphed): %d calls %g s %g J steady %d, %g W, %d-%d MHz, %d readings, %d steps, reasons %llu", a.calls,
 	      a.seconds, a.joules, a.steady, a.watts_max, a.sm_mhz_min, a.sm_mhz_max, a.readings, a.steps, a.reasons);
 	struct dlb_energy n = e2;
 	n.steady = 0;
 	n.joules = NAN;
+	n.readings = 10;
 	dlb_energy_add(&a, &n);
-	CHECK(a.calls == 340 && isnan(a.joules) && !a.steady, "an unsteady third: %g J, steady %d", a.joules, a.steady);
+	CHECK(a.calls == 220 && a.joules == 630 && a.steady && a.readings == 160 && a.steps == 14,
+	      "an unsteady third leaves the joules of the steady two: %d calls, %g J, steady %d, %d readings", a.calls,
+	      a.joules, a.steady, a.readings);
+	struct dlb_energy u = {0}, s1 = e1;
+	u.joules = u.watts_max = NAN;
+	dlb_energy_add(&u, &n);
+	dlb_energy_add(&u, &n);
+	CHECK(u.calls == 240 && isnan(u.joules) && !u.steady, "two unsteady: %d calls, %g J", u.calls, u.joules);
+	dlb_energy_add(&u, &s1);
+	CHECK(u.calls == 100 && u.joules == 300 && u.steady && u.graphed && fabs(u.seconds - 0.5) < 1e-12 && u.readings == 90,
+	      "then a steady one: its own %d calls, %g J, %g s, %d readings", u.calls, u.joules, u.seconds, u.readings);
 	struct dlb_energy none = {0};
 	dlb_energy_add(&a, &none);
-	CHECK(a.calls == 340, "a burst not measured adds nothing: %d calls", a.calls);
+	CHECK(a.calls == 220, "a burst not measured adds nothing: %d calls", a.calls);
+}
+
+/* The two steps a burst's power comes from: the furthest apart whose moments are known closely enough. */
+static void test_energy_pick(void)
+{
+	/* steps every 0.1 s in a 0.5 s burst; the first and the last fell while power and clocks were read
+	 * (spans of 20 ms), the others within 1 ms reads */
+	double t[5] = {0.10, 0.20, 0.30, 0.40, 0.50}, w[5] = {0.020, 0.001, 0.001, 0.001, 0.020};
+	uint64_t e[5] = {1000, 1070, 1140, 1210, 1280};
+	int i = 0, j = 0;
+	CHECK(dlb_energy_pick(t, w, e, 5, 0.5, &i, &j) && i == 0 && j == 4, "all narrow enough: %d..%d", i, j);
+	w[0] = w[4] = 0.03; /* 0.06 > a tenth of 0.4 s, 0.031 > a tenth of 0.3 s: the first and last left out */
+	CHECK(dlb_energy_pick(t, w, e, 5, 0.5, &i, &j) && i == 1 && j == 3, "the inner steps: %d..%d", i, j);
+	CHECK(!dlb_energy_pick(t, w, e, 5, 1.5, &i, &j) && i < 0 && j < 0, "0.2 s is under a fifth of 1.5 s: %d..%d", i, j);
+	CHECK(!dlb_energy_pick(t, w, e, 2, 0.5, &i, &j), "two steps are too few");
+	w[1] = 0.05;
+	CHECK(!dlb_energy_pick(t, w, e, 5, 0.5, &i, &j), "no pair two steps apart narrow enough: %d..%d", i, j);
+	uint64_t flat[5] = {5, 5, 5, 5, 5};
+	w[0] = w[1] = w[4] = 0.001;
+	CHECK(!dlb_energy_pick(t, w, flat, 5, 0.5, &i, &j), "a counter that did not rise");
 }
 
 int main(void)
 {
+	test_energy_pick();
 	test_energy_add();
 	test_paired_by_order();
 	test_round_trip();
