@@ -661,6 +661,28 @@ static double group_peak(const struct dlb_row *const *g, int n)
 	return NAN;
 }
 
+/* The first 12 characters of key (a GPU's UUID, "GPU-9fa2d4b7") into list, a ", "-separated list kept in
+ * order, so the same GPUs read the same however their results came. */
+static void add_sorted(char *list, size_t cap, const char *key)
+{
+	char id[16];
+	snprintf(id, sizeof id, "%.12s", key);
+	char *at = list;
+	while (*at && strncmp(at, id, strlen(id)) < 0) { /* past the ids before it */
+		char *comma = strstr(at, ", ");
+		at = comma ? comma + 2 : at + strlen(at);
+	}
+	size_t off = (size_t)(at - list), len = strlen(list), n = strlen(id) + 2;
+	if (len + n + 1 > cap)
+		return;
+	if (*at) { /* before the ids after it */
+		memmove(at + n, at, len - off + 1);
+		memcpy(at, id, n - 2);
+		memcpy(at + n - 2, ", ", 2);
+	} else /* the last */
+		snprintf(at, cap - off, "%s%s", off ? ", " : "", id);
+}
+
 /* The platforms of a group's rows, one line each: the GPU as measured, the driver and library versions, the
  * host. GPUs alike in all of that (a run over several GPUs of one host) share one line that names them by
  * their UUIDs and spans their times. */
@@ -722,8 +744,7 @@ static void platforms(FILE *html, FILE *md, struct dlb_store *s, const struct dl
 			snprintf(pl[k].first, sizeof pl[k].first, "%s", p.first_seen);
 		if (strcmp(p.last_seen, pl[k].last) > 0)
 			snprintf(pl[k].last, sizeof pl[k].last, "%s", p.last_seen);
-		size_t u = strlen(pl[k].uuids); /* the key starts with the GPU's UUID: its first 12 characters */
-		snprintf(pl[k].uuids + u, sizeof pl[k].uuids - u, "%s%.12s", u ? ", " : "", key);
+		add_sorted(pl[k].uuids, sizeof pl[k].uuids, key); /* the key starts with the GPU's UUID */
 		pl[k].count++;
 	}
 	for (int k = 0; k < npl; k++) {
@@ -791,11 +812,15 @@ static void summary(FILE *html, FILE *md, const struct point *pt, int np, const 
 				exp(ls / np), np, npaired, won, lost);
 	else
 		off += snprintf(line + off, sizeof line - (size_t)off, "no speedup measured");
-	if (ne && off > 0 && off < (int)sizeof line)
-		snprintf(line + off, sizeof line - (size_t)off,
-			 "; energy per call, the vendor's / ours (geomean): %.2fx over the %d rows with both, %.2fx over the "
-			 "%d longest-running of them",
-			 exp(le / ne), ne, nb ? exp(lb / nb) : NAN, nb);
+	if (ne && off > 0 && off < (int)sizeof line) {
+		off += snprintf(line + off, sizeof line - (size_t)off,
+				"; energy per call, the vendor's / ours (geomean): %.2fx over the %d row%s with both", exp(le / ne),
+				ne, ne == 1 ? "" : "s");
+		if (off > 0 && off < (int)sizeof line)
+			snprintf(line + off, sizeof line - (size_t)off,
+				 nb ? ", %.2fx over the %d longest-running of them" : ", none of them among the longest-running tenth",
+				 nb ? exp(lb / nb) : 0, nb);
+	}
 	else if (off > 0 && off < (int)sizeof line)
 		snprintf(line + off, sizeof line - (size_t)off, "; energy per call: n/a (no row has it for both sides)");
 	fprintf(html, "<p class=\"summary\">");

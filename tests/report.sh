@@ -115,6 +115,13 @@ sed -e 's/GPU-a1b2c3d4/GPU-b2c3d4e5/g' -e 's/1024x64x1024/1024x64x2048/' -e 's/"
 	"$bin" report --out "$tmp/w2" --any-version --db "$tmp/wdb" 2>"$tmp/err" &&
 	grep -q "^Platform, 2 GPUs alike (GPU-a1b2c3d4, GPU-b2c3d4e5): NVIDIA H100 80GB HBM3 .*; 2026-11-20T10:00:00Z to 2026-11-20T13:00:00Z$" "$tmp/w2/report.md" &&
 	[ "$(grep -c "^Platform" "$tmp/w2/report.md")" = 1 ] && ok || bad "two GPUs alike: $(cat "$tmp/err"; grep "^Platform" "$tmp/w2/report.md")"
+# a third, whose UUID sorts first but whose problem (K = 4096) comes last: the list is in the UUIDs' order
+sed -e 's/GPU-a1b2c3d4/GPU-0a1b2c3d/g' -e 's/1024x64x1024/1024x64x4096/' -e 's/"k": 1024/"k": 4096/' \
+	"$top_srcdir/tests/data/power_record.json" >"$tmp/power3.json"
+"$bin" import "$tmp/power3.json" --db "$tmp/wdb" >/dev/null 2>"$tmp/err" &&
+	"$bin" report --out "$tmp/w3" --any-version --db "$tmp/wdb" 2>"$tmp/err" &&
+	grep -q "^Platform, 3 GPUs alike (GPU-0a1b2c3d, GPU-a1b2c3d4, GPU-b2c3d4e5): " "$tmp/w3/report.md" && ok ||
+	bad "three GPUs alike, in order: $(cat "$tmp/err"; grep "^Platform" "$tmp/w3/report.md")"
 # the group's summary: its speedup (1.077, CI above 1), and the vendor's joules over ours, 0.00945 / 0.0078
 grep -qF "1 problems; geomean speedup 1.077x over 1 (1 of them paired); tuned faster in 1, the vendor in 0, the rest within their CI; energy per call, the vendor's / ours (geomean): 1.21x over the 1 rows with both" "$tmp/w/report.md" &&
 	grep -qF '<p class="summary">1 problems; geomean speedup 1.077x' "$tmp/w/index.html" && ok ||
