@@ -14,7 +14,7 @@ set yrange [0.95:*]
 set grid xtics ytics
 set key top right
 set xlabel 'trials evaluated'
-plot 'spmm_fp32_7_progress_1.csv' skip 1 using 2:5 with steps lw 2 title '10752x3584 95.00% sparse, N 1500, uniform', 'spmm_fp32_7_progress_2.csv' skip 1 using 2:5 with steps lw 2 title '7680x2560 90.00% sparse, N 1500, uniform', 'spmm_fp32_7_progress_3.csv' skip 1 using 2:5 with steps lw 2 title '7860x2560 95.00% sparse, N 3000, uniform'
+plot 'spmm_fp32_7_progress_1.csv' skip 1 using 2:5 with steps lw 2 title '7680x2560 90.00% sparse, N 1500, uniform', 'spmm_fp32_7_progress_2.csv' skip 1 using 2:5 with steps lw 2 title '10752x3584 95.00% sparse, N 1500, uniform', 'spmm_fp32_7_progress_3.csv' skip 1 using 2:5 with steps lw 2 title '7860x2560 95.00% sparse, N 3000, uniform'
 set xlabel 'GPU seconds'
-plot 'spmm_fp32_7_progress_1.csv' skip 1 using 3:5 with steps lw 2 title '10752x3584 95.00% sparse, N 1500, uniform', 'spmm_fp32_7_progress_2.csv' skip 1 using 3:5 with steps lw 2 title '7680x2560 90.00% sparse, N 1500, uniform', 'spmm_fp32_7_progress_3.csv' skip 1 using 3:5 with steps lw 2 title '7860x2560 95.00% sparse, N 3000, uniform'
+plot 'spmm_fp32_7_progress_1.csv' skip 1 using 3:5 with steps lw 2 title '7680x2560 90.00% sparse, N 1500, uniform', 'spmm_fp32_7_progress_2.csv' skip 1 using 3:5 with steps lw 2 title '10752x3584 95.00% sparse, N 1500, uniform', 'spmm_fp32_7_progress_3.csv' skip 1 using 3:5 with steps lw 2 title '7860x2560 95.00% sparse, N 3000, uniform'
 unset multiplot
