@@ -123,7 +123,7 @@ sed -e 's/GPU-a1b2c3d4/GPU-0a1b2c3d/g' -e 's/1024x64x1024/1024x64x4096/' -e 's/"
 	grep -q "^Platform, 3 GPUs alike (GPU-0a1b2c3d, GPU-a1b2c3d4, GPU-b2c3d4e5): " "$tmp/w3/report.md" && ok ||
 	bad "three GPUs alike, in order: $(cat "$tmp/err"; grep "^Platform" "$tmp/w3/report.md")"
 # the group's summary: its speedup (1.077, CI above 1), and the vendor's joules over ours, 0.00945 / 0.0078
-grep -qF "1 problems; geomean speedup 1.077x over 1 (1 of them paired); tuned faster in 1, the vendor in 0, the rest within their CI; energy per call, the vendor's / ours (geomean): 1.21x over the 1 rows with both" "$tmp/w/report.md" &&
+grep -qF "1 problems; geomean speedup 1.077x over 1 (1 of them paired); tuned faster in 1, the vendor in 0, the rest within their CI; energy per call, the vendor's / ours (geomean): 1.21x over the 1 row with both" "$tmp/w/report.md" &&
 	grep -qF '<p class="summary">1 problems; geomean speedup 1.077x' "$tmp/w/index.html" && ok ||
 	bad "the summary line: $(grep -F "problems; " "$tmp/w/report.md")"
 grep -qF "<td>0.0078</td>" "$tmp/w/index.html" && grep -qF "Linux 6.8.0-45-generic, Intel(R) Xeon(R) Platinum 8480+;" "$tmp/w/index.html" &&
