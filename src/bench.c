@@ -222,17 +222,7 @@ static double wall_s(void)
 	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* The readings come from a thread of their own until told to stop, the energy counter alone every 1 ms (the
- * report's run03: with four more queries a round, rounds 11 ms apart timed too few steps closely enough),
- * power, clock and clock events every 20 ms: an NVML query takes long
- * enough that taking them between launches left the GPU waiting for the next launch (run01: 178 us a call
- * in the burst against 77 us timed). The GPU's mean power is the energy counter's rise between two moments it
- * was seen to change (dlb_bench_energy picks them), once the burst has run settle_s (the power ramps up
- * first), over the time between those moments: the counter moves in steps, so its readings at the burst's two ends (run01)
- * carried up to a step of error each, and the ramp and the idle edges. A step's moment is the middle of the
- * span between the read before it and the read that saw it, each read timed on its own: taking the time
- * after a slow or delayed round of readings (the report's run01) put the first step late and gave our own
- * bursts up to 1300 W under a 700 W cap. */
+/* The two steps a burst's power comes from (bench.h) */
 int dlb_energy_pick(const double *t, const double *w, const uint64_t *e, int n, double seconds, int *bi, int *bj)
 {
 	*bi = *bj = -1;
@@ -249,6 +239,16 @@ int dlb_energy_pick(const double *t, const double *w, const uint64_t *e, int n, 
 	return *bi >= 0;
 }
 
+/* The readings come from a thread of their own until told to stop, the energy counter alone every 1 ms (the
+ * report's run03: with four more queries a round, rounds 11 ms apart timed too few steps closely enough), power,
+ * clock and clock events every 20 ms: an NVML query takes long enough that taking them between launches left the
+ * GPU waiting for the next launch (run01: 178 us a call in the burst against 77 us timed). The GPU's mean power is
+ * the energy counter's rise between two moments it was seen to change (dlb_bench_energy picks them), once the
+ * burst has run settle_s (the power ramps up first), over the time between those moments: the counter moves in
+ * steps, so its readings at the burst's two ends (run01) carried up to a step of error each, and the ramp and the
+ * idle edges. A step's moment is the middle of the span between the read before it and the read that saw it, each
+ * read timed on its own: taking the time after a slow or delayed round of readings (the report's run01) put the
+ * first step late and gave our own bursts up to 1300 W under a 700 W cap. */
 #define POLL_STEPS 256
 struct poller {
 	struct dlb_power *pw;

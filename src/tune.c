@@ -786,11 +786,13 @@ static int time_paired(struct run *x, const struct point *p, struct dlb_result *
 		const struct dlb_energy *e = i ? &d->e_vendor : &d->e_tuned;
 		char ev[128];
 		dlb_clock_reasons_text(e->reasons, ev, sizeof ev);
+		const char *how = e->steady ? "steady part" : e->steps < 3 ? "n/a: too few counter steps"
+									   : "n/a: no two steps timed closely enough";
 		if (e->calls > 0)
 			fprintf(stderr, "\n    %s: energy of %s: %d calls in %.3f s, %.4g J (%s, %d counter steps), %d readings, "
 					"SM %d-%d MHz, clock events %s, %s\n", progress, i ? "the vendor's" : "ours", e->calls,
-				e->seconds, e->joules, e->steady ? "steady part" : e->steps < 3 ? "n/a: too few counter steps" : "n/a: no two steps timed closely enough", e->steps, e->readings,
-				e->sm_mhz_min, e->sm_mhz_max, e->readings ? ev : "n/a",
+				e->seconds, e->joules, how, e->steps, e->readings, e->sm_mhz_min, e->sm_mhz_max,
+				e->readings ? ev : "n/a",
 				e->graphed ? "launched as CUDA graphs" : "launched one by one (no graph captured)");
 	}
 	if (x->o->power_ms > 0 && w.power_why[0] && !x->power_said) { /* once a run */
