@@ -161,8 +161,9 @@ static int op_fields(const struct dlb_op *op, const char **names, int max)
 	return n;
 }
 
-/* Values of names in a configuration "A=1 B=2 ..."; 0 when every name is there. */
-static int config_values(const char *config, const char **names, int nn, long *vals)
+/* Values of names in a configuration "A=1 B=2 ..."; 0 when every name is there. A parameter of op's space that
+ * a record predates (fp32's KIND, KS, KU) takes its first value, which is what the template ran then. */
+static int config_values(const struct dlb_op *op, const char *config, const char **names, int nn, long *vals)
 {
 	for (int f = 0; f < nn; f++) {
 		size_t len = strlen(names[f]);
@@ -176,6 +177,10 @@ static int config_values(const char *config, const char **names, int nn, long *v
 				break;
 			}
 			p += len;
+		}
+		if (!found && f < op->space.nparams) {
+			vals[f] = op->space.params[f].values[0];
+			found = 1;
 		}
 		if (!found)
 			return DLB_E_PARSE;
@@ -252,7 +257,7 @@ static void export_h(FILE *out, const struct dlb_row *rows, int n)
 			const struct dlb_row *w = &rows[i];
 			if (w->r.p.op != op || !w->r.found)
 				continue;
-			if (config_values(w->r.config, names, nn, vals)) {
+			if (config_values(op, w->r.config, names, nn, vals)) {
 				fprintf(out, "\t/* %s: configuration '%s' has not every field */\n", w->k.shape, w->r.config);
 				continue;
 			}

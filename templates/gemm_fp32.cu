@@ -1,6 +1,8 @@
 // gemm_fp32.cu — C = op(A) · op(B) in fp32, column-major as in cuBLAS (DeepBench's convention).
 //
-// Tunables (each has a default below, so this file compiles alone):
+// Two kernel families, chosen by KIND: 0 the tile kernel (FFMA from shared-memory tiles), 2 the skinny kernel
+// for a few columns of C (at the end of the file, with its own tunables and constraints).
+// Tile tunables (each has a default below, so this file compiles alone):
 //   BM, BN   rows / columns of C computed by one thread block
 //   BK       depth of one k-step held in shared memory (double-buffered)
 //   TM, TN   rows / columns of C computed by one thread (TM a multiple of 4, TN of 2)
@@ -38,6 +40,48 @@
 #define ONLY_1(...) __VA_ARGS__
 #define ONLY_0(...) __trap()
 
+// KIND picks the kernel family: 0 (or undefined) the tile kernel below, 2 the skinny kernel at the end of the
+// file (few columns of C: GEMV-like rows).
+#ifndef KIND
+#define KIND 0
+#endif
+
+typedef long long i64;
+
+#define GEMM_ARGS                                                                                        \
+	i64 M, i64 N, i64 K, const float *__restrict__ A, i64 lda, const float *__restrict__ B, i64 ldb,   \
+		float *__restrict__ C, i64 ldc, float *__restrict__ W, unsigned *__restrict__ counters,       \
+		i64 k_chunk, int vec_a, int vec_b, int vec_c
+#define GEMM_PASS M, N, K, A, lda, B, ldb, C, ldc, W, counters, k_chunk, vec_a, vec_b, vec_c
+
+// Split-K, both families: once a block's partial products are in W, whether it is the last split of its tile to
+// arrive (every thread of the block calls it; flag is a __shared__ word). That block then sums the partials
+// (splitk_sum) and leaves the tile's counter at zero for the next launch.
+__device__ __forceinline__ bool splitk_last(unsigned *counters, unsigned &flag)
+{
+	__threadfence();
+	__syncthreads();
+	if (threadIdx.x == 0)
+		flag = atomicAdd(&counters[blockIdx.x], 1u) == gridDim.z - 1;
+	__syncthreads();
+	if (!flag)
+		return false;
+	__threadfence();
+	return true;
+}
+
+// C(row, col) as the splits' partials summed in the order z = 0, 1, ... (W: one M x N slab per split, ld M), so
+// the result does not depend on which split finished first.
+__device__ __forceinline__ float splitk_sum(const float *W, i64 M, i64 N, i64 row, i64 col)
+{
+	float sum = 0.f;
+	for (unsigned z = 0; z < gridDim.z; z++)
+		sum += __ldcg(W + z * (M * N) + col * M + row);
+	return sum;
+}
+
+#if KIND == 0
+
 #ifndef BM
 #define BM 64 // rows of C per block
 #endif
@@ -61,8 +105,6 @@
 #define PAD 4 // keeps float4 alignment and breaks the bank pattern of transposed stores
 #define LDS_A (BM + PAD)
 #define LDS_B (BN + PAD)
-
-typedef long long i64;
 
 // Moves BK-deep tiles of one operand from global memory to registers to shared memory. ROWS is the tile's
 // extent along M (for A) or N (for B). CONTIG_K: the operand is contiguous along k (A transposed, B as
@@ -278,36 +320,227 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const float *__re
 	// which split finished first. The tile's counter is left at zero for the next launch.
 	const i64 MN = M * N;
 	store_tile(acc, W + (i64)blockIdx.z * MN, M, M, N, tm0, tn0, M % 4 == 0);
-	__threadfence();
-	__syncthreads();
-	if (tid == 0)
-		last_block = atomicAdd(&counters[blockIdx.x], 1u) == gridDim.z - 1;
-	__syncthreads();
-	if (!last_block)
+	if (!splitk_last(counters, last_block))
 		return;
-	__threadfence();
 	// Rolled on purpose: this runs once per tile, and unrolling it per accumulator costs compile time.
 #pragma unroll 1
 	for (int e = 0; e < TM * TN; e++) {
 		const i64 row = tm0 + e % TM, col = tn0 + e / TM;
-		if (row < M && col < N) {
-			float sum = 0.f;
-			for (unsigned z = 0; z < gridDim.z; z++)
-				sum += __ldcg(W + z * MN + col * M + row);
-			C[col * ldc + row] = sum;
-		}
+		if (row < M && col < N)
+			C[col * ldc + row] = splitk_sum(W, M, N, row, col);
 	}
 	if (tid == 0)
 		counters[blockIdx.x] = 0;
 }
 
-#define GEMM_ARGS                                                                                        \
-	i64 M, i64 N, i64 K, const float *__restrict__ A, i64 lda, const float *__restrict__ B, i64 ldb,   \
-		float *__restrict__ C, i64 ldc, float *__restrict__ W, unsigned *__restrict__ counters,       \
-		i64 k_chunk, int vec_a, int vec_b, int vec_c
-#define GEMM_PASS M, N, K, A, lda, B, ldb, C, ldc, W, counters, k_chunk, vec_a, vec_b, vec_c
-
 extern "C" __global__ void __launch_bounds__(THREADS) gemm_nn(GEMM_ARGS) { ONLY(LAYOUT_NN, gemm_body<0, 0>(GEMM_PASS)); }
 extern "C" __global__ void __launch_bounds__(THREADS) gemm_nt(GEMM_ARGS) { ONLY(LAYOUT_NT, gemm_body<0, 1>(GEMM_PASS)); }
 extern "C" __global__ void __launch_bounds__(THREADS) gemm_tn(GEMM_ARGS) { ONLY(LAYOUT_TN, gemm_body<1, 0>(GEMM_PASS)); }
 extern "C" __global__ void __launch_bounds__(THREADS) gemm_tt(GEMM_ARGS) { ONLY(LAYOUT_TT, gemm_body<1, 1>(GEMM_PASS)); }
+
+#endif // KIND == 0
+
+// ---- KIND 2: skinny products (a few columns of C: GEMV-like rows), all four layouts ----
+// Where C has few columns each element of A is used BN times and never again, so the kernel is bound by the
+// bytes of A in flight (Little's law: tens of KB per SM), not by FMAs, and a tile kernel's shared-memory
+// staging of A is pure overhead.
+// Block: BM rows x BN columns of C. THREADS = RT*KS: RT = BM/4 row threads, each owning 4 consecutive rows and
+// all BN columns (acc[4][BN]), times KS k-slices. Grid (ceil(M/BM)*ceil(N/BN), 1, splits); the N-tiles of one
+// M-tile are adjacent in blockIdx.x, so the blocks that read the same rows of A run together.
+// k: the block's range is cut into chunks of KU consecutive k; slice s takes chunks s, s+KS, s+2*KS, ... A chunk
+// is a batch: a thread issues all its loads for it (KU 16-byte loads of A, KU*BN values of B) before its FMAs.
+//   nn, nt (A M-contiguous): thread (r, s) = (tid % RT, tid / RT); load u of a batch is the 4 rows at k0+u, and
+//   the row threads of a slice read neighbouring 16 bytes.
+//   tn, tt (A K-contiguous): thread (r, s) = (tid / KS, tid % KS); load (i, q) is row i's 4 k at k0+4q, and the
+//   slices of a row are neighbouring lanes reading neighbouring chunks of it.
+// B goes through the cache: every row thread of a slice reads the same values (a broadcast); as float4 along
+// its contiguous dimension where aligned (nn, tn: along k; nt, tt with BN = 4: along the columns).
+// Reduction in a fixed order (the result does not depend on timing): the slices' sums through shared memory in
+// slice order, then the splits (gridDim.z > 1) through W and the last block of the tile, in z order, as KIND 0.
+// Edges: rows >= M, columns >= N and k >= the range's end count as zero. A batch runs as above where it is whole,
+// vec_a says A's leading dimension allows float4 and (nn, nt) its 4 rows are in range; otherwise k by k with
+// scalar loads (few loads in flight: tails, and problems whose rows are not 16-byte aligned).
+// Tunables: BM, BN (1, 2 or 4), KS, KU (a multiple of 4), L2PF (see ld_a); BK is only the split-K grain (k_chunk a multiple of it,
+// so every chunk starts 16-byte aligned). Constraints (src/ops/gemm/gemm.c): THREADS in [64, 512];
+// KU*(4 + BN) + 4*BN <= 96 floats of data per thread; shared memory KS*BM*BN*4 bytes within 48 KB.
+#if KIND == 2
+
+#ifndef BM
+#define BM 64 // rows of C per block
+#endif
+#ifndef BN
+#define BN 1 // columns of C per block
+#endif
+#ifndef BK
+#define BK 16 // split-K grain
+#endif
+#ifndef KS
+#define KS 8 // k-slices of threads per block
+#endif
+#ifndef KU
+#define KU 8 // k of one batch per thread
+#endif
+#ifndef L2PF
+#define L2PF 1 // A read with a 256-byte L2 prefetch per miss, bypassing L1
+#endif
+
+#define RT (BM / 4)
+#define THREADS (RT * KS)
+// 128 registers a thread at most (enough blocks per SM to fill its 64K registers), so the edge paths cannot
+// cost the main loop its occupancy
+#define MIN_BLOCKS (65536 / (128 * THREADS) > 1 ? 65536 / (128 * THREADS) : 1)
+
+static_assert(BM % 4 == 0 && KU % 4 == 0 && BN >= 1 && BN <= 4 && BK % 4 == 0, "skinny tile");
+
+// A's batches are read once. L2PF 1: they are not kept in L1, and each miss asks L2 for the whole 256-byte
+// sector group, so DRAM serves longer runs of each column (nn, nt) or row (tn, tt): on an H200 the N = 1 rows of
+// DeepBench's inference suite ran 12-17% faster, but 512x1x500000 (columns of 2 KB) 6% slower, hence a tunable.
+__device__ __forceinline__ float4 ld_a(const float *p)
+{
+#if L2PF
+	float4 v;
+	asm("ld.global.nc.L1::no_allocate.L2::256B.v4.f32 {%0, %1, %2, %3}, [%4];"
+	    : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+	    : "l"(p));
+	return v;
+#else
+	return __ldg(reinterpret_cast<const float4 *>(p));
+#endif
+}
+
+template <int TA, int TB>
+__device__ __forceinline__ void skinny_body(GEMM_ARGS)
+{
+	__shared__ float red[KS * BN * BM];
+	__shared__ unsigned last_block;
+
+	const int tid = threadIdx.x;
+	const int r = TA ? tid / KS : tid % RT, sl = TA ? tid % KS : tid / RT;
+	const i64 nt = (N + BN - 1) / BN;
+	const i64 m0 = (i64)(blockIdx.x / nt) * BM, n0 = (i64)(blockIdx.x % nt) * BN;
+	const i64 kbeg = (i64)blockIdx.z * k_chunk;
+	const i64 kend = kbeg + k_chunk < K ? kbeg + k_chunk : K;
+	const i64 row = m0 + 4 * r;
+	const bool rows_in = row + 3 < M, cols_in = n0 + BN <= N;
+
+	float acc[4][BN];
+#pragma unroll
+	for (int i = 0; i < 4; i++)
+#pragma unroll
+		for (int j = 0; j < BN; j++)
+			acc[i][j] = 0.f;
+
+	for (i64 k0 = kbeg + (i64)sl * KU; k0 < kend; k0 += (i64)KS * KU) {
+		if (k0 + KU <= kend && vec_a && (TA || rows_in)) { // a whole batch, A as float4: all loads, then FMAs
+			float a[KU][4], b[KU][BN];
+			if (TA == 0) {
+				const float *pa = A + k0 * lda + row;
+#pragma unroll
+				for (int u = 0; u < KU; u++) {
+					const float4 x = ld_a(pa + u * lda);
+					a[u][0] = x.x, a[u][1] = x.y, a[u][2] = x.z, a[u][3] = x.w;
+				}
+			} else {
+				const float *pa = A + row * lda + k0;
+#pragma unroll
+				for (int i = 0; i < 4; i++)
+#pragma unroll
+					for (int q = 0; q < KU / 4; q++) {
+						const float4 x = row + i < M ? ld_a(pa + i * lda + 4 * q) : make_float4(0.f, 0.f, 0.f, 0.f);
+						a[4 * q][i] = x.x, a[4 * q + 1][i] = x.y, a[4 * q + 2][i] = x.z, a[4 * q + 3][i] = x.w;
+					}
+			}
+			if (TB == 0 && vec_b) { // B(k, n) at B[n*ldb + k]: float4 along k
+#pragma unroll
+				for (int j = 0; j < BN; j++)
+#pragma unroll
+					for (int q = 0; q < KU / 4; q++) {
+						const float4 y = n0 + j < N
+									 ? __ldg(reinterpret_cast<const float4 *>(B + (n0 + j) * ldb + k0 + 4 * q))
+									 : make_float4(0.f, 0.f, 0.f, 0.f);
+						b[4 * q][j] = y.x, b[4 * q + 1][j] = y.y, b[4 * q + 2][j] = y.z, b[4 * q + 3][j] = y.w;
+					}
+			} else if (TB == 1 && BN == 4 && vec_b && cols_in) { // B(k, n) at B[k*ldb + n]: float4 along n
+				if constexpr (BN == 4) {
+#pragma unroll
+					for (int u = 0; u < KU; u++) {
+						const float4 y = __ldg(reinterpret_cast<const float4 *>(B + (k0 + u) * ldb + n0));
+						b[u][0] = y.x, b[u][1] = y.y, b[u][2] = y.z, b[u][3] = y.w;
+					}
+				}
+			} else {
+#pragma unroll
+				for (int u = 0; u < KU; u++)
+#pragma unroll
+					for (int j = 0; j < BN; j++)
+						b[u][j] = n0 + j < N ? __ldg(TB ? B + (k0 + u) * ldb + n0 + j : B + (n0 + j) * ldb + k0 + u)
+								     : 0.f;
+			}
+#pragma unroll
+			for (int u = 0; u < KU; u++)
+#pragma unroll
+				for (int i = 0; i < 4; i++)
+#pragma unroll
+					for (int j = 0; j < BN; j++)
+						acc[i][j] = fmaf(a[u][i], b[u][j], acc[i][j]);
+		} else { // the end of the range, the last rows of M or unaligned rows: k by k, element by element
+#pragma unroll 1
+			for (i64 k = k0; k < k0 + KU && k < kend; k++) {
+				float a[4], b[BN];
+#pragma unroll
+				for (int i = 0; i < 4; i++)
+					a[i] = row + i < M ? __ldg(TA ? A + (row + i) * lda + k : A + k * lda + row + i) : 0.f;
+#pragma unroll
+				for (int j = 0; j < BN; j++)
+					b[j] = n0 + j < N ? __ldg(TB ? B + k * ldb + n0 + j : B + (n0 + j) * ldb + k) : 0.f;
+#pragma unroll
+				for (int i = 0; i < 4; i++)
+#pragma unroll
+					for (int j = 0; j < BN; j++)
+						acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+			}
+		}
+	}
+
+	// the slices' sums, added in slice order by one thread per output of the tile
+#pragma unroll
+	for (int i = 0; i < 4; i++)
+#pragma unroll
+		for (int j = 0; j < BN; j++)
+			red[(sl * BN + j) * BM + 4 * r + i] = acc[i][j];
+	__syncthreads();
+	const bool split = gridDim.z > 1;
+	const i64 MN = M * N;
+	for (int e = tid; e < BM * BN; e += THREADS) {
+		const int ii = e % BM, j = e / BM;
+		const i64 m = m0 + ii, n = n0 + j;
+		float sum = 0.f;
+#pragma unroll 1
+		for (int t = 0; t < KS; t++)
+			sum += red[(t * BN + j) * BM + ii];
+		if (m < M && n < N) {
+			if (split)
+				W[(i64)blockIdx.z * MN + n * M + m] = sum;
+			else
+				C[n * ldc + m] = sum;
+		}
+	}
+	if (!split)
+		return;
+	if (!splitk_last(counters, last_block))
+		return;
+	for (int e = tid; e < BM * BN; e += THREADS) {
+		const i64 m = m0 + e % BM, n = n0 + e / BM;
+		if (m < M && n < N)
+			C[n * ldc + m] = splitk_sum(W, M, N, m, n);
+	}
+	if (tid == 0)
+		counters[blockIdx.x] = 0;
+}
+
+extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) gemm_nn(GEMM_ARGS) { ONLY(LAYOUT_NN, skinny_body<0, 0>(GEMM_PASS)); }
+extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) gemm_nt(GEMM_ARGS) { ONLY(LAYOUT_NT, skinny_body<0, 1>(GEMM_PASS)); }
+extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) gemm_tn(GEMM_ARGS) { ONLY(LAYOUT_TN, skinny_body<1, 0>(GEMM_PASS)); }
+extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) gemm_tt(GEMM_ARGS) { ONLY(LAYOUT_TT, skinny_body<1, 1>(GEMM_PASS)); }
+
+#endif // KIND == 2

@@ -133,9 +133,17 @@ static void test_kinds(void)
 
 /* ---- the GEMM space ---- */
 
-/* The predicates GEMM's rows were first written as, before rows became data: the sets must not change. */
+/* The predicates GEMM's rows were first written as, before rows became data, with the skinny family (KIND 2)
+ * beside the tiles (KIND 0): the sets must not change. */
 static int gemm_static_ok(const int *v)
 {
+	if (v[GEMM_KIND] == GEMM_KIND_SKINNY) {
+		int threads = v[GEMM_BM] / 4 * v[GEMM_KS];
+		return v[GEMM_TM] == 4 && v[GEMM_TN] == 2 && v[GEMM_BN] <= 4 && v[GEMM_BK] == 16 && threads >= 64 &&
+		       threads <= 512 && v[GEMM_KU] * (4 + v[GEMM_BN]) + 4 * v[GEMM_BN] <= 96;
+	}
+	if (v[GEMM_KS] != 1 || v[GEMM_KU] != 4 || v[GEMM_L2PF] || v[GEMM_BM] > 128 || v[GEMM_BN] < 16)
+		return 0;
 	if (v[GEMM_BM] % v[GEMM_TM] || v[GEMM_BN] % v[GEMM_TN])
 		return 0;
 	int threads = (v[GEMM_BM] / v[GEMM_TM]) * (v[GEMM_BN] / v[GEMM_TN]);
@@ -144,6 +152,9 @@ static int gemm_static_ok(const int *v)
 
 static int gemm_limits_ok(const int *v, const struct dlb_limits *lim)
 {
+	if (v[GEMM_KIND] == GEMM_KIND_SKINNY)
+		return (size_t)v[GEMM_KS] * v[GEMM_BN] * v[GEMM_BM] * 4 <= lim->smem_static &&
+		       v[GEMM_BM] / 4 * v[GEMM_KS] <= lim->max_threads_per_block;
 	int threads = (v[GEMM_BM] / v[GEMM_TM]) * (v[GEMM_BN] / v[GEMM_TN]);
 	size_t smem = 2u * (size_t)v[GEMM_BK] * (size_t)(v[GEMM_BM] + 4 + v[GEMM_BN] + 4) * sizeof(float);
 	return smem <= lim->smem_static && threads <= lim->max_threads_per_block;
@@ -160,14 +171,17 @@ static void test_enumerate(void)
 	long total = 1;
 	for (int p = 0; p < space->nparams; p++)
 		total *= space->params[p].nvalues;
-	CHECK_EQ_INT(total, 288);
-	CHECK_EQ_INT(n, 153);
-	/* 288 = 4 BM x 4 BN x 3 BK x 2 TM x 3 TN. Every BM and BN (16..128) is a multiple of every TM and TN (2..8),
-	 * so the two divisibility rows (one row before they were split) remove 0 + 0; threads in [64, 256] then
-	 * removes 129 and staging 6: 288 - 0 - 0 - 129 - 6 = 153. */
+	CHECK_EQ_INT(total, 37800);
+	CHECK_EQ_INT(n, 363);
+	/* 37800 = 5 BM x 7 BN x 3 BK x 2 TM x 3 TN x 2 KIND x 5 KS x 3 KU x 2 L2PF. One family per configuration
+	 * leaves 288 tiles (BM <= 128, BN >= 16, KS 1, KU 4, L2PF 0: the space before skinny) and 450 skinny ones
+	 * (TM 4, TN 2, BN <= 4, BK 16): 738, so it removes 37062. Tiles: threads in [64, 256] then removes 129 and
+	 * staging 6 (153 left, as before). Skinny: of 5 BM x 5 KS, 15 have threads (BM/4)*KS in [64, 512]; with
+	 * registers, KU 4, 8, 16 at BN 1 and 4, 8 at BN 2 and 4; both L2PF: 15 x 7 x 2 = 210 of 450 (-240).
+	 * 153 + 210 = 363. */
 	CHECK_EQ_INT(space->nconstraints, 4);
-	CHECK(rejected[0] == 0 && rejected[1] == 0 && rejected[2] == 129 && rejected[3] == 6,
-	      "rejected %d, %d, %d, %d; expected 0, 0, 129, 6", rejected[0], rejected[1], rejected[2], rejected[3]);
+	CHECK(rejected[0] == 37062 && rejected[1] == 129 && rejected[2] == 6 && rejected[3] == 240,
+	      "rejected %d, %d, %d, %d; expected 37062, 129, 6, 240", rejected[0], rejected[1], rejected[2], rejected[3]);
 	CHECK_EQ_INT(n + rejected[0] + rejected[1] + rejected[2] + rejected[3], total);
 
 	/* The same set, in the same order, as the original predicates give over the full product. */
@@ -223,13 +237,14 @@ static void test_enumerate(void)
 		within += in;
 		agree += in == gemm_limits_ok(cfgs[i].v, &lim);
 	}
-	CHECK_EQ_INT(within, 146);
+	CHECK_EQ_INT(within, 356); /* 7 tiles over 48 KiB of shared memory */
 	CHECK(agree == n, "the limit rows and the original limit predicates disagree on %d configurations", n - agree);
 	CHECK(within >= 100, "only %d candidates within the default limits; the project needs >= 100", within);
 
 	/* BM=128 BN=128 BK=32: 2*32*(128+4+128+4)*4 = 67584 bytes of shared memory, over 48 KiB. */
 	struct dlb_candidate big = {
-		.cfg = {.v = {[GEMM_BM] = 128, [GEMM_BN] = 128, [GEMM_BK] = 32, [GEMM_TM] = 8, [GEMM_TN] = 8}}};
+		.cfg = {.v = {[GEMM_BM] = 128, [GEMM_BN] = 128, [GEMM_BK] = 32, [GEMM_TM] = 8, [GEMM_TN] = 8, [GEMM_KS] = 1,
+			      [GEMM_KU] = 4}}};
 	CHECK_EQ_INT(dlb_candidate_within_limits(&dlb_op_gemm, &big, &lim), 1);
 	lim.smem_static = 99 * 1024;
 	CHECK_EQ_INT(dlb_candidate_within_limits(&dlb_op_gemm, &big, &lim), 0);
@@ -244,9 +259,10 @@ static void test_text(void)
 	int n = dlb_space_enumerate(space, NULL, &cfgs, NULL);
 	REQUIRE(n > 0, "enumeration failed");
 	char buf[128];
-	struct dlb_config one = {.v = {[GEMM_BM] = 64, [GEMM_BN] = 128, [GEMM_BK] = 8, [GEMM_TM] = 8, [GEMM_TN] = 4}};
+	struct dlb_config one = {
+		.v = {[GEMM_BM] = 64, [GEMM_BN] = 128, [GEMM_BK] = 8, [GEMM_TM] = 8, [GEMM_TN] = 4, [GEMM_KS] = 1, [GEMM_KU] = 4}};
 	dlb_config_format(space, &one, buf, sizeof buf);
-	CHECK_EQ_STR(buf, "BM=64 BN=128 BK=8 TM=8 TN=4");
+	CHECK_EQ_STR(buf, "BM=64 BN=128 BK=8 TM=8 TN=4 KIND=0 KS=1 KU=4 L2PF=0");
 	int mismatched = 0;
 	for (int i = 0; i < n; i++) {
 		dlb_config_format(space, &cfgs[i], buf, sizeof buf);
@@ -258,9 +274,11 @@ static void test_text(void)
 	CHECK(mismatched == 0, "%d of %d configurations do not round-trip", mismatched, n);
 	free(cfgs);
 
-	CHECK_EQ_INT(dlb_config_parse(space, "TN=4 TM=8 BK=16 BN=64 BM=128", &c), 0); /* any order */
-	CHECK(c.v[GEMM_BM] == 128 && c.v[GEMM_BN] == 64 && c.v[GEMM_BK] == 16 && c.v[GEMM_TM] == 8 && c.v[GEMM_TN] == 4,
-	      "reordered text parsed as %d %d %d %d %d", c.v[0], c.v[1], c.v[2], c.v[3], c.v[4]);
+	CHECK_EQ_INT(dlb_config_parse(space, "KU=8 TN=4 TM=8 L2PF=1 BK=16 KS=4 BN=64 BM=128 KIND=2", &c), 0); /* any order */
+	CHECK(c.v[GEMM_BM] == 128 && c.v[GEMM_BN] == 64 && c.v[GEMM_BK] == 16 && c.v[GEMM_TM] == 8 && c.v[GEMM_TN] == 4 &&
+		      c.v[GEMM_KIND] == 2 && c.v[GEMM_KS] == 4 && c.v[GEMM_KU] == 8 && c.v[GEMM_L2PF] == 1,
+	      "reordered text parsed as %d %d %d %d %d %d %d %d %d", c.v[0], c.v[1], c.v[2], c.v[3], c.v[4], c.v[5],
+	      c.v[6], c.v[7], c.v[8]);
 	static const char *const bad[] = {"BM=64 XX=3", "BM=64", "garbage", "", "BM=64 BN=64 BK=8 TM=8",
 					  "BM=64 BN=64 BK=8 TM=8 TN=x", "BM=64 BN=64 BK=8 TM=8 TN=4 extra"};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
@@ -284,13 +302,13 @@ static void test_report(void)
 	int rc;
 	char *text = report_of(&dlb_op_gemm, DLB_PREC_FP32, 0, &rc);
 	CHECK_EQ_INT(rc, 0);
-	CHECK_HAS(text, "space of gemm fp32: 5 parameters\n");
-	CHECK_HAS(text, "  BK  k-depth of one shared-memory stage  8 16 32\n");
-	const char *rows[] = {"all combinations", "BM % TM == 0", "BN % TN == 0", "threads = (BM/TM)*(BN/TN) in [64, 256]",
-			      "staged floats per thread", "shared memory 2*BK*(BM+BN+8)*4 bytes",
-			      "threads <= max threads per block", "candidates to compile"};
-	const char *counts[] = {"288\n", "288  (-0)\n", "288  (-0)\n", "159  (-129)\n", "153  (-6)\n",
-				"146  (-7)\n", "146  (-0)\n", "146\n"};
+	CHECK_HAS(text, "space of gemm fp32: 9 parameters\n");
+	CHECK_HAS(text, "  BK    k-depth of one shared-memory stage (skinny: the split-K grain)   8 16 32\n");
+	const char *rows[] = {"all combinations", "one family", "tile: BM % TM == 0", "tile: staged floats per thread",
+			      "skinny: threads", "shared memory (tile 2*BK*(BM+BN+8)*4", "threads <= max threads per block",
+			      "candidates to compile"};
+	const char *counts[] = {"37800\n", "738  (-37062)\n", "609  (-129)\n", "603  (-6)\n", "363  (-240)\n",
+				"356  (-7)\n", "356  (-0)\n", "356\n"};
 	const char *at = text;
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		const char *row = at ? strstr(at, rows[i]) : NULL;
@@ -308,7 +326,7 @@ static void test_report(void)
 	int listed = 0;
 	for (const char *p = text; (p = strstr(p, "\n  BM=")); p++)
 		listed++;
-	CHECK_EQ_INT(listed, 146);
+	CHECK_EQ_INT(listed, 356);
 	free(text);
 
 	text = report_of(&dlb_op_gemm, DLB_PREC_FP16, 0, &rc);

@@ -9,39 +9,84 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* KIND picks the family (templates/gemm_fp32.cu): 0 = tiles from shared memory (BM, BN, BK, TM, TN), 2 = skinny
+ * products for a few columns of C (BM, BN 1..4, KS, KU, L2PF; BK only the split-K grain). A family's unused
+ * parameters are pinned to one value each, so no configuration is counted twice. */
 static const struct dlb_param gemm_params[GEMM_NPARAMS] = {
-	[GEMM_BM] = {"BM", "rows of C per thread block", 4, {16, 32, 64, 128}},
-	[GEMM_BN] = {"BN", "columns of C per thread block", 4, {16, 32, 64, 128}},
-	[GEMM_BK] = {"BK", "k-depth of one shared-memory stage", 3, {8, 16, 32}},
-	[GEMM_TM] = {"TM", "rows of C per thread", 2, {4, 8}},
-	[GEMM_TN] = {"TN", "columns of C per thread", 3, {2, 4, 8}},
+	[GEMM_BM] = {"BM", "rows of C per thread block (256: skinny only)", 5, {16, 32, 64, 128, 256}},
+	[GEMM_BN] = {"BN", "columns of C per thread block (1, 2, 4: skinny only)", 7, {1, 2, 4, 16, 32, 64, 128}},
+	[GEMM_BK] = {"BK", "k-depth of one shared-memory stage (skinny: the split-K grain)", 3, {8, 16, 32}},
+	[GEMM_TM] = {"TM", "rows of C per thread (tile)", 2, {4, 8}},
+	[GEMM_TN] = {"TN", "columns of C per thread (tile)", 3, {2, 4, 8}},
+	[GEMM_KIND] = {"KIND", "0: FFMA tiles, 2: FFMA skinny (few columns of C)", 2, {0, 2}, 1,
+		       (const char *const[]){"FFMA tile", "FFMA skinny"}},
+	[GEMM_KS] = {"KS", "k-slices of threads per block (skinny)", 5, {1, 4, 8, 16, 32}},
+	[GEMM_KU] = {"KU", "k per thread per batch of loads (skinny)", 3, {4, 8, 16}},
+	[GEMM_L2PF] = {"L2PF", "1: A read past L1 with a 256-byte L2 prefetch per miss (skinny)", 2, {0, 1}},
 };
+
+static int is_skinny(const int *v)
+{
+	return v[GEMM_KIND] == GEMM_KIND_SKINNY;
+}
 
 static int threads_of(const int *v)
 {
+	if (is_skinny(v))
+		return v[GEMM_BM] / 4 * v[GEMM_KS];
 	return (v[GEMM_BM] / v[GEMM_TM]) * (v[GEMM_BN] / v[GEMM_TN]);
 }
 
 static size_t smem_of(const int *v)
 {
+	if (is_skinny(v))
+		return (size_t)v[GEMM_KS] * (size_t)v[GEMM_BN] * (size_t)v[GEMM_BM] * sizeof(float);
 	return 2u * (size_t)v[GEMM_BK] * (size_t)(v[GEMM_BM] + 4 + v[GEMM_BN] + 4) * sizeof(float);
+}
+
+/* One family per configuration: a tile leaves KS, KU and L2PF at 1, 4 and 0, has at most 128 rows and at least
+ * 16 columns; a skinny block leaves TM and TN at 4 and 2, has 1 to 4 columns and the split-K grain 16. */
+static int c_family(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	if (is_skinny(v))
+		return v[GEMM_TM] == 4 && v[GEMM_TN] == 2 && v[GEMM_BN] <= 4 && v[GEMM_BK] == 16;
+	return v[GEMM_KS] == 1 && v[GEMM_KU] == 4 && !v[GEMM_L2PF] && v[GEMM_BN] >= 16 && v[GEMM_BM] <= 128;
+}
+
+static int c_tile_shape(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	if (is_skinny(v))
+		return 1;
+	int t = threads_of(v);
+	return v[GEMM_BM] % v[GEMM_TM] == 0 && v[GEMM_BN] % v[GEMM_TN] == 0 && t >= 64 && t <= 256;
 }
 
 static int c_staging(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim; /* floats each thread holds in flight for the next stage: more would spill */
-	return (v[GEMM_BM] + v[GEMM_BN]) * v[GEMM_BK] <= 64 * threads_of(v);
+	return is_skinny(v) || (v[GEMM_BM] + v[GEMM_BN]) * v[GEMM_BK] <= 64 * threads_of(v);
 }
 
-/* threads = BM*BN / (TM*TN): exponents of a PRODUCT row */
-#define THREADS_EXP {[GEMM_BM] = 1, [GEMM_BN] = 1, [GEMM_TM] = -1, [GEMM_TN] = -1}
+/* The skinny kernel's registers of data: acc[4][BN], a batch of A (4*KU) and of B (KU*BN) */
+static int c_skinny(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	if (!is_skinny(v))
+		return 1;
+	int t = threads_of(v);
+	return t >= 64 && t <= 512 && v[GEMM_KU] * (4 + v[GEMM_BN]) + 4 * v[GEMM_BN] <= 96;
+}
 
 static const struct dlb_constraint gemm_constraints[] = {
-	{.text = "BM % TM == 0", .kind = DLB_CON_MULTIPLE, .a = GEMM_BM, .b = GEMM_TM},
-	{.text = "BN % TN == 0", .kind = DLB_CON_MULTIPLE, .a = GEMM_BN, .b = GEMM_TN},
-	{.text = "threads = (BM/TM)*(BN/TN) in [64, 256]", .kind = DLB_CON_PRODUCT, .exp = THREADS_EXP, .lo = 64,
-	 .hi = 256},
-	{.text = "staged floats per thread (BM+BN)*BK/threads <= 64", .kind = DLB_CON_CUSTOM, .ok = c_staging},
+	{.text = "one family: tile KS 1, KU 4, L2PF 0, BM <= 128, BN >= 16; skinny TM 4, TN 2, BN <= 4, BK 16",
+	 .kind = DLB_CON_CUSTOM, .ok = c_family},
+	{.text = "tile: BM % TM == 0, BN % TN == 0, threads (BM/TM)*(BN/TN) in [64, 256]", .kind = DLB_CON_CUSTOM,
+	 .ok = c_tile_shape},
+	{.text = "tile: staged floats per thread (BM+BN)*BK/threads <= 64", .kind = DLB_CON_CUSTOM, .ok = c_staging},
+	{.text = "skinny: threads (BM/4)*KS in [64, 512], KU*(4+BN) + 4*BN <= 96 floats of data per thread",
+	 .kind = DLB_CON_CUSTOM, .ok = c_skinny},
 };
 
 static int l_smem(const int *v, const struct dlb_limits *lim)
@@ -49,11 +94,15 @@ static int l_smem(const int *v, const struct dlb_limits *lim)
 	return !lim || smem_of(v) <= lim->smem_static;
 }
 
+static int l_threads(const int *v, const struct dlb_limits *lim)
+{
+	return !lim || threads_of(v) <= lim->max_threads_per_block;
+}
+
 static const struct dlb_constraint gemm_limit_checks[] = {
-	{.text = "shared memory 2*BK*(BM+BN+8)*4 bytes <= static limit per block", .kind = DLB_CON_CUSTOM,
-	 .ok = l_smem},
-	{.text = "threads <= max threads per block", .kind = DLB_CON_PRODUCT, .exp = THREADS_EXP, .lo = 1,
-	 .hi_limit = DLB_LIMIT_THREADS_PER_BLOCK},
+	{.text = "shared memory (tile 2*BK*(BM+BN+8)*4, skinny KS*BN*BM*4 bytes) <= static limit per block",
+	 .kind = DLB_CON_CUSTOM, .ok = l_smem},
+	{.text = "threads <= max threads per block", .kind = DLB_CON_CUSTOM, .ok = l_threads},
 };
 
 static const char *const gemm_kernels[] = {"gemm_nn", "gemm_nt", "gemm_tn", "gemm_tt"};
@@ -240,6 +289,8 @@ static int gemm_variants(void *state, const struct dlb_candidate *c, int *values
 	if ((double)GM(&s->p) * (double)GN(&s->p) >= 4.0 * s->g->dev->sm_count * 128 * 128 &&
 	    c->cfg.v[GEMM_BM] * c->cfg.v[GEMM_BN] < 64 * 64)
 		return 0;
+	if (is_skinny(c->cfg.v) && GN(&s->p) > 16)
+		return 0; /* for a few columns only (every layout): wider products reuse A, which tiles do */
 	int n = dlb_gemm_splits(&s->p, c->cfg.v, s->g->dev->sm_count, values, max);
 	/* Workspace for the largest split, allocated now: never inside a timed region. */
 	size_t need = 0;

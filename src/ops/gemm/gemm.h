@@ -51,7 +51,9 @@ int dlb_gemm_ref_s8(struct dlb_gpu *g, int64_t M, int64_t N, int64_t K, const vo
 		    const void *B, int64_t ldb, int tb, int *C, int64_t ldc);
 
 /* Indices of the tunables in a configuration. */
-enum { GEMM_BM, GEMM_BN, GEMM_BK, GEMM_TM, GEMM_TN, GEMM_NPARAMS };
+enum { GEMM_BM, GEMM_BN, GEMM_BK, GEMM_TM, GEMM_TN, GEMM_KIND, GEMM_KS, GEMM_KU, GEMM_L2PF, GEMM_NPARAMS };
+/* fp32's kernel families (GEMM_KIND): FFMA tiles, and skinny products for a few columns of C */
+enum { GEMM_KIND_TILE = 0, GEMM_KIND_SKINNY = 2 };
 /* Split-K factors a configuration may run with on problem p (always 1 first); returns the count. */
 int dlb_gemm_splits(const struct dlb_problem *p, const int *v, int sm_count, int *splits, int max);
 
