@@ -55,7 +55,7 @@ struct dlb_platform {
 	char first_seen[24], last_seen[24];
 };
 
-#define DLB_RESULT_MAX_VENDOR 10
+#define DLB_RESULT_MAX_VENDOR 16
 struct dlb_vendor_entry {
 	char name[48];
 	int kind;     /* which of the family's vendor columns it belongs to (struct dlb_vendor_col) */

@@ -217,8 +217,11 @@ const struct dlb_family dlb_family_gemm = {
 	.work = gemm_work,
 	.vendor_lib = &dlb_lib_cublas,
 	.vendor_about = "cuBLAS (fp32: cublasSgemm, default non-TF32 math; fp16 and int8: cublasGemmEx)\n"
-			"        and every cuBLASLt heuristic algorithm (up to 8); verified against cublasSgemm (fp32:\n"
-			"        tolerance 8*eps*K/4), cublasGemmEx with fp32 output (fp16) or an exact int32 reference (int8)",
+			"        and every cuBLASLt heuristic algorithm (up to 8); int8 in NN, NT, TT also through TN, where\n"
+			"        cuBLAS has its tensor-core kernels (cublasLt-TN#a: operands transposed by\n"
+			"        cublasLtMatrixTransform inside the timed call, up to 4 TN algorithms); verified against\n"
+			"        cublasSgemm (fp32: tolerance 8*eps*K/4), cublasGemmEx with fp32 output (fp16) or an exact\n"
+			"        int32 reference (int8)",
 	.cols = gemm_cols,
 	.ncols = sizeof gemm_cols / sizeof gemm_cols[0],
 	.open = gemm_open,

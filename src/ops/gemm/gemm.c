@@ -352,8 +352,8 @@ fail:
 
 struct vendor_ctx {
 	const struct dlb_gemm_io *io;
-	const struct dlb_lt_plan *plan;
-	int algo; /* -1: the classic entry point */
+	const struct dlb_gemm_vendor_keep *keep;
+	int algo; /* -1: the classic entry point; DLB_GEMM_TN_ENTRY + a: the TN route's algorithm a */
 };
 
 static int vendor_launch(void *ctx, int set)
@@ -362,7 +362,10 @@ static int vendor_launch(void *ctx, int set)
 	const struct dlb_gemm_io *io = v->io;
 	if (v->algo < 0)
 		return dlb_blas_gemm_run(io->handles, io->blas, io->A[set], io->B[set], io->C[set]);
-	return dlb_lt_run(io->handles, v->plan, v->algo, io->A[set], io->B[set], io->C[set]);
+	if (v->algo >= DLB_GEMM_TN_ENTRY)
+		return dlb_lt_tn_run(io->handles, &v->keep->tn, v->algo - DLB_GEMM_TN_ENTRY, io->A[set], io->B[set],
+				     io->C[set]);
+	return dlb_lt_run(io->handles, &v->keep->plan, v->algo, io->A[set], io->B[set], io->C[set]);
 }
 
 static int floor_launch(void *ctx, int set)
@@ -395,6 +398,37 @@ fail:
 	return rc;
 }
 
+/* int8 in NN, NT or TT: cuBLAS serves these layouts without its tensor-core kernels, so the vendor's best shot
+ * is the TN route (dlb_lt_tn_run): each entry "cublasLt-TN#a" transposes what is not K-major and runs TN
+ * algorithm a, at most DLB_GEMM_TN_ALGOS of them. Entries go before the stream floor's slot. */
+static int tn_entries(struct vendor_ctx *ctx, struct dlb_gemm_vendor_keep *keep, const struct dlb_bench_opts *o,
+		      struct dlb_vendor_entry *out, int max, int *n)
+{
+	int rc = 0, supported;
+	const struct dlb_blas_gemm *g = ctx->io->blas;
+	if (g->a_type != CUDA_R_8I || (g->ta && !g->tb))
+		return 0;
+	DLB_CHECK(dlb_lt_tn_create(ctx->io->handles, g, &keep->tn));
+	for (int a = 0; a < keep->tn.plan.nalgos && a < DLB_GEMM_TN_ALGOS && *n < max - 1; a++) {
+		keep->algo[*n] = DLB_GEMM_TN_ENTRY + a;
+		struct dlb_vendor_entry *t = &out[(*n)++];
+		memset(t, 0, sizeof *t);
+		snprintf(t->name, sizeof t->name, "cublasLt-TN#%d", a);
+		t->kind = DLB_GEMM_KIND_LT;
+		char cfg[sizeof t->config - 32];
+		if (dlb_lt_describe(&keep->tn.plan, a, cfg, sizeof cfg)) {
+			snprintf(cfg, sizeof cfg, "unreadable: %s", dlb_last_error());
+			dlb_clear_error();
+		}
+		snprintf(t->config, sizeof t->config, "%s + %s",
+			 !g->ta && g->tb ? "A, B transposed" : !g->ta ? "A transposed" : "B transposed", cfg);
+		ctx->algo = DLB_GEMM_TN_ENTRY + a;
+		DLB_CHECK(time_vendor(ctx, o, t, &supported));
+	}
+fail:
+	return rc;
+}
+
 int dlb_gemm_vendor(const struct dlb_gemm_io *io, const char *name, const struct dlb_bench_opts *o,
 		    struct dlb_vendor_entry *out, int max, int *n)
 {
@@ -406,7 +440,7 @@ int dlb_gemm_vendor(const struct dlb_gemm_io *io, const char *name, const struct
 		return 0;
 	if (max > DLB_RESULT_MAX_VENDOR)
 		max = DLB_RESULT_MAX_VENDOR;
-	struct vendor_ctx ctx = {io, NULL, -1};
+	struct vendor_ctx ctx = {io, keep, -1};
 	struct dlb_vendor_entry *t = &out[*n];
 	memset(t, 0, sizeof *t);
 	snprintf(t->name, sizeof t->name, "%s", name);
@@ -414,7 +448,6 @@ int dlb_gemm_vendor(const struct dlb_gemm_io *io, const char *name, const struct
 	if (supported)
 		keep->algo[(*n)++] = -1;
 	DLB_CHECK(dlb_lt_plan_create(io->handles, io->blas, &keep->plan));
-	ctx.plan = &keep->plan;
 	for (int a = 0; a < keep->plan.nalgos && *n < max - 1; a++) {
 		keep->algo[*n] = a;
 		t = &out[(*n)++];
@@ -429,6 +462,7 @@ int dlb_gemm_vendor(const struct dlb_gemm_io *io, const char *name, const struct
 		ctx.algo = a;
 		DLB_CHECK(time_vendor(&ctx, o, t, &supported));
 	}
+	DLB_CHECK(tn_entries(&ctx, keep, o, out, max, n));
 	if (*n < max) { /* the floor: what reading the inputs and writing the output once takes here */
 		keep->algo[*n] = -2;
 		t = &out[(*n)++];
@@ -454,7 +488,7 @@ int dlb_gemm_vendor_launch(const struct dlb_gemm_io *io, int entry, int set)
 			 keep->n);
 	if (keep->algo[entry] == -2)
 		return floor_launch((void *)io, set);
-	struct vendor_ctx ctx = {io, &keep->plan, keep->algo[entry]};
+	struct vendor_ctx ctx = {io, keep, keep->algo[entry]};
 	DLB_CHECK(vendor_launch(&ctx, set));
 fail:
 	return rc;
@@ -463,6 +497,7 @@ fail:
 void dlb_gemm_vendor_free(struct dlb_gemm_vendor_keep *keep)
 {
 	dlb_lt_plan_destroy(&keep->plan);
+	dlb_lt_tn_destroy(&keep->tn);
 	keep->n = 0;
 }
 

@@ -63,10 +63,13 @@ int dlb_gemm_splits(const struct dlb_problem *p, const int *v, int sm_count, int
  * timing after the search): the cuBLASLt plan, and what each entry ran. Released by dlb_gemm_vendor_free. */
 struct dlb_gemm_vendor_keep {
 	struct dlb_lt_plan plan;
+	struct dlb_lt_tn tn; /* int8 in another layout than TN: the operands transposed for cuBLASLt's TN algorithms */
 	int n;
 	int algo[DLB_RESULT_MAX_VENDOR]; /* per entry: -1 the classic entry point, >= 0 a cuBLASLt algorithm, -2 the
-	                                  * stream floor */
+	                                  * stream floor, DLB_GEMM_TN_ENTRY + a: algorithm a of the TN route */
 };
+#define DLB_GEMM_TN_ENTRY 100
+#define DLB_GEMM_TN_ALGOS 4 /* TN algorithms timed (of cuBLASLt's heuristic list, best first) */
 
 /* What a GEMM op's cuBLAS baselines run on: the op's own input sets and outputs, and how the op verifies
  * C[0] against its reference. */

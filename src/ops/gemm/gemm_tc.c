@@ -457,7 +457,9 @@ static size_t tc_device_bytes(const struct dlb_problem *p, const struct dlb_devi
 	pack_plan(0, GTA(p), s.m, s.n, s.k, GTA(p) ? s.k : s.m, s.int8, &qa);
 	pack_plan(1, GTB(p), s.m, s.n, s.k, GTB(p) ? s.n : s.k, s.int8, &qb);
 	size_t packed = sets * (pack_bytes(&qa, s.es_in) + pack_bytes(&qb, s.es_in));
-	return sets * set_bytes(&s) + mn + (ws < ws_tiles ? ws : ws_tiles) + packed + dlb_bench_flush_bytes(dev) +
+	/* int8's vendor route through TN (dlb_lt_tn_create): one K-major copy of each operand */
+	size_t tn = s.int8 ? (size_t)s.k * ((size_t)s.m + (size_t)s.n) : 0;
+	return sets * set_bytes(&s) + mn + (ws < ws_tiles ? ws : ws_tiles) + packed + tn + dlb_bench_flush_bytes(dev) +
 	       ((size_t)64 << 20);
 }
 

@@ -213,3 +213,80 @@ void dlb_lt_plan_destroy(struct dlb_lt_plan *p)
 		(void)cublasLtMatrixLayoutDestroy(p->c);
 	memset(p, 0, sizeof *p);
 }
+
+/* One transpose of the TN route: the operand as stored (rows x cols, ld) to its transpose (cols x rows, ld cols). */
+static int tn_transform(cublasLtMatrixTransformDesc_t *tr, cublasLtMatrixLayout_t *in, int64_t rows, int64_t cols,
+			int64_t ld)
+{
+	int rc = 0;
+	cublasOperation_t op = CUBLAS_OP_T;
+	CUBLAS_CHECK(cublasLtMatrixTransformDescCreate(tr, CUDA_R_32F));
+	CUBLAS_CHECK(cublasLtMatrixTransformDescSetAttribute(*tr, CUBLASLT_MATRIX_TRANSFORM_DESC_TRANSA, &op, sizeof op));
+	CUBLAS_CHECK(cublasLtMatrixLayoutCreate(in, CUDA_R_8I, (uint64_t)rows, (uint64_t)cols, ld));
+fail:
+	return rc;
+}
+
+int dlb_lt_tn_create(struct dlb_blas *b, const struct dlb_blas_gemm *g, struct dlb_lt_tn *t)
+{
+	int rc = 0;
+	memset(t, 0, sizeof *t);
+	struct dlb_blas_gemm tn;
+	dlb_blas_gemm_int8(&tn, 1, 0, g->m, g->n, g->k);
+	if (!g->ta) { /* A stored m x k (ld lda): its transpose k x m is A K-major */
+		DLB_CHECK(tn_transform(&t->tr_a, &t->a_in, g->m, g->k, g->lda));
+		DLB_CHECK(dlb_dev_alloc(&t->At, (size_t)g->m * (size_t)g->k));
+	}
+	if (g->tb) { /* B stored n x k (ld ldb): its transpose k x n is B K-major */
+		DLB_CHECK(tn_transform(&t->tr_b, &t->b_in, g->n, g->k, g->ldb));
+		DLB_CHECK(dlb_dev_alloc(&t->Bt, (size_t)g->n * (size_t)g->k));
+	}
+	DLB_CHECK(dlb_lt_plan_create(b, &tn, &t->plan));
+	t->ready = 1;
+fail:
+	if (rc)
+		dlb_lt_tn_destroy(t);
+	return rc;
+}
+
+int dlb_lt_tn_run(struct dlb_blas *b, const struct dlb_lt_tn *t, int algo, const void *A, const void *B, void *C)
+{
+	int rc = 0;
+	const float one = 1.0f, zero = 0.0f;
+	if (!t->ready || algo < 0 || algo >= t->plan.nalgos)
+		DLB_FAIL(DLB_E_USAGE, "no TN algorithm %d planned", algo);
+	/* the TN plan's A layout (k x m, ld k) and B layout (k x n, ld k) are the transposes' outputs */
+	if (t->At) {
+		dlb_count_launch();
+		CUBLAS_CHECK(cublasLtMatrixTransform(b->lt, t->tr_a, &one, A, t->a_in, &zero, NULL, NULL, t->At, t->plan.a,
+						     b->stream));
+		A = t->At;
+	}
+	if (t->Bt) {
+		dlb_count_launch();
+		CUBLAS_CHECK(cublasLtMatrixTransform(b->lt, t->tr_b, &one, B, t->b_in, &zero, NULL, NULL, t->Bt, t->plan.b,
+						     b->stream));
+		B = t->Bt;
+	}
+	DLB_CHECK(dlb_lt_run(b, &t->plan, algo, A, B, C));
+fail:
+	return rc;
+}
+
+void dlb_lt_tn_destroy(struct dlb_lt_tn *t)
+{
+	/* teardown: failures here leave nothing to recover */
+	if (t->tr_a)
+		(void)cublasLtMatrixTransformDescDestroy(t->tr_a);
+	if (t->tr_b)
+		(void)cublasLtMatrixTransformDescDestroy(t->tr_b);
+	if (t->a_in)
+		(void)cublasLtMatrixLayoutDestroy(t->a_in);
+	if (t->b_in)
+		(void)cublasLtMatrixLayoutDestroy(t->b_in);
+	dlb_dev_free(t->At);
+	dlb_dev_free(t->Bt);
+	dlb_lt_plan_destroy(&t->plan);
+	memset(t, 0, sizeof *t);
+}
+

@@ -68,4 +68,22 @@ const char *dlb_lt_tile_name(int id);
 const char *dlb_lt_stages_name(int id);
 const char *dlb_lt_cluster_name(int id);
 void dlb_lt_plan_destroy(struct dlb_lt_plan *p);
+
+/* int8 through cuBLASLt's tensor-core (IMMA) algorithms, which take the TN layout only (A and B K-major): what a
+ * careful user of the vendor library does for another layout. Each call transposes the operands that are not
+ * K-major with cuBLASLt's own cublasLtMatrixTransform into scratch buffers, then runs the TN plan, so the
+ * transposes are inside the timed call, as our own repacks are. */
+struct dlb_lt_tn {
+	struct dlb_lt_plan plan;             /* the TN problem: ta = 1, tb = 0, lda = ldb = k */
+	cublasLtMatrixTransformDesc_t tr_a, tr_b;
+	cublasLtMatrixLayout_t a_in, b_in;   /* A, B as stored; NULL where already K-major */
+	void *At, *Bt;                       /* the K-major copies (device scratch) */
+	int ready;
+};
+/* Plan the TN route for int8 GEMM g (not itself TN): scratch, transforms and cuBLASLt's heuristic list for TN
+ * (t->plan.nalgos may be 0). */
+int dlb_lt_tn_create(struct dlb_blas *b, const struct dlb_blas_gemm *g, struct dlb_lt_tn *t);
+/* Transpose A and/or B as needed, then run algorithm algo of the TN plan: C = op(A) op(B) as g asked. */
+int dlb_lt_tn_run(struct dlb_blas *b, const struct dlb_lt_tn *t, int algo, const void *A, const void *B, void *C);
+void dlb_lt_tn_destroy(struct dlb_lt_tn *t);
 #endif
