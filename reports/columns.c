@@ -350,6 +350,15 @@ static void g_max_err(const struct dlb_row_ctx *x, const struct dlb_column *c, s
 	set_num(out, c->arg ? x->r->tol : x->r->max_err);
 }
 
+/* Measured accuracy (struct dlb_rel_err): arg 0, 1 the winner's max and mean, 2, 3 the vendor best's; NAN
+ * (n/a) where it was not measured. */
+static void g_rel_err(const struct dlb_row_ctx *x, const struct dlb_column *c, struct dlb_cell *out)
+{
+	const struct dlb_vendor_entry *vb = dlb_result_vendor_best(x->r);
+	const struct dlb_rel_err *e = c->arg < 2 ? &x->r->rel_err : vb ? &vb->rel_err : NULL;
+	set_num(out, !e || e->n < 1 ? NAN : c->arg % 2 ? e->mean : e->max);
+}
+
 static void g_counts(const struct dlb_row_ctx *x, const struct dlb_column *c, struct dlb_cell *out)
 {
 	(void)c;
@@ -423,6 +432,10 @@ static const struct dlb_column tail[] = {
 	 .fmt_csv = "%.3f", .where = T | C | J | X | M, .group = 5, .get = g_floor},
 	{.title = "verified", .field = "verified", .where = T | C | J | X | M, .group = 6, .get = g_verified,
 	 .get_text = t_verified},
+	{.field = "rel_err_max", .fmt_csv = "%.3g", .where = C | X, .arg = 0, .get = g_rel_err},
+	{.field = "rel_err_mean", .fmt_csv = "%.3g", .where = C | X, .arg = 1, .get = g_rel_err},
+	{.field = "vendor_rel_err_max", .fmt_csv = "%.3g", .where = C | X, .arg = 2, .get = g_rel_err},
+	{.field = "vendor_rel_err_mean", .fmt_csv = "%.3g", .where = C | X, .arg = 3, .get = g_rel_err},
 	{.field = "cached", .where = C | J, .get = g_cached},
 	{.field = "tuned_on_gpu", .fmt_csv = "%.0f", .where = C | J, .get = g_ran_on},
 	{.field = "measured_on", .quote = 1, .where = C | J, .get = g_elsewhere},

@@ -191,12 +191,20 @@ static int show_one(struct dlb_store *s, const struct dlb_row *w)
 	printf("best       %s: %.3f us [%.3f, %.3f], n=%d, max error %.3g (tolerance %.3g), measured %s in %.1f s\n",
 	       r.found ? r.config : "(none verified)", r.tuned.median, r.tuned.median_lo, r.tuned.median_hi, r.tuned.n,
 	       r.max_err, r.tol, r.timestamp, r.gpu_seconds);
+	if (r.rel_err.n > 0)
+		printf("accuracy   |c - exact| / sum |a b| at %d sampled outputs: max %.3g, mean %.3g\n", r.rel_err.n,
+		       r.rel_err.max, r.rel_err.mean);
 	printf("vendor     %d algorithms\n", r.nvendor);
-	for (int i = 0; i < r.nvendor; i++)
-		printf("  %-28s %s %10.3f us [%.3f, %.3f] n=%d%s%s\n", r.vendor[i].name,
+	for (int i = 0; i < r.nvendor; i++) {
+		char acc[64] = "";
+		if (r.vendor[i].rel_err.n > 0)
+			snprintf(acc, sizeof acc, "  rel err max %.3g, mean %.3g", r.vendor[i].rel_err.max,
+				 r.vendor[i].rel_err.mean);
+		printf("  %-28s %s %10.3f us [%.3f, %.3f] n=%d%s%s%s\n", r.vendor[i].name,
 		       r.vendor[i].ok ? "ok   " : strncmp(r.vendor[i].config, "n/a", 3) == 0 ? "n/a  " : "wrong",
-		       r.vendor[i].st.median, r.vendor[i].st.median_lo, r.vendor[i].st.median_hi, r.vendor[i].st.n,
+		       r.vendor[i].st.median, r.vendor[i].st.median_lo, r.vendor[i].st.median_hi, r.vendor[i].st.n, acc,
 		       r.vendor[i].config[0] ? "  " : "", r.vendor[i].config);
+	}
 	if (r.paired.n)
 		printf("paired     with %s, %d pairs side by side: %.3f us [%.3f, %.3f] against %.3f us [%.3f, %.3f]; speedup "
 		       "%.3fx [%.3f, %.3f]\n",

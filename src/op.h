@@ -189,6 +189,9 @@ struct dlb_op {
 	int (*launch)(void *state, const struct dlb_candidate *c, int variant, int set);
 	/* Poison set 0's output, run, compare with the reference. */
 	int (*verify)(void *state, const struct dlb_candidate *c, int variant, struct dlb_check *out);
+	/* The accuracy of what ran last into set 0's output (after verify), against the exact result in double at
+	 * sampled outputs (struct dlb_rel_err); NULL: the op does not measure it. */
+	int (*accuracy)(void *state, struct dlb_rel_err *out);
 	/* Verify and time every vendor baseline; returns how many entries of out were filled (or < 0). */
 	int (*vendor)(void *state, const struct dlb_bench_opts *o, struct dlb_vendor_entry *out, int max, int *n);
 	/* Run entry `entry` of the last vendor() call on this problem once, on input set `set` (the side-by-side

@@ -55,6 +55,14 @@ struct dlb_platform {
 	char first_seen[24], last_seen[24];
 };
 
+/* Accuracy, measured: the error of a kernel's output at n sampled outputs against the exact result of its inputs
+ * in double, each |c - ref| / sum_k |a_ik b_kj| (what the summation's rounding is measured against), the largest
+ * and the mean. n = 0: not measured (an op without the hook, records made before it). */
+struct dlb_rel_err {
+	int n;
+	double max, mean;
+};
+
 #define DLB_RESULT_MAX_VENDOR 16
 struct dlb_vendor_entry {
 	char name[48];
@@ -66,6 +74,7 @@ struct dlb_vendor_entry {
 	                   * records made before it was kept */
 	int other_math;   /* another math than the problem's precision (TF32 for fp32): shown in its kind's
 	                   * column, never the vendor best */
+	struct dlb_rel_err rel_err; /* of its verified output */
 };
 
 /* The winner and the vendor best timed side by side after the search: sample i of each is taken back to back
@@ -126,6 +135,7 @@ struct dlb_result {
 	char config[128];
 	struct dlb_stats tuned; /* microseconds */
 	double max_err, tol;
+	struct dlb_rel_err rel_err; /* the winner's, measured after the side-by-side timing */
 	double peak;            /* the op's peak on the device it ran on, in its unit (dlb_op_unit: TFLOP/s, TOPS or
 	                         * GB/s); NAN when not recorded */
 	double mem_peak;        /* that device's memory bandwidth, GB/s (dlb_device_peak_gbs), for ops that show

@@ -738,6 +738,7 @@ static int time_paired(struct run *x, const struct point *p, struct dlb_result *
 	const struct dlb_vendor_entry *vb = dlb_result_vendor_best(r);
 	struct dlb_reply rep = {0};
 	memset(&r->paired, 0, sizeof r->paired);
+	memset(&r->rel_err, 0, sizeof r->rel_err);
 	if (!vb || !r->p.op->vendor_launch || x->o->paired < 1)
 		return 0;
 	struct dlb_w_paired_req req = {.c = {p->cand, p->variant}, .entry = (int)(vb - r->vendor),
@@ -782,6 +783,11 @@ static int time_paired(struct run *x, const struct point *p, struct dlb_result *
 	d->n = w.n;
 	d->e_tuned = w.e_tuned;
 	d->e_vendor = w.e_vendor;
+	r->rel_err = w.rel_err;
+	if (x->o->verbose && r->rel_err.n > 0)
+		fprintf(stderr, "\n    %s: accuracy at %d sampled outputs, |c - exact| / sum |a b|: ours max %.3g, mean %.3g; %s "
+				"max %.3g, mean %.3g\n", progress, r->rel_err.n, r->rel_err.max, r->rel_err.mean, vb->name,
+			vb->rel_err.max, vb->rel_err.mean);
 	for (int i = 0; i < 2 && x->o->verbose; i++) {
 		const struct dlb_energy *e = i ? &d->e_vendor : &d->e_tuned;
 		char ev[128];

@@ -159,6 +159,13 @@ static int paired(struct worker *k, struct dlb_candidate *c, const struct dlb_w_
 			dlb_energy_add(ours ? &v->e_tuned : &v->e_vendor, &e);
 		}
 	}
+	memset(&v->rel_err, 0, sizeof v->rel_err);
+	if (op->accuracy) { /* the winner's output once more, poisoned first, then its error at sampled outputs */
+		struct dlb_check chk;
+		DLB_CHECK(op->verify(k->state, c, r->c.variant, &chk));
+		if (chk.ok)
+			DLB_CHECK(op->accuracy(k->state, &v->rel_err));
+	}
 fail:
 	return rc;
 }

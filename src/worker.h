@@ -73,6 +73,7 @@ struct dlb_w_paired { /* pair i: the candidate's sample first when i is even, th
 	double tuned[DLB_PAIRED_MAX], vendor[DLB_PAIRED_MAX];
 	struct dlb_energy e_tuned, e_vendor; /* calls 0: not measured, power_why says why */
 	char power_why[160];
+	struct dlb_rel_err rel_err; /* the candidate's accuracy (op->accuracy after one more verify); n 0: none */
 };
 
 /* What a worker works on: set before it is started. cand may be NULL (a worker that only says hello). */

@@ -130,6 +130,24 @@ static void energy_from(json_t *j, struct dlb_energy *e)
 		e->calls = 0; /* nothing usable */
 }
 
+/* A measured accuracy as {"n", "max", "mean"}; NULL (absent) when not measured and in older records. */
+static json_t *rel_err_json(const struct dlb_rel_err *e)
+{
+	return e->n > 0 ? json_pack("{s:i,s:o,s:o}", "n", e->n, "max", num(e->max), "mean", num(e->mean)) : NULL;
+}
+
+static void rel_err_from(json_t *j, struct dlb_rel_err *e)
+{
+	memset(e, 0, sizeof *e);
+	if (!json_is_object(j))
+		return;
+	e->n = int_of(j, "n");
+	e->max = num_of(json_object_get(j, "max"));
+	e->mean = num_of(json_object_get(j, "mean"));
+	if (e->n < 0)
+		e->n = 0;
+}
+
 json_t *dlb_best_json(const struct dlb_result *r)
 {
 	json_t *counts = json_object();
@@ -154,6 +172,8 @@ json_t *dlb_best_json(const struct dlb_result *r)
 	if (pj && (pd->e_tuned.calls > 0 || pd->e_vendor.calls > 0)) /* absent when not measured and in older records */
 		json_object_set_new(pj, "energy", json_pack("{s:o,s:o}", "tuned", energy_json(&pd->e_tuned), "vendor",
 							      energy_json(&pd->e_vendor)));
+	if (j && r->rel_err.n > 0)
+		json_object_set_new(j, "rel_err", rel_err_json(&r->rel_err));
 	if (j && isfinite(r->mem_peak) && r->mem_peak > 0) /* absent in records made before it was kept */
 		json_object_set_new(j, "mem_peak", json_real(r->mem_peak));
 	const struct dlb_search_info *si = &r->search;
@@ -181,6 +201,7 @@ static int best_fields(json_t *root, struct dlb_result *r)
 	r->peak = num_of(json_object_get(root, json_object_get(root, "peak") ? "peak" : "peak_tflops"));
 	r->gpu_seconds = num_of(json_object_get(root, "gpu_seconds"));
 	r->mem_peak = num_of(json_object_get(root, "mem_peak"));
+	rel_err_from(json_object_get(root, "rel_err"), &r->rel_err);
 	json_t *counts = json_object_get(root, "counts");
 	for (int s = 0; s < DLB_ST_COUNT; s++)
 		r->counts[s] = int_of(counts, dlb_status_name((enum dlb_status)s));
@@ -274,6 +295,8 @@ json_t *dlb_vendor_json(const struct dlb_vendor_entry *v)
 		json_object_set_new(o, "config", json_string(v->config));
 	if (o && v->other_math) /* absent where the entry runs the problem's own precision */
 		json_object_set_new(o, "other_math", json_true());
+	if (o && v->rel_err.n > 0)
+		json_object_set_new(o, "rel_err", rel_err_json(&v->rel_err));
 	return o;
 }
 
@@ -289,6 +312,7 @@ int dlb_vendor_from_json(json_t *j, struct dlb_vendor_entry *v)
 	v->is_floor = json_is_true(json_object_get(j, "floor"));
 	v->other_math = json_is_true(json_object_get(j, "other_math"));
 	str_of(j, "config", v->config, sizeof v->config);
+	rel_err_from(json_object_get(j, "rel_err"), &v->rel_err);
 	return stats_from(json_object_get(j, "stats"), &v->st);
 }
 

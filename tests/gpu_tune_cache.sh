@@ -1,7 +1,7 @@
 #!/bin/sh
 # gpu_tune_cache: tune a problem into a fresh database, then run again: the rerun answers from the
 # database, launches no kernel, and prints the same row; --retune measures again with the cached kernels; every row has a stream floor below its GEMM times and
-# a side-by-side timing of the winner and the vendor best.
+# a side-by-side timing of the winner and the vendor best, and both their accuracies.
 # Exit 77 without a GPU.
 top_builddir=${top_builddir:-.}
 bin="$top_builddir/dlbtune"
@@ -49,6 +49,12 @@ awk -F, "$col"' { f = $c["floor_us"]; s = $c["paired_speedup"]; lo = $c["paired_
 	$c["paired_n"] != 30 || !(lo <= s) || !(s <= hi) || !(lo > 0) || !($c["paired_tuned_us"] > f) ||
 	!($c["paired_vendor_us"] > f) || $c["paired_vendor"] == "\"\"" {bad=1} END {exit bad}' "$tmp/plain" ||
 	{ echo "FAIL: a row without its side-by-side timing, or one that does not add up"; fail=1; }
+# accuracy measured for the winner and the vendor best (fp32: |c - exact| / sum |a b| of rounding size, far
+# below 1e-5; a wrong kernel is O(1)), and the same numbers from the database on the rerun
+awk -F, "$col"' { a = $c["rel_err_max"]; b = $c["rel_err_mean"]; v = $c["vendor_rel_err_max"] }
+	!c["rel_err_max"] || a == "n/a" || v == "n/a" || !(a >= 0) || !(a < 1e-5) || !(b <= a) || !(v >= 0) ||
+	!(v < 1e-5) {bad=1} END {exit bad}' "$tmp/plain" ||
+	{ echo "FAIL: accuracy not measured, or not of fp32 rounding size"; fail=1; }
 [ "$(grep -c 'side by side with .*, 30 pairs: .* paired speedup .*x \[' "$tmp/first.err")" = 2 ] ||
 	{ echo "FAIL: the run did not report 2 side-by-side timings"; fail=1; }
 cat "$tmp/first"

@@ -101,6 +101,8 @@ static void sample_result(struct dlb_result *r)
 	r->vendor[1] = (struct dlb_vendor_entry){"cublasLt#1", 1, 0, {0}}; /* failed verification: not timed */
 	r->vendor[1].other_math = 1; /* kept through a save and a load */
 	r->vendor[2] = (struct dlb_vendor_entry){"cublasSgemm", 0, 1, stats(15, 44.5)};
+	r->vendor[2].rel_err = (struct dlb_rel_err){16, 3.0 / 1024 / 1024, 1.0 / 1024 / 1024}; /* kept through a load */
+	r->rel_err = (struct dlb_rel_err){16, 5.0 / 1024 / 1024, 0.75 / 1024 / 1024};
 	r->vendor[3] = (struct dlb_vendor_entry){"stream floor", 0, 1, stats(15, 9.25), 1};
 	r->paired = (struct dlb_paired){.n = 30, .tuned = stats(30, 40.5), .vendor_st = stats(30, 43.25),
 					.speedup = {.n = 30, .median = 1.0625, .median_lo = 1.0546875, .median_hi = 1.0703125,
@@ -176,6 +178,13 @@ static void test_round_trip(void)
 	for (int s = 0; s < DLB_ST_COUNT; s++)
 		CHECK(d.counts[s] == r.counts[s], "counts[%s] %d, expected %d", dlb_status_name((enum dlb_status)s),
 		      d.counts[s], r.counts[s]);
+	/* the measured accuracy, ours and an entry's; none for the entries without it */
+	CHECK(d.rel_err.n == 16 && same(d.rel_err.max, r.rel_err.max) && same(d.rel_err.mean, r.rel_err.mean),
+	      "rel_err n %d max %g mean %g", d.rel_err.n, d.rel_err.max, d.rel_err.mean);
+	CHECK(d.vendor[2].rel_err.n == 16 && same(d.vendor[2].rel_err.max, r.vendor[2].rel_err.max) &&
+		      same(d.vendor[2].rel_err.mean, r.vendor[2].rel_err.mean) && d.vendor[0].rel_err.n == 0,
+	      "vendor rel_err n %d max %g, entry 0 n %d", d.vendor[2].rel_err.n, d.vendor[2].rel_err.max,
+	      d.vendor[0].rel_err.n);
 	CHECK_EQ_INT(d.paired.n, 30);
 	CHECK_EQ_STR(d.paired.vendor, "cublasLt#0");
 	check_stats("paired tuned", &d.paired.tuned, &r.paired.tuned);
@@ -389,6 +398,8 @@ static void report_rows(struct dlb_row w[3])
 	report_row(&w[0], DLB_PREC_INT8, 35, 700, 2047, 10.0, 1979.0);
 	w[0].r.nvendor = 2; /* the floor is faster than anything, and is no vendor: the speedup stays 1.2 */
 	w[0].r.vendor[0] = (struct dlb_vendor_entry){"cublasGemmEx", 0, 1, stats(15, 12.0)};
+	w[0].r.vendor[0].rel_err = (struct dlb_rel_err){16, 2.5e-7, 1e-7};
+	w[0].r.rel_err = (struct dlb_rel_err){16, 1.5e-7, 2.5e-8};
 	w[0].r.vendor[1] = (struct dlb_vendor_entry){"stream floor", 0, 1, stats(15, 3.0), 1};
 	w[0].r.paired = (struct dlb_paired){.n = 30, .vendor = "cublasGemmEx", .tuned = stats(30, 9.8),
 					    .vendor_st = stats(30, 12.25),
@@ -516,17 +527,17 @@ static void test_table_csv(const struct dlb_result *rows)
 		     "paired_tuned_us,paired_vendor_us,paired_speedup,paired_speedup_lo,paired_speedup_hi,tuned_j_per_call,"
 		     "vendor_j_per_call,tuned_per_watt,vendor_per_watt,tuned_watts,vendor_watts,tuned_watts_max,"
 		     "vendor_watts_max,tuned_sm_mhz,vendor_sm_mhz,tuned_clock_events,vendor_clock_events,floor_us,verified,"
-		     "cached,tuned_on_gpu,measured_on,padded,padded_m,padded_n,padded_k\n");
+		     "rel_err_max,rel_err_mean,vendor_rel_err_max,vendor_rel_err_mean,cached,tuned_on_gpu,measured_on,padded,padded_m,padded_n,padded_k\n");
 	CHECK_HAS(line_with(t, "35,700,2047,NN,int8", line, sizeof line),
 		  ",10.030,TOPS,0.51,1979.0,12.000,n/a,\"cublasGemmEx\",\"\",1.2000,\"cublasGemmEx\",30,9.800,12.250,1.2500,"
 		  "1.2000,1.3000,0.005,0.006875,0.0200606,0.0145895,500.0,550.0,520.0,560.0,\"1755-1980\",\"1700-1980\","
-		  "\"sw_power_cap\",\"none\",3.000,1,0,n/a,\"\",1,36,700,2048");
+		  "\"sw_power_cap\",\"none\",3.000,1,1.5e-07,2.5e-08,2.5e-07,1e-07,0,n/a,\"\",1,36,700,2048");
 	CHECK_HAS(line_with(t, "64,64,64,NN,int8", line, sizeof line),
 		  ",0.105,TOPS,0.01,1979.0,n/a,n/a,\"\",\"\",n/a,\"\",0,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,"
-		  "\"\",\"\",\"\",\"\",n/a,1,0,n/a,\"\",0,64,64,64");
+		  "\"\",\"\",\"\",\"\",n/a,1,n/a,n/a,n/a,n/a,0,n/a,\"\",0,64,64,64");
 	CHECK_HAS(line_with(t, "35,700,2047,NN,fp32", line, sizeof line),
 		  ",5.015,TFLOP/s,n/a,n/a,30.000,n/a,\"cublasSgemm\",\"\",1.5000,\"\",0,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,"
-		  "n/a,n/a,\"\",\"\",\"\",\"\",n/a,1,0,n/a,\"\",0,35,700,2047");
+		  "n/a,n/a,\"\",\"\",\"\",\"\",n/a,1,n/a,n/a,n/a,n/a,0,n/a,\"\",0,35,700,2047");
 	CHECK_EQ_INT(count_of(t, "\n"), 4);
 	no_made_up_numbers("csv", t);
 	free(t);
@@ -637,14 +648,15 @@ static void test_export(const struct dlb_row *rows)
 		     "speedup,paired_vendor,paired_n,paired_tuned_us,paired_vendor_us,paired_speedup,paired_speedup_lo,"
 		     "paired_speedup_hi,tuned_j_per_call,vendor_j_per_call,tuned_per_watt,vendor_per_watt,tuned_watts,"
 		     "vendor_watts,tuned_watts_max,vendor_watts_max,tuned_sm_mhz,vendor_sm_mhz,tuned_clock_events,"
-		     "vendor_clock_events,floor_us,verified,current,measured,padded,padded_m,padded_n,padded_k\n");
+		     "vendor_clock_events,floor_us,verified,rel_err_max,rel_err_mean,vendor_rel_err_max,vendor_rel_err_mean,"
+		     "current,measured,padded,padded_m,padded_n,padded_k\n");
 	CHECK_HAS(line_with(t, "gemm,35,700,2047,NN,int8", line, sizeof line),
 		  ",10.030,TOPS,0.51,1979.0,12.000,n/a,\"cublasGemmEx\",12.000,\"\",1.2000,\"cublasGemmEx\",30,9.800,12.250,"
 		  "1.2500,1.2000,1.3000,0.005,0.006875,0.0200606,0.0145895,500.0,550.0,520.0,560.0,\"1755-1980\",\"1700-1980\","
-		  "\"sw_power_cap\",\"none\",3.000,1,1,2026-01-02T03:04:05Z,1,36,700,2048");
+		  "\"sw_power_cap\",\"none\",3.000,1,1.5e-07,2.5e-08,2.5e-07,1e-07,1,2026-01-02T03:04:05Z,1,36,700,2048");
 	CHECK_HAS(line_with(t, "gemm,64,64,64,NN,int8", line, sizeof line),
 		  ",TOPS,0.01,1979.0,n/a,n/a,\"\",n/a,\"\",n/a,\"\",0,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,"
-		  "\"\",\"\",\"\",\"\",n/a,1,1,2026-01-02T03:04:05Z,0,64,64,64");
+		  "\"\",\"\",\"\",\"\",n/a,1,n/a,n/a,n/a,n/a,1,2026-01-02T03:04:05Z,0,64,64,64");
 	CHECK_HAS(line_with(t, "gemm,35,700,2047,NN,fp32", line, sizeof line),
 		  ",TFLOP/s,n/a,n/a,30.000,n/a,\"cublasSgemm\",30.000,\"\",1.5000,");
 	no_made_up_numbers("export csv", t);

@@ -5,8 +5,10 @@
 
 #include "../../err.h"
 #include "../../onnx.h"
+#include "../../../search/pcg32.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -228,3 +230,94 @@ const struct dlb_family dlb_family_gemm = {
 	.close = gemm_close,
 	.plot = &gemm_plot,
 };
+
+/* ---- accuracy: sampled outputs against the exact result in double ---- */
+
+#define ERR_SAMPLES 16
+
+static size_t type_bytes(cudaDataType_t t)
+{
+	return t == CUDA_R_8I ? 1 : t == CUDA_R_16F ? 2 : 4;
+}
+
+double dlb_half_value(uint16_t h)
+{
+	int e = (h >> 10) & 31, f = h & 1023;
+	double v = e == 0 ? ldexp(f, -24) : e == 31 ? (f ? NAN : INFINITY) : ldexp(f + 1024, e - 25);
+	return h & 0x8000 ? -v : v;
+}
+
+static double value_of(const void *p, size_t i, cudaDataType_t t)
+{
+	switch (t) {
+	case CUDA_R_8I:
+		return ((const int8_t *)p)[i];
+	case CUDA_R_16F:
+		return dlb_half_value(((const uint16_t *)p)[i]);
+	case CUDA_R_32I:
+		return ((const int32_t *)p)[i];
+	default:
+		return ((const float *)p)[i];
+	}
+}
+
+/* k elements of a matrix of type t (column-major, leading dimension ld) as doubles: line idx, contiguous (the
+ * column idx) or strided (the row idx, one 2-D copy). */
+static int read_k(const void *base, int64_t ld, int contiguous, int64_t idx, int64_t k, cudaDataType_t t, void *tmp,
+		  double *out)
+{
+	int rc = 0;
+	size_t es = type_bytes(t);
+	const char *b = base;
+	if (contiguous)
+		CUDA_CHECK(cudaMemcpy(tmp, b + (size_t)(idx * ld) * es, (size_t)k * es, cudaMemcpyDeviceToHost));
+	else
+		CUDA_CHECK(cudaMemcpy2D(tmp, es, b + (size_t)idx * es, (size_t)ld * es, es, (size_t)k, cudaMemcpyDeviceToHost));
+	for (int64_t i = 0; i < k; i++)
+		out[i] = value_of(tmp, (size_t)i, t);
+fail:
+	return rc;
+}
+
+int dlb_gemm_sample_errors(const struct dlb_blas_gemm *g, int64_t m, int64_t n, const void *A, const void *B,
+			   const void *C, uint64_t seed, struct dlb_rel_err *out)
+{
+	int rc = 0;
+	memset(out, 0, sizeof *out);
+	void *tmp = malloc((size_t)g->k * 4);
+	double *a = malloc((size_t)g->k * sizeof *a), *b = malloc((size_t)g->k * sizeof *b);
+	if (!tmp || !a || !b)
+		DLB_FAIL(ENOMEM, "out of memory for the accuracy samples");
+	struct dlb_pcg32 rng;
+	dlb_pcg32_seed(&rng, seed, 7);
+	double sum = 0, worst = 0;
+	for (int t = 0; t < ERR_SAMPLES; t++) {
+		int64_t i = dlb_pcg32_bounded(&rng, (uint32_t)(m < UINT32_MAX ? m : UINT32_MAX));
+		int64_t j = dlb_pcg32_bounded(&rng, (uint32_t)(n < UINT32_MAX ? n : UINT32_MAX));
+		/* op(A)(i, :) is contiguous when A is stored transposed; op(B)(:, j) when B is not */
+		DLB_CHECK(read_k(A, g->lda, g->ta, i, g->k, g->a_type, tmp, a));
+		DLB_CHECK(read_k(B, g->ldb, !g->tb, j, g->k, g->b_type, tmp, b));
+		double want = 0, scale = 0;
+		for (int64_t kk = 0; kk < g->k; kk++) {
+			want += a[kk] * b[kk];
+			scale += fabs(a[kk] * b[kk]);
+		}
+		unsigned char cell[4];
+		CUDA_CHECK(cudaMemcpy(cell, (const char *)C + (size_t)(j * g->ldc + i) * type_bytes(g->c_type),
+				      type_bytes(g->c_type), cudaMemcpyDeviceToHost));
+		double got = value_of(cell, 0, g->c_type), d = fabs(got - want);
+		double e = scale > 0 ? d / scale : d == 0 ? 0 : INFINITY;
+		if (!(e <= worst)) /* NaN too */
+			worst = e;
+		sum += e;
+	}
+	out->n = ERR_SAMPLES;
+	out->max = worst;
+	out->mean = sum / ERR_SAMPLES;
+fail:
+	free(tmp);
+	free(a);
+	free(b);
+	return rc;
+}
+

@@ -227,6 +227,13 @@ static int check_state(void *state, struct dlb_check *out)
 	return check_output(state, out);
 }
 
+/* The op's accuracy hook: C[0] at sampled outputs against the exact result in double. */
+static int gemm_accuracy(void *state, struct dlb_rel_err *out)
+{
+	struct gemm_state *s = state;
+	return dlb_gemm_sample_errors(&s->blas, GM(&s->p), GN(&s->p), s->A[0], s->B[0], s->C[0], s->seed, out);
+}
+
 /* What the baselines run on: this op's buffers and check (dlb_gemm_vendor). */
 static void io_of(struct gemm_state *s)
 {
@@ -235,7 +242,7 @@ static void io_of(struct gemm_state *s)
 				   .nsets = s->nsets, .a_bytes = (size_t)GM(&s->p) * (size_t)GK(&s->p) * sizeof(float),
 				   .b_bytes = (size_t)GK(&s->p) * (size_t)GN(&s->p) * sizeof(float),
 				   .c_bytes = (size_t)GM(&s->p) * (size_t)GN(&s->p) * sizeof(float), .check = check_state,
-				   .state = s, .keep = &s->vkeep};
+				   .accuracy = gemm_accuracy, .state = s, .keep = &s->vkeep};
 	for (int i = 0; i < s->nsets; i++)
 		io->A[i] = s->A[i], io->B[i] = s->B[i], io->C[i] = s->C[i];
 }
@@ -392,6 +399,8 @@ static int time_vendor(struct vendor_ctx *ctx, const struct dlb_bench_opts *o, s
 		return 0;
 	DLB_CHECK(io->check(io->state, &chk));
 	t->ok = chk.ok;
+	if (t->ok && io->accuracy)
+		DLB_CHECK(io->accuracy(io->state, &t->rel_err));
 	if (t->ok)
 		DLB_CHECK(dlb_bench_time(&io->g->bench, vendor_launch, ctx, io->nsets, o, &t->st));
 fail:
@@ -538,6 +547,7 @@ const struct dlb_op dlb_op_gemm = {
 	.nsets = gemm_nsets,
 	.launch = gemm_launch,
 	.verify = gemm_verify,
+	.accuracy = gemm_accuracy,
 	.vendor = dlb_gemm_op_vendor,
 	.vendor_launch = dlb_gemm_op_vendor_launch,
 	.teardown = gemm_teardown,

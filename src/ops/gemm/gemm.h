@@ -50,6 +50,14 @@ int dlb_gemm_shared_of(struct dlb_gpu *g, struct dlb_gemm_shared **out);
 int dlb_gemm_ref_s8(struct dlb_gpu *g, int64_t M, int64_t N, int64_t K, const void *A, int64_t lda, int ta,
 		    const void *B, int64_t ldb, int tb, int *C, int64_t ldc);
 
+/* An IEEE half's value. */
+double dlb_half_value(uint16_t h);
+/* The error of C (what last ran into it) at 16 outputs of the problem's first m x n (the real ones, not the
+ * padding), chosen by seed, against the exact sum in double of the inputs (struct dlb_rel_err). g gives the
+ * layouts and element types (fp32, fp16, int8 in; fp32, fp16, int32 out). */
+int dlb_gemm_sample_errors(const struct dlb_blas_gemm *g, int64_t m, int64_t n, const void *A, const void *B,
+			   const void *C, uint64_t seed, struct dlb_rel_err *out);
+
 /* Indices of the tunables in a configuration. */
 enum { GEMM_BM, GEMM_BN, GEMM_BK, GEMM_TM, GEMM_TN, GEMM_KIND, GEMM_KS, GEMM_KU, GEMM_L2PF, GEMM_NPARAMS };
 /* fp32's kernel families (GEMM_KIND): FFMA tiles, and skinny products for a few columns of C */
@@ -83,6 +91,7 @@ struct dlb_gemm_io {
 	size_t a_bytes, b_bytes; /* of one input set (what the stream floor reads) */
 	size_t c_bytes; /* of one output: poisoned before each verification */
 	int (*check)(void *state, struct dlb_check *out);
+	int (*accuracy)(void *state, struct dlb_rel_err *out); /* the op's accuracy hook, run on each verified entry */
 	void *state;
 	struct dlb_gemm_vendor_keep *keep; /* in the op's state: what the baselines ran, to run an entry again */
 };

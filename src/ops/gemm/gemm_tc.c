@@ -482,13 +482,6 @@ static void tc_teardown(void *state)
 	free(s);
 }
 
-static double half_to_double(uint16_t h)
-{
-	int e = (h >> 10) & 31, f = h & 1023;
-	double v = e == 0 ? ldexp(f, -24) : e == 31 ? (f ? NAN : INFINITY) : ldexp(f + 1024, e - 25);
-	return h & 0x8000 ? -v : v;
-}
-
 /* Row i of op(A) or column j of op(B) as doubles: contiguous when the operand is stored k-contiguous, else a
  * strided column read by one 2-D copy. */
 static int read_line(const struct tc_state *s, const void *base, int64_t ld, int k_contig, int64_t idx, void *tmp,
@@ -503,7 +496,7 @@ static int read_line(const struct tc_state *s, const void *base, int64_t ld, int
 		CUDA_CHECK(cudaMemcpy2D(tmp, es, b + (size_t)idx * es, (size_t)ld * es, es, (size_t)s->k,
 					cudaMemcpyDeviceToHost));
 	for (int64_t kk = 0; kk < s->k; kk++)
-		out[kk] = s->int8 ? (double)((const int8_t *)tmp)[kk] : half_to_double(((const uint16_t *)tmp)[kk]);
+		out[kk] = s->int8 ? (double)((const int8_t *)tmp)[kk] : dlb_half_value(((const uint16_t *)tmp)[kk]);
 fail:
 	return rc;
 }
@@ -586,6 +579,13 @@ static int check_state(void *state, struct dlb_check *out)
 	return check_output(state, out);
 }
 
+/* The op's accuracy hook: C[0] at sampled outputs of the shape as given (not the padding). */
+static int tc_accuracy(void *state, struct dlb_rel_err *out)
+{
+	struct tc_state *s = state;
+	return dlb_gemm_sample_errors(&s->blas, GM(&s->p), GN(&s->p), s->A[0], s->B[0], s->C[0], s->seed, out);
+}
+
 /* What the baselines run on: this op's buffers and check (dlb_gemm_vendor). */
 static void io_of(struct tc_state *s)
 {
@@ -593,8 +593,8 @@ static void io_of(struct tc_state *s)
 	*io = (struct dlb_gemm_io){.classic = "cublasGemmEx", .g = s->g, .handles = s->handles, .blas = &s->blas,
 				   .nsets = s->nsets, .a_bytes = (size_t)s->m * (size_t)s->k * s->es_in,
 				   .b_bytes = (size_t)s->k * (size_t)s->n * s->es_in,
-				   .c_bytes = (size_t)s->m * (size_t)s->n * s->es_out, .check = check_state, .state = s,
-				   .keep = &s->vkeep};
+				   .c_bytes = (size_t)s->m * (size_t)s->n * s->es_out, .check = check_state,
+				   .accuracy = tc_accuracy, .state = s, .keep = &s->vkeep};
 	for (int i = 0; i < s->nsets; i++)
 		io->A[i] = s->A[i], io->B[i] = s->B[i], io->C[i] = s->C[i];
 }
@@ -954,6 +954,7 @@ fail:
 	.nspecs = GEMM_SPECS, .spec_defines = dlb_gemm_spec_defines, .spec_names = dlb_gemm_spec_names,           \
 	.spec_of = tc_spec_of, .spec_used = tc_spec_used,                                                          \
 	.setup = tc_setup, .variants = tc_variants, .nsets = tc_nsets, .launch = tc_launch, .verify = tc_verify,  \
+	.accuracy = tc_accuracy,                                                                                     \
 	.vendor = dlb_gemm_op_vendor, .vendor_launch = dlb_gemm_op_vendor_launch, .teardown = tc_teardown
 
 const struct dlb_op dlb_op_gemm_fp16 = {
