@@ -55,6 +55,9 @@ awk -F, "$col"' { a = $c["rel_err_max"]; b = $c["rel_err_mean"]; v = $c["vendor_
 	!c["rel_err_max"] || a == "n/a" || v == "n/a" || !(a >= 0) || !(a < 1e-5) || !(b <= a) || !(v >= 0) ||
 	!(v < 1e-5) {bad=1} END {exit bad}' "$tmp/plain" ||
 	{ echo "FAIL: accuracy not measured, or not of fp32 rounding size"; fail=1; }
+# cuBLAS in TF32 math beside the strict baselines, verified against TF32's tolerance (never the vendor best)
+awk -F, "$col"' !c["cublas_tf32_us"] || !($c["cublas_tf32_us"] > 0) || $c["vendor_best"] ~ /TF32/ {bad=1} END {exit bad}' \
+	"$tmp/plain" || { echo "FAIL: no verified TF32 entry, or one taken as the fp32 baseline"; fail=1; }
 [ "$(grep -c 'side by side with .*, 30 pairs: .* paired speedup .*x \[' "$tmp/first.err")" = 2 ] ||
 	{ echo "FAIL: the run did not report 2 side-by-side timings"; fail=1; }
 cat "$tmp/first"

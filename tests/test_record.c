@@ -498,10 +498,10 @@ static void test_table_text(const struct dlb_result *rows)
 	/* the padded row: its shape as given, the shape run, its time, throughput of the shape as given, no cuBLASLt */
 	line_with(t, "    35    700    2047", line, sizeof line);
 	CHECK_HAS(line, "10.00    10.03    0.5%");
-	CHECK_HAS(line, "12.00       n/a |    1.20x   1.25x |      3.00 | yes, padded: 36x700x2048");
+	CHECK_HAS(line, "12.00       n/a       n/a |    1.20x   1.25x |      3.00 | yes, padded: 36x700x2048");
 	/* every vendor entry failed verification: n/a, never a number */
 	line_with(t, "    64     64      64", line, sizeof line);
-	CHECK_HAS(line, "|       n/a       n/a |      n/a     n/a |       n/a | yes");
+	CHECK_HAS(line, "|       n/a       n/a       n/a |      n/a     n/a |       n/a | yes");
 	CHECK(!strstr(line, "padded"), "64x64x64 is not padded: %s", line);
 	/* the footnote, once, under the int8 table only */
 	CHECK_EQ_INT(count_of(t, "padded: 1 of 2 rows ran with M, N and K rounded up to multiples of 4 (DeepBench's rule); "
@@ -513,7 +513,7 @@ static void test_table_text(const struct dlb_result *rows)
 	CHECK_HAS(t, "geomean speedup vs vendor best (1 rows, Test GPU): 1.500x; paired: n/a (no row was timed side by side)\n");
 	line_with(t, "    35    700    2047 NN     | BM=64 BN=64 BK=16 TM=4 TN=4 SPLITK=1     |     20.00", line,
 		  sizeof line);
-	CHECK_HAS(line, "5.02     n/a |     30.00       n/a |    1.50x     n/a |       n/a | yes");
+	CHECK_HAS(line, "5.02     n/a |     30.00       n/a       n/a |    1.50x     n/a |       n/a | yes");
 	no_made_up_numbers("text", t);
 	free(t);
 }
@@ -523,20 +523,20 @@ static void test_table_csv(const struct dlb_result *rows)
 	char *t = table(rows, DLB_FMT_CSV), line[512];
 	/* the problem's dims, then the generic columns with GEMM's vendor columns after the peak */
 	CHECK_HAS(t, "m,n,k,layout,prec,best_config,kernel_family,tuned_us,tuned_ci_lo,tuned_ci_hi,throughput,unit,pct_peak,peak,"
-		     "cublas_us,cublaslt_best_us,vendor_best,vendor_best_config,speedup,paired_vendor,paired_n,"
+		     "cublas_us,cublaslt_best_us,cublas_tf32_us,vendor_best,vendor_best_config,speedup,paired_vendor,paired_n,"
 		     "paired_tuned_us,paired_vendor_us,paired_speedup,paired_speedup_lo,paired_speedup_hi,tuned_j_per_call,"
 		     "vendor_j_per_call,tuned_per_watt,vendor_per_watt,tuned_watts,vendor_watts,tuned_watts_max,"
 		     "vendor_watts_max,tuned_sm_mhz,vendor_sm_mhz,tuned_clock_events,vendor_clock_events,floor_us,verified,"
 		     "rel_err_max,rel_err_mean,vendor_rel_err_max,vendor_rel_err_mean,cached,tuned_on_gpu,measured_on,padded,padded_m,padded_n,padded_k\n");
 	CHECK_HAS(line_with(t, "35,700,2047,NN,int8", line, sizeof line),
-		  ",10.030,TOPS,0.51,1979.0,12.000,n/a,\"cublasGemmEx\",\"\",1.2000,\"cublasGemmEx\",30,9.800,12.250,1.2500,"
+		  ",10.030,TOPS,0.51,1979.0,12.000,n/a,n/a,\"cublasGemmEx\",\"\",1.2000,\"cublasGemmEx\",30,9.800,12.250,1.2500,"
 		  "1.2000,1.3000,0.005,0.006875,0.0200606,0.0145895,500.0,550.0,520.0,560.0,\"1755-1980\",\"1700-1980\","
 		  "\"sw_power_cap\",\"none\",3.000,1,1.5e-07,2.5e-08,2.5e-07,1e-07,0,n/a,\"\",1,36,700,2048");
 	CHECK_HAS(line_with(t, "64,64,64,NN,int8", line, sizeof line),
-		  ",0.105,TOPS,0.01,1979.0,n/a,n/a,\"\",\"\",n/a,\"\",0,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,"
+		  ",0.105,TOPS,0.01,1979.0,n/a,n/a,n/a,\"\",\"\",n/a,\"\",0,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,"
 		  "\"\",\"\",\"\",\"\",n/a,1,n/a,n/a,n/a,n/a,0,n/a,\"\",0,64,64,64");
 	CHECK_HAS(line_with(t, "35,700,2047,NN,fp32", line, sizeof line),
-		  ",5.015,TFLOP/s,n/a,n/a,30.000,n/a,\"cublasSgemm\",\"\",1.5000,\"\",0,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,"
+		  ",5.015,TFLOP/s,n/a,n/a,30.000,n/a,n/a,\"cublasSgemm\",\"\",1.5000,\"\",0,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,"
 		  "n/a,n/a,\"\",\"\",\"\",\"\",n/a,1,n/a,n/a,n/a,n/a,0,n/a,\"\",0,35,700,2047");
 	CHECK_EQ_INT(count_of(t, "\n"), 4);
 	no_made_up_numbers("csv", t);
@@ -611,7 +611,7 @@ static void test_vendor_config(const struct dlb_result *given)
 	rows[2].vendor[1] = (struct dlb_vendor_entry){"cublasLt#0", 1, 1, stats(15, 25.0)};
 	snprintf(rows[2].vendor[1].config, sizeof rows[2].vendor[1].config, "%s", cfg);
 	char *t = table(rows, DLB_FMT_CSV), line[512], want[160];
-	snprintf(want, sizeof want, ",25.000,\"cublasLt#0\",\"%s\",1.2500,", cfg);
+	snprintf(want, sizeof want, ",25.000,n/a,\"cublasLt#0\",\"%s\",1.2500,", cfg);
 	CHECK_HAS(line_with(t, "35,700,2047,NN,fp32", line, sizeof line), want);
 	free(t);
 	t = table(rows, DLB_FMT_JSON);
@@ -644,21 +644,21 @@ static void test_export(const struct dlb_row *rows)
 	char *t = printed(print_export, NULL, 3, &e);
 	/* the run's CSV columns (export names and all) after the row's GPU, driver, CUDA and op */
 	CHECK_HAS(t, "gpu,gpu_id,driver,cuda,op,m,n,k,layout,prec,best_config,kernel_family,tuned_us,tuned_ci_lo,tuned_ci_hi,tuned_samples,"
-		     "throughput,unit,pct_peak,peak,cublas_us,cublaslt_best_us,vendor_best,vendor_best_us,vendor_best_config,"
+		     "throughput,unit,pct_peak,peak,cublas_us,cublaslt_best_us,cublas_tf32_us,vendor_best,vendor_best_us,vendor_best_config,"
 		     "speedup,paired_vendor,paired_n,paired_tuned_us,paired_vendor_us,paired_speedup,paired_speedup_lo,"
 		     "paired_speedup_hi,tuned_j_per_call,vendor_j_per_call,tuned_per_watt,vendor_per_watt,tuned_watts,"
 		     "vendor_watts,tuned_watts_max,vendor_watts_max,tuned_sm_mhz,vendor_sm_mhz,tuned_clock_events,"
 		     "vendor_clock_events,floor_us,verified,rel_err_max,rel_err_mean,vendor_rel_err_max,vendor_rel_err_mean,"
 		     "current,measured,padded,padded_m,padded_n,padded_k\n");
 	CHECK_HAS(line_with(t, "gemm,35,700,2047,NN,int8", line, sizeof line),
-		  ",10.030,TOPS,0.51,1979.0,12.000,n/a,\"cublasGemmEx\",12.000,\"\",1.2000,\"cublasGemmEx\",30,9.800,12.250,"
+		  ",10.030,TOPS,0.51,1979.0,12.000,n/a,n/a,\"cublasGemmEx\",12.000,\"\",1.2000,\"cublasGemmEx\",30,9.800,12.250,"
 		  "1.2500,1.2000,1.3000,0.005,0.006875,0.0200606,0.0145895,500.0,550.0,520.0,560.0,\"1755-1980\",\"1700-1980\","
 		  "\"sw_power_cap\",\"none\",3.000,1,1.5e-07,2.5e-08,2.5e-07,1e-07,1,2026-01-02T03:04:05Z,1,36,700,2048");
 	CHECK_HAS(line_with(t, "gemm,64,64,64,NN,int8", line, sizeof line),
-		  ",TOPS,0.01,1979.0,n/a,n/a,\"\",n/a,\"\",n/a,\"\",0,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,"
+		  ",TOPS,0.01,1979.0,n/a,n/a,n/a,\"\",n/a,\"\",n/a,\"\",0,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,n/a,"
 		  "\"\",\"\",\"\",\"\",n/a,1,n/a,n/a,n/a,n/a,1,2026-01-02T03:04:05Z,0,64,64,64");
 	CHECK_HAS(line_with(t, "gemm,35,700,2047,NN,fp32", line, sizeof line),
-		  ",TFLOP/s,n/a,n/a,30.000,n/a,\"cublasSgemm\",30.000,\"\",1.5000,");
+		  ",TFLOP/s,n/a,n/a,30.000,n/a,n/a,\"cublasSgemm\",30.000,\"\",1.5000,");
 	no_made_up_numbers("export csv", t);
 	free(t);
 
@@ -666,15 +666,15 @@ static void test_export(const struct dlb_row *rows)
 	t = printed(print_export, NULL, 3, &e);
 	/* the text table's columns, with the CIs, the vendor best's name and whether the row is current */
 	CHECK_HAS(t, "## gemm int8 on Test GPU (GPU-1), driver 13.0, CUDA 13.0\n\n| M | N | K | layout | best config | "
-		     "tuned µs [95% CI] | TOPS | %peak | cuBLAS us | Lt-best | vendor best | speedup | paired [95% CI] | "
+		     "tuned µs [95% CI] | TOPS | %peak | cuBLAS us | Lt-best | TF32 us | vendor best | speedup | paired [95% CI] | "
 		     "J/call | vendor J/call | TOPS/W | vendor TOPS/W | SM MHz | floor us | verified | current |\n"
 		     "|---:|---:|---:|---|---|---|---:|");
 	CHECK_HAS(t, "## gemm fp32 on Test GPU (GPU-1), driver 13.0, CUDA 13.0\n\n| M | N | K | layout | best config | "
 		     "tuned µs [95% CI] | TFLOP/s |");
 	CHECK_HAS(line_with(t, "| 64 | 64 | 64 | NN |", line, sizeof line),
-		  "| 5.00 [4.67, 5.14] | 0.10 | 0.0% | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | yes | yes |");
+		  "| 5.00 [4.67, 5.14] | 0.10 | 0.0% | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | yes | yes |");
 	CHECK_HAS(line_with(t, "| 35 | 700 | 2047 | NN | BM=64 BN=64 BK=16 TM=4 TN=4 SPLITK=1 | 10.00", line, sizeof line),
-		  "| 12.00 | n/a | cublasGemmEx | 1.20x | 1.25x [1.20, 1.30] | 0.005 | 0.00688 | 0.0201 | 0.0146 | 1755-1980 | "
+		  "| 12.00 | n/a | n/a | cublasGemmEx | 1.20x | 1.25x [1.20, 1.30] | 0.005 | 0.00688 | 0.0201 | 0.0146 | 1755-1980 | "
 		  "3.00 | yes, padded: 36x700x2048 | yes |");
 	CHECK_EQ_INT(count_of(t, "\nPadded: 1 of 2 rows ran with M, N and K rounded up to multiples of 4 (DeepBench's rule); "
 				 "the inputs are padded once, the padded problem is timed, and the time does not include "

@@ -82,10 +82,12 @@ static double gemm_min_bytes(const struct dlb_problem *p, int es_in, int es_out)
 	       (double)GM(p) * (double)GN(p) * es_out;
 }
 
-/* The vendor entries' kinds: 0 the classic entry point (cublasSgemm, cublasGemmEx), 1 a cuBLASLt algorithm. */
+/* The vendor entries' kinds: 0 the classic entry point (cublasSgemm, cublasGemmEx), 1 a cuBLASLt algorithm, 2
+ * fp32's cuBLAS in TF32 math (shown, labelled, never the baseline). */
 static const struct dlb_vendor_col gemm_cols[] = {
 	{"cuBLAS us", "cublas_us", DLB_GEMM_KIND_CUBLAS},
 	{"Lt-best", "cublaslt_best_us", DLB_GEMM_KIND_LT},
+	{"TF32 us", "cublas_tf32_us", DLB_GEMM_KIND_TF32},
 };
 
 static int gemm_open(struct dlb_gpu *g, void **state)
@@ -221,7 +223,9 @@ const struct dlb_family dlb_family_gemm = {
 	.vendor_about = "cuBLAS (fp32: cublasSgemm, default non-TF32 math; fp16 and int8: cublasGemmEx)\n"
 			"        and every cuBLASLt heuristic algorithm (up to 8); int8 in NN, NT, TT also through TN, where\n"
 			"        cuBLAS has its tensor-core kernels (cublasLt-TN#a: operands transposed by\n"
-			"        cublasLtMatrixTransform inside the timed call, up to 4 TN algorithms); verified against\n"
+			"        cublasLtMatrixTransform inside the timed call, up to 4 TN algorithms); fp32 also cuBLAS in\n"
+			"        TF32 math (cublasGemmEx-TF32, column TF32 us: shown with its accuracy, never the fp32\n"
+			"        baseline, verified against TF32's tolerance fp32's + 8*sqrt(K)/2048); verified against\n"
 			"        cublasSgemm (fp32: tolerance 8*eps*K/4), cublasGemmEx with fp32 output (fp16) or an exact\n"
 			"        int32 reference (int8)",
 	.cols = gemm_cols,

@@ -125,7 +125,7 @@ struct gemm_state {
 	void *ws;           /* split-K partial products (fp32) */
 	size_t ws_elems;
 	unsigned *counters; /* split-K arrival count per tile; zero between launches */
-	double tol;
+	double tol, tol_tf32; /* fp32's; TF32's for cuBLAS's TF32 entry */
 	uint64_t seed;
 	struct dlb_gemm_vendor_keep vkeep;
 };
@@ -227,6 +227,12 @@ static int check_state(void *state, struct dlb_check *out)
 	return check_output(state, out);
 }
 
+static int check_tf32(void *state, struct dlb_check *out)
+{
+	struct gemm_state *s = state;
+	return dlb_compare_f32(s->g, s->C[0], GM(&s->p), s->ref, GM(&s->p), GM(&s->p), GN(&s->p), s->tol_tf32, out);
+}
+
 /* The op's accuracy hook: C[0] at sampled outputs against the exact result in double. */
 static int gemm_accuracy(void *state, struct dlb_rel_err *out)
 {
@@ -242,7 +248,7 @@ static void io_of(struct gemm_state *s)
 				   .nsets = s->nsets, .a_bytes = (size_t)GM(&s->p) * (size_t)GK(&s->p) * sizeof(float),
 				   .b_bytes = (size_t)GK(&s->p) * (size_t)GN(&s->p) * sizeof(float),
 				   .c_bytes = (size_t)GM(&s->p) * (size_t)GN(&s->p) * sizeof(float), .check = check_state,
-				   .accuracy = gemm_accuracy, .state = s, .keep = &s->vkeep};
+				   .accuracy = gemm_accuracy, .check_tf32 = check_tf32, .state = s, .keep = &s->vkeep};
 	for (int i = 0; i < s->nsets; i++)
 		io->A[i] = s->A[i], io->B[i] = s->B[i], io->C[i] = s->C[i];
 }
@@ -261,6 +267,8 @@ static int gemm_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **sta
 	dlb_blas_gemm_fp32(&s->blas, GTA(p), GTB(p), GM(p), GN(p), GK(p));
 	s->nsets = sets_for(p, g->dev);
 	s->tol = dlb_tol_fp32(GK(p));
+	/* inputs rounded to TF32 (2^-11 relative each): errors of random sign, 8 times their typical sum's size */
+	s->tol_tf32 = s->tol + 8.0 * sqrt((double)GK(p)) / 2048.0;
 	s->seed = dlb_fresh_seed();
 	size_t mk = (size_t)GM(p) * (size_t)GK(p), kn = (size_t)GK(p) * (size_t)GN(p), mn = (size_t)GM(p) * (size_t)GN(p);
 	for (int i = 0; i < s->nsets; i++) {
@@ -360,13 +368,15 @@ fail:
 struct vendor_ctx {
 	const struct dlb_gemm_io *io;
 	const struct dlb_gemm_vendor_keep *keep;
-	int algo; /* -1: the classic entry point; DLB_GEMM_TN_ENTRY + a: the TN route's algorithm a */
+	int algo; /* -1: the classic entry point; -3 it in TF32 math; DLB_GEMM_TN_ENTRY + a: the TN route's a */
 };
 
 static int vendor_launch(void *ctx, int set)
 {
 	struct vendor_ctx *v = ctx;
 	const struct dlb_gemm_io *io = v->io;
+	if (v->algo == -3)
+		return dlb_blas_gemm_run(io->handles, &v->keep->tf32, io->A[set], io->B[set], io->C[set]);
 	if (v->algo < 0)
 		return dlb_blas_gemm_run(io->handles, io->blas, io->A[set], io->B[set], io->C[set]);
 	if (v->algo >= DLB_GEMM_TN_ENTRY)
@@ -391,13 +401,14 @@ static int time_vendor(struct vendor_ctx *ctx, const struct dlb_bench_opts *o, s
 	struct dlb_check chk;
 	*supported = 1;
 	DLB_CHECK(dlb_poison(io->g, io->C[0], io->c_bytes));
-	if (ctx->algo < 0)
-		DLB_CHECK(dlb_blas_gemm_try(io->handles, io->blas, io->A[0], io->B[0], io->C[0], supported));
+	if (ctx->algo < 0) /* the classic entry point, in the problem's math or TF32's */
+		DLB_CHECK(dlb_blas_gemm_try(io->handles, ctx->algo == -3 ? &ctx->keep->tf32 : io->blas, io->A[0], io->B[0],
+					    io->C[0], supported));
 	else
 		DLB_CHECK(vendor_launch(ctx, 0));
 	if (!*supported)
 		return 0;
-	DLB_CHECK(io->check(io->state, &chk));
+	DLB_CHECK((ctx->algo == -3 ? io->check_tf32 : io->check)(io->state, &chk));
 	t->ok = chk.ok;
 	if (t->ok && io->accuracy)
 		DLB_CHECK(io->accuracy(io->state, &t->rel_err));
@@ -438,6 +449,33 @@ fail:
 	return rc;
 }
 
+/* fp32: cuBLAS in CUBLAS_COMPUTE_32F_FAST_TF32, shown beside the strict fp32 baselines with its accuracy,
+ * never the vendor best (other_math): a TF32 result is not an fp32 one. Verified against TF32's tolerance. */
+static int tf32_entry(struct vendor_ctx *ctx, struct dlb_gemm_vendor_keep *keep, const struct dlb_bench_opts *o,
+		      struct dlb_vendor_entry *out, int max, int *n)
+{
+	int rc = 0, supported;
+	const struct dlb_gemm_io *io = ctx->io;
+	if (!io->check_tf32 || io->blas->a_type != CUDA_R_32F || *n >= max - 1)
+		return 0;
+	keep->tf32 = *io->blas;
+	keep->tf32.compute = CUBLAS_COMPUTE_32F_FAST_TF32;
+	keep->algo[*n] = -3;
+	struct dlb_vendor_entry *t = &out[(*n)++];
+	memset(t, 0, sizeof *t);
+	snprintf(t->name, sizeof t->name, "cublasGemmEx-TF32");
+	t->kind = DLB_GEMM_KIND_TF32;
+	t->other_math = 1;
+	snprintf(t->config, sizeof t->config,
+		 "CUBLAS_COMPUTE_32F_FAST_TF32: inputs rounded to TF32 on the tensor cores; not fp32");
+	ctx->algo = -3;
+	DLB_CHECK(time_vendor(ctx, o, t, &supported));
+	if (!supported) /* no TF32 kernel for this case: the entry goes */
+		(*n)--;
+fail:
+	return rc;
+}
+
 int dlb_gemm_vendor(const struct dlb_gemm_io *io, const char *name, const struct dlb_bench_opts *o,
 		    struct dlb_vendor_entry *out, int max, int *n)
 {
@@ -472,6 +510,7 @@ int dlb_gemm_vendor(const struct dlb_gemm_io *io, const char *name, const struct
 		DLB_CHECK(time_vendor(&ctx, o, t, &supported));
 	}
 	DLB_CHECK(tn_entries(&ctx, keep, o, out, max, n));
+	DLB_CHECK(tf32_entry(&ctx, keep, o, out, max, n));
 	if (*n < max) { /* the floor: what reading the inputs and writing the output once takes here */
 		keep->algo[*n] = -2;
 		t = &out[(*n)++];

@@ -35,7 +35,7 @@ void dlb_gemm_run_shape(const struct dlb_problem *p, int64_t *m, int64_t *n, int
 int dlb_gemm_ws_reserve(void **ws, size_t *elems, size_t need);
 
 /* The kinds of the vendor entries (the family's columns): the classic entry point, and cuBLASLt's algorithms. */
-enum { DLB_GEMM_KIND_CUBLAS, DLB_GEMM_KIND_LT };
+enum { DLB_GEMM_KIND_CUBLAS, DLB_GEMM_KIND_LT, DLB_GEMM_KIND_TF32 };
 
 /* What every GEMM op of a process shares (the family's state): cuBLAS handles and the reference kernels. */
 struct dlb_gemm_shared {
@@ -72,9 +72,11 @@ int dlb_gemm_splits(const struct dlb_problem *p, const int *v, int sm_count, int
 struct dlb_gemm_vendor_keep {
 	struct dlb_lt_plan plan;
 	struct dlb_lt_tn tn; /* int8 in another layout than TN: the operands transposed for cuBLASLt's TN algorithms */
+	struct dlb_blas_gemm tf32; /* fp32: the same GEMM in CUBLAS_COMPUTE_32F_FAST_TF32 */
 	int n;
 	int algo[DLB_RESULT_MAX_VENDOR]; /* per entry: -1 the classic entry point, >= 0 a cuBLASLt algorithm, -2 the
-	                                  * stream floor, DLB_GEMM_TN_ENTRY + a: algorithm a of the TN route */
+	                                  * stream floor, -3 cuBLAS in TF32 math, DLB_GEMM_TN_ENTRY + a: algorithm a
+	                                  * of the TN route */
 };
 #define DLB_GEMM_TN_ENTRY 100
 #define DLB_GEMM_TN_ALGOS 4 /* TN algorithms timed (of cuBLASLt's heuristic list, best first) */
@@ -92,6 +94,8 @@ struct dlb_gemm_io {
 	size_t c_bytes; /* of one output: poisoned before each verification */
 	int (*check)(void *state, struct dlb_check *out);
 	int (*accuracy)(void *state, struct dlb_rel_err *out); /* the op's accuracy hook, run on each verified entry */
+	int (*check_tf32)(void *state, struct dlb_check *out); /* fp32: C[0] against TF32's tolerance; NULL: no TF32
+	                                                        * entry */
 	void *state;
 	struct dlb_gemm_vendor_keep *keep; /* in the op's state: what the baselines ran, to run an entry again */
 };
