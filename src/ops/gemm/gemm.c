@@ -428,7 +428,10 @@ static int tn_entries(struct vendor_ctx *ctx, struct dlb_gemm_vendor_keep *keep,
 	const struct dlb_blas_gemm *g = ctx->io->blas;
 	if (g->a_type != CUDA_R_8I || (g->ta && !g->tb))
 		return 0;
-	DLB_CHECK(dlb_lt_tn_create(ctx->io->handles, g, &keep->tn));
+	if (dlb_lt_tn_create(ctx->io->handles, g, &keep->tn)) { /* no route (a transform cuBLASLt refuses): none */
+		dlb_clear_error();
+		return 0;
+	}
 	for (int a = 0; a < keep->tn.plan.nalgos && a < DLB_GEMM_TN_ALGOS && *n < max - 1; a++) {
 		keep->algo[*n] = DLB_GEMM_TN_ENTRY + a;
 		struct dlb_vendor_entry *t = &out[(*n)++];
