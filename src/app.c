@@ -215,7 +215,7 @@ static int compile_prec(const struct dlb_cli *c, enum dlb_prec prec, struct dlb_
 		if (mkdir(dir, 0755) && errno != EEXIST)
 			DLB_USER_FAIL(errno, "cannot create %s: %s", dir, strerror(errno));
 	}
-	DLB_CHECK(dlb_kernels_open(op, c->arch, &lim, c->every, c->only, kc, 0, c->verbose, &k));
+	DLB_CHECK(dlb_kernels_open(op, c->arch, &lim, c->every, dlb_cli_only(c, op), kc, 0, c->verbose, &k));
 	/* with a suite or a shape: only the candidates its problems run (each configuration in the source
 	 * specialisation a problem needs) */
 	unsigned char spec_used[64] = {0};
@@ -413,6 +413,11 @@ int dlb_tune_runs(const struct dlb_cli *c, struct dlb_run *runs, int nruns, int 
 		.per_gpu = c->per_gpu,
 	};
 	dlb_cli_search(c, DLB_MIN_SEARCH_S, &o.search, &o.race);
+	for (int i = 0; i < nruns; i++) /* --fp32-math ffma where it restricts: a restricted search, as --only */
+		if (dlb_cli_only(c, runs[i].op) && ndev > 1)
+			DLB_USER_FAIL(DLB_E_USAGE, "%s %s: --fp32-math ffma leaves out its other kernel families, a restricted "
+						   "search: run it on one GPU (--device N), not --devices",
+				      runs[i].op->name, dlb_prec_name(runs[i].prec));
 	/* One run after the other, into the same database; a failed one is named and the next one runs. */
 	for (int i = 0; i < nruns; i++) {
 		const struct dlb_run *pr = &runs[i];
@@ -423,6 +428,10 @@ int dlb_tune_runs(const struct dlb_cli *c, struct dlb_run *runs, int nruns, int 
 				dlb_prec_name(pr->prec), pr->suite.n, pr->suite.name, ndev > 1 ? "s" : "", gpus,
 				ndev > 1 && same ? "each " : "", ndev > 1 && !same ? "GPUs of several models" : devs[0].name,
 				path);
+		o.only = dlb_cli_only(c, pr->op);
+		if (c->fp32_ffma && pr->prec == DLB_PREC_FP32 && !o.only && !c->csv && !c->json)
+			fprintf(stderr, "dlbtune: --fp32-math ffma: every %s fp32 kernel family is FFMA: the full search\n",
+				pr->op->name);
 		int trc = dlb_tune(&o, &pr->suite, devs, ndev, db, rows);
 		shown += keep_shown(rows, pr->suite.n);
 		if (trc && (nruns == 1 || trc == DLB_E_INTERRUPTED)) {

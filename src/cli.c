@@ -209,7 +209,12 @@ void dlb_cli_usage(FILE *out)
 		"                   one configuration in full to time or profile it alone. A restricted search\n"
 		"                   always runs (stored results are not answered), stores its trials (a later full\n"
 		"                   search counts them) and shows its best, but does not store that as the\n"
-		"                   problem's result\n"
+		"                   problem's result. A piece family:NAME keeps the kernel families whose names\n"
+		"                   begin with NAME (the KIND names of `space`): --only 'family:3xTF32'\n"
+		"  --fp32-math M    tune, compile: any (default) or ffma: only kernels in classic fp32 arithmetic,\n"
+		"                   FMA on the CUDA cores, for fp32 ops. Where an fp32 space also has other\n"
+		"                   families (conv's 3xTF32) that is --only 'family:FFMA', a restricted search;\n"
+		"                   where every family is FFMA (gemm fp32 today) it is the full search\n"
 		"  --no-cache       tune, compile: compile every candidate with NVRTC, neither reading nor writing\n"
 		"                   the kernel cache (DB/kernels: compiled candidates keyed by source, target,\n"
 		"                   NVRTC and options; `db stats` shows it, `db gc` trims it); to time compiling\n"
@@ -374,6 +379,13 @@ fail:
 	return rc;
 }
 
+const char *dlb_cli_only(const struct dlb_cli *c, const struct dlb_op *op)
+{
+	if (c->fp32_ffma && op->prec == DLB_PREC_FP32 && dlb_op_has_non_ffma(op))
+		return DLB_ONLY_FFMA;
+	return c->only;
+}
+
 int dlb_cli_op(const char *name, enum dlb_prec prec, const struct dlb_op **out)
 {
 	int rc = 0;
@@ -425,7 +437,7 @@ fail:
 enum { O_SUITE = 256, O_LAYOUT, O_DEVICE, O_DB, O_RETUNE, O_CSV, O_JSON, O_ARCH, O_EMIT, O_EVERY, O_SAMPLES, O_PREC,
        O_OP, O_FORMAT, O_STALE, O_ANY, O_DRY, O_STRATEGY, O_BUDGET, O_SEED, O_CONFIDENCE, O_PRECISION, O_MIN_SAMPLES,
        O_MAX_SAMPLES, O_FIXED, O_SEEDS, O_TRIALS, O_FROM_DB, O_CANDIDATES, O_NOISE, O_OUTLIERS, O_WINDOW, O_MIN_SEARCH,
-       O_PAIRED, O_POWER_MS, O_BATCH, O_SUITE_OUT, O_NO_CACHE, O_ONLY, O_OUT, O_COMPARE, O_COMPARE_DEVICE, O_DEVICES, O_SHARD, O_PER_GPU, O_DIM /* O_DIM + i: the i-th distinct dim name of the families */ };
+       O_PAIRED, O_POWER_MS, O_BATCH, O_SUITE_OUT, O_NO_CACHE, O_ONLY, O_OUT, O_COMPARE, O_COMPARE_DEVICE, O_DEVICES, O_SHARD, O_PER_GPU, O_FP32_MATH, O_DIM /* O_DIM + i: the i-th distinct dim name of the families */ };
 
 static const struct {
 	const char *word, *sub;
@@ -456,7 +468,7 @@ static const struct option fixed_options[] = {
 	{"compare-device", required_argument, 0, O_COMPARE_DEVICE},
 	{"no-cache", no_argument, 0, O_NO_CACHE},   {"only", required_argument, 0, O_ONLY},
 	{"devices", required_argument, 0, O_DEVICES}, {"shard", required_argument, 0, O_SHARD},
-	{"per-gpu", no_argument, 0, O_PER_GPU},
+	{"per-gpu", no_argument, 0, O_PER_GPU},       {"fp32-math", required_argument, 0, O_FP32_MATH},
 	{"samples", required_argument, 0, O_SAMPLES}, {"paired", required_argument, 0, O_PAIRED},
 	{"power-ms", required_argument, 0, O_POWER_MS}, {"batch", required_argument, 0, O_BATCH},
 	{"suite-out", required_argument, 0, O_SUITE_OUT},
@@ -719,6 +731,12 @@ static int apply_option(int ch, const char *arg, struct dlb_cli *c, const char *
 		break;
 	case O_PER_GPU:
 		c->per_gpu = 1;
+		break;
+	case O_FP32_MATH:
+		if (strcmp(arg, "any") && strcmp(arg, "ffma"))
+			DLB_USER_FAIL(DLB_E_USAGE, "--fp32-math '%s': give any (every fp32 kernel family) or ffma (classic "
+						   "fp32 arithmetic on the CUDA cores only)", arg);
+		c->fp32_ffma = !strcmp(arg, "ffma");
 		break;
 	case O_SHARD:
 		DLB_CHECK(dlb_shard_parse(arg, &c->shard));
@@ -1023,6 +1041,11 @@ static int check_combinations(struct dlb_cli *c)
 		DLB_USER_FAIL(DLB_E_USAGE, "--every goes with the compile command");
 	if (c->only && c->cmd != DLB_CMD_COMPILE && c->cmd != DLB_CMD_TUNE)
 		DLB_USER_FAIL(DLB_E_USAGE, "--only goes with tune and compile");
+	if (c->fp32_ffma && c->cmd != DLB_CMD_COMPILE && c->cmd != DLB_CMD_TUNE)
+		DLB_USER_FAIL(DLB_E_USAGE, "--fp32-math goes with tune and compile");
+	if (c->fp32_ffma && c->only)
+		DLB_USER_FAIL(DLB_E_USAGE, "choose one of --fp32-math ffma and --only (ffma is --only '" DLB_ONLY_FFMA
+					   "' where it restricts anything)");
 	if (c->shard.count && c->cmd != DLB_CMD_TUNE && c->cmd != DLB_CMD_COMPILE)
 		DLB_USER_FAIL(DLB_E_USAGE, "--shard goes with tune and compile");
 	if (c->shard.count && c->have_shape && dlb_cli_sweep_count(c) == 1)

@@ -94,6 +94,7 @@ struct dlb_cli {
 	const char *compare_device; /* report --compare-device FILTER: the same database's results on those GPUs */
 	int every;              /* compile: every Nth candidate */
 	const char *only;       /* tune, compile: only configurations containing one of its '|'-separated pieces */
+	int fp32_ffma;          /* tune, compile: --fp32-math ffma (dlb_cli_only gives what it means for an op) */
 	int no_cache;           /* tune, compile: neither read nor write the kernel cache */
 	int retune, verbose;
 	int csv, json;
@@ -126,4 +127,7 @@ void dlb_cli_sweep_problem(const struct dlb_cli *c, const struct dlb_op *op, int
 /* The registry entry of op `name` in precision prec (out may be NULL: just the check); DLB_E_USAGE naming
  * the precisions built when that one is not ("gemm has no int8 kernels in this build (built: fp32)"). */
 int dlb_cli_op(const char *name, enum dlb_prec prec, const struct dlb_op **out);
+/* The --only restriction for op: --only's, or with --fp32-math ffma DLB_ONLY_FFMA where op is fp32 and has
+ * families of another arithmetic (elsewhere ffma restricts nothing: NULL, the full space). */
+const char *dlb_cli_only(const struct dlb_cli *c, const struct dlb_op *op);
 #endif

@@ -34,12 +34,15 @@ static double now_s(void)
 	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* 1 when text contains one of the '|'-separated pieces of only (an empty piece matches everything). */
-static int matches_any(const char *text, const char *only)
+/* 1 when text contains one of the '|'-separated pieces of only (an empty piece matches everything), or, for a
+ * piece "family:NAME", when the configuration's kernel family (dlb_op_config_family) begins with NAME. */
+static int matches_any(const struct dlb_op *op, const char *text, const char *only)
 {
 	for (const char *p = only;; p++) {
 		size_t len = strcspn(p, "|");
-		if (memmem(text, strlen(text), p, len))
+		const size_t fl = sizeof "family:" - 1;
+		const char *fam = len > fl && !strncmp(p, "family:", fl) ? dlb_op_config_family(op, text) : NULL;
+		if (fam ? !strncmp(fam, p + fl, len - fl) : memmem(text, strlen(text), p, len) != NULL)
 			return 1;
 		p += len;
 		if (!*p)
@@ -498,7 +501,7 @@ int dlb_kernels_open(const struct dlb_op *op, const char *arch, const struct dlb
 					 tpl_hash, k->defines[i], keycfg, key, sizeof key));
 		if (!(k->keys[i] = strdup(key)))
 			DLB_FAIL(ENOMEM, "out of memory");
-		int left_out = only && !matches_any(c->text, only);
+		int left_out = only && !matches_any(op, c->text, only);
 		k->nonly += left_out && spec == 0;
 		c->left_out = left_out;
 		if (left_out || dlb_candidate_within_limits(op, c, &tl)) {

@@ -161,6 +161,17 @@ const char *dlb_op_config_family(const struct dlb_op *op, const char *config)
 	return NULL;
 }
 
+int dlb_op_has_non_ffma(const struct dlb_op *op)
+{
+	for (int i = 0; i < op->space.nparams; i++) {
+		const struct dlb_param *p = &op->space.params[i];
+		for (int j = 0; p->value_names && j < p->nvalues; j++)
+			if (strncmp(p->value_names[j], "FFMA", 4) != 0)
+				return 1;
+	}
+	return 0;
+}
+
 char *dlb_op_template(const struct dlb_op *op)
 {
 	const char *names[3] = {op->template_file, op->template_extra, op->template_more};

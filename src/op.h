@@ -220,6 +220,11 @@ const struct dlb_op *dlb_op_find(const char *name, enum dlb_prec prec);
  * parameter that names its values (struct dlb_param's value_names); NULL where the op has none or the text does
  * not give it. */
 const char *dlb_op_config_family(const struct dlb_op *op, const char *config);
+/* 1 when op's space has a kernel family whose name does not begin with "FFMA" (conv fp32's 3xTF32), so that
+ * --fp32-math ffma restricts it; 0 for an op whose families are all FFMA or unnamed. */
+int dlb_op_has_non_ffma(const struct dlb_op *op);
+/* The --only piece that keeps the families whose names begin with "FFMA". */
+#define DLB_ONLY_FFMA "family:FFMA"
 
 /* The op's template text: template_file, then template_extra and template_more; caller frees; NULL if one is not embedded. */
 char *dlb_op_template(const struct dlb_op *op);

@@ -104,6 +104,10 @@ expect 2 "$u.*--emit goes with the compile" space --emit "$tmp/e"
 expect 2 "$u.*--only goes with tune and compile" lookup --m 5 --n 5 --k 5 --only KIND=2
 expect 2 "$u.*--only 'KIND=2|': .* none empty" compile --only 'KIND=2|'
 expect 2 "$u.*--only 'KIND=9': no configuration of conv fp16 contains it" compile --op conv --prec fp16 --only KIND=9
+expect 2 "$u.*--fp32-math 'tf32': give any .* or ffma" compile --fp32-math tf32
+expect 2 "$u.*--fp32-math goes with tune and compile" space --op conv --fp32-math ffma
+expect 2 "$u.*choose one of --fp32-math ffma and --only" compile --fp32-math ffma --only KIND=0
+expect 2 "$u.*--only 'family:TF64': no configuration of conv fp32 contains it" compile --op conv --only family:TF64
 expect 1 "$u.*no database at" db list --db "$tmp/none"
 expect 1 "$u.*no database at" lookup --m 5 --n 5 --k 5 --db "$tmp/none"
 expect 2 "$u.*cannot read .*missing.json" import "$tmp/missing.json" --db "$tmp/imp"
