@@ -14,7 +14,9 @@ struct dlb_param {
 	int categorical; /* the values name kinds (kernel families), not amounts: the search's model gives each
 	                  * value a level of its own, and its random start visits every value in turn */
 	const char *const *value_names; /* a categorical parameter's kernel families as people name them, one
-	                                 * per value ("FFMA", "3xTF32 wgmma, TMA im2col"); NULL: none */
+	                                 * per value ("FFMA", "3xTF32 wgmma, TMA im2col"); NULL: none. An fp32
+	                                 * family's name begins with its arithmetic: "FFMA" for classic fp32 on
+	                                 * the CUDA cores (what --fp32-math ffma keeps) */
 };
 
 struct dlb_config {
