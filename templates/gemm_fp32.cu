@@ -1,7 +1,8 @@
 // gemm_fp32.cu — C = op(A) · op(B) in fp32, column-major as in cuBLAS (DeepBench's convention).
 //
-// Two kernel families, chosen by KIND: 0 the tile kernel (FFMA from shared-memory tiles), 2 the skinny kernel
-// for a few columns of C (at the end of the file, with its own tunables and constraints).
+// Three kernel families, chosen by KIND: 0 the tile kernel (FFMA from shared-memory tiles), 2 the skinny kernel
+// for a few columns of C (at the end of the file, with its own tunables and constraints), 1 3xTF32 on the tensor
+// cores: gemm_wgmma.cu, which the op appends to this file, in TF32 (PREC_TF32), run on the copies split3 writes.
 // Tile tunables (each has a default below, so this file compiles alone):
 //   BM, BN   rows / columns of C computed by one thread block
 //   BK       depth of one k-step held in shared memory (double-buffered)
@@ -41,13 +42,60 @@
 #define ONLY_0(...) __trap()
 
 // KIND picks the kernel family: 0 (or undefined) the tile kernel below, 2 the skinny kernel at the end of the
-// file (few columns of C: GEMV-like rows).
+// file (few columns of C: GEMV-like rows), 1 gemm_wgmma.cu's kernel in TF32.
 #ifndef KIND
 #define KIND 0
 #endif
 
 typedef long long i64;
 
+// ---- split3: 3xTF32's copies of one operand (every family's module has it; the host runs it for A and for B,
+// inside the timed launch, before a KIND 1 kernel) ----
+// x is the operand as stored (column-major, leading dimension ld): kmaj 1, element (line l, depth k) at
+// x[l·ld + k] (A 't', B 'n'); 0, at x[k·ld + l] (A 'n', B 't'). Lines are rows of op(A) or columns of op(B).
+// p gets lines of 3·kp floats (kp: K rounded up to a multiple of 4, so every copy's line is 16-byte aligned),
+// three parts of kp each: with big = tf32(v) and small = tf32(v - big) (cvt.rna; v - big is exact in fp32),
+// A's parts are (small, big, big) and B's (b_order 1) (big, small, big), so the one TF32 product of the copies
+// over 3·kp is small·big + big·small + big·big: 3xTF32 (the small·small term, about 2^-22 relative, is what it
+// drops), the small terms summed first. Zeros at k in [K, kp). Grid (ceil(kp/32), ceil(lines/32)), block
+// (32, 8): a 32 x 32 tile through shared memory, read along whichever dimension x has contiguous.
+__device__ __forceinline__ float tf32_round(float v)
+{
+	unsigned u;
+	asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(u) : "f"(v));
+	return __uint_as_float(u);
+}
+
+extern "C" __global__ void __launch_bounds__(256) split3(const float *__restrict__ x, i64 ld, int kmaj, i64 lines,
+							  i64 K, i64 kp, int b_order, float *__restrict__ p)
+{
+	__shared__ float tile[32][33]; // [line][k]
+	const int tx = threadIdx.x, ty = threadIdx.y;
+	const i64 k0 = (i64)blockIdx.x * 32, l0 = (i64)blockIdx.y * 32;
+	for (int j = ty; j < 32; j += 8) {
+		const i64 l = kmaj ? l0 + j : l0 + tx, k = kmaj ? k0 + tx : k0 + j;
+		const float v = l < lines && k < K ? (kmaj ? x[l * ld + k] : x[k * ld + l]) : 0.f;
+		if (kmaj)
+			tile[j][tx] = v;
+		else
+			tile[tx][j] = v;
+	}
+	__syncthreads();
+	for (int j = ty; j < 32; j += 8) {
+		const i64 l = l0 + j, k = k0 + tx;
+		if (l >= lines || k >= kp)
+			continue;
+		const float v = tile[j][tx], big = tf32_round(v), small = tf32_round(v - big);
+		float *o = p + l * 3 * kp + k;
+		o[0] = b_order ? big : small;
+		o[kp] = b_order ? small : big;
+		o[2 * kp] = big;
+	}
+}
+
+#if KIND == 1
+#define PREC_TF32 1 // gemm_wgmma.cu's kernel, appended by the op
+#else
 #define GEMM_ARGS                                                                                        \
 	i64 M, i64 N, i64 K, const float *__restrict__ A, i64 lda, const float *__restrict__ B, i64 ldb,   \
 		float *__restrict__ C, i64 ldc, float *__restrict__ W, unsigned *__restrict__ counters,       \
@@ -79,6 +127,7 @@ __device__ __forceinline__ float splitk_sum(const float *W, i64 M, i64 N, i64 ro
 		sum += __ldcg(W + z * (M * N) + col * M + row);
 	return sum;
 }
+#endif // KIND != 1
 
 #if KIND == 0
 

@@ -7,6 +7,15 @@
 //                transpose bits read M/N-major tiles directly.
 //   1:           A, B signed int8, C int32, accumulate s32 (wgmma .s32.s8.s8). Only gemm_tn (both operands
 //                K-major, as wgmma requires for 8-bit types); gemm_nn, gemm_nt, gemm_tt exist and __trap().
+// PREC_TF32 1 (the fp32 op's 3xTF32 family, with PREC_INT8 0): A, B, C fp32, read by the tensor cores as TF32
+//                (wgmma .f32.tf32.tf32, k8: 32 bytes of a line a step, as fp16's k16), accumulate fp32. Only
+//                gemm_tn, as int8 (wgmma reads TF32 K-major only). The host runs it on the split copies that
+//                gemm_fp32.cu's split3 writes, so its one TF32 product is 3xTF32's three. The tensor cores add
+//                each k8 step into the fp32 accumulators with truncation, so over a long reduction the error
+//                grows with its length times the sum's size (past fp32's tolerance at 1760^3: run09). So each
+//                k-tile (4 steps) is summed apart in tmp (scale-d 0 at its first step) and added to acc by the
+//                CUDA cores, rounding to nearest, once its wgmmas have retired (INFLIGHT 0; the accumulators
+//                twice: MI*BN <= 128). As conv_fp16.cu's TF32 kernels.
 //
 // Structure: one producer warpgroup (the last 128 threads) moves tiles with 16-byte cp.async into a ring of
 // STAGES shared-memory stages, laid out in the 128-byte swizzle that the wgmma matrix descriptors name;
@@ -117,6 +126,9 @@
 #ifndef PREC_INT8
 #define PREC_INT8 0
 #endif
+#ifndef PREC_TF32
+#define PREC_TF32 0
+#endif
 #ifndef WGS
 #define WGS 2 // consumer warpgroups
 #endif
@@ -128,6 +140,9 @@
 #endif
 #if PREC_INT8
 #define ES_AB 1
+#define ES_C 4
+#elif PREC_TF32
+#define ES_AB 4
 #define ES_C 4
 #else
 #define ES_AB 2
@@ -146,7 +161,7 @@
 #define PERSIST 0 // 1: persistent blocks walk the tiles, the epilogue in its own shared memory; 2: ping-pong
 #endif
 #ifndef INFLIGHT
-#define INFLIGHT (WGS == 1 || PERSIST == 2) // 1: a consumer keeps one k-tile of wgmmas in flight; 0: none
+#define INFLIGHT (!PREC_TF32 && (WGS == 1 || PERSIST == 2)) // 1: one k-tile of wgmmas kept in flight; 0: none
 #endif
 #ifndef L2PF
 #define L2PF 0 // cp.async L2 prefetch hint: 0 none, 128 or 256 bytes
@@ -167,7 +182,7 @@
 #define PROD_REGS (MC ? 80 : 56)
 #define CONS_REGS (MC ? 208 : 224)
 #define PP (PERSIST == 2)                   // ping-pong: each consumer warpgroup a whole tile of its own
-#define AR_OK (!PREC_INT8 && TMA == 1 && !PERSIST && WGS == 1 && BM == 64) // a resident A can run (below)
+#define AR_OK (!PREC_INT8 && !PREC_TF32 && TMA == 1 && !PERSIST && WGS == 1 && BM == 64) // a resident A can run (below)
 #define MI (BM / (64 * (PP ? 1 : WGS)))
 #define STAGE_BYTES ((BM + BN) * 128)
 #define EPI_CS (64 * MI * ES_C + 16)        // bytes per staged column of a consumer's tile in the epilogue
@@ -185,6 +200,7 @@ static_assert(MI * BN <= 256 || (MI * BN == 288 && PERSIST == 0 && CLK == 0),
 static_assert(STAGES >= 2 && STAGES <= 16, "STAGES in 2..16");
 static_assert(L2PF == 0 || L2PF == 128 || L2PF == 256, "L2PF in {0, 128, 256}");
 static_assert(INFLIGHT == 0 || INFLIGHT == 1, "INFLIGHT in {0, 1}");
+static_assert(!PREC_TF32 || (!INFLIGHT && !PP && MI * BN <= 128), "TF32: INFLIGHT 0, no ping-pong, MI*BN <= 128");
 static_assert(BK * ES_AB == 128, "BK is one 128-byte swizzle row");
 static_assert(SMEM_BYTES <= 232448, "shared memory over 227 KiB");
 static_assert(PERSIST || EPI_BYTES <= STAGES * STAGE_BYTES, "epilogue does not fit the ring");
@@ -204,6 +220,12 @@ typedef int TC;
 typedef int ACC;
 typedef int4 ACC4;
 __device__ __forceinline__ int4 make_acc4(int a, int b, int c, int d) { return make_int4(a, b, c, d); }
+#elif PREC_TF32
+typedef float TA;
+typedef float TC;
+typedef float ACC;
+typedef float4 ACC4;
+__device__ __forceinline__ float4 make_acc4(float a, float b, float c, float d) { return make_float4(a, b, c, d); }
 #else
 // IEEE half as its bit pattern (the host may pass __half* or unsigned short*): no cuda_fp16.h, which NVRTC
 // finds only with an include path.
@@ -376,7 +398,7 @@ struct c_pair {
 };
 __device__ __forceinline__ c_pair c_pair_of(ACC a, ACC b)
 {
-#if PREC_INT8
+#if PREC_INT8 || PREC_TF32
 	return {a, b};
 #else
 	u32 h;
@@ -391,10 +413,10 @@ __device__ __forceinline__ u64 make_desc(u32 addr, u32 lbo, u32 sbo)
 	return (u64)((addr & 0x3FFFF) >> 4) | ((u64)(lbo >> 4) << 16) | ((u64)(sbo >> 4) << 32) | (1ull << 62);
 }
 
-// wgmma m64nNk16 (fp16 → fp32) and m64nNk32 (s8 → s32), A and B from shared memory through descriptors: one
-// function wgmma_n<N> per N of the space, written by WGMMA_N below. Its asm operands are the N/2 accumulators
+// wgmma m64nNk16 (fp16 → fp32), m64nNk32 (s8 → s32) and m64nNk8 (TF32 → fp32), A and B from shared memory
+// through descriptors: one function wgmma_n<N> per N of the space, written by WGMMA_N below. Its asm operands are the N/2 accumulators
 // d[0..N/2) ("%0".."%(N/2-1)", constraint "+f" or "+r"), then the descriptors da, db (%(N/2), %(N/2+1)), the
-// scale-d flag (%(N/2+2): 1, accumulate), and for fp16 the transpose bits TRA, TRB (1: M/N-major).
+// scale-d flag (%(N/2+2): scd, 0 d = A·B, 1 d += A·B), and for fp16 the transpose bits TRA, TRB (1: M/N-major).
 // WG_S<n>: the names "%0, ..., %(n-1)"; WG_O<n>(c): the operands d[0..n) with constraint "+" c.
 #define WG_S8 "%0, %1, %2, %3, %4, %5, %6, %7"
 #define WG_S16 WG_S8 ", %8, %9, %10, %11, %12, %13, %14, %15"
@@ -439,6 +461,11 @@ __device__ __forceinline__ u64 make_desc(u32 addr, u32 lbo, u32 sbo)
 #define WG_C "r"
 #define WG_TRANS(T1, T2) ""
 #define WG_TRANS_IN
+#elif PREC_TF32 // the scale immediates, no transpose bits (TF32 is read K-major only)
+#define WG_TYPES "k8.f32.tf32.tf32"
+#define WG_C "f"
+#define WG_TRANS(T1, T2) ", 1, 1"
+#define WG_TRANS_IN
 #else
 #define WG_TYPES "k16.f32.f16.f16"
 #define WG_C "f"
@@ -448,13 +475,13 @@ __device__ __forceinline__ u64 make_desc(u32 addr, u32 lbo, u32 sbo)
 // NACC = N/2, and the operand numbers NACC, NACC + 1, NACC + 2 (fp16: and NACC + 3, NACC + 4) as literals.
 #define WGMMA_N(N, NACC, DA, DB, SC, T1, T2)                                                                  \
 	template <int TRA, int TRB>                                                                               \
-	__device__ __forceinline__ void wgmma_n##N(ACC(&d)[NACC], u64 da, u64 db)                                 \
+	__device__ __forceinline__ void wgmma_n##N(ACC(&d)[NACC], u64 da, u64 db, int scd)                        \
 	{                                                                                                         \
 		asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" WG_STR(SC) ", 0;\n"                              \
 			     "wgmma.mma_async.sync.aligned.m64n" WG_STR(N) WG_TYPES " {" WG_S##NACC "}, %" WG_STR(DA)    \
 			     ", %" WG_STR(DB) ", p" WG_TRANS(T1, T2) ";\n}\n"                                             \
 			     : WG_O##NACC(WG_C)                                                                       \
-			     : "l"(da), "l"(db), "r"(1) WG_TRANS_IN);                                                 \
+			     : "l"(da), "l"(db), "r"(scd) WG_TRANS_IN);                                               \
 	}
 WGMMA_N(16, 8, 8, 9, 10, 11, 12)
 WGMMA_N(32, 16, 16, 17, 18, 19, 20)
@@ -467,26 +494,26 @@ WGMMA_N(240, 120, 120, 121, 122, 123, 124)
 WGMMA_N(256, 128, 128, 129, 130, 131, 132)
 
 template <int TRA, int TRB>
-__device__ __forceinline__ void wgmma_bn(ACC (&d)[BN / 2], u64 da, u64 db)
+__device__ __forceinline__ void wgmma_bn(ACC (&d)[BN / 2], u64 da, u64 db, int scd)
 {
 	if constexpr (BN == 16)
-		wgmma_n16<TRA, TRB>(d, da, db);
+		wgmma_n16<TRA, TRB>(d, da, db, scd);
 	else if constexpr (BN == 32)
-		wgmma_n32<TRA, TRB>(d, da, db);
+		wgmma_n32<TRA, TRB>(d, da, db, scd);
 	else if constexpr (BN == 64)
-		wgmma_n64<TRA, TRB>(d, da, db);
+		wgmma_n64<TRA, TRB>(d, da, db, scd);
 	else if constexpr (BN == 128)
-		wgmma_n128<TRA, TRB>(d, da, db);
+		wgmma_n128<TRA, TRB>(d, da, db, scd);
 	else if constexpr (BN == 144)
-		wgmma_n144<TRA, TRB>(d, da, db);
+		wgmma_n144<TRA, TRB>(d, da, db, scd);
 	else if constexpr (BN == 192)
-		wgmma_n192<TRA, TRB>(d, da, db);
+		wgmma_n192<TRA, TRB>(d, da, db, scd);
 	else if constexpr (BN == 208)
-		wgmma_n208<TRA, TRB>(d, da, db);
+		wgmma_n208<TRA, TRB>(d, da, db, scd);
 	else if constexpr (BN == 240)
-		wgmma_n240<TRA, TRB>(d, da, db);
+		wgmma_n240<TRA, TRB>(d, da, db, scd);
 	else
-		wgmma_n256<TRA, TRB>(d, da, db);
+		wgmma_n256<TRA, TRB>(d, da, db, scd);
 }
 
 // ---- producer: one operand's tile per stage -------------------------------------------------------------
@@ -932,6 +959,9 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 #pragma unroll
 			for (int r = 0; r < BN / 2; r++)
 				acc[mi][r] = 0;
+#if PREC_TF32
+		ACC tmp[MI][BN / 2]; // one k-tile's sum (above: the truncation of the tensor cores' accumulation)
+#endif
 #pragma unroll 1
 		for (int t = 0; t < ntiles; t++, it++) {
 			const u32 s = it % STAGES;
@@ -947,8 +977,13 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 			for (int kk = 0; kk < BK * ES_AB / 32; kk++) {
 #pragma unroll
 				for (int mi = 0; mi < MI; mi++)
+#if PREC_TF32
+					wgmma_bn<TRA, TRB>(tmp[mi], da0 + soff + ((mi * MSTEP_A + kk * KSTEP_A) >> 4),
+							   db0 + soff + ((kk * KSTEP_B) >> 4), kk > 0);
+#else
 					wgmma_bn<TRA, TRB>(acc[mi], da0 + soff + ((mi * MSTEP_A + kk * KSTEP_A) >> 4),
-							   db0 + soff + ((kk * KSTEP_B) >> 4));
+							   db0 + soff + ((kk * KSTEP_B) >> 4), 1);
+#endif
 			}
 			wgmma_commit();
 #if INFLIGHT
@@ -959,6 +994,15 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 			wgmma_wait<0>(); // this k-tile's wgmmas have retired: hand its stage back
 			if (lane == 0)
 				release_stage(empty0 + 8 * s);
+#if PREC_TF32
+#pragma unroll
+			for (int mi = 0; mi < MI; mi++) {
+				fence_regs(tmp[mi]);
+#pragma unroll
+				for (int r = 0; r < BN / 2; r++)
+					acc[mi][r] += tmp[mi][r];
+			}
+#endif
 #endif
 		}
 #if PP
@@ -1120,7 +1164,7 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 		const __grid_constant__ tmap_t tmb
 #define GEMM_PASS M, N, K, A, lda, B, ldb, C, ldc, W, counters, k_chunk, vec_a, vec_b, vec_c, &tma, &tmb
 
-#if PREC_INT8
+#if PREC_INT8 || PREC_TF32
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nn(GEMM_ARGS) { __trap(); }
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nt(GEMM_ARGS) { __trap(); }
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tn(GEMM_ARGS) { ONLY(LAYOUT_TN, gemm_body<1, 0, false>(GEMM_PASS)); }

@@ -85,14 +85,17 @@ printf '%s\n' "$out" | grep -q "^conv fp32: [1-9][0-9]* read from the kernel cac
 	printf '%s\n' "$out" | grep -q "^compiled [1-9][0-9]* candidates (.*as NCHW, NCHW3xTF32 and NCHW3xTF32-1x1) for sm_90a, 0 failed" ||
 	{ echo "FAIL: compile --suite training: $out"; fail=1; }
 # --fp32-math ffma: conv fp32 keeps its FFMA family only (the 3xTF32 ones left out, as --only 'family:FFMA'
-# does), from the kernel cache; gemm fp32, all FFMA, loses nothing
+# does), from the kernel cache; gemm fp32 keeps its FFMA tiles and skinny family, its 3xTF32 (KIND 1) left out
 out=$("$bin" compile --op conv --prec fp32 --arch sm_90a --every $every32 --fp32-math ffma -v 2>&1)
 kept=$(printf '%s\n' "$out" | grep "KIND=" | grep -v "left out")
 printf '%s\n' "$kept" | grep -q "KIND=0 " && ! printf '%s\n' "$kept" | grep -q "KIND=[1-9]" &&
 	printf '%s\n' "$out" | grep -q "KIND=[1-3] .*left out (--only)" ||
 	{ echo "FAIL: --fp32-math ffma did not keep exactly conv's FFMA family: $(printf '%s\n' "$out" | tail -n 3)"; fail=1; }
 out=$("$bin" compile --op gemm --arch sm_90a --every 97 --fp32-math ffma -v 2>&1)
-printf '%s\n' "$out" | grep -q "left out" && { echo "FAIL: --fp32-math ffma left gemm fp32 candidates out"; fail=1; }
+kept=$(printf '%s\n' "$out" | grep "KIND=" | grep -v "left out")
+printf '%s\n' "$kept" | grep -q "KIND=0 " && printf '%s\n' "$kept" | grep -q "KIND=2 " &&
+	! printf '%s\n' "$kept" | grep -q "KIND=1 " && printf '%s\n' "$out" | grep -q "KIND=1 .*left out (--only)" ||
+	{ echo "FAIL: --fp32-math ffma did not keep exactly gemm's FFMA families: $(printf '%s\n' "$out" | tail -n 3)"; fail=1; }
 printf '%s\n' "$out" | tail -n 1 | grep -q "^compiled [1-9][0-9]* candidates .*, 0 failed$" ||
 	{ echo "FAIL: compile gemm --fp32-math ffma: $(printf '%s\n' "$out" | tail -n 1)"; fail=1; }
 exit $fail

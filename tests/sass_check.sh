@@ -4,7 +4,7 @@
 # source specialisations (NCHW, NHWC, NHWC8, NCHW8 and the 1x1 ones), has HMMA (KIND=0 and 3) or HGMMA (KIND=1 and 2) in the kernel it runs, every sampled int8 one IMMA;
 # the fp32 ones HGMMA in their 3xTF32 wgmma kernels (KIND=1 and 2), HMMA in their direct ones (KIND=3, 3xTF32 on
 # mma.sync) and no matrix instruction in their FFMA ones; GEMM's mma.sync candidates (KIND=0) have HMMA (fp16) or IMMA (int8), its wgmma ones
-# (KIND=1) HGMMA or IGMMA. tests/gpu_sass.sh checks sass_ops' opcodes against nvdisasm where there is one.
+# (KIND=1) HGMMA or IGMMA, and fp32's 3xTF32 ones (KIND=1) HGMMA. tests/gpu_sass.sh checks sass_ops' opcodes against nvdisasm where there is one.
 top_builddir=${top_builddir:-.}
 bin="$top_builddir/dlbtune"
 ops="$top_builddir/tests/sass_ops"
@@ -78,4 +78,26 @@ for prec in fp16 int8; do
 		echo "gemm $prec KIND=$kind: $n cubins, $want in each"
 	done
 done
+
+# GEMM fp32: HGMMA in gemm_tn of each 3xTF32 candidate (KIND=1, run as TN on its split copies), no matrix
+# instruction in the FFMA tiles and skinny ones (KIND=0 and 2)
+"$bin" compile --op gemm --prec fp32 --arch sm_90a --every 6 --emit "$tmp/f" >"$tmp/log" 2>&1 ||
+	{ echo "FAIL: compile gemm fp32"; tail -3 "$tmp/log"; fail=1; }
+n=0 nw=0
+for f in "$tmp"/f/fp32/*.cubin; do
+	[ -f "$f" ] || continue
+	n=$((n + 1))
+	case $f in
+	*_KIND-1_*)
+		nw=$((nw + 1))
+		c=$(count "$f" gemm_tn HGMMA)
+		[ "${c:-0}" -gt 0 ] || { echo "FAIL: $(basename "$f"): gemm_tn has no HGMMA"; fail=1; } ;;
+	*)
+		for op in HGMMA HMMA; do
+			[ "$(sum "$f" $op)" = 0 ] || { echo "FAIL: $(basename "$f"): $op in an FFMA candidate"; fail=1; }
+		done ;;
+	esac
+done
+[ $nw -ge 1 ] && [ $n -gt $nw ] || { echo "FAIL: $n fp32 gemm cubins, $nw of them 3xTF32"; fail=1; }
+echo "gemm fp32: $n cubins, HGMMA in each of the $nw 3xTF32 ones, no matrix instruction in the FFMA ones"
 exit $fail

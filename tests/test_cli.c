@@ -357,7 +357,9 @@ static void test_family(void)
 	CHECK(!dlb_op_config_family(conv, "BM=64 KIND=1x"), "a value followed by junk");
 	CHECK(!dlb_op_config_family(conv, "BM=64 KIND= 1"), "a space before the value");
 	CHECK(!dlb_op_config_family(conv, "BM=64"), "no KIND");
-	CHECK(!dlb_op_config_family(gemm, "BM=64 BN=64 KIND=1"), "gemm fp32 has no families");
+	f = dlb_op_config_family(gemm, "BM=128 BN=64 KIND=1 WGS=2");
+	CHECK(f && !strcmp(f, "3xTF32 wgmma"), "gemm fp32 KIND=1: '%s'", f ? f : "(null)");
+	CHECK(!dlb_op_config_family(gemm, "BM=64 BN=64 KIND=3"), "gemm fp32 has no KIND 3");
 }
 
 /* An error inside a cluster of short options ("-xv") leaves getopt in the middle of the cluster, so these run in a

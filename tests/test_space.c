@@ -134,9 +134,18 @@ static void test_kinds(void)
 /* ---- the GEMM space ---- */
 
 /* The predicates GEMM's rows were first written as, before rows became data, with the skinny family (KIND 2)
- * beside the tiles (KIND 0): the sets must not change. */
+ * and 3xTF32 (KIND 1) beside the tiles (KIND 0): the sets must not change. */
 static int gemm_static_ok(const int *v)
 {
+	if (v[GEMM_KIND] == GEMM_KIND_TF32X3) {
+		int mi = v[GEMM_BM] / (64 * v[GEMM_WGS]);
+		return v[GEMM_TM] == 4 && v[GEMM_TN] == 2 && v[GEMM_KS] == 1 && v[GEMM_KU] == 4 && !v[GEMM_L2PF] &&
+		       v[GEMM_BK] == 32 && v[GEMM_BM] == 64 * v[GEMM_WGS] * mi && (mi == 1 || mi == 2) &&
+		       v[GEMM_BN] >= 64 && mi * v[GEMM_BN] <= 128 &&
+		       v[GEMM_WGS] * v[GEMM_BN] * (256 * mi + 16) <= v[GEMM_STAGES] * (v[GEMM_BM] + v[GEMM_BN]) * 128;
+	}
+	if (v[GEMM_WGS] != 1 || v[GEMM_STAGES] != 3)
+		return 0;
 	if (v[GEMM_KIND] == GEMM_KIND_SKINNY) {
 		int threads = v[GEMM_BM] / 4 * v[GEMM_KS];
 		return v[GEMM_TM] == 4 && v[GEMM_TN] == 2 && v[GEMM_BN] <= 4 && v[GEMM_BK] == 16 && threads >= 64 &&
@@ -152,6 +161,10 @@ static int gemm_static_ok(const int *v)
 
 static int gemm_limits_ok(const int *v, const struct dlb_limits *lim)
 {
+	if (v[GEMM_KIND] == GEMM_KIND_TF32X3)
+		return (size_t)v[GEMM_STAGES] * (v[GEMM_BM] + v[GEMM_BN]) * 128 + 16 * v[GEMM_STAGES] + 1024 <=
+			       lim->smem_optin &&
+		       128 * (v[GEMM_WGS] + 1) <= lim->max_threads_per_block && (lim->sm == 0 || (lim->sm == 90 && lim->sm_specific));
 	if (v[GEMM_KIND] == GEMM_KIND_SKINNY)
 		return (size_t)v[GEMM_KS] * v[GEMM_BN] * v[GEMM_BM] * 4 <= lim->smem_static &&
 		       v[GEMM_BM] / 4 * v[GEMM_KS] <= lim->max_threads_per_block;
@@ -171,18 +184,22 @@ static void test_enumerate(void)
 	long total = 1;
 	for (int p = 0; p < space->nparams; p++)
 		total *= space->params[p].nvalues;
-	CHECK_EQ_INT(total, 37800);
-	CHECK_EQ_INT(n, 363);
-	/* 37800 = 5 BM x 7 BN x 3 BK x 2 TM x 3 TN x 2 KIND x 5 KS x 3 KU x 2 L2PF. One family per configuration
-	 * leaves 288 tiles (BM <= 128, BN >= 16, KS 1, KU 4, L2PF 0: the space before skinny) and 450 skinny ones
-	 * (TM 4, TN 2, BN <= 4, BK 16): 738, so it removes 37062. Tiles: threads in [64, 256] then removes 129 and
-	 * staging 6 (153 left, as before). Skinny: of 5 BM x 5 KS, 15 have threads (BM/4)*KS in [64, 512]; with
-	 * registers, KU 4, 8, 16 at BN 1 and 4, 8 at BN 2 and 4; both L2PF: 15 x 7 x 2 = 210 of 450 (-240).
-	 * 153 + 210 = 363. */
-	CHECK_EQ_INT(space->nconstraints, 4);
-	CHECK(rejected[0] == 37062 && rejected[1] == 129 && rejected[2] == 6 && rejected[3] == 240,
-	      "rejected %d, %d, %d, %d; expected 37062, 129, 6, 240", rejected[0], rejected[1], rejected[2], rejected[3]);
-	CHECK_EQ_INT(n + rejected[0] + rejected[1] + rejected[2] + rejected[3], total);
+	CHECK_EQ_INT(total, 340200);
+	CHECK_EQ_INT(n, 381);
+	/* 340200 = 5 BM x 7 BN x 3 BK x 2 TM x 3 TN x 3 KIND x 5 KS x 3 KU x 2 L2PF x 2 WGS x 3 STAGES. One family
+	 * per configuration leaves 288 tiles (BM <= 128, BN >= 16, KS 1, KU 4, L2PF 0, WGS 1, STAGES 3: the space
+	 * before skinny), 450 skinny ones (TM 4, TN 2, BN <= 4, BK 16) and 210 3xTF32 ones (5 BM x 7 BN x 2 WGS x 3
+	 * STAGES): 948, so it removes 339252. Tiles: threads in [64, 256] then removes 129 and staging 6 (153 left,
+	 * as before). Skinny: of 5 BM x 5 KS, 15 have threads (BM/4)*KS in [64, 512]; with registers, KU 4, 8, 16
+	 * at BN 1 and 4, 8 at BN 2 and 4; both L2PF: 15 x 7 x 2 = 210 of 450 (-240). 3xTF32: BM = 64*WGS*MI gives
+	 * 4 (BM, WGS) pairs; BN 64, 128 with MI*BN <= 128: 2 at MI 1, 1 at MI 2; x 3 STAGES = 18 of 210 (-192), all
+	 * with the epilogue in the ring. 153 + 210 + 18 = 381. */
+	CHECK_EQ_INT(space->nconstraints, 5);
+	CHECK(rejected[0] == 339252 && rejected[1] == 129 && rejected[2] == 6 && rejected[3] == 240 &&
+		      rejected[4] == 192,
+	      "rejected %d, %d, %d, %d, %d; expected 339252, 129, 6, 240, 192", rejected[0], rejected[1], rejected[2],
+	      rejected[3], rejected[4]);
+	CHECK_EQ_INT(n + rejected[0] + rejected[1] + rejected[2] + rejected[3] + rejected[4], total);
 
 	/* The same set, in the same order, as the original predicates give over the full product. */
 	int same = 0, seen = 0;
@@ -237,7 +254,7 @@ static void test_enumerate(void)
 		within += in;
 		agree += in == gemm_limits_ok(cfgs[i].v, &lim);
 	}
-	CHECK_EQ_INT(within, 356); /* 7 tiles over 48 KiB of shared memory */
+	CHECK_EQ_INT(within, 366); /* 7 tiles over 48 KiB of shared memory, 8 3xTF32 rings over the default opt-in */
 	CHECK(agree == n, "the limit rows and the original limit predicates disagree on %d configurations", n - agree);
 	CHECK(within >= 100, "only %d candidates within the default limits; the project needs >= 100", within);
 
@@ -260,9 +277,10 @@ static void test_text(void)
 	REQUIRE(n > 0, "enumeration failed");
 	char buf[128];
 	struct dlb_config one = {
-		.v = {[GEMM_BM] = 64, [GEMM_BN] = 128, [GEMM_BK] = 8, [GEMM_TM] = 8, [GEMM_TN] = 4, [GEMM_KS] = 1, [GEMM_KU] = 4}};
+		.v = {[GEMM_BM] = 64, [GEMM_BN] = 128, [GEMM_BK] = 8, [GEMM_TM] = 8, [GEMM_TN] = 4, [GEMM_KS] = 1, [GEMM_KU] = 4,
+		      [GEMM_WGS] = 1, [GEMM_STAGES] = 3}};
 	dlb_config_format(space, &one, buf, sizeof buf);
-	CHECK_EQ_STR(buf, "BM=64 BN=128 BK=8 TM=8 TN=4 KIND=0 KS=1 KU=4 L2PF=0");
+	CHECK_EQ_STR(buf, "BM=64 BN=128 BK=8 TM=8 TN=4 KIND=0 KS=1 KU=4 L2PF=0 WGS=1 STAGES=3");
 	int mismatched = 0;
 	for (int i = 0; i < n; i++) {
 		dlb_config_format(space, &cfgs[i], buf, sizeof buf);
@@ -274,7 +292,8 @@ static void test_text(void)
 	CHECK(mismatched == 0, "%d of %d configurations do not round-trip", mismatched, n);
 	free(cfgs);
 
-	CHECK_EQ_INT(dlb_config_parse(space, "KU=8 TN=4 TM=8 L2PF=1 BK=16 KS=4 BN=64 BM=128 KIND=2", &c), 0); /* any order */
+	CHECK_EQ_INT(dlb_config_parse(space, "STAGES=3 KU=8 TN=4 TM=8 L2PF=1 BK=16 KS=4 BN=64 WGS=1 BM=128 KIND=2", &c),
+		     0); /* any order */
 	CHECK(c.v[GEMM_BM] == 128 && c.v[GEMM_BN] == 64 && c.v[GEMM_BK] == 16 && c.v[GEMM_TM] == 8 && c.v[GEMM_TN] == 4 &&
 		      c.v[GEMM_KIND] == 2 && c.v[GEMM_KS] == 4 && c.v[GEMM_KU] == 8 && c.v[GEMM_L2PF] == 1,
 	      "reordered text parsed as %d %d %d %d %d %d %d %d %d", c.v[0], c.v[1], c.v[2], c.v[3], c.v[4], c.v[5],
@@ -302,13 +321,14 @@ static void test_report(void)
 	int rc;
 	char *text = report_of(&dlb_op_gemm, DLB_PREC_FP32, 0, &rc);
 	CHECK_EQ_INT(rc, 0);
-	CHECK_HAS(text, "space of gemm fp32: 9 parameters\n");
-	CHECK_HAS(text, "  BK    k-depth of one shared-memory stage (skinny: the split-K grain)   8 16 32\n");
+	CHECK_HAS(text, "space of gemm fp32: 11 parameters\n");
+	CHECK_HAS(text, "  BK      k-depth of one shared-memory stage (skinny: the split-K grain)                 8 16 "
+			"32\n");
 	const char *rows[] = {"all combinations", "one family", "tile: BM % TM == 0", "tile: staged floats per thread",
-			      "skinny: threads", "shared memory (tile 2*BK*(BM+BN+8)*4", "threads <= max threads per block",
-			      "candidates to compile"};
-	const char *counts[] = {"37800\n", "738  (-37062)\n", "609  (-129)\n", "603  (-6)\n", "363  (-240)\n",
-				"356  (-7)\n", "356  (-0)\n", "356\n"};
+			      "skinny: threads", "3xTF32: BM = 64*WGS*MI", "shared memory (tile 2*BK*(BM+BN+8)*4",
+			      "threads <= max threads per block", "3xTF32 (wgmma) only on sm_90a", "candidates to compile"};
+	const char *counts[] = {"340200\n", "948  (-339252)\n", "819  (-129)\n", "813  (-6)\n", "573  (-240)\n",
+				"381  (-192)\n", "366  (-15)\n", "366  (-0)\n", "366  (-0)\n", "366\n"};
 	const char *at = text;
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		const char *row = at ? strstr(at, rows[i]) : NULL;
@@ -326,7 +346,7 @@ static void test_report(void)
 	int listed = 0;
 	for (const char *p = text; (p = strstr(p, "\n  BM=")); p++)
 		listed++;
-	CHECK_EQ_INT(listed, 356);
+	CHECK_EQ_INT(listed, 366);
 	free(text);
 
 	text = report_of(&dlb_op_gemm, DLB_PREC_FP16, 0, &rc);

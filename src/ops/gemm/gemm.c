@@ -10,19 +10,23 @@
 #include <string.h>
 
 /* KIND picks the family (templates/gemm_fp32.cu): 0 = tiles from shared memory (BM, BN, BK, TM, TN), 2 = skinny
- * products for a few columns of C (BM, BN 1..4, KS, KU, L2PF; BK only the split-K grain). A family's unused
- * parameters are pinned to one value each, so no configuration is counted twice. */
+ * products for a few columns of C (BM, BN 1..4, KS, KU, L2PF; BK only the split-K grain), 1 = 3xTF32 on the
+ * tensor cores (templates/gemm_wgmma.cu in TF32: BM = 64*WGS*MI, BN, STAGES; BK 32, one 128-byte line of
+ * floats), run on split copies of A and B (split3: each value as a TF32 big part and a TF32 remainder). A
+ * family's unused parameters are pinned to one value each, so no configuration is counted twice. */
 static const struct dlb_param gemm_params[GEMM_NPARAMS] = {
-	[GEMM_BM] = {"BM", "rows of C per thread block (256: skinny only)", 5, {16, 32, 64, 128, 256}},
+	[GEMM_BM] = {"BM", "rows of C per thread block (256: skinny and 3xTF32 only)", 5, {16, 32, 64, 128, 256}},
 	[GEMM_BN] = {"BN", "columns of C per thread block (1, 2, 4: skinny only)", 7, {1, 2, 4, 16, 32, 64, 128}},
 	[GEMM_BK] = {"BK", "k-depth of one shared-memory stage (skinny: the split-K grain)", 3, {8, 16, 32}},
 	[GEMM_TM] = {"TM", "rows of C per thread (tile)", 2, {4, 8}},
 	[GEMM_TN] = {"TN", "columns of C per thread (tile)", 3, {2, 4, 8}},
-	[GEMM_KIND] = {"KIND", "0: FFMA tiles, 2: FFMA skinny (few columns of C)", 2, {0, 2}, 1,
-		       (const char *const[]){"FFMA tile", "FFMA skinny"}},
+	[GEMM_KIND] = {"KIND", "0: FFMA tiles, 1: 3xTF32 on wgmma (sm_90a), 2: FFMA skinny (few columns of C)", 3,
+		       {0, 1, 2}, 1, (const char *const[]){"FFMA tile", "3xTF32 wgmma", "FFMA skinny"}},
 	[GEMM_KS] = {"KS", "k-slices of threads per block (skinny)", 5, {1, 4, 8, 16, 32}},
 	[GEMM_KU] = {"KU", "k per thread per batch of loads (skinny)", 3, {4, 8, 16}},
 	[GEMM_L2PF] = {"L2PF", "1: A read past L1 with a 256-byte L2 prefetch per miss (skinny)", 2, {0, 1}},
+	[GEMM_WGS] = {"WGS", "consumer warpgroups of 128 threads (3xTF32)", 2, {1, 2}},
+	[GEMM_STAGES] = {"STAGES", "shared-memory stages in the ring (3xTF32)", 3, {3, 4, 6}},
 };
 
 static int is_skinny(const int *v)
@@ -30,34 +34,82 @@ static int is_skinny(const int *v)
 	return v[GEMM_KIND] == GEMM_KIND_SKINNY;
 }
 
+static int is_tf32x3(const int *v)
+{
+	return v[GEMM_KIND] == GEMM_KIND_TF32X3;
+}
+
+/* 3xTF32: m64 wgmmas per consumer warpgroup (gemm_wgmma.cu's MI) */
+static int tf32x3_mi(const int *v)
+{
+	return v[GEMM_BM] / (64 * v[GEMM_WGS]);
+}
+
+/* 3xTF32: the epilogue's staging, WGS x BN columns of 64*MI floats padded by 16 bytes (EPI_BYTES) */
+static size_t tf32x3_epi_bytes(const int *v)
+{
+	return (size_t)v[GEMM_WGS] * (size_t)v[GEMM_BN] * (size_t)(64 * tf32x3_mi(v) * 4 + 16);
+}
+
 static int threads_of(const int *v)
 {
 	if (is_skinny(v))
 		return v[GEMM_BM] / 4 * v[GEMM_KS];
+	if (is_tf32x3(v))
+		return 128 * (v[GEMM_WGS] + 1);
 	return (v[GEMM_BM] / v[GEMM_TM]) * (v[GEMM_BN] / v[GEMM_TN]);
 }
 
+/* Shared memory: static for the FFMA families, dynamic for 3xTF32 (gemm_wgmma.cu's SMEM_BYTES: the ring, its
+ * barriers, 1024 bytes of alignment) */
 static size_t smem_of(const int *v)
 {
 	if (is_skinny(v))
 		return (size_t)v[GEMM_KS] * (size_t)v[GEMM_BN] * (size_t)v[GEMM_BM] * sizeof(float);
+	if (is_tf32x3(v))
+		return (size_t)v[GEMM_STAGES] * (size_t)(v[GEMM_BM] + v[GEMM_BN]) * 128 + 16 * (size_t)v[GEMM_STAGES] + 1024;
 	return 2u * (size_t)v[GEMM_BK] * (size_t)(v[GEMM_BM] + 4 + v[GEMM_BN] + 4) * sizeof(float);
 }
 
+static size_t gemm_dyn_smem(const int *v)
+{
+	return is_tf32x3(v) ? smem_of(v) : 0;
+}
+
 /* One family per configuration: a tile leaves KS, KU and L2PF at 1, 4 and 0, has at most 128 rows and at least
- * 16 columns; a skinny block leaves TM and TN at 4 and 2, has 1 to 4 columns and the split-K grain 16. */
+ * 16 columns; a skinny block leaves TM and TN at 4 and 2, has 1 to 4 columns and the split-K grain 16; 3xTF32
+ * leaves TM, TN, KS, KU, L2PF at 4, 2, 1, 4, 0 and has BK 32; only 3xTF32 sets WGS and STAGES (else 1, 3). */
 static int c_family(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
+	if (is_tf32x3(v))
+		return v[GEMM_TM] == 4 && v[GEMM_TN] == 2 && v[GEMM_KS] == 1 && v[GEMM_KU] == 4 && !v[GEMM_L2PF] &&
+		       v[GEMM_BK] == 32;
+	if (v[GEMM_WGS] != 1 || v[GEMM_STAGES] != 3)
+		return 0;
 	if (is_skinny(v))
 		return v[GEMM_TM] == 4 && v[GEMM_TN] == 2 && v[GEMM_BN] <= 4 && v[GEMM_BK] == 16;
 	return v[GEMM_KS] == 1 && v[GEMM_KU] == 4 && !v[GEMM_L2PF] && v[GEMM_BN] >= 16 && v[GEMM_BM] <= 128;
 }
 
+/* 3xTF32's tile (gemm_wgmma.cu's constraints, PERSIST 0, CLK 0, TMA 0): BM = 64*WGS*MI with MI 1 or 2, BN 64
+ * or 128, MI*BN <= 128 (the accumulators twice: each k-tile is summed apart, then added by the CUDA cores), the
+ * epilogue's staging within the ring */
+static int c_tf32x3(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	if (!is_tf32x3(v))
+		return 1;
+	int mi = tf32x3_mi(v);
+	return v[GEMM_BM] == 64 * v[GEMM_WGS] * mi && (mi == 1 || mi == 2) && v[GEMM_BN] >= 64 &&
+	       mi * v[GEMM_BN] <= 128 &&
+	       tf32x3_epi_bytes(v) <= (size_t)v[GEMM_STAGES] * (size_t)(v[GEMM_BM] + v[GEMM_BN]) * 128;
+}
+
 static int c_tile_shape(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
-	if (is_skinny(v))
+	if (is_skinny(v) || is_tf32x3(v))
 		return 1;
 	int t = threads_of(v);
 	return v[GEMM_BM] % v[GEMM_TM] == 0 && v[GEMM_BN] % v[GEMM_TN] == 0 && t >= 64 && t <= 256;
@@ -66,7 +118,7 @@ static int c_tile_shape(const int *v, const struct dlb_limits *lim)
 static int c_staging(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim; /* floats each thread holds in flight for the next stage: more would spill */
-	return is_skinny(v) || (v[GEMM_BM] + v[GEMM_BN]) * v[GEMM_BK] <= 64 * threads_of(v);
+	return is_skinny(v) || is_tf32x3(v) || (v[GEMM_BM] + v[GEMM_BN]) * v[GEMM_BK] <= 64 * threads_of(v);
 }
 
 /* The skinny kernel's registers of data: acc[4][BN], a batch of A (4*KU) and of B (KU*BN) */
@@ -80,18 +132,22 @@ static int c_skinny(const int *v, const struct dlb_limits *lim)
 }
 
 static const struct dlb_constraint gemm_constraints[] = {
-	{.text = "one family: tile KS 1, KU 4, L2PF 0, BM <= 128, BN >= 16; skinny TM 4, TN 2, BN <= 4, BK 16",
+	{.text = "one family: tile KS 1, KU 4, L2PF 0, BM <= 128, BN >= 16; skinny TM 4, TN 2, BN <= 4, BK 16; "
+		 "3xTF32 TM 4, TN 2, KS 1, KU 4, L2PF 0, BK 32; WGS 1 and STAGES 3 but 3xTF32",
 	 .kind = DLB_CON_CUSTOM, .ok = c_family},
 	{.text = "tile: BM % TM == 0, BN % TN == 0, threads (BM/TM)*(BN/TN) in [64, 256]", .kind = DLB_CON_CUSTOM,
 	 .ok = c_tile_shape},
 	{.text = "tile: staged floats per thread (BM+BN)*BK/threads <= 64", .kind = DLB_CON_CUSTOM, .ok = c_staging},
 	{.text = "skinny: threads (BM/4)*KS in [64, 512], KU*(4+BN) + 4*BN <= 96 floats of data per thread",
 	 .kind = DLB_CON_CUSTOM, .ok = c_skinny},
+	{.text = "3xTF32: BM = 64*WGS*MI, MI 1 or 2, BN >= 64, MI*BN <= 128, epilogue WGS*BN*(256*MI+16) bytes "
+		 "<= the ring STAGES*(BM+BN)*128",
+	 .kind = DLB_CON_CUSTOM, .ok = c_tf32x3},
 };
 
 static int l_smem(const int *v, const struct dlb_limits *lim)
 {
-	return !lim || smem_of(v) <= lim->smem_static;
+	return !lim || smem_of(v) <= (is_tf32x3(v) ? lim->smem_optin : lim->smem_static);
 }
 
 static int l_threads(const int *v, const struct dlb_limits *lim)
@@ -99,13 +155,34 @@ static int l_threads(const int *v, const struct dlb_limits *lim)
 	return !lim || threads_of(v) <= lim->max_threads_per_block;
 }
 
+/* wgmma and setmaxnreg exist only on the arch-specific Hopper target */
+static int l_wgmma(const int *v, const struct dlb_limits *lim)
+{
+	return !is_tf32x3(v) || !lim || lim->sm == 0 || (lim->sm == 90 && lim->sm_specific);
+}
+
 static const struct dlb_constraint gemm_limit_checks[] = {
-	{.text = "shared memory (tile 2*BK*(BM+BN+8)*4, skinny KS*BN*BM*4 bytes) <= static limit per block",
+	{.text = "shared memory (tile 2*BK*(BM+BN+8)*4, skinny KS*BN*BM*4 bytes: static limit per block; 3xTF32 "
+		 "its ring: opt-in limit)",
 	 .kind = DLB_CON_CUSTOM, .ok = l_smem},
 	{.text = "threads <= max threads per block", .kind = DLB_CON_CUSTOM, .ok = l_threads},
+	{.text = "3xTF32 (wgmma) only on sm_90a", .kind = DLB_CON_CUSTOM, .ok = l_wgmma},
 };
 
-static const char *const gemm_kernels[] = {"gemm_nn", "gemm_nt", "gemm_tn", "gemm_tt"};
+/* the four layouts (index ta*2 + tb), then 3xTF32's split of an operand */
+static const char *const gemm_kernels[] = {"gemm_nn", "gemm_nt", "gemm_tn", "gemm_tt", "split3"};
+enum { GEMM_SPLIT3_KERNEL = 4 };
+
+/* 3xTF32 runs TN on the split copies whatever the problem's layout; the FFMA families run the problem's own. */
+static int gemm_spec_of(const struct dlb_problem *p, const int *v)
+{
+	return is_tf32x3(v) ? 2 : dlb_gemm_spec_of(p, v);
+}
+
+static int gemm_spec_used(const struct dlb_op *op, int s, const int *v)
+{
+	return is_tf32x3(v) ? s == 2 : dlb_gemm_spec_used(op, s, v);
+}
 
 /* ---- problem state ---- */
 
@@ -125,6 +202,8 @@ struct gemm_state {
 	void *ws;           /* split-K partial products (fp32) */
 	size_t ws_elems;
 	unsigned *counters; /* split-K arrival count per tile; zero between launches */
+	float *sp[2];       /* 3xTF32: the split copies of A and B (split3), lines of 3*kp, allocated at first use */
+	int64_t kp;         /* K rounded up to a multiple of 4 */
 	double tol, tol_tf32; /* fp32's; TF32's for cuBLAS's TF32 entry */
 	uint64_t seed;
 	struct dlb_gemm_vendor_keep vkeep;
@@ -155,12 +234,33 @@ int dlb_gemm_splits(const struct dlb_problem *p, const int *v, int sm_count, int
 	return n;
 }
 
+/* K rounded up to a multiple of 4: the length of each of 3xTF32's three parts of a split line */
+static int64_t kp_of(const struct dlb_problem *p)
+{
+	return (GK(p) + 3) / 4 * 4;
+}
+
+/* 3xTF32 runs where N > 16 (fewer columns are the skinny family's) */
+static int tf32x3_applies(const struct dlb_problem *p)
+{
+	return GN(p) > 16;
+}
+
 static size_t gemm_device_bytes(const struct dlb_problem *p, const struct dlb_device *dev)
 {
 	size_t mn = (size_t)GM(p) * (size_t)GN(p) * sizeof(float);
 	size_t ws = (size_t)SPLIT_WAVES * dev->sm_count * 128 * 128 * sizeof(float); /* split-K bound: see dlb_gemm_splits */
-	return (size_t)sets_for(p, dev) * set_bytes(p) + mn + (ws < 64 * mn ? ws : 64 * mn) + dlb_bench_flush_bytes(dev) +
-	       ((size_t)64 << 20) /* cuBLASLt workspace */;
+	size_t tc = 0;
+	ws = ws < 64 * mn ? ws : 64 * mn;
+	if (tf32x3_applies(p)) { /* the split copies, and split-K partials of whole 3xTF32 tiles (up to 256 x 64) */
+		size_t tiles = (size_t)(GM(p) + 255) * (size_t)(GN(p) + 255) * sizeof(float);
+		size_t ws_tc = (size_t)SPLIT_WAVES * dev->sm_count * 256 * 128 * sizeof(float);
+		tc = 3 * (size_t)kp_of(p) * (size_t)(GM(p) + GN(p)) * sizeof(float);
+		ws_tc = ws_tc < 64 * tiles ? ws_tc : 64 * tiles;
+		ws = ws > ws_tc ? ws : ws_tc;
+	}
+	return (size_t)sets_for(p, dev) * set_bytes(p) + mn + ws + tc +
+	       dlb_bench_flush_bytes(dev) + ((size_t)64 << 20) /* cuBLASLt workspace */;
 }
 
 static void gemm_teardown(void *state)
@@ -176,6 +276,7 @@ static void gemm_teardown(void *state)
 	dlb_dev_free(s->ref);
 	dlb_dev_free(s->ws);
 	dlb_dev_free(s->counters);
+	dlb_dev_free(s->sp[0]);
 	dlb_gemm_vendor_free(&s->vkeep);
 	free(s);
 }
@@ -270,6 +371,7 @@ static int gemm_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **sta
 	/* inputs rounded to TF32 (2^-11 relative each): errors of random sign, 8 times their typical sum's size */
 	s->tol_tf32 = s->tol + 8.0 * sqrt((double)GK(p)) / 2048.0;
 	s->seed = dlb_fresh_seed();
+	s->kp = kp_of(p);
 	size_t mk = (size_t)GM(p) * (size_t)GK(p), kn = (size_t)GK(p) * (size_t)GN(p), mn = (size_t)GM(p) * (size_t)GN(p);
 	for (int i = 0; i < s->nsets; i++) {
 		DLB_CHECK(dlb_dev_alloc((void **)&s->A[i], mk * 4));
@@ -295,9 +397,37 @@ fail:
 	return rc;
 }
 
+/* Split-K partial products (floats) that configuration v needs with `split` splits: an M x N slab per split for
+ * the FFMA families, whole tiles for 3xTF32 (gemm_wgmma.cu's W) */
+static size_t ws_elems_for(const struct gemm_state *s, const int *v, int split)
+{
+	if (split <= 1)
+		return 0;
+	if (!is_tf32x3(v))
+		return (size_t)split * (size_t)GM(&s->p) * (size_t)GN(&s->p);
+	int64_t mt = (GM(&s->p) + v[GEMM_BM] - 1) / v[GEMM_BM], nt = (GN(&s->p) + v[GEMM_BN] - 1) / v[GEMM_BN];
+	return (size_t)split * (size_t)(mt * v[GEMM_BM]) * (size_t)(nt * v[GEMM_BN]);
+}
+
+/* 3xTF32's split copies: M lines of A then N of B, 3*kp floats each, allocated once (never inside a timed
+ * region); DLB_E_LIMIT where the device has no room (then the family does not run on this problem). */
+static int split_reserve(struct gemm_state *s)
+{
+	if (s->sp[0])
+		return 0;
+	size_t line = 3 * (size_t)s->kp;
+	if (dlb_dev_alloc((void **)&s->sp[0], line * (size_t)(GM(&s->p) + GN(&s->p)) * sizeof(float))) {
+		dlb_clear_error();
+		return DLB_E_LIMIT;
+	}
+	s->sp[1] = s->sp[0] + line * (size_t)GM(&s->p);
+	return 0;
+}
+
 static int gemm_variants(void *state, const struct dlb_candidate *c, int *values, int max)
 {
 	struct gemm_state *s = state;
+	struct dlb_problem run = s->p;
 	/* Large problems (>= 4 waves of 128x128 tiles): tiles under 64x64 move more bytes per flop than the
 	 * larger ones and cannot win; skipping them keeps exhaustive search affordable until the racing search
 	 * replaces it. */
@@ -306,12 +436,17 @@ static int gemm_variants(void *state, const struct dlb_candidate *c, int *values
 		return 0;
 	if (is_skinny(c->cfg.v) && GN(&s->p) > 16)
 		return 0; /* for a few columns only (every layout): wider products reuse A, which tiles do */
-	int n = dlb_gemm_splits(&s->p, c->cfg.v, s->g->dev->sm_count, values, max);
+	if (is_tf32x3(c->cfg.v)) {
+		if (!tf32x3_applies(&s->p) || split_reserve(s))
+			return 0;
+		run.dim[GEMM_K] = 3 * s->kp; /* its k runs over the three parts */
+	}
+	int n = dlb_gemm_splits(&run, c->cfg.v, s->g->dev->sm_count, values, max);
 	/* Workspace for the largest split, allocated now: never inside a timed region. */
 	size_t need = 0;
 	for (int i = 0; i < n; i++)
-		if (values[i] > 1 && (size_t)values[i] * (size_t)GM(&s->p) * (size_t)GN(&s->p) > need)
-			need = (size_t)values[i] * (size_t)GM(&s->p) * (size_t)GN(&s->p);
+		if (ws_elems_for(s, c->cfg.v, values[i]) > need)
+			need = ws_elems_for(s, c->cfg.v, values[i]);
 	return dlb_gemm_ws_reserve(&s->ws, &s->ws_elems, need) ? 1 : n; /* no room: plain runs only */
 }
 
@@ -320,27 +455,66 @@ static int gemm_nsets(void *state)
 	return ((struct gemm_state *)state)->nsets;
 }
 
+/* 3xTF32's split of operand op (0: A, 1: B) of input set `set` into s->sp[op] (templates/gemm_fp32.cu, split3):
+ * lines are rows of op(A) (K-major where A is stored 't') or columns of op(B) (K-major where B is 'n'). */
+static int split_launch(struct gemm_state *s, const struct dlb_candidate *c, int op, int set)
+{
+	int rc = 0;
+	const struct dlb_problem *p = &s->p;
+	const float *x = op ? s->B[set] : s->A[set];
+	int64_t ld = op ? s->blas.ldb : s->blas.lda, lines = op ? GN(p) : GM(p), K = GK(p), kp = s->kp;
+	int kmaj = op ? !GTB(p) : GTA(p), b_order = op;
+	float *out = s->sp[op];
+	if ((lines + 31) / 32 > 65535)
+		DLB_FAIL(DLB_E_LIMIT, "3xTF32's split of %lld lines is over the grid's limit", (long long)lines);
+	void *args[] = {&x, &ld, &kmaj, &lines, &K, &kp, &b_order, &out};
+	DLB_CHECK(dlb_launch(c->kernels[GEMM_SPLIT3_KERNEL], (dim3){(unsigned)((kp + 31) / 32), (unsigned)((lines + 31) / 32), 1},
+			     (dim3){32, 8, 1}, 0, s->g->dev->stream, args));
+fail:
+	return rc;
+}
+
 static int gemm_launch(void *state, const struct dlb_candidate *c, int split, int set)
 {
 	int rc = 0;
 	struct gemm_state *s = state;
 	const struct dlb_problem *p = &s->p;
 	const int *v = c->cfg.v;
+	int tc = is_tf32x3(v);
 	int64_t mt = (GM(p) + v[GEMM_BM] - 1) / v[GEMM_BM], nt = (GN(p) + v[GEMM_BN] - 1) / v[GEMM_BN];
 	if (mt * nt > 0x7fffffff || split > 65535)
 		DLB_FAIL(DLB_E_LIMIT, "grid of %lld blocks exceeds the device's limit", (long long)(mt * nt));
-	if (split > 1 && (mt * nt > MAX_TILES_SPLIT || (size_t)split * (size_t)GM(p) * (size_t)GN(p) > s->ws_elems))
+	if (split > 1 && (mt * nt > MAX_TILES_SPLIT || ws_elems_for(s, v, split) > s->ws_elems))
 		DLB_FAIL(DLB_E_LIMIT, "split-K %d needs more workspace or counters than were allocated", split);
-	int64_t kc = (GK(p) + split - 1) / split;
+	if (tc && !s->sp[0])
+		DLB_FAIL(DLB_E_LIMIT, "3xTF32's split copies were not allocated (no room on the device)");
+	int64_t M = GM(p), N = GN(p), K = tc ? 3 * s->kp : GK(p), ldc = s->blas.ldc;
+	int64_t lda = tc ? K : s->blas.lda, ldb = tc ? K : s->blas.ldb;
+	int64_t kc = (K + split - 1) / split;
 	kc = (kc + v[GEMM_BK] - 1) / v[GEMM_BK] * v[GEMM_BK];
-	int64_t M = GM(p), N = GN(p), K = GK(p), lda = s->blas.lda, ldb = s->blas.ldb, ldc = s->blas.ldc;
 	const float *A = s->A[set], *B = s->B[set];
 	float *C = s->C[set], *W = s->ws;
 	unsigned *counters = s->counters;
 	int vec_a = lda % 4 == 0, vec_b = ldb % 4 == 0, vec_c = ldc % 4 == 0;
 	void *args[] = {&M, &N, &K, &A, &lda, &B, &ldb, &C, &ldc, &W, &counters, &kc, &vec_a, &vec_b, &vec_c};
-	DLB_CHECK(dlb_launch(c->kernels[GTA(p) * 2 + GTB(p)], (dim3){(unsigned)(mt * nt), 1, (unsigned)split},
-			     (dim3){(unsigned)threads_of(v), 1, 1}, 0, s->g->dev->stream, args));
+	if (!tc) {
+		DLB_CHECK(dlb_launch(c->kernels[GTA(p) * 2 + GTB(p)], (dim3){(unsigned)(mt * nt), 1, (unsigned)split},
+				     (dim3){(unsigned)threads_of(v), 1, 1}, 0, s->g->dev->stream, args));
+		return 0;
+	}
+	/* 3xTF32: the splits first, in the same timed launch, then gemm_wgmma.cu's TN kernel on the copies (lines
+	 * of 3*kp floats: 16-byte aligned; no tensor maps, TMA 0) */
+	DLB_CHECK(split_launch(s, c, 0, set));
+	DLB_CHECK(split_launch(s, c, 1, set));
+	A = s->sp[0], B = s->sp[1];
+	vec_a = vec_b = 16;
+	vec_c = ldc % 4 == 0; /* 16-byte stores of C */
+	struct dlb_tmap tma, tmb;
+	memset(&tma, 0, sizeof tma);
+	memset(&tmb, 0, sizeof tmb);
+	void *wargs[] = {&M, &N, &K, &A, &lda, &B, &ldb, &C, &ldc, &W, &counters, &kc, &vec_a, &vec_b, &vec_c, &tma, &tmb};
+	DLB_CHECK(dlb_launch(c->kernels[2], (dim3){(unsigned)(mt * nt), 1, (unsigned)split},
+			     (dim3){(unsigned)threads_of(v), 1, 1}, smem_of(v), s->g->dev->stream, wargs));
 fail:
 	return rc;
 }
@@ -571,15 +745,17 @@ const struct dlb_op dlb_op_gemm = {
 	.es_in = 4,
 	.es_out = 4,
 	.template_file = "gemm_fp32.cu",
+	.template_extra = "gemm_wgmma.cu",
 	.kernel_names = gemm_kernels,
-	.nkernels = 4,
+	.nkernels = 5,
 	.ndyn_kernels = 4,
+	.dyn_smem = gemm_dyn_smem,
 	.variant_name = "SPLITK",
 	.nspecs = GEMM_SPECS,
 	.spec_defines = dlb_gemm_spec_defines,
 	.spec_names = dlb_gemm_spec_names,
-	.spec_of = dlb_gemm_spec_of,
-	.spec_used = dlb_gemm_spec_used,
+	.spec_of = gemm_spec_of,
+	.spec_used = gemm_spec_used,
 	.space = {gemm_params, GEMM_NPARAMS, gemm_constraints, sizeof gemm_constraints / sizeof gemm_constraints[0]},
 	.limit_checks = gemm_limit_checks,
 	.nlimit_checks = sizeof gemm_limit_checks / sizeof gemm_limit_checks[0],

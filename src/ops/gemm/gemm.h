@@ -59,9 +59,22 @@ int dlb_gemm_sample_errors(const struct dlb_blas_gemm *g, int64_t m, int64_t n, 
 			   const void *C, uint64_t seed, struct dlb_rel_err *out);
 
 /* Indices of the tunables in a configuration. */
-enum { GEMM_BM, GEMM_BN, GEMM_BK, GEMM_TM, GEMM_TN, GEMM_KIND, GEMM_KS, GEMM_KU, GEMM_L2PF, GEMM_NPARAMS };
-/* fp32's kernel families (GEMM_KIND): FFMA tiles, and skinny products for a few columns of C */
-enum { GEMM_KIND_TILE = 0, GEMM_KIND_SKINNY = 2 };
+enum {
+	GEMM_BM,
+	GEMM_BN,
+	GEMM_BK,
+	GEMM_TM,
+	GEMM_TN,
+	GEMM_KIND,
+	GEMM_KS,
+	GEMM_KU,
+	GEMM_L2PF,
+	GEMM_WGS,
+	GEMM_STAGES,
+	GEMM_NPARAMS
+};
+/* fp32's kernel families (GEMM_KIND): FFMA tiles, 3xTF32 on wgmma, and skinny products for a few columns of C */
+enum { GEMM_KIND_TILE = 0, GEMM_KIND_TF32X3 = 1, GEMM_KIND_SKINNY = 2 };
 /* Split-K factors a configuration may run with on problem p (always 1 first); returns the count. */
 int dlb_gemm_splits(const struct dlb_problem *p, const int *v, int sm_count, int *splits, int max);
 
