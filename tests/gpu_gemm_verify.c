@@ -5,7 +5,8 @@
  * DLB_VERIFY_SHAPES=N keeps the first N shapes, DLB_VERIFY_SKIP=N drops the first N, DLB_VERIFY_SHAPE=MxNxK
  * checks that shape alone, and DLB_VERIFY_ONLY=TEXT compiles and checks only the candidates whose
  * configuration contains TEXT or one of its '|'-separated pieces (for a run under compute-sanitizer or
- * ncu). */
+ * ncu). DLB_VERIFY_EXPLAIN=1 (fp32): after each wrong run, the output farthest from the reference, recomputed
+ * exactly in double on the CPU, so a line tells whether the candidate or the reference is off there. */
 #include "../src/device.h"
 #include "../src/err.h"
 #include "../src/kernels.h"
@@ -15,6 +16,7 @@
 #include "../src/tune.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +48,45 @@ static const int64_t shapes_tc[][3] = {
 };
 
 static int check_op(struct dlb_device *dev, struct dlb_gpu *g, const struct dlb_op *op);
+
+/* DLB_VERIFY_EXPLAIN (fp32 ops, whose state begins with their struct dlb_gemm_io): the element of C[0] (m x n,
+ * leading dimension m) farthest from the reference, both against the exact sum in double of its inputs. */
+static void explain(void *state, int64_t m, int64_t n)
+{
+	const struct dlb_gemm_io *io = state;
+	const struct dlb_blas_gemm *bg = io->blas;
+	size_t mn = (size_t)m * (size_t)n;
+	float *c = malloc(mn * sizeof *c), *r = malloc(mn * sizeof *r), *tmp = malloc((size_t)bg->k * sizeof *tmp);
+	double *a = malloc((size_t)bg->k * sizeof *a), *b = malloc((size_t)bg->k * sizeof *b);
+	if (!c || !r || !tmp || !a || !b || !io->ref || cudaMemcpy(c, io->C[0], mn * 4, cudaMemcpyDeviceToHost) ||
+	    cudaMemcpy(r, io->ref, mn * 4, cudaMemcpyDeviceToHost)) {
+		printf("  explain: no copy of C or the reference\n");
+		goto done;
+	}
+	size_t w = 0;
+	double worst = -1;
+	for (size_t e = 0; e < mn; e++)
+		if (fabs((double)c[e] - (double)r[e]) > worst)
+			worst = fabs((double)c[e] - (double)r[e]), w = e;
+	int64_t i = (int64_t)(w % (size_t)m), j = (int64_t)(w / (size_t)m);
+	if (dlb_gemm_read_k(io->A[0], bg->lda, bg->ta, i, bg->k, bg->a_type, tmp, a) ||
+	    dlb_gemm_read_k(io->B[0], bg->ldb, !bg->tb, j, bg->k, bg->b_type, tmp, b)) {
+		printf("  explain: %s\n", dlb_last_error());
+		goto done;
+	}
+	double exact = 0, scale = 0;
+	for (int64_t kk = 0; kk < bg->k; kk++)
+		exact += a[kk] * b[kk], scale += fabs(a[kk] * b[kk]);
+	printf("  explain: C(%" PRId64 ",%" PRId64 "): ours %.9g, reference %.9g, exact %.12g; ours - exact %.3g, "
+	       "reference - exact %.3g (sum |a b| %.4g)\n",
+	       i, j, (double)c[w], (double)r[w], exact, (double)c[w] - exact, (double)r[w] - exact, scale);
+done:
+	free(c);
+	free(r);
+	free(tmp);
+	free(a);
+	free(b);
+}
 
 /* A positive count from the environment, else 0. */
 static size_t env_count(const char *name)
@@ -182,6 +223,8 @@ static int check_op(struct dlb_device *dev, struct dlb_gpu *g, const struct dlb_
 						       "failing\n",
 						       dlb_prec_name(op->prec), cand[i].text, splits[v], desc, chk.max_err, chk.tol,
 						       (unsigned long long)chk.nonfinite, (unsigned long long)chk.bad);
+						if (getenv("DLB_VERIFY_EXPLAIN") && op->prec == DLB_PREC_FP32)
+							explain(state, p.dim[GEMM_M], p.dim[GEMM_N]);
 					}
 				}
 			}

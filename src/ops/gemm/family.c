@@ -265,10 +265,8 @@ static double value_of(const void *p, size_t i, cudaDataType_t t)
 	}
 }
 
-/* k elements of a matrix of type t (column-major, leading dimension ld) as doubles: line idx, contiguous (the
- * column idx) or strided (the row idx, one 2-D copy). */
-static int read_k(const void *base, int64_t ld, int contiguous, int64_t idx, int64_t k, cudaDataType_t t, void *tmp,
-		  double *out)
+int dlb_gemm_read_k(const void *base, int64_t ld, int contiguous, int64_t idx, int64_t k, cudaDataType_t t, void *tmp,
+		    double *out)
 {
 	int rc = 0;
 	size_t es = type_bytes(t);
@@ -299,8 +297,8 @@ int dlb_gemm_sample_errors(const struct dlb_blas_gemm *g, int64_t m, int64_t n, 
 		int64_t i = dlb_pcg32_bounded(&rng, (uint32_t)(m < UINT32_MAX ? m : UINT32_MAX));
 		int64_t j = dlb_pcg32_bounded(&rng, (uint32_t)(n < UINT32_MAX ? n : UINT32_MAX));
 		/* op(A)(i, :) is contiguous when A is stored transposed; op(B)(:, j) when B is not */
-		DLB_CHECK(read_k(A, g->lda, g->ta, i, g->k, g->a_type, tmp, a));
-		DLB_CHECK(read_k(B, g->ldb, !g->tb, j, g->k, g->b_type, tmp, b));
+		DLB_CHECK(dlb_gemm_read_k(A, g->lda, g->ta, i, g->k, g->a_type, tmp, a));
+		DLB_CHECK(dlb_gemm_read_k(B, g->ldb, !g->tb, j, g->k, g->b_type, tmp, b));
 		double want = 0, scale = 0;
 		for (int64_t kk = 0; kk < g->k; kk++) {
 			want += a[kk] * b[kk];

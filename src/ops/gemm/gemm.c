@@ -287,51 +287,51 @@ static int spot_check_reference(struct gemm_state *s)
 {
 	int rc = 0;
 	const struct dlb_problem *p = &s->p;
-	float *fa = malloc((size_t)GK(p) * sizeof *fa), *fb = malloc((size_t)GK(p) * sizeof *fb);
-	if (!fa || !fb)
+	float *tmp = malloc((size_t)GK(p) * sizeof *tmp);
+	double *fa = malloc((size_t)GK(p) * sizeof *fa), *fb = malloc((size_t)GK(p) * sizeof *fb);
+	if (!tmp || !fa || !fb)
 		DLB_FAIL(ENOMEM, "out of memory for the reference spot check");
 	struct dlb_pcg32 rng;
 	dlb_pcg32_seed(&rng, s->seed, 99);
 	for (int t = 0; t < 8; t++) {
 		int64_t i = dlb_pcg32_bounded(&rng, (uint32_t)(GM(p) < UINT32_MAX ? GM(p) : UINT32_MAX));
 		int64_t j = dlb_pcg32_bounded(&rng, (uint32_t)(GN(p) < UINT32_MAX ? GN(p) : UINT32_MAX));
-		/* op(A)(i, :) and op(B)(:, j): contiguous, or a column of stride ld read by a 2-D copy */
-		if (GTA(p))
-			CUDA_CHECK(cudaMemcpy(fa, s->A[0] + i * s->blas.lda, (size_t)GK(p) * 4, cudaMemcpyDeviceToHost));
-		else
-			CUDA_CHECK(cudaMemcpy2D(fa, 4, s->A[0] + i, (size_t)s->blas.lda * 4, 4, (size_t)GK(p),
-						cudaMemcpyDeviceToHost));
-		if (GTB(p))
-			CUDA_CHECK(cudaMemcpy2D(fb, 4, s->B[0] + j, (size_t)s->blas.ldb * 4, 4, (size_t)GK(p),
-						cudaMemcpyDeviceToHost));
-		else
-			CUDA_CHECK(cudaMemcpy(fb, s->B[0] + j * s->blas.ldb, (size_t)GK(p) * 4, cudaMemcpyDeviceToHost));
+		/* op(A)(i, :) is contiguous when A is stored transposed; op(B)(:, j) when B is not */
+		DLB_CHECK(dlb_gemm_read_k(s->A[0], s->blas.lda, GTA(p), i, GK(p), CUDA_R_32F, tmp, fa));
+		DLB_CHECK(dlb_gemm_read_k(s->B[0], s->blas.ldb, !GTB(p), j, GK(p), CUDA_R_32F, tmp, fb));
 		float got;
 		CUDA_CHECK(cudaMemcpy(&got, s->ref + j * GM(p) + i, sizeof got, cudaMemcpyDeviceToHost));
 		double want = 0;
 		for (int64_t k = 0; k < GK(p); k++)
-			want += (double)fa[k] * (double)fb[k];
+			want += fa[k] * fb[k];
 		if (!(fabs((double)got - want) <= s->tol))
 			DLB_FAIL(DLB_E_WRONG, "cuBLAS reference disagrees with the CPU at C(%lld,%lld): %.9g vs %.9g",
 				 (long long)i, (long long)j, (double)got, want);
 	}
 fail:
+	free(tmp);
 	free(fa);
 	free(fb);
 	return rc;
 }
 
-static int check_output(struct gemm_state *s, struct dlb_check *out);
+/* C[0] against the reference within an absolute tolerance: fp32's (the candidates, cuBLAS's strict entries) or
+ * TF32's (cuBLAS's TF32 entry) */
+static int compare_c(struct gemm_state *s, double tol, struct dlb_check *out)
+{
+	return dlb_compare_f32(s->g, s->C[0], GM(&s->p), s->ref, GM(&s->p), GM(&s->p), GN(&s->p), tol, out);
+}
 
 static int check_state(void *state, struct dlb_check *out)
 {
-	return check_output(state, out);
+	struct gemm_state *s = state;
+	return compare_c(s, s->tol, out);
 }
 
 static int check_tf32(void *state, struct dlb_check *out)
 {
 	struct gemm_state *s = state;
-	return dlb_compare_f32(s->g, s->C[0], GM(&s->p), s->ref, GM(&s->p), GM(&s->p), GN(&s->p), s->tol_tf32, out);
+	return compare_c(s, s->tol_tf32, out);
 }
 
 /* The op's accuracy hook: C[0] at sampled outputs against the exact result in double. */
@@ -348,7 +348,8 @@ static void io_of(struct gemm_state *s)
 	*io = (struct dlb_gemm_io){.classic = "cublasSgemm", .g = s->g, .handles = s->handles, .blas = &s->blas,
 				   .nsets = s->nsets, .a_bytes = (size_t)GM(&s->p) * (size_t)GK(&s->p) * sizeof(float),
 				   .b_bytes = (size_t)GK(&s->p) * (size_t)GN(&s->p) * sizeof(float),
-				   .c_bytes = (size_t)GM(&s->p) * (size_t)GN(&s->p) * sizeof(float), .check = check_state,
+				   .c_bytes = (size_t)GM(&s->p) * (size_t)GN(&s->p) * sizeof(float), .ref = s->ref,
+				   .check = check_state,
 				   .accuracy = gemm_accuracy, .check_tf32 = check_tf32, .state = s, .keep = &s->vkeep};
 	for (int i = 0; i < s->nsets; i++)
 		io->A[i] = s->A[i], io->B[i] = s->B[i], io->C[i] = s->C[i];
@@ -519,11 +520,6 @@ fail:
 	return rc;
 }
 
-static int check_output(struct gemm_state *s, struct dlb_check *out)
-{
-	return dlb_compare_f32(s->g, s->C[0], GM(&s->p), s->ref, GM(&s->p), GM(&s->p), GN(&s->p), s->tol, out);
-}
-
 static int gemm_verify(void *state, const struct dlb_candidate *c, int split, struct dlb_check *out)
 {
 	int rc = 0;
@@ -532,7 +528,7 @@ static int gemm_verify(void *state, const struct dlb_candidate *c, int split, st
 	if (split > 1)
 		DLB_CHECK(dlb_poison(s->g, s->ws, s->ws_elems * 4));
 	DLB_CHECK(gemm_launch(state, c, split, 0));
-	DLB_CHECK(check_output(s, out));
+	DLB_CHECK(compare_c(s, s->tol, out));
 fail:
 	return rc;
 }
@@ -542,17 +538,22 @@ fail:
 struct vendor_ctx {
 	const struct dlb_gemm_io *io;
 	const struct dlb_gemm_vendor_keep *keep;
-	int algo; /* -1: the classic entry point; -3 it in TF32 math; DLB_GEMM_TN_ENTRY + a: the TN route's a */
+	int algo; /* -1: the classic entry point; DLB_GEMM_TF32_ENTRY it in TF32 math; DLB_GEMM_TN_ENTRY + a: the TN
+	           * route's a */
 };
+
+/* The GEMM the classic entry point runs for entry ctx: the problem's, or the same in TF32 math */
+static const struct dlb_blas_gemm *classic_of(const struct vendor_ctx *v)
+{
+	return v->algo == DLB_GEMM_TF32_ENTRY ? &v->keep->tf32 : v->io->blas;
+}
 
 static int vendor_launch(void *ctx, int set)
 {
 	struct vendor_ctx *v = ctx;
 	const struct dlb_gemm_io *io = v->io;
-	if (v->algo == -3)
-		return dlb_blas_gemm_run(io->handles, &v->keep->tf32, io->A[set], io->B[set], io->C[set]);
-	if (v->algo < 0)
-		return dlb_blas_gemm_run(io->handles, io->blas, io->A[set], io->B[set], io->C[set]);
+	if (v->algo < 0) /* the classic entry point (the stream floor, -2, never comes here) */
+		return dlb_blas_gemm_run(io->handles, classic_of(v), io->A[set], io->B[set], io->C[set]);
 	if (v->algo >= DLB_GEMM_TN_ENTRY)
 		return dlb_lt_tn_run(io->handles, &v->keep->tn, v->algo - DLB_GEMM_TN_ENTRY, io->A[set], io->B[set],
 				     io->C[set]);
@@ -576,13 +577,12 @@ static int time_vendor(struct vendor_ctx *ctx, const struct dlb_bench_opts *o, s
 	*supported = 1;
 	DLB_CHECK(dlb_poison(io->g, io->C[0], io->c_bytes));
 	if (ctx->algo < 0) /* the classic entry point, in the problem's math or TF32's */
-		DLB_CHECK(dlb_blas_gemm_try(io->handles, ctx->algo == -3 ? &ctx->keep->tf32 : io->blas, io->A[0], io->B[0],
-					    io->C[0], supported));
+		DLB_CHECK(dlb_blas_gemm_try(io->handles, classic_of(ctx), io->A[0], io->B[0], io->C[0], supported));
 	else
 		DLB_CHECK(vendor_launch(ctx, 0));
 	if (!*supported)
 		return 0;
-	DLB_CHECK((ctx->algo == -3 ? io->check_tf32 : io->check)(io->state, &chk));
+	DLB_CHECK((ctx->algo == DLB_GEMM_TF32_ENTRY ? io->check_tf32 : io->check)(io->state, &chk));
 	t->ok = chk.ok;
 	if (t->ok && io->accuracy)
 		DLB_CHECK(io->accuracy(io->state, &t->rel_err));
@@ -637,7 +637,7 @@ static int tf32_entry(struct vendor_ctx *ctx, struct dlb_gemm_vendor_keep *keep,
 		return 0;
 	keep->tf32 = *io->blas;
 	keep->tf32.compute = CUBLAS_COMPUTE_32F_FAST_TF32;
-	keep->algo[*n] = -3;
+	keep->algo[*n] = DLB_GEMM_TF32_ENTRY;
 	struct dlb_vendor_entry *t = &out[(*n)++];
 	memset(t, 0, sizeof *t);
 	snprintf(t->name, sizeof t->name, "cublasGemmEx-TF32");
@@ -645,7 +645,7 @@ static int tf32_entry(struct vendor_ctx *ctx, struct dlb_gemm_vendor_keep *keep,
 	t->other_math = 1;
 	snprintf(t->config, sizeof t->config,
 		 "CUBLAS_COMPUTE_32F_FAST_TF32: inputs rounded to TF32 on the tensor cores; not fp32");
-	ctx->algo = -3;
+	ctx->algo = DLB_GEMM_TF32_ENTRY;
 	DLB_CHECK(time_vendor(ctx, o, t, &supported));
 	if (!supported) /* no TF32 kernel for this case: the entry goes */
 		(*n)--;

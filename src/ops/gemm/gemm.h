@@ -52,6 +52,11 @@ int dlb_gemm_ref_s8(struct dlb_gpu *g, int64_t M, int64_t N, int64_t K, const vo
 
 /* An IEEE half's value. */
 double dlb_half_value(uint16_t h);
+/* k elements of a device matrix of type t (fp32, fp16, int8, int32; column-major, leading dimension ld) as
+ * doubles: line idx, contiguous (the column idx) or strided (the row idx, one 2-D copy); tmp holds k elements
+ * of t. Row i of op(A) is contiguous where A is stored transposed; column j of op(B) where B is not. */
+int dlb_gemm_read_k(const void *base, int64_t ld, int contiguous, int64_t idx, int64_t k, cudaDataType_t t, void *tmp,
+		    double *out);
 /* The error of C (what last ran into it) at 16 outputs of the problem's first m x n (the real ones, not the
  * padding), chosen by seed, against the exact sum in double of the inputs (struct dlb_rel_err). g gives the
  * layouts and element types (fp32, fp16, int8 in; fp32, fp16, int32 out). */
@@ -88,9 +93,10 @@ struct dlb_gemm_vendor_keep {
 	struct dlb_blas_gemm tf32; /* fp32: the same GEMM in CUBLAS_COMPUTE_32F_FAST_TF32 */
 	int n;
 	int algo[DLB_RESULT_MAX_VENDOR]; /* per entry: -1 the classic entry point, >= 0 a cuBLASLt algorithm, -2 the
-	                                  * stream floor, -3 cuBLAS in TF32 math, DLB_GEMM_TN_ENTRY + a: algorithm a
-	                                  * of the TN route */
+	                                  * stream floor, DLB_GEMM_TF32_ENTRY cuBLAS in TF32 math,
+	                                  * DLB_GEMM_TN_ENTRY + a: algorithm a of the TN route */
 };
+#define DLB_GEMM_TF32_ENTRY (-3)
 #define DLB_GEMM_TN_ENTRY 100
 #define DLB_GEMM_TN_ALGOS 4 /* TN algorithms timed (of cuBLASLt's heuristic list, best first) */
 
@@ -105,6 +111,8 @@ struct dlb_gemm_io {
 	void *A[DLB_GEMM_MAX_SETS], *B[DLB_GEMM_MAX_SETS], *C[DLB_GEMM_MAX_SETS];
 	size_t a_bytes, b_bytes; /* of one input set (what the stream floor reads) */
 	size_t c_bytes; /* of one output: poisoned before each verification */
+	const void *ref; /* the reference C[0] is checked against (fp32 and fp16 ops: float; int8: int32), m x n,
+	                  * leading dimension m: for diagnostics (tests/gpu_gemm_verify's DLB_VERIFY_EXPLAIN) */
 	int (*check)(void *state, struct dlb_check *out);
 	int (*accuracy)(void *state, struct dlb_rel_err *out); /* the op's accuracy hook, run on each verified entry */
 	int (*check_tf32)(void *state, struct dlb_check *out); /* fp32: C[0] against TF32's tolerance; NULL: no TF32

@@ -482,25 +482,6 @@ static void tc_teardown(void *state)
 	free(s);
 }
 
-/* Row i of op(A) or column j of op(B) as doubles: contiguous when the operand is stored k-contiguous, else a
- * strided column read by one 2-D copy. */
-static int read_line(const struct tc_state *s, const void *base, int64_t ld, int k_contig, int64_t idx, void *tmp,
-		     double *out)
-{
-	int rc = 0;
-	size_t es = s->es_in;
-	const char *b = base;
-	if (k_contig)
-		CUDA_CHECK(cudaMemcpy(tmp, b + (size_t)(idx * ld) * es, (size_t)s->k * es, cudaMemcpyDeviceToHost));
-	else
-		CUDA_CHECK(cudaMemcpy2D(tmp, es, b + (size_t)idx * es, (size_t)ld * es, es, (size_t)s->k,
-					cudaMemcpyDeviceToHost));
-	for (int64_t kk = 0; kk < s->k; kk++)
-		out[kk] = s->int8 ? (double)((const int8_t *)tmp)[kk] : dlb_half_value(((const uint16_t *)tmp)[kk]);
-fail:
-	return rc;
-}
-
 /* A few reference elements recomputed on the CPU (exactly for int8, in double for fp16): a wrong layout or
  * type in the reference call would otherwise make every candidate look wrong (or right). */
 static int spot_check_reference(struct tc_state *s)
@@ -516,8 +497,8 @@ static int spot_check_reference(struct tc_state *s)
 		int64_t i = dlb_pcg32_bounded(&rng, (uint32_t)(s->m < UINT32_MAX ? s->m : UINT32_MAX));
 		int64_t j = dlb_pcg32_bounded(&rng, (uint32_t)(s->n < UINT32_MAX ? s->n : UINT32_MAX));
 		/* op(A)(i, :) is contiguous when A is stored transposed; op(B)(:, j) when B is not */
-		DLB_CHECK(read_line(s, s->A[0], s->blas.lda, GTA(&s->p), i, tmp, fa));
-		DLB_CHECK(read_line(s, s->B[0], s->blas.ldb, !GTB(&s->p), j, tmp, fb));
+		DLB_CHECK(dlb_gemm_read_k(s->A[0], s->blas.lda, GTA(&s->p), i, s->k, s->blas.a_type, tmp, fa));
+		DLB_CHECK(dlb_gemm_read_k(s->B[0], s->blas.ldb, !GTB(&s->p), j, s->k, s->blas.b_type, tmp, fb));
 		double want = 0, got;
 		for (int64_t kk = 0; kk < s->k; kk++)
 			want += fa[kk] * fb[kk];
@@ -593,7 +574,7 @@ static void io_of(struct tc_state *s)
 	*io = (struct dlb_gemm_io){.classic = "cublasGemmEx", .g = s->g, .handles = s->handles, .blas = &s->blas,
 				   .nsets = s->nsets, .a_bytes = (size_t)s->m * (size_t)s->k * s->es_in,
 				   .b_bytes = (size_t)s->k * (size_t)s->n * s->es_in,
-				   .c_bytes = (size_t)s->m * (size_t)s->n * s->es_out, .check = check_state,
+				   .c_bytes = (size_t)s->m * (size_t)s->n * s->es_out, .ref = s->ref, .check = check_state,
 				   .accuracy = tc_accuracy, .state = s, .keep = &s->vkeep};
 	for (int i = 0; i < s->nsets; i++)
 		io->A[i] = s->A[i], io->B[i] = s->B[i], io->C[i] = s->C[i];
