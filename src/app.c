@@ -413,11 +413,6 @@ int dlb_tune_runs(const struct dlb_cli *c, struct dlb_run *runs, int nruns, int 
 		.per_gpu = c->per_gpu,
 	};
 	dlb_cli_search(c, DLB_MIN_SEARCH_S, &o.search, &o.race);
-	for (int i = 0; i < nruns; i++) /* --fp32-math ffma where it restricts: a restricted search, as --only */
-		if (dlb_cli_only(c, runs[i].op) && ndev > 1)
-			DLB_USER_FAIL(DLB_E_USAGE, "%s %s: --fp32-math ffma leaves out its other kernel families, a restricted "
-						   "search: run it on one GPU (--device N), not --devices",
-				      runs[i].op->name, dlb_prec_name(runs[i].prec));
 	/* One run after the other, into the same database; a failed one is named and the next one runs. */
 	for (int i = 0; i < nruns; i++) {
 		const struct dlb_run *pr = &runs[i];

@@ -70,7 +70,20 @@ static int device_matches(const struct dlb_key *k, const char *platform, const c
 static int same_problem_gpu(const struct dlb_key *a, const struct dlb_key *b)
 {
 	return !strcmp(a->op, b->op) && !strcmp(a->prec, b->prec) && !strcmp(a->layout, b->layout) &&
-	       !strcmp(a->shape, b->shape) && !strcmp(a->id, b->id);
+	       !strcmp(a->shape, b->shape) && !strcmp(a->id, b->id) && !strcmp(a->only, b->only);
+}
+
+/* --only's filter (struct dlb_filter's only) on a key's restriction, where '|' is stored as '/' */
+static int only_matches(const char *key_only, const char *want)
+{
+	if (want && !strcmp(want, "*"))
+		return 1;
+	if (!want)
+		return !*key_only;
+	for (; *want && *key_only; want++, key_only++)
+		if (*key_only != (*want == '|' ? '/' : *want))
+			return 0;
+	return !*want && !*key_only;
 }
 
 int dlb_catalog_load(struct dlb_store *s, const struct dlb_filter *f, struct dlb_row **rows, int *n)
@@ -131,7 +144,8 @@ int dlb_catalog_load(struct dlb_store *s, const struct dlb_filter *f, struct dlb
 		}
 		int ok = (!f->op || !strcmp(f->op, a->k.op)) && (!f->layout || !strcmp(f->layout, a->k.layout)) &&
 			 (f->prec < 0 || (dlb_prec_parse(a->k.prec, &prec) == 0 && (int)prec == f->prec)) &&
-			 (f->currency == DLB_ANY_VERSION || (f->currency == DLB_STALE) == a->stale);
+			 (f->currency == DLB_ANY_VERSION || (f->currency == DLB_STALE) == a->stale) &&
+			 only_matches(a->k.only, f->only);
 		if (!ok)
 			continue;
 		struct dlb_row row = *a;
@@ -226,12 +240,13 @@ int dlb_rows_nearest(const struct dlb_row *rows, int nrows, const struct dlb_pro
 	return n;
 }
 
-int dlb_catalog_nearest(struct dlb_store *s, const struct dlb_problem *p, const char *gpu_id,
+int dlb_catalog_nearest(struct dlb_store *s, const struct dlb_problem *p, const char *gpu_id, const char *only,
 			const struct dlb_versions *build, int max, char (*configs)[128], int *n)
 {
 	int rc = 0, nrows = 0;
 	struct dlb_row *rows = NULL;
-	struct dlb_filter f = {.op = p->op->name, .prec = (int)p->prec, .currency = DLB_CURRENT, .build = build};
+	struct dlb_filter f = {.op = p->op->name, .prec = (int)p->prec, .currency = DLB_CURRENT, .build = build,
+			       .only = only};
 	*n = 0;
 	DLB_CHECK(dlb_catalog_load(s, &f, &rows, &nrows));
 	*n = dlb_rows_nearest(rows, nrows, p, gpu_id, max, configs);

@@ -18,6 +18,8 @@ struct dlb_filter {
 	/* The versions "current" compares with: a GPU worker's (struct dlb_device's ver), in a process that forks
 	 * workers; NULL: this process's own, which loads the CUDA driver (then no worker forked later starts). */
 	const struct dlb_versions *build;
+	const char *only; /* NULL: results of searches of the whole space; "*": any; else the results of searches
+	                   * restricted by that --only text (--fp32-math ffma: "family:FFMA"; store/key.h's only) */
 };
 
 struct dlb_row {
@@ -54,6 +56,7 @@ double dlb_problem_distance(const struct dlb_problem *a, const struct dlb_proble
 /* The same over rows already loaded: the count. */
 int dlb_rows_nearest(const struct dlb_row *rows, int nrows, const struct dlb_problem *p, const char *gpu_id, int max,
 		     char (*configs)[128]);
-int dlb_catalog_nearest(struct dlb_store *s, const struct dlb_problem *p, const char *gpu_id,
+/* only: of the same restriction's results (struct dlb_filter's only; NULL: the whole space's) */
+int dlb_catalog_nearest(struct dlb_store *s, const struct dlb_problem *p, const char *gpu_id, const char *only,
 			const struct dlb_versions *build, int max, char (*configs)[128], int *n);
 #endif

@@ -204,14 +204,16 @@ void dlb_cli_usage(FILE *out)
 		"  --emit DIR       with `compile`: write each candidate's source and cubin to DIR/PREC/ (e.g.\n"
 		"                   DIR/fp32/BM-64_BN-64_..._TN-4.cu and .sm_90a.cubin), one folder per precision\n"
 		"  --every N        with `compile`: only every Nth candidate of each kernel family (a quick sample)\n"
-		"  --only TEXT      tune, compile: only the configurations whose text (as `space -vv` prints it)\n"
+		"  --only TEXT      tune, compile (export, lookup, report, db list/show: that search's results):\n"
+		"                   only the configurations whose text (as `space -vv` prints it)\n"
 		"                   contains TEXT, or one of its '|'-separated pieces: e.g. --only 'KIND=2', or\n"
 		"                   one configuration in full to time or profile it alone. A restricted search\n"
-		"                   always runs (stored results are not answered), stores its trials (a later full\n"
-		"                   search counts them) and shows its best, but does not store that as the\n"
-		"                   problem's result. A piece family:NAME keeps the kernel families whose names\n"
+		"                   stores its results under keys of their own (only=TEXT): they answer for the\n"
+		"                   same restriction only, in tune, lookup, export, report and db list/show given\n"
+		"                   the same --only. A piece family:NAME keeps the kernel families whose names\n"
 		"                   begin with NAME (the KIND names of `space`): --only 'family:3xTF32'\n"
-		"  --fp32-math M    tune, compile: any (default) or ffma: only kernels in classic fp32 arithmetic,\n"
+		"  --fp32-math M    tune, compile (and the reading commands, as --only): any (default) or ffma:\n"
+		"                   only kernels in classic fp32 arithmetic,\n"
 		"                   FMA on the CUDA cores, for fp32 ops. Where an fp32 space also has other\n"
 		"                   families (3xTF32 in conv and gemm) that is --only 'family:FFMA', a\n"
 		"                   restricted search; where every family is FFMA it is the full search\n"
@@ -1039,10 +1041,13 @@ static int check_combinations(struct dlb_cli *c)
 		DLB_USER_FAIL(DLB_E_USAGE, "--arch goes with compile and space (tune compiles for the GPU it runs on)");
 	if (c->every != 1 && c->cmd != DLB_CMD_COMPILE)
 		DLB_USER_FAIL(DLB_E_USAGE, "--every goes with the compile command");
-	if (c->only && c->cmd != DLB_CMD_COMPILE && c->cmd != DLB_CMD_TUNE)
-		DLB_USER_FAIL(DLB_E_USAGE, "--only goes with tune and compile");
-	if (c->fp32_ffma && c->cmd != DLB_CMD_COMPILE && c->cmd != DLB_CMD_TUNE)
-		DLB_USER_FAIL(DLB_E_USAGE, "--fp32-math goes with tune and compile");
+	int only_cmd = c->cmd == DLB_CMD_COMPILE || c->cmd == DLB_CMD_TUNE || c->cmd == DLB_CMD_EXPORT ||
+		       c->cmd == DLB_CMD_LOOKUP || c->cmd == DLB_CMD_REPORT || c->cmd == DLB_CMD_DB_LIST ||
+		       c->cmd == DLB_CMD_DB_SHOW;
+	if (c->only && !only_cmd)
+		DLB_USER_FAIL(DLB_E_USAGE, "--only goes with tune, compile, export, lookup, report, db list and db show");
+	if (c->fp32_ffma && !only_cmd)
+		DLB_USER_FAIL(DLB_E_USAGE, "--fp32-math goes with tune, compile, export, lookup, report, db list and db show");
 	if (c->fp32_ffma && c->only)
 		DLB_USER_FAIL(DLB_E_USAGE, "choose one of --fp32-math ffma and --only (ffma is --only '" DLB_ONLY_FFMA
 					   "' where it restricts anything)");
@@ -1061,9 +1066,6 @@ static int check_combinations(struct dlb_cli *c)
 		DLB_USER_FAIL(DLB_E_USAGE, "--devices goes with tune and model (the other commands use one GPU: --device N)");
 	if (c->devices_str && c->device_str)
 		DLB_USER_FAIL(DLB_E_USAGE, "choose one of --device and --devices");
-	if (c->devices_str && c->only)
-		DLB_USER_FAIL(DLB_E_USAGE, "--only is a restricted search for looking at a few candidates: run it on one "
-					   "GPU (--device N), not --devices");
 	if (c->have_search && !tune_cmd && c->cmd != DLB_CMD_SIMULATE)
 		DLB_USER_FAIL(DLB_E_USAGE, "search options (--strategy, --budget, --seed, --confidence, --precision, "
 					   "--min-samples, --max-samples, --fixed-samples, --seeds) go with tune, model and simulate");

@@ -55,6 +55,16 @@ void dlb_filter_of(const struct dlb_cli *c, struct dlb_filter *f)
 	f->prec = c->have_prec ? (int)c->prec : -1;
 	f->layout = c->have_layout ? cli_layout(c) : NULL;
 	f->device = c->device_str;
+	/* a restriction's results with --only or --fp32-math ffma; else the whole space's, or (listing, showing and
+	 * collecting garbage) every result */
+	if (c->only)
+		f->only = c->only;
+	else if (c->fp32_ffma)
+		f->only = DLB_ONLY_FFMA;
+	else if (c->cmd == DLB_CMD_DB_LIST || c->cmd == DLB_CMD_DB_SHOW || c->cmd == DLB_CMD_DB_GC)
+		f->only = "*";
+	else
+		f->only = NULL;
 	f->currency = c->any_version ? DLB_ANY_VERSION : c->stale ? DLB_STALE : DLB_CURRENT;
 	f->build = NULL; /* this process forks no GPU worker */
 }
@@ -157,9 +167,9 @@ static int cmd_list(const struct dlb_cli *c, struct dlb_store *s)
 			snprintf(t, sizeof t, "%.3f us [%.3f, %.3f]", r->tuned.median, r->tuned.median_lo, r->tuned.median_hi);
 		else
 			snprintf(t, sizeof t, "(none verified)");
-		printf("%s %s %s %s on %s (driver %d): %s  %s  %s%s%s\n", w->k.op, w->k.prec, w->k.layout, w->k.shape,
-		       w->k.gpu, w->k.driver, r->found ? r->config : "", t, r->timestamp, w->stale ? "  stale: " : "",
-		       w->stale ? w->why : "");
+		printf("%s %s %s %s on %s (driver %d)%s%s%s: %s  %s  %s%s%s\n", w->k.op, w->k.prec, w->k.layout,
+		       w->k.shape, w->k.gpu, w->k.driver, *w->k.only ? " [only " : "", w->k.only, *w->k.only ? "]" : "",
+		       r->found ? r->config : "", t, r->timestamp, w->stale ? "  stale: " : "", w->stale ? w->why : "");
 	}
 	const char *which = f.currency == DLB_CURRENT ? "current " : f.currency == DLB_STALE ? "stale " : "";
 	fprintf(stderr, "%d %sresults in %s%s\n", n, which, dlb_store_path(s),

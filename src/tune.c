@@ -124,17 +124,26 @@ void dlb_device_key_id(const struct dlb_device *dev, int per_gpu, char *buf, siz
 				 dev->mem_clock_khz / 1000, buf, len);
 }
 
-int dlb_problem_key(const struct dlb_device *dev, int per_gpu, const struct dlb_problem *p, char *buf, size_t len)
+int dlb_problem_key(const struct dlb_device *dev, int per_gpu, const struct dlb_problem *p, const char *only, char *buf,
+		    size_t len)
 {
+	int rc = 0;
 	struct dlb_key k = {0};
 	dlb_key_of_problem(p, &k);
+	if (only && strlen(only) >= sizeof k.only)
+		DLB_USER_FAIL(DLB_E_USAGE, "--only '%s': longer than the %zu characters a database key keeps", only,
+			      sizeof k.only - 1);
+	snprintf(k.only, sizeof k.only, "%s", only ? only : "");
 	snprintf(k.gpu, sizeof k.gpu, "%.127s", dev->name);
 	dlb_device_key_id(dev, per_gpu, k.id, sizeof k.id);
 	k.sm = dev->cc_major * 10 + dev->cc_minor;
 	k.driver = dev->ver.driver;
 	k.cuda = dev->ver.runtime;
 	k.nvrtc = dev->ver.nvrtc_major * 100 + dev->ver.nvrtc_minor;
-	return dlb_key_encode(&k, buf, len) < 0 ? DLB_E_USAGE : 0;
+	if (dlb_key_encode(&k, buf, len) < 0)
+		DLB_FAIL(DLB_E_USAGE, "the database key of %s is longer than %zu bytes", k.shape, len);
+fail:
+	return rc;
 }
 
 int dlb_check_memory(const struct dlb_suite *suite, const struct dlb_device *dev, size_t free_b)
@@ -889,7 +898,7 @@ static int tune_problem(struct run *x, int pi, struct dlb_candidate *cand, int n
 		/* with the worker's versions: the parent must not load the driver (docs/NOTES.md) */
 		char gid[48];
 		dlb_device_key_id(x->wctx.dev, o->per_gpu, gid, sizeof gid);
-		DLB_CHECK(dlb_catalog_nearest(x->db, &r->p, gid, &x->wctx.dev->ver, o->seeds, near, &nnear));
+		DLB_CHECK(dlb_catalog_nearest(x->db, &r->p, gid, o->only, &x->wctx.dev->ver, o->seeds, near, &nnear));
 		for (int k = 0; k < nnear; k++)
 			for (int j = 0; j < q.npt; j++) {
 				char text[128];
@@ -1091,16 +1100,17 @@ static int drive(const struct dlb_tune_opts *o, const struct dlb_suite *suite, c
 		x.ks && x.ks->nspec > 1 ? "each compiled for a problem's layout" : "compiled",
 		!x.ks ? "" : o->kcache ? " or read from the kernel cache" : " (no kernel cache)");
 	if (o->only)
-		fprintf(stderr, "--only '%s': %d of the %d configurations; a restricted search: its trials are stored, "
-				"its best is not stored as the problem's result\n",
-			o->only, nconf - nonly, nconf);
+		fprintf(stderr, "--only '%s': %d of the %d configurations; a restricted search: its results are stored "
+				"under keys of their own (only=%s), apart from the whole space's\n",
+			o->only, nconf - nonly, nconf, o->only);
 
 	x.wctx = (struct dlb_worker_ctx){.ordinal = dev->ordinal, .op = op, .suite = suite, .cand = cand, .ncand = ncand,
 					 .dev = dev};
 	while ((pi = take_next(q, &nth)) >= 0) {
 		struct dlb_result *r = &results[pi];
 		char desc[256], progress[320];
-		DLB_CHECK(dlb_problem_key(dev, o->per_gpu, &r->p, r->key, sizeof r->key)); /* the key of the GPU that runs it */
+		/* the key of the GPU that runs it (a restricted search's: its own, with the restriction) */
+		DLB_CHECK(dlb_problem_key(dev, o->per_gpu, &r->p, o->only, r->key, sizeof r->key));
 		dlb_problem_describe(&r->p, desc, sizeof desc);
 		snprintf(progress, sizeof progress, "%s[%3d/%d] %s %s", tag, nth, q->n, dlb_prec_name(r->p.prec), desc);
 		tell(fd, MSG_STARTED, pi, 0, r->key);
@@ -1128,8 +1138,7 @@ static int drive(const struct dlb_tune_opts *o, const struct dlb_suite *suite, c
 			continue;
 		}
 		snprintf(r->platform, sizeof r->platform, "%s", plat.key);
-		if (!o->only) /* a restricted search's best is not the problem's */
-			DLB_CHECK(dlb_result_save(db, r));
+		DLB_CHECK(dlb_result_save(db, r)); /* a restricted search's under its own key (only=) */
 		tell(fd, MSG_DONE, pi, 0, r->key);
 		char tu[32], vb[32], sp[32], fl[32];
 		fprintf(stderr,
@@ -1301,7 +1310,7 @@ static int drive_many(const struct dlb_tune_opts *o, const struct dlb_suite *sui
 			} else if (type == MSG_DONE) {
 				struct dlb_result *r = &results[dm.index];
 				v->current = -1;
-				if (dm.rc == 0 && !o->only) {
+				if (dm.rc == 0) {
 					struct dlb_problem keep = r->p;
 					int lr = dlb_result_load(db, dm.key, 0, r);
 					r->p = keep;
@@ -1359,8 +1368,8 @@ int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, const
 		memset(r, 0, sizeof *r);
 		r->p = suite->problems[i];
 		for (int g = 0; g < ndev && gr == DLB_E_NOTFOUND; g++) {
-			DLB_CHECK(dlb_problem_key(&devs[g], o->per_gpu, &r->p, key, sizeof key));
-			gr = o->retune || o->only ? DLB_E_NOTFOUND : dlb_result_load(db, key, 0, r);
+			DLB_CHECK(dlb_problem_key(&devs[g], o->per_gpu, &r->p, o->only, key, sizeof key));
+			gr = o->retune ? DLB_E_NOTFOUND : dlb_result_load(db, key, 0, r);
 		}
 		if (gr == 0) {
 			r->cached = 1;

@@ -52,8 +52,9 @@ int dlb_candidate_within_limits(const struct dlb_op *op, const struct dlb_candid
  * fails there. */
 int dlb_candidate_load(const struct dlb_op *op, const struct dlb_device *dev, struct dlb_candidate *c);
 
-/* The database key of problem p on dev. */
-int dlb_problem_key(const struct dlb_device *dev, int per_gpu, const struct dlb_problem *p, char *buf, size_t len);
+/* The database key of problem p on dev; only: the restriction of a restricted search (--only), or NULL. */
+int dlb_problem_key(const struct dlb_device *dev, int per_gpu, const struct dlb_problem *p, const char *only, char *buf,
+		    size_t len);
 /* The id= of dev's keys: its model (store/key.h), or with per_gpu its UUID. */
 void dlb_device_key_id(const struct dlb_device *dev, int per_gpu, char *buf, size_t len);
 /* Every problem must fit in free_bytes of device memory; DLB_E_USAGE naming the first that does not. */

@@ -1,5 +1,6 @@
 /* key: "v2|op|prec|layout|shape|gpu=...|id=...|sm=..|driver=..|cuda=..|nvrtc=..|<vendor>=..|tpl=<hex>", e.g.
- * "v2|gemm|fp32|NN|35x700x2048|gpu=NVIDIA H100 80GB HBM3|id=132sm-79GiB-1980MHz-2619MHz|...|cublas=130100|tpl=...".
+ * "v2|gemm|fp32|NN|35x700x2048|gpu=NVIDIA H100 80GB HBM3|id=132sm-79GiB-1980MHz-2619MHz|...|cublas=130100|tpl=...",
+ * then "|only=TEXT" for a restricted search's result (a field that older version-2 keys simply lack).
  * Version 1 had uuid=GPU-... where id= is (schema 2 databases; db migrate rewrites them).
  * The measured problem comes first so that keys of one op sort together. '|' in a GPU name becomes '/'. */
 #include "key.h"
@@ -28,15 +29,19 @@ int dlb_key_id_is_uuid(const char *id)
 
 int dlb_key_encode(const struct dlb_key *k, char *buf, size_t len)
 {
-	char gpu[sizeof k->gpu];
+	char gpu[sizeof k->gpu], only[sizeof k->only];
 	snprintf(gpu, sizeof gpu, "%s", k->gpu);
+	snprintf(only, sizeof only, "%s", k->only);
 	for (char *p = gpu; *p; p++)
 		if (*p == '|')
 			*p = '/';
+	for (char *p = only; *p; p++)
+		if (*p == '|')
+			*p = '/';
 	int n = snprintf(buf, len,
-			 "v%d|%s|%s|%s|%s|gpu=%s|id=%s|sm=%d|driver=%d|cuda=%d|nvrtc=%d|%s=%lld|tpl=%016" PRIx64,
+			 "v%d|%s|%s|%s|%s|gpu=%s|id=%s|sm=%d|driver=%d|cuda=%d|nvrtc=%d|%s=%lld|tpl=%016" PRIx64 "%s%s",
 			 DLB_KEY_VERSION, k->op, k->prec, k->layout, k->shape, gpu, k->id, k->sm, k->driver, k->cuda,
-			 k->nvrtc, k->vlib, k->vlib_version, k->tpl_hash);
+			 k->nvrtc, k->vlib, k->vlib_version, k->tpl_hash, *only ? "|only=" : "", only);
 	if (n < 0 || (size_t)n >= len || n > DLB_KEY_MAX)
 		return -1;
 	return n;
@@ -62,7 +67,14 @@ int dlb_key_decode(const char *buf, size_t len, struct dlb_key *k)
 	int hash_at = 0, tail = 0;
 	if (sscanf(tmp + used, "sm=%d|driver=%d|cuda=%d|nvrtc=%d|%15[a-z0-9_]=%lld|tpl=%n%16" SCNx64 "%n", &k->sm,
 		   &k->driver, &k->cuda, &k->nvrtc, k->vlib, &k->vlib_version, &hash_at, &k->tpl_hash, &tail) != 7 ||
-	    tail - hash_at != 16 || tmp[used + tail] != 0) /* the hash is always 16 hex digits */
+	    tail - hash_at != 16) /* the hash is always 16 hex digits */
 		return DLB_E_PARSE;
+	const char *rest = tmp + used + tail;
+	if (!*rest)
+		return 0;
+	/* a restricted search's: "|only=TEXT" to the end, TEXT not empty, without '|', within k->only */
+	if (ver == 1 || strncmp(rest, "|only=", 6) || !rest[6] || strchr(rest + 6, '|') || strlen(rest + 6) >= sizeof k->only)
+		return DLB_E_PARSE;
+	snprintf(k->only, sizeof k->only, "%s", rest + 6);
 	return 0;
 }

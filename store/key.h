@@ -25,6 +25,9 @@ struct dlb_key {
 	char vlib[16];      /* the op's vendor library (its key in struct dlb_lib) and its version */
 	long long vlib_version;
 	uint64_t tpl_hash;  /* FNV-1a of the template source */
+	char only[64];      /* "": a search of the op's whole space; else the restriction a search ran under (its
+	                     * --only text, e.g. "family:FFMA" for --fp32-math ffma): a result that answers only for
+	                     * that restriction. Encoded last, as "|only=TEXT", and only when set ('|' becomes '/') */
 };
 
 /* Where k was measured, as tables head it: "NVIDIA H200 (132sm-...), driver 13.0, CUDA 13.0". */

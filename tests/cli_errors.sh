@@ -67,7 +67,6 @@ expect 2 "$u--devices '0,0': GPU 0 is named twice" --devices 0,0
 expect 2 "$u--devices '0,,1'" --devices 0,,1
 expect 2 "$u--devices goes with tune" compile --devices all
 expect 2 "$u.*choose one of --device and --devices" --device 1 --devices all
-expect 2 "$u--only is a restricted search.*one GPU" --devices all --only KIND=1
 expect 2 "$u--shard '4/4': expected I/N" --shard 4/4
 expect 2 "$u--per-gpu goes with tune" db list --per-gpu
 expect 2 "$u--shard goes with tune and compile" db list --shard 0/2
@@ -101,11 +100,11 @@ case " $built " in
 	--op gemm --prec int8 --m 2147483647 --n 1 --k 1 ;;
 esac
 expect 2 "$u.*--emit goes with the compile" space --emit "$tmp/e"
-expect 2 "$u.*--only goes with tune and compile" lookup --m 5 --n 5 --k 5 --only KIND=2
+expect 2 "$u.*--only goes with tune, compile, export, lookup, report, db list and db show" simulate --only KIND=2
 expect 2 "$u.*--only 'KIND=2|': .* none empty" compile --only 'KIND=2|'
 expect 2 "$u.*--only 'KIND=9': no configuration of conv fp16 contains it" compile --op conv --prec fp16 --only KIND=9
 expect 2 "$u.*--fp32-math 'tf32': give any .* or ffma" compile --fp32-math tf32
-expect 2 "$u.*--fp32-math goes with tune and compile" space --op conv --fp32-math ffma
+expect 2 "$u.*--fp32-math goes with tune, compile, export, lookup, report, db list and db show" space --op conv --fp32-math ffma
 expect 2 "$u.*choose one of --fp32-math ffma and --only" compile --fp32-math ffma --only KIND=0
 expect 2 "$u.*--only 'family:TF64': no configuration of conv fp32 contains it" compile --op conv --only family:TF64
 expect 1 "$u.*no database at" db list --db "$tmp/none"

@@ -82,5 +82,24 @@ grep -q "0 results added, 0 replaced by better-supported ones, 5 kept" "$tmp/mer
 "$bin" db verify --db "$tmp/b" >"$tmp/verify2" 2>&1 && grep -q "5 results, 0 trials" "$tmp/verify2" && ok ||
 	bad "after gc: $(cat "$tmp/verify2")"
 
+# A restricted search's results (keys ending in |only=TEXT): the same records under restricted keys sit beside
+# the whole space's; export shows the whole space's alone, and with --fp32-math ffma (or --only family:FFMA)
+# the restricted ones alone, which read exactly as the golden file; db list shows all ten.
+sed 's/\("key": "v2|[^"]*\)"/\1|only=family:FFMA"/' "$data" >"$tmp/only.json"
+"$bin" import "$data" --db "$tmp/c" >/dev/null 2>"$tmp/err" && "$bin" import "$tmp/only.json" --db "$tmp/c" >"$tmp/imp3" 2>"$tmp/err" &&
+	[ "$(grep -c '^added .*|only=family:FFMA$' "$tmp/imp3")" = 5 ] && ok || bad "import of restricted keys: $(cat "$tmp/imp3" "$tmp/err")"
+"$bin" export --format csv --any-version --db "$tmp/c" >"$tmp/c.csv" 2>"$tmp/err" && cmp -s "$golden/records.csv" "$tmp/c.csv" &&
+	ok || bad "export without a restriction: $(diff "$golden/records.csv" "$tmp/c.csv" | head -c 600) $(cat "$tmp/err")"
+for r in "--fp32-math ffma" "--only family:FFMA"; do
+	"$bin" export --format csv --any-version $r --db "$tmp/c" >"$tmp/c.csv" 2>"$tmp/err" &&
+		cmp -s "$golden/records.csv" "$tmp/c.csv" && ok ||
+		bad "export $r: $(diff "$golden/records.csv" "$tmp/c.csv" | head -c 600) $(cat "$tmp/err")"
+done
+"$bin" export --format csv --any-version --only family:3xTF32 --db "$tmp/c" >"$tmp/c.csv" 2>/dev/null
+[ "$(wc -l <"$tmp/c.csv")" = 1 ] && ok || bad "export of another restriction: $(cat "$tmp/c.csv")"
+"$bin" db list --any-version --db "$tmp/c" >"$tmp/list" 2>&1 && [ "$(grep -c ' \[only family:FFMA\]: ' "$tmp/list")" = 5 ] &&
+	grep -q "^10 results in" "$tmp/list" &&
+	ok || bad "db list of restricted results: $(cat "$tmp/list")"
+
 echo "export_golden: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -105,7 +105,7 @@ int main(void)
 
 	char key[600];
 	struct dlb_result got = {0};
-	REQUIRE(dlb_problem_key(&dev, 0, &p, key, sizeof key) == 0, "key");
+	REQUIRE(dlb_problem_key(&dev, 0, &p, NULL, key, sizeof key) == 0, "key");
 	REQUIRE(dlb_result_load(db, key, 1, &got) == 0, "no stored result: %s", dlb_last_error());
 	CHECK_EQ_INT(got.found, 1);
 	CHECK(!strstr(got.config, "FAULT"), "a fault candidate won: %s", got.config);

@@ -1,8 +1,8 @@
 #!/bin/sh
 # gpu_tune_cache: tune a problem into a fresh database, then run again: the rerun answers from the
 # database, launches no kernel, and prints the same row; --retune measures again with the cached kernels; every row has a stream floor below its GEMM times and
-# a side-by-side timing of the winner and the vendor best, and both their accuracies.
-# Exit 77 without a GPU.
+# a side-by-side timing of the winner and the vendor best, and both their accuracies; a restricted search
+# (--fp32-math ffma) is stored and answered under keys of its own. Exit 77 without a GPU.
 top_builddir=${top_builddir:-.}
 bin="$top_builddir/dlbtune"
 tmp=$(mktemp -d)
@@ -60,6 +60,20 @@ awk -F, "$col"' !c["cublas_tf32_us"] || !($c["cublas_tf32_us"] > 0) || $c["vendo
 	"$tmp/plain" || { echo "FAIL: no verified TF32 entry, or one taken as the fp32 baseline"; fail=1; }
 [ "$(grep -c 'side by side with .*, 30 pairs: .* paired speedup .*x \[' "$tmp/first.err")" = 2 ] ||
 	{ echo "FAIL: the run did not report 2 side-by-side timings"; fail=1; }
+# a restricted search (--fp32-math ffma: the FFMA families only) is stored under keys of its own (|only=): its
+# rerun answers from the database, its winners are FFMA, export shows it only when asked, db list shows both
+"$bin" --op gemm --suite "$tmp/s.csv" --db "$tmp/db" --fp32-math ffma --csv >"$tmp/ffma1" 2>"$tmp/ffma1.err" &&
+	"$bin" --op gemm --suite "$tmp/s.csv" --db "$tmp/db" --fp32-math ffma --csv -v >"$tmp/ffma2" 2>"$tmp/ffma2.err" ||
+	{ echo "FAIL: --fp32-math ffma runs"; tail -5 "$tmp/ffma1.err" "$tmp/ffma2.err"; fail=1; }
+grep -q "2 of 2 problems answered from the database" "$tmp/ffma2.err" ||
+	{ echo "FAIL: the restricted rerun missed its stored results"; tail -3 "$tmp/ffma2.err"; fail=1; }
+plain "$tmp/ffma1" | awk -F, "$col"' !c["kernel_family"] || $c["kernel_family"] !~ /^"FFMA/ {bad=1} END {exit bad}' ||
+	{ echo "FAIL: a restricted winner outside the FFMA families"; cat "$tmp/ffma1"; fail=1; }
+"$bin" export --format csv --db "$tmp/db" >"$tmp/e_all" 2>/dev/null
+"$bin" export --format csv --fp32-math ffma --db "$tmp/db" >"$tmp/e_ffma" 2>/dev/null
+[ "$(wc -l <"$tmp/e_all")" = 3 ] && [ "$(wc -l <"$tmp/e_ffma")" = 3 ] &&
+	"$bin" db list --db "$tmp/db" 2>&1 | grep -q "^4 current results" ||
+	{ echo "FAIL: the whole space's and the restricted results apart: $(wc -l <"$tmp/e_all") and $(wc -l <"$tmp/e_ffma") lines"; fail=1; }
 cat "$tmp/first"
 echo "gpu_tune_cache: $([ $fail = 0 ] && echo passed || echo failed)"
 exit $fail

@@ -271,7 +271,7 @@ int main(void)
 	struct dlb_trial *stored = NULL;
 	int nstored = 0;
 	char key[600];
-	REQUIRE(dlb_problem_key(&dev, 0, &p2, key, sizeof key) == 0, "key");
+	REQUIRE(dlb_problem_key(&dev, 0, &p2, NULL, key, sizeof key) == 0, "key");
 	CHECK_EQ_INT(dlb_trials_load(db, key, &stored, &nstored), 0);
 	/* candidates 0, 1 (refused when its variants were asked) and 2, and the two that never compiled: those are
 	 * known before the search starts */
@@ -297,8 +297,9 @@ int main(void)
 	CHECK(waitpid(-1, NULL, WNOHANG) == -1 && errno == ECHILD, "a worker was left behind");
 
 	/* 3. A restricted search (--only; src/kernels.c leaves the rest out as it leaves out candidate 0 here)
-	 * stores its trials but no result and nothing for what it left out; the full search after it measures
-	 * candidate 0, the fastest, and stores it as the best. */
+	 * stores its result and trials under a key of its own (only=BM=1) and nothing for what it left out, and
+	 * nothing under the problem's own key; the full search after it measures candidate 0, the fastest, and
+	 * stores it as the best. */
 	struct dlb_problem p3 = {&dlb_op_gemm, DLB_PREC_FP32, {192, 64, 64, 0, 0}, 0};
 	suite.problems = &p3;
 	unlink(verify_log);
@@ -310,9 +311,12 @@ int main(void)
 	CHECK(rc == 0, "restricted dlb_tune: %d %s", rc, dlb_last_error());
 	CHECK_EQ_INT(res.found, 1);
 	CHECK(strncmp(res.config, "BM=100 ", 7) != 0, "the restricted search ran the one it left out: %s", res.config);
+	REQUIRE(dlb_problem_key(&dev, 0, &p3, "BM=1", key, sizeof key) == 0, "key");
+	CHECK(!strcmp(res.key, key) && strstr(key, "|only=BM=1"), "the restricted search's key: %s", res.key);
 	memset(&got, 0, sizeof got);
-	CHECK_EQ_INT(dlb_result_load(db, res.key, 1, &got), DLB_E_NOTFOUND); /* its best is not the problem's */
-	REQUIRE(dlb_problem_key(&dev, 0, &p3, key, sizeof key) == 0, "key");
+	CHECK_EQ_INT(dlb_result_load(db, key, 1, &got), 0);
+	CHECK_EQ_STR(got.config, res.config);
+	dlb_result_free(&got);
 	stored = NULL;
 	nstored = 0;
 	CHECK_EQ_INT(dlb_trials_load(db, key, &stored, &nstored), 0);
@@ -320,6 +324,14 @@ int main(void)
 	for (int i = 0; i < nstored; i++)
 		CHECK(strncmp(stored[i].config, "BM=100 ", 7) != 0, "a trial of the configuration left out: %s (%s)",
 		      stored[i].config, dlb_status_name(stored[i].status));
+	free(stored);
+	REQUIRE(dlb_problem_key(&dev, 0, &p3, NULL, key, sizeof key) == 0, "key");
+	memset(&got, 0, sizeof got);
+	CHECK_EQ_INT(dlb_result_load(db, key, 1, &got), DLB_E_NOTFOUND); /* the problem's own: untouched */
+	stored = NULL;
+	nstored = 0;
+	CHECK(dlb_trials_load(db, key, &stored, &nstored) == 0 && nstored == 0, "%d trials under the whole space's key",
+	      nstored);
 	free(stored);
 	CHECK_EQ_INT(count_lines(verify_log, 0), 0);
 	extra[0].left_out = 0;
@@ -359,7 +371,7 @@ int main(void)
 		      mres[i].found, mres[i].failed);
 		if (mres[i].ran_on < 1 || mres[i].ran_on > 2)
 			continue;
-		REQUIRE(dlb_problem_key(&devs[mres[i].ran_on - 1], 0, &many[i], key, sizeof key) == 0, "key");
+		REQUIRE(dlb_problem_key(&devs[mres[i].ran_on - 1], 0, &many[i], NULL, key, sizeof key) == 0, "key");
 		memset(&got, 0, sizeof got);
 		CHECK(dlb_result_load(db, key, 0, &got) == 0, "problem %d: not stored under GPU %d's key", i,
 		      mres[i].ran_on - 1);
@@ -378,11 +390,11 @@ int main(void)
 							    "measured elsewhere: %s)", i, mres[i].elsewhere);
 	/* the two GPUs are one model: one key; --per-gpu keys them apart */
 	char k0[600], k1[600];
-	REQUIRE(dlb_problem_key(&devs[0], 0, &many[0], k0, sizeof k0) == 0 &&
-			dlb_problem_key(&devs[1], 0, &many[0], k1, sizeof k1) == 0, "key");
+	REQUIRE(dlb_problem_key(&devs[0], 0, &many[0], NULL, k0, sizeof k0) == 0 &&
+			dlb_problem_key(&devs[1], 0, &many[0], NULL, k1, sizeof k1) == 0, "key");
 	CHECK_EQ_STR(k0, k1);
-	REQUIRE(dlb_problem_key(&devs[0], 1, &many[0], k0, sizeof k0) == 0 &&
-			dlb_problem_key(&devs[1], 1, &many[0], k1, sizeof k1) == 0, "key");
+	REQUIRE(dlb_problem_key(&devs[0], 1, &many[0], NULL, k0, sizeof k0) == 0 &&
+			dlb_problem_key(&devs[1], 1, &many[0], NULL, k1, sizeof k1) == 0, "key");
 	CHECK(strcmp(k0, k1) && strstr(k0, "|id=GPU-fake|"), "per-GPU keys: %s and %s", k0, k1);
 	/* a third GPU of the model, alone: every result answers, labelled with the GPU that measured it */
 	struct dlb_device third = dev;
@@ -423,7 +435,7 @@ int main(void)
 	int started = 0;
 	for (int g = 0; g < 1; g++) /* one model: one key for both GPUs */
 		for (int i = 0; i < 6; i++) {
-			REQUIRE(dlb_problem_key(&devs[g], 0, &many[i], key, sizeof key) == 0, "key");
+			REQUIRE(dlb_problem_key(&devs[g], 0, &many[i], NULL, key, sizeof key) == 0, "key");
 			stored = NULL;
 			nstored = 0;
 			CHECK_EQ_INT(dlb_trials_load(db, key, &stored, &nstored), 0);

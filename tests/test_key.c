@@ -31,7 +31,8 @@ static int keys_equal(const struct dlb_key *a, const struct dlb_key *b)
 	return !strcmp(a->op, b->op) && !strcmp(a->prec, b->prec) && !strcmp(a->layout, b->layout) &&
 	       !strcmp(a->shape, b->shape) && !strcmp(a->gpu, b->gpu) && !strcmp(a->id, b->id) &&
 	       a->sm == b->sm && a->driver == b->driver && a->cuda == b->cuda && a->nvrtc == b->nvrtc &&
-	       !strcmp(a->vlib, b->vlib) && a->vlib_version == b->vlib_version && a->tpl_hash == b->tpl_hash;
+	       !strcmp(a->vlib, b->vlib) && a->vlib_version == b->vlib_version && a->tpl_hash == b->tpl_hash &&
+	       !strcmp(a->only, b->only);
 }
 
 static void test_round_trip(void)
@@ -94,6 +95,7 @@ static int mutate(struct dlb_key *k, int f)
 	case 11: k->nvrtc++; break;
 	case 12: k->vlib_version++; break;
 	case 13: k->tpl_hash ^= 1; break;
+	case 14: snprintf(k->only, sizeof k->only, "family:FFMA"); break;
 	default: return 0;
 	}
 	return 1;
@@ -110,7 +112,39 @@ static void test_every_field_counts(void)
 		CHECK(dlb_key_encode(&k, b, sizeof b) > 0, "field %d: encode failed", f);
 		CHECK(strcmp(a, b), "field %d changed but the key did not: %s", f, b);
 	}
-	CHECK_EQ_INT(f, 14);
+	CHECK_EQ_INT(f, 15);
+}
+
+/* A restricted search's key: "|only=TEXT" last, set only when there is a restriction; '|' in TEXT becomes '/' */
+static void test_only(void)
+{
+	struct dlb_key k, d;
+	char buf[DLB_KEY_MAX + 1], bad[DLB_KEY_MAX + 32];
+	sample_key(&k);
+	int n = dlb_key_encode(&k, buf, sizeof buf);
+	CHECK(n > 0 && !strstr(buf, "only="), "a whole-space key names a restriction: %s", buf);
+	CHECK(dlb_key_decode(buf, (size_t)n, &d) == 0 && !d.only[0], "a whole-space key decodes with only \"%s\"",
+	      d.only);
+	snprintf(k.only, sizeof k.only, "family:FFMA");
+	n = dlb_key_encode(&k, buf, sizeof buf);
+	REQUIRE(n > 0, "encoding a restricted key failed");
+	CHECK(n > 17 && !strcmp(buf + n - 17, "|only=family:FFMA"), "restricted key ends \"%s\"", buf);
+	CHECK(dlb_key_decode(buf, (size_t)n, &d) == 0 && keys_equal(&k, &d), "restricted key did not round-trip: %s",
+	      buf);
+	snprintf(k.only, sizeof k.only, "BN=144|BN=208");
+	n = dlb_key_encode(&k, buf, sizeof buf);
+	CHECK(n > 0 && dlb_key_decode(buf, (size_t)n, &d) == 0 && !strcmp(d.only, "BN=144/BN=208"),
+	      "'|' in the restriction: \"%s\"", buf);
+	/* an empty restriction, a second field after it, or one too long for the field: not keys */
+	snprintf(k.only, sizeof k.only, "x");
+	n = dlb_key_encode(&k, buf, sizeof buf);
+	REQUIRE(n > 1, "encode failed");
+	snprintf(bad, sizeof bad, "%.*s", n - 1, buf);
+	CHECK(dlb_key_decode(bad, strlen(bad), &d) != 0, "a key with \"|only=\" and nothing after decoded");
+	snprintf(bad, sizeof bad, "%s|only=y", buf);
+	CHECK(dlb_key_decode(bad, strlen(bad), &d) != 0, "a key with two restrictions decoded");
+	snprintf(bad, sizeof bad, "%.*s%0*d", n - 1, buf, (int)sizeof k.only, 7);
+	CHECK(dlb_key_decode(bad, strlen(bad), &d) != 0, "a restriction longer than the field decoded");
 }
 
 /* Version 1 (schema 2 databases) still decodes, for the migration: uuid= read as the id, always a UUID. */
@@ -258,6 +292,7 @@ int main(void)
 	test_fixture_keys_unchanged();
 	test_round_trip();
 	test_every_field_counts();
+	test_only();
 	test_pipe_in_gpu_name();
 	test_version1();
 	test_small_buffer();

@@ -134,7 +134,7 @@ static void store_result(struct dlb_store *db, const struct dlb_device *dev, con
 			      .mean_us = 10.0 + salt, .taken = 11, .max_err = 1e-6, .stop = "slower", .seconds = 0.25,
 			      .timestamp = "2026-11-26T08:00:00Z"};
 	r.p = *p;
-	REQUIRE(dlb_problem_key(dev, 0, p, r.key, sizeof r.key) == 0, "key");
+	REQUIRE(dlb_problem_key(dev, 0, p, NULL, r.key, sizeof r.key) == 0, "key");
 	dlb_platform_of(dev, &plat);
 	REQUIRE(dlb_platform_save(db, &plat) == 0, "platform: %s", dlb_last_error());
 	snprintf(r.platform, sizeof r.platform, "%s", plat.key);
