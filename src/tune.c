@@ -1056,8 +1056,8 @@ static void tell(int fd, uint32_t type, int index, int rc, const char *key)
 }
 
 /* One GPU's driver: the candidates, then the problems of q one after the other on dev. tag: "GPU n: " when
- * several GPUs share the run, else "". Each finished problem is stored (unless o->only) and told to fd (-1:
- * nobody listens). */
+ * several GPUs share the run, else "". Each finished problem is stored (a restricted search's under its only=
+ * key) and told to fd (-1: nobody listens). */
 static int drive(const struct dlb_tune_opts *o, const struct dlb_suite *suite, const struct dlb_device *dev,
 		 struct dlb_store *db, struct dlb_result *results, struct queue *q, int fd, const char *tag)
 {

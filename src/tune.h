@@ -26,8 +26,8 @@ struct dlb_tune_opts {
 	double power_ms;               /* after the pairs, each one's energy burst of about this long (struct
 	                                * dlb_energy; 0: none) */
 	int per_gpu;                   /* key results by the GPU's UUID, not its model (--per-gpu) */
-	const char *only;              /* a restricted search (src/kernels.h): only these configurations; stored
-	                                * results are not answered and its best is not stored (its trials are) */
+	const char *only;              /* a restricted search (src/kernels.h): only these configurations; its
+	                                * results and trials live under keys of their own (store/key.h's only) */
 	/* Test hooks: candidates appended to the compiled space (or, with only_extra, instead of it), another
 	 * worker (NULL: dlb_worker_main), and the floor of every candidate's time limit (0: 10 s). */
 	const struct dlb_candidate *extra;
