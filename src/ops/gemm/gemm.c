@@ -252,9 +252,9 @@ static size_t gemm_device_bytes(const struct dlb_problem *p, const struct dlb_de
 	size_t ws = (size_t)SPLIT_WAVES * dev->sm_count * 128 * 128 * sizeof(float); /* split-K bound: see dlb_gemm_splits */
 	size_t tc = 0;
 	ws = ws < 64 * mn ? ws : 64 * mn;
-	if (tf32x3_applies(p)) { /* the split copies, and split-K partials of whole 3xTF32 tiles (up to 256 x 64) */
+	if (tf32x3_applies(p)) { /* the split copies, and split-K partials of whole 3xTF32 tiles (BM*BN <= 16384) */
 		size_t tiles = (size_t)(GM(p) + 255) * (size_t)(GN(p) + 255) * sizeof(float);
-		size_t ws_tc = (size_t)SPLIT_WAVES * dev->sm_count * 256 * 128 * sizeof(float);
+		size_t ws_tc = (size_t)SPLIT_WAVES * dev->sm_count * 16384 * sizeof(float);
 		tc = 3 * (size_t)kp_of(p) * (size_t)(GM(p) + GN(p)) * sizeof(float);
 		ws_tc = ws_tc < 64 * tiles ? ws_tc : 64 * tiles;
 		ws = ws > ws_tc ? ws : ws_tc;
@@ -508,8 +508,7 @@ static int gemm_launch(void *state, const struct dlb_candidate *c, int split, in
 	DLB_CHECK(split_launch(s, c, 0, set));
 	DLB_CHECK(split_launch(s, c, 1, set));
 	A = s->sp[0], B = s->sp[1];
-	vec_a = vec_b = 16;
-	vec_c = ldc % 4 == 0; /* 16-byte stores of C */
+	vec_a = vec_b = 16; /* the widest copy, in bytes, for gemm_wgmma.cu (vec_c as above: 16-byte stores of C) */
 	struct dlb_tmap tma, tmb;
 	memset(&tma, 0, sizeof tma);
 	memset(&tmb, 0, sizeof tmb);
