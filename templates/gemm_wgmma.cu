@@ -414,9 +414,10 @@ __device__ __forceinline__ u64 make_desc(u32 addr, u32 lbo, u32 sbo)
 }
 
 // wgmma m64nNk16 (fp16 → fp32), m64nNk32 (s8 → s32) and m64nNk8 (TF32 → fp32), A and B from shared memory
-// through descriptors: one function wgmma_n<N> per N of the space, written by WGMMA_N below. Its asm operands are the N/2 accumulators
-// d[0..N/2) ("%0".."%(N/2-1)", constraint "+f" or "+r"), then the descriptors da, db (%(N/2), %(N/2+1)), the
-// scale-d flag (%(N/2+2): scd, 0 d = A·B, 1 d += A·B), and for fp16 the transpose bits TRA, TRB (1: M/N-major).
+// through descriptors: one function wgmma_n<N> per N of the space, written by WGMMA_N below. Its asm operands
+// are the N/2 accumulators d[0..N/2) ("%0".."%(N/2-1)", constraint "+f" or "+r"), then the descriptors da, db
+// (%(N/2), %(N/2+1)), the scale-d flag (%(N/2+2): scd, 0 d = A·B, 1 d += A·B), and for fp16 the transpose bits
+// TRA, TRB (1: M/N-major).
 // WG_S<n>: the names "%0, ..., %(n-1)"; WG_O<n>(c): the operands d[0..n) with constraint "+" c.
 #define WG_S8 "%0, %1, %2, %3, %4, %5, %6, %7"
 #define WG_S16 WG_S8 ", %8, %9, %10, %11, %12, %13, %14, %15"
