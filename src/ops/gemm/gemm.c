@@ -469,8 +469,8 @@ static int split_launch(struct gemm_state *s, const struct dlb_candidate *c, int
 	if ((lines + 31) / 32 > 65535)
 		DLB_FAIL(DLB_E_LIMIT, "3xTF32's split of %lld lines is over the grid's limit", (long long)lines);
 	void *args[] = {&x, &ld, &kmaj, &lines, &K, &kp, &b_order, &out};
-	DLB_CHECK(dlb_launch(c->kernels[GEMM_SPLIT3_KERNEL], (dim3){(unsigned)((kp + 31) / 32), (unsigned)((lines + 31) / 32), 1},
-			     (dim3){32, 8, 1}, 0, s->g->dev->stream, args));
+	dim3 grid = {(unsigned)((kp + 31) / 32), (unsigned)((lines + 31) / 32), 1};
+	DLB_CHECK(dlb_launch(c->kernels[GEMM_SPLIT3_KERNEL], grid, (dim3){32, 8, 1}, 0, s->g->dev->stream, args));
 fail:
 	return rc;
 }
