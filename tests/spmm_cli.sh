@@ -82,4 +82,9 @@ echo "spmm fp32 sm_90a: $last"
 [ "$last" = "compiled $n candidates for sm_90a, 0 failed" ] || { echo "FAIL: compile: $last"; fail=1; }
 spills=$(printf '%s\n' "$out" | grep -E '[1-9][0-9]* B spill st|/[1-9][0-9]* B ld')
 [ -z "$spills" ] || { echo "FAIL: candidates spill registers:"; printf '%s\n' "$spills" | cut -c1-200; fail=1; }
+# every spmm fp32 family is classic fp32 arithmetic (its name begins with FFMA): --fp32-math ffma keeps them all
+out=$("$bin" compile --op spmm --arch sm_90a --every 40 --fp32-math ffma -v 2>&1)
+printf '%s\n' "$out" | grep -q "left out" && { echo "FAIL: --fp32-math ffma left spmm candidates out"; fail=1; }
+printf '%s\n' "$out" | tail -n 1 | grep -q "^compiled [1-9][0-9]* candidates .*, 0 failed$" ||
+	{ echo "FAIL: compile spmm --fp32-math ffma: $(printf '%s\n' "$out" | tail -n 1)"; fail=1; }
 exit $fail

@@ -1,5 +1,6 @@
 /* ops/sparse/spmm: the fp32 sparse-times-dense op (templates/spmm_fp32.cu): three kernel families in one space
- * (KIND 0 nonzero-split, 1 column-split, 2 B staged in shared memory), its constraints as data, the matrix
+ * (KIND 0 FFMA nonzero-split, 1 FFMA column-split, 2 FFMA B staged in shared memory: names that begin with
+ * their arithmetic, search/space.h), its constraints as data, the matrix
  * generated from the problem's dims and uploaded once (the conversion a kernel's format would need is none:
  * every kernel reads csr.c's CSR as it is), launches, verification against the family's reference kernel, and
  * the baselines: every cuSPARSE CSR algorithm and dense cuBLAS (through the GEMM family's runner). */
@@ -20,7 +21,7 @@ enum { S_KIND, S_TPR, S_VN, S_WARPS, S_RPW, S_BK, S_NPARAMS };
 static const struct dlb_param s_params[S_NPARAMS] = {
 	[S_KIND] = {"KIND", "0: nonzero-split (lanes share a row's nonzeros); 1: column-split (lanes share its columns); "
 			    "2: slabs of B in shared memory",
-		    3, {0, 1, 2}, 1, (const char *const[]){"nonzero-split", "column-split", "B slabs in shared memory"}},
+		    3, {0, 1, 2}, 1, (const char *const[]){"FFMA nonzero-split", "FFMA column-split", "FFMA B slabs in shared memory"}},
 	[S_TPR] = {"TPR", "lanes per row (KIND 0, 1)", 6, {1, 2, 4, 8, 16, 32}},
 	[S_VN] = {"VN", "columns per lane", 4, {1, 2, 4, 8}},
 	[S_WARPS] = {"WARPS", "warps per block", 4, {1, 2, 4, 8}},
