@@ -1,6 +1,6 @@
 #!/bin/bash
 # Device call 9 for the report (issue 31), on a 4-GPU machine (--devices all): run06 again now that energy
-# bursts run as CUDA graphs (run08: cuDNN's bursts no longer host-bound). Not yet run. run06's notes: run05 again after its gate
+# bursts run as CUDA graphs (run08: cuDNN's bursts no longer host-bound). Ran 2026-11-27 on nvidia-h200-x4 (496 s). run06's notes: run05 again after its gate
 # stopped it (11 of 24 sparse rows with energy: SpMV bursts ran 0.24 s for 0.5 s asked; now a burst runs for
 # its wall time, and a side's joules come from those of its two bursts that were steady). The sparse suite first,
 # as a gate: unless 3/4 of its rows have both energies, nothing else runs. Then DeepBench's GEMM

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Device call 10 for the report (issue 31), run07 again with graphed bursts, on run09's 4-GPU machine while it is still held (--devices all): the
+# Device call 10 for the report (issue 31; ran 2026-11-27, 305 s), run07 again with graphed bursts, on run09's 4-GPU machine while it is still held (--devices all): the
 # rest of run09's conv fp32 suite if run09 left some (its database is still there), then the conv suite in fp16
 # and int8, NHWC (cuDNN's int8 needs it). The default search but for --min-search 2, pairs, 500 ms ABBA
 # bursts. Each row's implied watts (watts.py); the database comes back (and run09's again if it grew here).

@@ -14,7 +14,7 @@ set yrange [0.95:*]
 set grid xtics ytics
 set key top right
 set xlabel 'trials evaluated'
-plot 'conv_fp16_1_progress_1.csv' skip 1 using 2:5 with steps lw 2 title '7x7 c512 n2 k512 3x3 pad 1 NHWC', 'conv_fp16_1_progress_2.csv' skip 1 using 2:5 with steps lw 2 title '7x7 c512 n1 k512 3x3 pad 1 NHWC', 'conv_fp16_1_progress_3.csv' skip 1 using 2:5 with steps lw 2 title '56x56 c64 n2 k64 3x3 pad 1 NHWC'
+plot 'conv_fp16_1_progress_1.csv' skip 1 using 2:5 with steps lw 2 title '7x7 c512 n2 k512 3x3 pad 1 NHWC', 'conv_fp16_1_progress_2.csv' skip 1 using 2:5 with steps lw 2 title '7x7 c512 n1 k512 3x3 pad 1 NHWC', 'conv_fp16_1_progress_3.csv' skip 1 using 2:5 with steps lw 2 title '175x40 c128 n2 k128 3x3 pad 1 NHWC'
 set xlabel 'GPU seconds'
-plot 'conv_fp16_1_progress_1.csv' skip 1 using 3:5 with steps lw 2 title '7x7 c512 n2 k512 3x3 pad 1 NHWC', 'conv_fp16_1_progress_2.csv' skip 1 using 3:5 with steps lw 2 title '7x7 c512 n1 k512 3x3 pad 1 NHWC', 'conv_fp16_1_progress_3.csv' skip 1 using 3:5 with steps lw 2 title '56x56 c64 n2 k64 3x3 pad 1 NHWC'
+plot 'conv_fp16_1_progress_1.csv' skip 1 using 3:5 with steps lw 2 title '7x7 c512 n2 k512 3x3 pad 1 NHWC', 'conv_fp16_1_progress_2.csv' skip 1 using 3:5 with steps lw 2 title '7x7 c512 n1 k512 3x3 pad 1 NHWC', 'conv_fp16_1_progress_3.csv' skip 1 using 3:5 with steps lw 2 title '175x40 c128 n2 k128 3x3 pad 1 NHWC'
 unset multiplot

@@ -12,7 +12,7 @@ set format xy '%g'
 set grid xtics ytics
 set key top left
 set xrange [2.117:857.9]
-set yrange [0.2843:133.8]
+set yrange [0.2876:133.8]
 set samples 400
 peak = 66.9082
 bw = 4.8143 # the bandwidth in the unit per intensity (GB/s / 1000)

@@ -14,7 +14,7 @@ set yrange [0.95:*]
 set grid xtics ytics
 set key top right
 set xlabel 'trials evaluated'
-plot 'conv_int8_3_progress_1.csv' skip 1 using 2:5 with steps lw 2 title '7x7 c512 n2 k512 3x3 pad 1 NHWC', 'conv_int8_3_progress_2.csv' skip 1 using 2:5 with steps lw 2 title '7x7 c512 n1 k512 3x3 pad 1 NHWC', 'conv_int8_3_progress_3.csv' skip 1 using 2:5 with steps lw 2 title '14x14 c512 n2 k192 1x1 NHWC'
+plot 'conv_int8_3_progress_1.csv' skip 1 using 2:5 with steps lw 2 title '7x7 c512 n2 k512 3x3 pad 1 NHWC', 'conv_int8_3_progress_2.csv' skip 1 using 2:5 with steps lw 2 title '14x14 c256 n1 k1024 1x1 NHWC', 'conv_int8_3_progress_3.csv' skip 1 using 2:5 with steps lw 2 title '14x14 c256 n2 k1024 1x1 NHWC'
 set xlabel 'GPU seconds'
-plot 'conv_int8_3_progress_1.csv' skip 1 using 3:5 with steps lw 2 title '7x7 c512 n2 k512 3x3 pad 1 NHWC', 'conv_int8_3_progress_2.csv' skip 1 using 3:5 with steps lw 2 title '7x7 c512 n1 k512 3x3 pad 1 NHWC', 'conv_int8_3_progress_3.csv' skip 1 using 3:5 with steps lw 2 title '14x14 c512 n2 k192 1x1 NHWC'
+plot 'conv_int8_3_progress_1.csv' skip 1 using 3:5 with steps lw 2 title '7x7 c512 n2 k512 3x3 pad 1 NHWC', 'conv_int8_3_progress_2.csv' skip 1 using 3:5 with steps lw 2 title '14x14 c256 n1 k1024 1x1 NHWC', 'conv_int8_3_progress_3.csv' skip 1 using 3:5 with steps lw 2 title '14x14 c256 n2 k1024 1x1 NHWC'
 unset multiplot

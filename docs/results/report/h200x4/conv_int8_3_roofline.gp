@@ -12,7 +12,7 @@ set format xy '%g'
 set grid xtics ytics
 set key top left
 set xrange [2.215:1807]
-set yrange [0.02048:4282]
+set yrange [0.02047:4282]
 set samples 400
 peak = 2141.06
 bw = 4.8143 # the bandwidth in the unit per intensity (GB/s / 1000)

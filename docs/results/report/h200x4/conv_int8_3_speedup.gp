@@ -10,6 +10,6 @@ set logscale y 2
 set grid ytics
 set key top left
 set xrange [0:104]
-set yrange [0.5:583.7]
+set yrange [0.5:593.4]
 set format x '%.0f'
 plot 'conv_int8_3_speedup.csv' skip 1 using 1:3:4:5 with yerrorbars pt 7 ps 0.6 lc rgb '#1f5fa8' title 'speedup, 95% CI', 1 with lines dt 2 lc rgb '#555555' title 'even with the vendor'

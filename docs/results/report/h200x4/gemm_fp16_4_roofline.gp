@@ -12,7 +12,7 @@ set format xy '%g'
 set grid xtics ytics
 set key top left
 set xrange [0.4981:3124]
-set yrange [0.0499:2141]
+set yrange [0.0494:2141]
 set samples 400
 peak = 1070.53
 bw = 4.8143 # the bandwidth in the unit per intensity (GB/s / 1000)

@@ -14,7 +14,7 @@ set yrange [0.95:*]
 set grid xtics ytics
 set key top right
 set xlabel 'trials evaluated'
-plot 'gemm_fp32_5_progress_1.csv' skip 1 using 2:5 with steps lw 2 title '3072x1x1024 NN', 'gemm_fp32_5_progress_2.csv' skip 1 using 2:5 with steps lw 2 title '3072x2x1024 NN', 'gemm_fp32_5_progress_3.csv' skip 1 using 2:5 with steps lw 2 title '3072x4x1024 NN'
+plot 'gemm_fp32_5_progress_1.csv' skip 1 using 2:5 with steps lw 2 title '4608x1x1536 NN', 'gemm_fp32_5_progress_2.csv' skip 1 using 2:5 with steps lw 2 title '6144x1x2048 NN', 'gemm_fp32_5_progress_3.csv' skip 1 using 2:5 with steps lw 2 title '512x2x512 NN'
 set xlabel 'GPU seconds'
-plot 'gemm_fp32_5_progress_1.csv' skip 1 using 3:5 with steps lw 2 title '3072x1x1024 NN', 'gemm_fp32_5_progress_2.csv' skip 1 using 3:5 with steps lw 2 title '3072x2x1024 NN', 'gemm_fp32_5_progress_3.csv' skip 1 using 3:5 with steps lw 2 title '3072x4x1024 NN'
+plot 'gemm_fp32_5_progress_1.csv' skip 1 using 3:5 with steps lw 2 title '4608x1x1536 NN', 'gemm_fp32_5_progress_2.csv' skip 1 using 3:5 with steps lw 2 title '6144x1x2048 NN', 'gemm_fp32_5_progress_3.csv' skip 1 using 3:5 with steps lw 2 title '512x2x512 NN'
 unset multiplot

@@ -12,7 +12,7 @@ set format xy '%g'
 set grid xtics ytics
 set key top left
 set xrange [0.249:1562]
-set yrange [0.02586:133.8]
+set yrange [0.0492:133.8]
 set samples 400
 peak = 66.9082
 bw = 4.8143 # the bandwidth in the unit per intensity (GB/s / 1000)

@@ -10,6 +10,6 @@ set logscale y 2
 set grid ytics
 set key top left
 set xrange [0:76]
-set yrange [0.4368:2]
+set yrange [0.5:2.565]
 set format x '%.0f'
 plot 'gemm_fp32_5_speedup.csv' skip 1 using 1:3:4:5 with yerrorbars pt 7 ps 0.6 lc rgb '#1f5fa8' title 'speedup, 95% CI', 1 with lines dt 2 lc rgb '#555555' title 'even with the vendor'

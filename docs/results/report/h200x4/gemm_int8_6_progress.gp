@@ -14,7 +14,7 @@ set yrange [0.95:*]
 set grid xtics ytics
 set key top right
 set xlabel 'trials evaluated'
-plot 'gemm_int8_6_progress_1.csv' skip 1 using 2:5 with steps lw 2 title '512x6000x2816 NN', 'gemm_int8_6_progress_2.csv' skip 1 using 2:5 with steps lw 2 title '1024x6000x1536 NN', 'gemm_int8_6_progress_3.csv' skip 1 using 2:5 with steps lw 2 title '512x3000x2048 NN'
+plot 'gemm_int8_6_progress_1.csv' skip 1 using 2:5 with steps lw 2 title '1024x1500x2560 NN', 'gemm_int8_6_progress_2.csv' skip 1 using 2:5 with steps lw 2 title '1024x6000x2560 NN', 'gemm_int8_6_progress_3.csv' skip 1 using 2:5 with steps lw 2 title '512x3000x1536 NN'
 set xlabel 'GPU seconds'
-plot 'gemm_int8_6_progress_1.csv' skip 1 using 3:5 with steps lw 2 title '512x6000x2816 NN', 'gemm_int8_6_progress_2.csv' skip 1 using 3:5 with steps lw 2 title '1024x6000x1536 NN', 'gemm_int8_6_progress_3.csv' skip 1 using 3:5 with steps lw 2 title '512x3000x2048 NN'
+plot 'gemm_int8_6_progress_1.csv' skip 1 using 3:5 with steps lw 2 title '1024x1500x2560 NN', 'gemm_int8_6_progress_2.csv' skip 1 using 3:5 with steps lw 2 title '1024x6000x2560 NN', 'gemm_int8_6_progress_3.csv' skip 1 using 3:5 with steps lw 2 title '512x3000x1536 NN'
 unset multiplot

@@ -12,7 +12,7 @@ set format xy '%g'
 set grid xtics ytics
 set key top left
 set xrange [0.9903:2345]
-set yrange [0.029:4282]
+set yrange [0.02926:4282]
 set samples 400
 peak = 2141.06
 bw = 4.8143 # the bandwidth in the unit per intensity (GB/s / 1000)

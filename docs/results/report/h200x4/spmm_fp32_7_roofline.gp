@@ -12,7 +12,7 @@ set format xy '%g'
 set grid xtics ytics
 set key top left
 set xrange [0.1239:246.7]
-set yrange [0.07511:133.8]
+set yrange [0.07661:133.8]
 set samples 400
 peak = 66.9082
 bw = 4.8143 # the bandwidth in the unit per intensity (GB/s / 1000)
