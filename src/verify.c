@@ -54,6 +54,7 @@ int dlb_compare_f32(struct dlb_gpu *g, const float *out, int64_t ldo, const floa
 	c->nonfinite = h[1];
 	c->max_ref = bits_to_float(h[2]);
 	c->tol = tol;
+	c->refereed = 0;
 	c->bad = c->nonfinite + (c->max_err > tol);
 	c->ok = c->nonfinite == 0 && c->max_err <= tol;
 fail:
@@ -89,6 +90,7 @@ int dlb_compare_f16(struct dlb_gpu *g, const void *out, int64_t ldo, const float
 	c->nonfinite = 0; /* counted in bad */
 	c->max_ref = bits_to_float(h[2]);
 	c->tol = abs_tol;
+	c->refereed = 0;
 	c->ok = c->bad == 0;
 fail:
 	return rc;
@@ -106,6 +108,7 @@ int dlb_compare_s32(struct dlb_gpu *g, const int *out, int64_t ldo, const int *r
 	c->nonfinite = 0;
 	c->max_ref = h[2];
 	c->tol = 0;
+	c->refereed = 0;
 	c->ok = c->bad == 0;
 fail:
 	return rc;

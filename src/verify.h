@@ -11,6 +11,8 @@ struct dlb_check {
 	uint64_t nonfinite; /* outputs left NaN (unwritten) or inf */
 	uint64_t bad;       /* outputs that fail the element-wise rule (fp16, int8; non-finite ones included) */
 	double tol;         /* fp32: the absolute bound on max_err; fp16: the absolute part; int8: 0 */
+	uint64_t refereed;  /* outputs judged against the exact sum in double instead, after a near miss (an op's
+	                     * referee, e.g. dlb_gemm_referee); 0 if none */
 	int ok;
 };
 

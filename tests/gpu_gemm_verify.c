@@ -6,7 +6,10 @@
  * checks that shape alone, and DLB_VERIFY_ONLY=TEXT compiles and checks only the candidates whose
  * configuration contains TEXT or one of its '|'-separated pieces (for a run under compute-sanitizer or
  * ncu). DLB_VERIFY_EXPLAIN=1 (fp32): after each wrong run, the output farthest from the reference, recomputed
- * exactly in double on the CPU, so a line tells whether the candidate or the reference is off there. */
+ * exactly in double on the CPU, so a line tells whether the candidate or the reference is off there. fp32's
+ * near misses go to the referee (dlb_gemm_referee): each refereed run is printed and counted, and the referee
+ * is itself tried once per run of the test, on the first verified fp32 run with at least 1024 outputs
+ * (referee_selftest). */
 #include "../src/device.h"
 #include "../src/err.h"
 #include "../src/kernels.h"
@@ -48,6 +51,55 @@ static const int64_t shapes_tc[][3] = {
 };
 
 static int check_op(struct dlb_device *dev, struct dlb_gpu *g, const struct dlb_op *op);
+
+/* The referee (dlb_gemm_referee) tried on a verified fp32 run of at least 1024 outputs: its output moved off the reference by 1.5 tol at
+ * one element, once by moving the reference (ours is right: the referee must accept it, one element refereed)
+ * and once by moving ours (the referee must reject it), and by 3 tol (no near miss: wrong without a referee).
+ * Returns the number of failures, printed. */
+static int referee_selftest(void *state, int64_t m, int64_t n)
+{
+	const struct dlb_gemm_io *io = state;
+	float *c = io->C[0], *r = (float *)io->ref; /* device memory: the test may move its elements */
+	size_t e = ((size_t)m * (size_t)n) / 2;
+	float c0, r0;
+	struct dlb_check chk;
+	int bad = 0;
+	cudaError_t ce = cudaMemcpy(&c0, c + e, 4, cudaMemcpyDeviceToHost);
+	if (ce == cudaSuccess)
+		ce = cudaMemcpy(&r0, r + e, 4, cudaMemcpyDeviceToHost);
+	if (ce != cudaSuccess)
+		return printf("FAIL referee: %s\n", cudaGetErrorString(ce)), 1;
+	if (io->check(io->state, &chk) || !chk.ok)
+		return printf("FAIL referee: the run to start from is not right: %s\n", dlb_last_error()), 1;
+	const struct {
+		float *at, value;
+		int ok, refereed;
+		const char *what;
+	} t[] = {
+		{r, (float)(c0 + 1.5 * chk.tol), 1, 1, "the reference off by 1.5 tol (ours right)"},
+		{c, (float)(r0 + 1.5 * chk.tol), 0, 1, "ours off by 1.5 tol"},
+		{c, (float)(r0 + 3 * chk.tol), 0, 0, "ours off by 3 tol"},
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		struct dlb_check x;
+		if (cudaMemcpy(c + e, &c0, 4, cudaMemcpyHostToDevice) || cudaMemcpy(r + e, &r0, 4, cudaMemcpyHostToDevice) ||
+		    cudaMemcpy(t[i].at + e, &t[i].value, 4, cudaMemcpyHostToDevice) || io->check(io->state, &x)) {
+			printf("FAIL referee, %s: %s\n", t[i].what, dlb_last_error());
+			bad++;
+			continue;
+		}
+		if (x.ok != t[i].ok || (x.refereed != 0) != t[i].refereed) {
+			printf("FAIL referee, %s: ok %d (want %d), %llu refereed, max err %g (tol %g)\n", t[i].what, x.ok,
+			       t[i].ok, (unsigned long long)x.refereed, x.max_err, x.tol);
+			bad++;
+		}
+	}
+	if (cudaMemcpy(c + e, &c0, 4, cudaMemcpyHostToDevice) || cudaMemcpy(r + e, &r0, 4, cudaMemcpyHostToDevice))
+		bad++;
+	printf("gpu_gemm_verify: referee self-test on %lldx%lld: %s\n", (long long)m, (long long)n,
+	       bad ? "FAILED" : "accepts a reference off by 1.5 tol, rejects ours off by 1.5 and 3 tol");
+	return bad;
+}
 
 /* DLB_VERIFY_EXPLAIN (fp32 ops, whose state begins with their struct dlb_gemm_io): the element of C[0] (m x n,
  * leading dimension m) farthest from the reference, both against the exact sum in double of its inputs. */
@@ -156,7 +208,8 @@ static int check_op(struct dlb_device *dev, struct dlb_gpu *g, const struct dlb_
 	}
 	cand = k->cand;
 	ncand = k->n;
-	long runs = 0, wrong = 0, errors = 0, compiled = 0;
+	long runs = 0, wrong = 0, errors = 0, compiled = 0, refereed = 0;
+	int selftest = op->prec == DLB_PREC_FP32 ? -1 : 0; /* -1: the referee's self-test still to run */
 	size_t keep = env_count("DLB_VERIFY_SHAPES"), first = env_count("DLB_VERIFY_SKIP");
 	if (keep && keep < nshapes)
 		nshapes = keep;
@@ -217,7 +270,18 @@ static int check_op(struct dlb_device *dev, struct dlb_gpu *g, const struct dlb_
 						       dlb_last_error());
 						if (vr == DLB_E_CUDA_STICKY)
 							return 1;
-					} else if (!chk.ok) {
+					} else if (chk.ok && selftest < 0 && p.dim[GEMM_M] * p.dim[GEMM_N] >= 1024) {
+						selftest = referee_selftest(state, p.dim[GEMM_M], p.dim[GEMM_N]);
+					}
+					if (!vr && chk.refereed) {
+						refereed++;
+						printf("refereed %s %s SPLITK=%d on %s: %llu outputs off the reference by more than "
+						       "tol judged against the exact sum: %s (max err %g, tol %g)\n",
+						       dlb_prec_name(op->prec), cand[i].text, splits[v], desc,
+						       (unsigned long long)chk.refereed, chk.ok ? "right" : "wrong", chk.max_err,
+						       chk.tol);
+					}
+					if (!vr && !chk.ok) {
 						wrong++;
 						printf("WRONG %s %s SPLITK=%d on %s: max err %g (tol %g), %llu non-finite, %llu "
 						       "failing\n",
@@ -230,13 +294,14 @@ static int check_op(struct dlb_device *dev, struct dlb_gpu *g, const struct dlb_
 			}
 			op->teardown(state);
 		}
-	printf("gpu_gemm_verify: %s: %ld candidates on %s, %ld runs over %zu shapes x 4 layouts: %ld wrong, %ld errors\n",
+	printf("gpu_gemm_verify: %s: %ld candidates on %s, %ld runs over %zu shapes x 4 layouts: %ld wrong, %ld errors"
+	       " (%ld refereed)\n",
 	       dlb_prec_name(op->prec), compiled, dev->name, runs, first < nshapes ? nshapes - first : 0, wrong,
-	       errors);
+	       errors, refereed);
 	printf("gpu_gemm_verify: %s: %d candidates from the kernel cache, %d compiled (%.1f s of NVRTC)\n",
 	       dlb_prec_name(op->prec), k->st.cached, k->st.compiled, k->st.nvrtc_s);
 	free(want);
 	dlb_kernels_close(k);
 	dlb_store_close(kc);
-	return wrong || errors || compiled < (only || every > 1 ? 1 : 100) ? 1 : 0;
+	return wrong || errors || selftest > 0 || compiled < (only || every > 1 ? 1 : 100) ? 1 : 0;
 }

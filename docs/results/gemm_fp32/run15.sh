@@ -1,5 +1,5 @@
 #!/bin/bash
-# Device call 15 for issue 30 (prepared at the end of the session of run09-run14, not yet run): the checks of
+# Device call 15 for issue 30 (ran 2026-11-27 on GPU 0 of nvidia-h200-x4, 74 s; logs/run15): the checks of
 # the CPU-only commits a2eec4a and 7a1a8e2, and run13's defect explained.
 # 1. 4096x7000x4096 with DLB_VERIFY_EXPLAIN=1: for each wrong 3xTF32 run, the worst element recomputed in
 #    double, so the line says whether our value or cuBLAS's reference is off there.

@@ -63,6 +63,15 @@ int dlb_gemm_read_k(const void *base, int64_t ld, int contiguous, int64_t idx, i
 int dlb_gemm_sample_errors(const struct dlb_blas_gemm *g, int64_t m, int64_t n, const void *A, const void *B,
 			   const void *C, uint64_t seed, struct dlb_rel_err *out);
 
+/* The verification's referee, for fp32 C (m x n, leading dimension m) against an fp32 reference: on a near
+ * miss (no non-finite output, max_err within 2 tol), each element off the reference by more than tol, if
+ * there are at most 64, is recomputed in double from A and B (g: layouts, types, k) and judged against that
+ * instead. The reference is an fp32 sum too, and over ~10^7 outputs its own error can reach the tolerance
+ * (NOTES item 84). c is updated: ok, bad (elements off the exact sum by more than tol), max_err (those against
+ * the exact sum, the others against the reference) and refereed; anything else leaves it as it was. */
+int dlb_gemm_referee(const struct dlb_blas_gemm *g, int64_t m, int64_t n, const void *A, const void *B,
+		     const float *C, const float *ref, struct dlb_check *c);
+
 /* Indices of the tunables in a configuration. */
 enum {
 	GEMM_BM,
