@@ -13,9 +13,10 @@
 //                gemm_fp32.cu's split3 writes, so its one TF32 product is 3xTF32's three. The tensor cores add
 //                each k8 step into the fp32 accumulators with truncation, so over a long reduction the error
 //                grows with its length times the sum's size (past fp32's tolerance at 1760^3: run09). So each
-//                k-tile (4 steps) is summed apart in tmp (scale-d 0 at its first step) and added to acc by the
-//                CUDA cores, rounding to nearest, once its wgmmas have retired (INFLIGHT 0; the accumulators
-//                twice: MI*BN <= 128). As conv_fp16.cu's TF32 kernels.
+//                group of TF32_PROMOTE k-tiles (4 steps each) is summed apart in tmp (scale-d 0 at its first
+//                step) and added to acc by the CUDA cores, rounding to nearest, once its wgmmas have retired
+//                (INFLIGHT 0; the accumulators twice: MI*BN <= 128). As conv_fp16.cu's TF32 kernels (one
+//                k-tile a group there).
 //
 // Structure: one producer warpgroup (the last 128 threads) moves tiles with 16-byte cp.async into a ring of
 // STAGES shared-memory stages, laid out in the 128-byte swizzle that the wgmma matrix descriptors name;
@@ -129,6 +130,12 @@
 #ifndef PREC_TF32
 #define PREC_TF32 0
 #endif
+#ifndef TF32_PROMOTE
+// 3xTF32: k-tiles summed on the tensor cores (scale-d 0 at the first k-step of each group) before one wait and
+// one add into acc by the CUDA cores. 2 (run17, H200): 4-13% faster than 1 on large shapes, 4 slower than 2
+// (the group holds its stages until the wait); the error stays at ~1e-8 of sum |a b| (NOTES item 85).
+#define TF32_PROMOTE 2
+#endif
 #ifndef WGS
 #define WGS 2 // consumer warpgroups
 #endif
@@ -201,6 +208,7 @@ static_assert(STAGES >= 2 && STAGES <= 16, "STAGES in 2..16");
 static_assert(L2PF == 0 || L2PF == 128 || L2PF == 256, "L2PF in {0, 128, 256}");
 static_assert(INFLIGHT == 0 || INFLIGHT == 1, "INFLIGHT in {0, 1}");
 static_assert(!PREC_TF32 || (!INFLIGHT && !PP && MI * BN <= 128), "TF32: INFLIGHT 0, no ping-pong, MI*BN <= 128");
+static_assert(!PREC_TF32 || (TF32_PROMOTE >= 1 && TF32_PROMOTE < STAGES), "TF32_PROMOTE: at least 1, and fewer k-tiles than the ring holds");
 static_assert(BK * ES_AB == 128, "BK is one 128-byte swizzle row");
 static_assert(SMEM_BYTES <= 232448, "shared memory over 227 KiB");
 static_assert(PERSIST || EPI_BYTES <= STAGES * STAGE_BYTES, "epilogue does not fit the ring");
@@ -961,7 +969,7 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 			for (int r = 0; r < BN / 2; r++)
 				acc[mi][r] = 0;
 #if PREC_TF32
-		ACC tmp[MI][BN / 2]; // one k-tile's sum (above: the truncation of the tensor cores' accumulation)
+		ACC tmp[MI][BN / 2]; // TF32_PROMOTE k-tiles' sum (above: the truncation of the tensor cores' accumulation)
 #endif
 #pragma unroll 1
 		for (int t = 0; t < ntiles; t++, it++) {
@@ -980,7 +988,7 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 				for (int mi = 0; mi < MI; mi++)
 #if PREC_TF32
 					wgmma_bn<TRA, TRB>(tmp[mi], da0 + soff + ((mi * MSTEP_A + kk * KSTEP_A) >> 4),
-							   db0 + soff + ((kk * KSTEP_B) >> 4), kk > 0);
+							   db0 + soff + ((kk * KSTEP_B) >> 4), kk > 0 || t % TF32_PROMOTE != 0);
 #else
 					wgmma_bn<TRA, TRB>(acc[mi], da0 + soff + ((mi * MSTEP_A + kk * KSTEP_A) >> 4),
 							   db0 + soff + ((kk * KSTEP_B) >> 4), 1);
@@ -991,19 +999,24 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 			wgmma_wait<1>(); // the previous k-tile's wgmmas have retired: hand its stage back
 			if (t > 0 && lane == 0)
 				release_stage(empty0 + 8 * ((it - 1) % STAGES));
+#elif PREC_TF32
+			if ((t + 1) % TF32_PROMOTE == 0 || t + 1 == ntiles) {
+				wgmma_wait<0>(); // the k-tiles summed in tmp have retired: hand their stages back, add tmp
+				if (lane == 0)
+					for (int j = 0; j <= t % TF32_PROMOTE; j++)
+						release_stage(empty0 + 8 * ((it - j) % STAGES));
+#pragma unroll
+				for (int mi = 0; mi < MI; mi++) {
+					fence_regs(tmp[mi]);
+#pragma unroll
+					for (int r = 0; r < BN / 2; r++)
+						acc[mi][r] += tmp[mi][r];
+				}
+			}
 #else
 			wgmma_wait<0>(); // this k-tile's wgmmas have retired: hand its stage back
 			if (lane == 0)
 				release_stage(empty0 + 8 * s);
-#if PREC_TF32
-#pragma unroll
-			for (int mi = 0; mi < MI; mi++) {
-				fence_regs(tmp[mi]);
-#pragma unroll
-				for (int r = 0; r < BN / 2; r++)
-					acc[mi][r] += tmp[mi][r];
-			}
-#endif
 #endif
 		}
 #if PP
