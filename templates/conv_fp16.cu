@@ -35,6 +35,9 @@
 #define TF32 0
 #endif
 #if TF32
+#ifndef TF32_PROMOTE // k-tiles a group summed on the tensor cores before the CUDA cores add it (below)
+#define TF32_PROMOTE (STAGES > 2 ? 2 : 1)
+#endif
 typedef float elt; // x and w as the kernels read them
 typedef float yt;  // y
 #else
@@ -879,9 +882,11 @@ __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const el
 #if TF32
 		// The tensor cores add each k8 step into the fp32 accumulators with truncation, so over a long
 		// reduction the error grows with its length times the sum's size (past fp32's tolerance from about
-		// 300 TF32 products of 3xTF32's 3·C·R·S: run39). Each k-tile (4 steps) is summed apart in tmp and
-		// added to acc by the CUDA cores, rounding to nearest: the k-tile's wgmmas retire before the next
-		// are issued (the other consumer warpgroup keeps the tensor cores busy meanwhile).
+		// 300 TF32 products of 3xTF32's 3·C·R·S: run39). Each group of TF32_PROMOTE k-tiles (4 steps each) is
+		// summed apart in tmp and added to acc by the CUDA cores, rounding to nearest: the group's wgmmas
+		// retire before the next group's are issued (the other consumer warpgroup keeps the tensor cores busy
+		// meanwhile). Two k-tiles a group where the ring has more than two stages: as GEMM's 3xTF32 (NOTES
+		// items 85 and 87).
 		float tmp[WMI][BN / 2];
 #endif
 #pragma unroll 1
@@ -899,23 +904,26 @@ __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const el
 				for (int i = 0; i < WMI; i++)
 #if TF32
 					wg_mma(tmp[i], da0 + soff + (unsigned long long)((i * 64 * 128 + kk * 32) >> 4),
-					       db0 + soff + (unsigned long long)((kk * 32) >> 4), kk > 0);
+					       db0 + soff + (unsigned long long)((kk * 32) >> 4), kk > 0 || t % TF32_PROMOTE != 0);
 #else
 					wg_mma(acc[i], da0 + soff + (unsigned long long)((i * 64 * 128 + kk * 32) >> 4),
 					       db0 + soff + (unsigned long long)((kk * 32) >> 4), 1);
 #endif
 			asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
 #if TF32
-			asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-			if (lane == 0)
-				mb_arrive(empty0 + 8u * st);
+			if ((t + 1) % TF32_PROMOTE == 0 || t + 1 == nk) {
+				asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+				if (lane == 0)
+					for (int j = 0; j <= t % TF32_PROMOTE; j++)
+						mb_arrive(empty0 + 8u * ((it - j) % STAGES));
 #pragma unroll
-			for (int i = 0; i < WMI; i++)
+				for (int i = 0; i < WMI; i++)
 #pragma unroll
-				for (int r = 0; r < BN / 2; r++) {
-					asm volatile("" : "+f"(tmp[i][r])::"memory");
-					acc[i][r] += tmp[i][r];
-				}
+					for (int r = 0; r < BN / 2; r++) {
+						asm volatile("" : "+f"(tmp[i][r])::"memory");
+						acc[i][r] += tmp[i][r];
+					}
+			}
 #else
 			asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory"); // the previous k-tile's have retired
 			if (t > 0 && lane == 0)
