@@ -285,6 +285,18 @@ fail:
 #define REFEREE_MAX 64
 #define REFEREE_CHUNK ((size_t)1 << 24)
 
+void dlb_gemm_scan_misses(const float *c, const float *r, size_t n, size_t base, double tol, size_t *at, int max,
+			  int *nat, double *worst)
+{
+	for (size_t e = 0; e < n && *nat <= max; e++) {
+		double d = fabs((double)c[e] - (double)r[e]);
+		if (d <= tol)
+			*worst = d > *worst ? d : *worst;
+		else if ((*nat)++ < max) /* NaN too */
+			at[*nat - 1] = base + e;
+	}
+}
+
 int dlb_gemm_referee(const struct dlb_blas_gemm *g, int64_t m, int64_t n, const void *A, const void *B,
 		     const float *C, const float *ref, struct dlb_check *c)
 {
@@ -304,15 +316,7 @@ int dlb_gemm_referee(const struct dlb_blas_gemm *g, int64_t m, int64_t n, const 
 		size_t len = mn - e0 < chunk ? mn - e0 : chunk;
 		CUDA_CHECK(cudaMemcpy(hc, C + e0, len * sizeof *hc, cudaMemcpyDeviceToHost));
 		CUDA_CHECK(cudaMemcpy(hr, ref + e0, len * sizeof *hr, cudaMemcpyDeviceToHost));
-		for (size_t e = 0; e < len; e++) {
-			double d = fabs((double)hc[e] - (double)hr[e]);
-			if (d <= c->tol)
-				worst = d > worst ? d : worst;
-			else if (nat++ < REFEREE_MAX)
-				at[nat - 1] = e0 + e;
-			else
-				break;
-		}
+		dlb_gemm_scan_misses(hc, hr, len, e0, c->tol, at, REFEREE_MAX, &nat, &worst);
 	}
 	if (nat > REFEREE_MAX)
 		goto fail; /* too many to be the reference's own error: stays wrong */

@@ -71,6 +71,11 @@ int dlb_gemm_sample_errors(const struct dlb_blas_gemm *g, int64_t m, int64_t n, 
  * the exact sum, the others against the reference) and refereed; anything else leaves it as it was. */
 int dlb_gemm_referee(const struct dlb_blas_gemm *g, int64_t m, int64_t n, const void *A, const void *B,
 		     const float *C, const float *ref, struct dlb_check *c);
+/* The referee's scan of one piece of host copies (n outputs of C and the reference from element base on): the
+ * largest |c - r| within tol raises *worst; the indices of the outputs beyond tol (NaN too) go to at[] while
+ * fewer than max are there, and *nat counts them, up to max + 1 (then the scan stops: too many to referee). */
+void dlb_gemm_scan_misses(const float *c, const float *r, size_t n, size_t base, double tol, size_t *at, int max,
+			  int *nat, double *worst);
 
 /* Indices of the tunables in a configuration. */
 enum {
