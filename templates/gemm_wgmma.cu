@@ -132,8 +132,8 @@
 #endif
 #ifndef TF32_PROMOTE
 // 3xTF32: k-tiles summed on the tensor cores (scale-d 0 at the first k-step of each group) before one wait and
-// one add into acc by the CUDA cores. 2 (run17, H200): 4-13% faster than 1 on large shapes, 4 slower than 2
-// (the group holds its stages until the wait); the error stays at ~1e-8 of sum |a b| (NOTES item 85).
+// one add into acc by the CUDA cores. 2 (run17, H200): 3-5% faster (paired) than 1 on large shapes, 4 slower
+// than 2 (the group holds its stages until the wait); the error stays at ~1e-8 of sum |a b| (NOTES item 85).
 #define TF32_PROMOTE 2
 #endif
 #ifndef WGS

@@ -52,10 +52,10 @@ static const int64_t shapes_tc[][3] = {
 
 static int check_op(struct dlb_device *dev, struct dlb_gpu *g, const struct dlb_op *op);
 
-/* The referee (dlb_gemm_referee) tried on a verified fp32 run of at least 1024 outputs: its output moved off the reference by 1.5 tol at
- * one element, once by moving the reference (ours is right: the referee must accept it, one element refereed)
- * and once by moving ours (the referee must reject it), and by 3 tol (no near miss: wrong without a referee).
- * Returns the number of failures, printed. */
+/* The referee (dlb_gemm_referee) tried on a verified fp32 run of at least 1024 outputs: its output moved off the
+ * reference by 1.5 tol at one element, once by moving the reference (ours is right: the referee must accept it,
+ * one element refereed) and once by moving ours (the referee must reject it), and by 3 tol (no near miss: wrong
+ * without a referee). Returns the number of failures, printed. */
 static int referee_selftest(void *state, int64_t m, int64_t n)
 {
 	const struct dlb_gemm_io *io = state;
