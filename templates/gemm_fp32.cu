@@ -59,6 +59,9 @@ typedef long long i64;
 // over 3·kp is small·big + big·small + big·big: 3xTF32 (the small·small term, about 2^-22 relative, is what it
 // drops), the small terms summed first. Zeros at k in [K, kp). Grid (ceil(kp/32), ceil(lines/32)), block
 // (32, 8): a 32 x 32 tile through shared memory, read along whichever dimension x has contiguous.
+// inter 1 (gemm_wgmma.cu's ASPLIT): kp a multiple of 32 and the parts interleaved 32 depths at a time, depth k
+// of part j at (k / 32) * 96 + j * 32 + k % 32 of the line; inter 2: one part, v as it is (no rounding), at k:
+// a K-major copy of A, zeros from K to kp, that ASPLIT's kernel splits itself.
 __device__ __forceinline__ float tf32_round(float v)
 {
 	unsigned u;
@@ -67,7 +70,7 @@ __device__ __forceinline__ float tf32_round(float v)
 }
 
 extern "C" __global__ void __launch_bounds__(256) split3(const float *__restrict__ x, i64 ld, int kmaj, i64 lines,
-							  i64 K, i64 kp, int b_order, float *__restrict__ p)
+							  i64 K, i64 kp, int b_order, int inter, float *__restrict__ p)
 {
 	__shared__ float tile[32][33]; // [line][k]
 	const int tx = threadIdx.x, ty = threadIdx.y;
@@ -86,10 +89,15 @@ extern "C" __global__ void __launch_bounds__(256) split3(const float *__restrict
 		if (l >= lines || k >= kp)
 			continue;
 		const float v = tile[j][tx], big = tf32_round(v), small = tf32_round(v - big);
-		float *o = p + l * 3 * kp + k;
+		if (inter == 2) {
+			p[l * kp + k] = v;
+			continue;
+		}
+		const i64 step = inter ? 32 : kp; // from one part to the next
+		float *o = p + l * 3 * kp + (inter ? k / 32 * 96 + k % 32 : k);
 		o[0] = b_order ? big : small;
-		o[kp] = b_order ? small : big;
-		o[2 * kp] = big;
+		o[step] = b_order ? small : big;
+		o[2 * step] = big;
 	}
 }
 

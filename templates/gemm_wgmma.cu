@@ -136,6 +136,15 @@
 // than 2 (the group holds its stages until the wait); the error stays at ~1e-8 of sum |a b| (NOTES item 85).
 #define TF32_PROMOTE 2
 #endif
+#ifndef ASPLIT
+// 3xTF32 (TMA 0): 1 = A comes as stored (fp32, K-major) and each consumer warpgroup makes its rows of a stage's A
+// tile into the part that k-tile needs, in place, once the copies have landed and before its wgmmas read them
+// (A is read once from memory, not copied three times first). K (the kernel's) is 3*kp with kp a multiple of
+// BK, the parts interleaved a k-tile at a time: k-tile T holds part T % 3 of A's depths (T / 3)*BK ..; A's
+// lines hold kp floats (zeros from the problem's K up: the host's copy where A is not so) and lda is theirs. B
+// is the host's split copy in the same interleaved order. 0 = both operands the host's split copies.
+#define ASPLIT 0
+#endif
 #ifndef WGS
 #define WGS 2 // consumer warpgroups
 #endif
@@ -209,6 +218,7 @@ static_assert(L2PF == 0 || L2PF == 128 || L2PF == 256, "L2PF in {0, 128, 256}");
 static_assert(INFLIGHT == 0 || INFLIGHT == 1, "INFLIGHT in {0, 1}");
 static_assert(!PREC_TF32 || (!INFLIGHT && !PP && MI * BN <= 128), "TF32: INFLIGHT 0, no ping-pong, MI*BN <= 128");
 static_assert(!PREC_TF32 || (TF32_PROMOTE >= 1 && TF32_PROMOTE < STAGES), "TF32_PROMOTE: at least 1, and fewer k-tiles than the ring holds");
+static_assert(!ASPLIT || (PREC_TF32 && !TMA && !PERSIST && !CLK), "ASPLIT: 3xTF32 with cp.async (TMA 0), no PERSIST, no CLK");
 static_assert(BK * ES_AB == 128, "BK is one 128-byte swizzle row");
 static_assert(SMEM_BYTES <= 232448, "shared memory over 227 KiB");
 static_assert(PERSIST || EPI_BYTES <= STAGES * STAGE_BYTES, "epilogue does not fit the ring");
@@ -626,6 +636,68 @@ struct tile_loader {
 	}
 };
 
+#if ASPLIT
+// ---- ASPLIT: A's part made in registers, wgmma with A from registers -----------------------------------------
+static_assert(BN == 64 || BN == 128, "ASPLIT: BN 64 or 128");
+static_assert(TF32_PROMOTE == 2, "ASPLIT: the consumer's loop takes the k-tiles two at a time");
+__device__ __forceinline__ u32 tf32_part(float v, int part)
+{
+	u32 big, small;
+	asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(big) : "f"(v));
+	if (part)
+		return big;
+	asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(small) : "f"(v - __uint_as_float(big)));
+	return small;
+}
+// d (+)= A·B, m64nNk8 TF32, A from registers: a[0..3] as a warp's rows 16w.. of mma.m16n8k8's A fragment (a0
+// row g col q, a1 row g+8 col q, a2 row g col q+4, a3 row g+8 col q+4; g = lane/4, q = lane%4), B as above.
+#define WGMMA_RA(N, NACC, A0, A1, A2, A3, DB, SC)                                                              \
+	__device__ __forceinline__ void wgmma_ra_n##N(ACC(&d)[NACC], const u32(&a)[4], u64 db, int scd)           \
+	{                                                                                                         \
+		asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" WG_STR(SC) ", 0;\n"                              \
+			     "wgmma.mma_async.sync.aligned.m64n" WG_STR(N) WG_TYPES " {" WG_S##NACC "}, {%" WG_STR(A0)   \
+			     ", %" WG_STR(A1) ", %" WG_STR(A2) ", %" WG_STR(A3) "}, %" WG_STR(DB) ", p, 1, 1;\n}\n"      \
+			     : WG_O##NACC(WG_C)                                                                       \
+			     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(scd));                         \
+	}
+WGMMA_RA(64, 32, 32, 33, 34, 35, 36, 37)
+WGMMA_RA(128, 64, 64, 65, 66, 67, 68, 69)
+__device__ __forceinline__ void wgmma_ra(ACC (&d)[BN / 2], const u32 (&a)[4], u64 db, int scd)
+{
+#if BN == 64
+	wgmma_ra_n64(d, a, db, scd);
+#else
+	wgmma_ra_n128(d, a, db, scd);
+#endif
+}
+// A thread's fragments of one k-tile (4 k8 steps) of its warp's rows, MI blocks of 64: the stage's A tile as
+// copied (fp32, K-major, 128-byte swizzle: chunk c of line r at r*128 + ((c ^ (r % 8)) * 16)), each value made
+// part `part` of the split (0 small = tf32(v - tf32(v)), 1 and 2 big = tf32(v): split3's A order). row0: the
+// byte address of line 16*warp + g of this warpgroup's rows (its r % 8 is g, as for every line it reads).
+__device__ __forceinline__ void a_frags(u32 (&f)[MI][4][4], u32 row0, int g, int q, int part)
+{
+#pragma unroll
+	for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+		for (int kk = 0; kk < 4; kk++) {
+			const u32 lo = row0 + mi * 8192 + q * 4 + ((u32)((2 * kk) ^ g) << 4);
+			const u32 hi = row0 + mi * 8192 + q * 4 + ((u32)((2 * kk + 1) ^ g) << 4);
+			float v[4];
+			asm volatile("ld.shared.f32 %0, [%1];" : "=f"(v[0]) : "r"(lo) : "memory");
+			asm volatile("ld.shared.f32 %0, [%1];" : "=f"(v[1]) : "r"(lo + 1024) : "memory");
+			asm volatile("ld.shared.f32 %0, [%1];" : "=f"(v[2]) : "r"(hi) : "memory");
+			asm volatile("ld.shared.f32 %0, [%1];" : "=f"(v[3]) : "r"(hi + 1024) : "memory");
+#pragma unroll
+			for (int i = 0; i < 4; i++)
+				f[mi][kk][i] = tf32_part(v[i], part);
+		}
+}
+template <int B>
+struct ic {
+	static constexpr int value = B;
+};
+#endif
+
 // ---- split-K's partial sums, in register order: 16-byte vector q = mi * (BN/8) + r/4 of a thread at
 // w[q * CT] (CT = the consumer threads; a warp's vector is 512 contiguous bytes) -------------------------
 template <int CT>
@@ -898,8 +970,14 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 			tile_loader<BN, B_KMAJ> lb;
 			la.init(A, lda, M, m0, pt, vec_a);
 			lb.init(B, ldb, N, n0, pt, vec_b);
+#if !ASPLIT // (ASPLIT: A's position is worked out per k-tile below)
 			la.skip(kbeg / BK);
+#endif
 			lb.skip(kbeg / BK);
+#if ASPLIT // k-tile T = kbeg/BK + t: A's depths (T/3)*BK.. as stored (the consumers make part T % 3 of them)
+			const char *const ga0 = la.g;
+			const i64 T0 = kbeg / BK, kp = K / 3;
+#endif
 #pragma unroll 1
 			for (int t = 0; t < ntiles; t++, it++) {
 				const u32 s = it % STAGES;
@@ -908,7 +986,12 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 				lb.load(st + BM * 128, kbeg + (i64)t * BK, kend);
 				if (it == 0) // a kernel that wrote A (the host's repack) may still run: wait for it
 					asm volatile("griddepcontrol.wait;" ::: "memory");
+#if ASPLIT
+				la.g = ga0 + ((T0 + t) / 3) * la.kstep;
+				la.load(st, ((T0 + t) / 3) * BK, kp);
+#else
 				la.load(st, kbeg + (i64)t * BK, kend);
+#endif
 				mbar_arrive_cpasync(full0 + 8 * s);
 			}
 		}
@@ -971,6 +1054,54 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 #if PREC_TF32
 		ACC tmp[MI][BN / 2]; // TF32_PROMOTE k-tiles' sum (above: the truncation of the tensor cores' accumulation)
 #endif
+#if ASPLIT
+		// Two k-tiles a step (a TF32_PROMOTE group): each reads A's fragments from the stage into its own
+		// registers (b), made into part T % 3, and issues its wgmmas with A from them; the registers stay
+		// untouched until the group's wgmmas have retired (wait 0), then the group's sum is added.
+		u32 af[2][MI][4][4];
+		const int g = lane >> 2, q = lane & 3;
+		auto ktile = [&](auto bc, int t) {
+			constexpr int b = decltype(bc)::value;
+			const u32 s = it % STAGES;
+			mbar_wait(full0 + 8 * s, (it / STAGES) & 1);
+			fence_proxy_async(); // B: cp.async's writes, read by the wgmmas (async proxy)
+			a_frags(af[b], sbase + s * STAGE_BYTES + (u32)((wg * MI * 64 + warp * 16 + g) * 128), g, q,
+				(int)((kbeg / BK + t) % 3));
+			const u64 soff = (u64)((s * STAGE_BYTES) >> 4);
+			wgmma_fence();
+#pragma unroll
+			for (int kk = 0; kk < 4; kk++)
+#pragma unroll
+				for (int mi = 0; mi < MI; mi++)
+					wgmma_ra(tmp[mi], af[b][mi][kk], db0 + soff + ((kk * KSTEP_B) >> 4), kk > 0 || b != 0);
+			wgmma_commit();
+			if (b == 1 || t + 1 == ntiles) {
+				wgmma_wait<0>();
+				if (lane == 0)
+					for (int j = 0; j <= b; j++)
+						release_stage(empty0 + 8 * ((it - j) % STAGES));
+#pragma unroll
+				for (int mi = 0; mi < MI; mi++) {
+					fence_regs(tmp[mi]);
+#pragma unroll
+					for (int j = 0; j < 2; j++)
+#pragma unroll
+						for (int kk = 0; kk < 4; kk++)
+							fence_regs(reinterpret_cast<int(&)[4]>(af[j][mi][kk]));
+#pragma unroll
+					for (int r = 0; r < BN / 2; r++)
+						acc[mi][r] += tmp[mi][r];
+				}
+			}
+			it++;
+		};
+#pragma unroll 1
+		for (int t = 0; t < ntiles; t += 2) {
+			ktile(ic<0>{}, t);
+			if (t + 1 < ntiles)
+				ktile(ic<1>{}, t + 1);
+		}
+#else
 #pragma unroll 1
 		for (int t = 0; t < ntiles; t++, it++) {
 			const u32 s = it % STAGES;
@@ -1019,6 +1150,7 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 				release_stage(empty0 + 8 * s);
 #endif
 		}
+#endif // ASPLIT
 #if PP
 		if (tile + tstep < ntile_all) // past this tile's full barriers: the block's next tile is the other's
 			asm volatile("bar.arrive %0, 256;" ::"r"(5 - wg) : "memory");

@@ -58,13 +58,13 @@ int main(void)
 	/* The fault candidates, compiled as the real ones are: "#define NAME value" lines, then the text. */
 	struct dlb_candidate extra[NFAULT];
 	const char *names[GEMM_NPARAMS + 1] = {"BM", "BN", "BK", "TM", "TN", "KIND", "KS",
-						    "KU", "L2PF", "WGS", "STAGES", "FAULT"};
+						    "KU", "L2PF", "WGS", "STAGES", "ASPLIT", "FAULT"};
 	memset(extra, 0, sizeof extra);
 	for (int f = 1; f <= NFAULT; f++) {
 		struct dlb_candidate *c = &extra[f - 1];
-		int v[GEMM_NPARAMS + 1] = {64, 64, 8, 8, 4, GEMM_KIND_TILE, 1, 4, 0, 1, 3, f};
+		int v[GEMM_NPARAMS + 1] = {64, 64, 8, 8, 4, GEMM_KIND_TILE, 1, 4, 0, 1, 3, 0, f};
 		memcpy(c->cfg.v, v, sizeof v);
-		snprintf(c->text, sizeof c->text, "FAULT=%d BM=64 BN=64 BK=8 TM=8 TN=4 KIND=0 KS=1 KU=4 L2PF=0 WGS=1 STAGES=3",
+		snprintf(c->text, sizeof c->text, "FAULT=%d BM=64 BN=64 BK=8 TM=8 TN=4 KIND=0 KS=1 KU=4 L2PF=0 WGS=1 STAGES=3 ASPLIT=0",
 			 f);
 		c->job.source = dlb_jit_source(NULL, names, v, GEMM_NPARAMS + 1, tpl);
 		c->job.arch = arch;

@@ -1,7 +1,8 @@
 #!/bin/sh
 # gpu_sass: tests/sass_ops' opcode table against NVIDIA's disassembler, where there is one (the GPU machine
 # has nvdisasm; our CPU machines do not: exit 77 there). For a sample of cubins of each tensor-core family
-# (conv fp16, conv fp32 with its 3xTF32 wgmma cubins; GEMM fp16 and int8, mma.sync and wgmma), the number of HMMA, IMMA, HGMMA and IGMMA
+# (conv fp16, conv fp32 with its 3xTF32 wgmma cubins; GEMM fp16 and int8, mma.sync and wgmma; GEMM fp32's
+# 3xTF32 ones, all of them), the number of HMMA, IMMA, HGMMA and IGMMA
 # instructions nvdisasm prints must equal sass_ops' counts.
 top_builddir=${top_builddir:-.}
 bin="$top_builddir/dlbtune"
@@ -18,6 +19,9 @@ done
 for prec in fp16 int8; do
 	"$bin" compile --op gemm --prec $prec --arch sm_90a --every 60 --emit "$tmp/e" >/dev/null 2>&1 || { echo "FAIL: compile gemm $prec"; fail=1; }
 done
+# fp32's 3xTF32 GEMM kernels, every one: wgmma from shared memory, and (ASPLIT 1) with A from registers
+"$bin" compile --op gemm --prec fp32 --arch sm_90a --only 'family:3xTF32' --emit "$tmp/e" >/dev/null 2>&1 ||
+	{ echo "FAIL: compile gemm fp32 3xTF32"; fail=1; }
 n=0
 for f in "$tmp"/e/*/*.cubin; do
 	"$dis" "$f" >"$tmp/d.txt" 2>&1 || { echo "FAIL: nvdisasm $(basename "$f")"; fail=1; continue; }

@@ -14,13 +14,15 @@
 #include <string.h>
 
 static const struct {
-	unsigned op;
+	unsigned op, op2; /* op2: a second encoding of the same instruction (op where there is none) */
 	const char *name;
 } named[] = {
-	{0x23c, "HMMA"},  /* mma.sync with f16/bf16 inputs */
-	{0x237, "IMMA"},  /* mma.sync with s8/u8 inputs */
-	{0x9f0, "HGMMA"}, /* wgmma.mma_async with f16/bf16 inputs (sm_90a) */
-	{0x9f1, "IGMMA"}, /* wgmma.mma_async with s8/u8 inputs (sm_90a) */
+	{0x23c, 0x23c, "HMMA"},  /* mma.sync with f16/bf16 inputs */
+	{0x237, 0x237, "IMMA"},  /* mma.sync with s8/u8 inputs */
+	/* wgmma.mma_async with f16/bf16/tf32 inputs (sm_90a); 0xdf0: A from registers (3xTF32's ASPLIT), read from
+	 * a cubin whose only wgmmas are of that form: 8 of them, as many as the source issues */
+	{0x9f0, 0xdf0, "HGMMA"},
+	{0x9f1, 0x9f1, "IGMMA"}, /* wgmma.mma_async with s8/u8 inputs (sm_90a) */
 };
 #define NNAMED (sizeof named / sizeof named[0])
 
@@ -101,7 +103,7 @@ static int scan(const char *path, int all)
 			unsigned op = (unsigned)(get(b + off + at, 2) & 0xfff);
 			hist[op]++;
 			for (size_t k = 0; k < NNAMED; k++)
-				count[k] += op == named[k].op;
+				count[k] += op == named[k].op || op == named[k].op2;
 		}
 		if (!all) {
 			printf("%s %s instructions=%llu", path, nm + 6, (unsigned long long)(size / 16));

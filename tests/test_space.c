@@ -144,7 +144,7 @@ static int gemm_static_ok(const int *v)
 		       v[GEMM_BN] >= 64 && mi * v[GEMM_BN] <= 128 &&
 		       v[GEMM_WGS] * v[GEMM_BN] * (256 * mi + 16) <= v[GEMM_STAGES] * (v[GEMM_BM] + v[GEMM_BN]) * 128;
 	}
-	if (v[GEMM_WGS] != 1 || v[GEMM_STAGES] != 3)
+	if (v[GEMM_WGS] != 1 || v[GEMM_STAGES] != 3 || v[GEMM_ASPLIT])
 		return 0;
 	if (v[GEMM_KIND] == GEMM_KIND_SKINNY) {
 		int threads = v[GEMM_BM] / 4 * v[GEMM_KS];
@@ -184,20 +184,20 @@ static void test_enumerate(void)
 	long total = 1;
 	for (int p = 0; p < space->nparams; p++)
 		total *= space->params[p].nvalues;
-	CHECK_EQ_INT(total, 340200);
-	CHECK_EQ_INT(n, 381);
-	/* 340200 = 5 BM x 7 BN x 3 BK x 2 TM x 3 TN x 3 KIND x 5 KS x 3 KU x 2 L2PF x 2 WGS x 3 STAGES. One family
-	 * per configuration leaves 288 tiles (BM <= 128, BN >= 16, KS 1, KU 4, L2PF 0, WGS 1, STAGES 3: the space
-	 * before skinny), 450 skinny ones (TM 4, TN 2, BN <= 4, BK 16) and 210 3xTF32 ones (5 BM x 7 BN x 2 WGS x 3
-	 * STAGES): 948, so it removes 339252. Tiles: threads in [64, 256] then removes 129 and staging 6 (153 left,
+	CHECK_EQ_INT(total, 680400);
+	CHECK_EQ_INT(n, 399);
+	/* 680400 = 5 BM x 7 BN x 3 BK x 2 TM x 3 TN x 3 KIND x 5 KS x 3 KU x 2 L2PF x 2 WGS x 3 STAGES x 2 ASPLIT.
+	 * One family per configuration leaves 288 tiles (BM <= 128, BN >= 16, KS 1, KU 4, L2PF 0, WGS 1, STAGES 3,
+	 * ASPLIT 0: the space before skinny), 450 skinny ones (TM 4, TN 2, BN <= 4, BK 16) and 420 3xTF32 ones (5 BM
+	 * x 7 BN x 2 WGS x 3 STAGES x 2 ASPLIT): 1158, so it removes 679242. Tiles: threads in [64, 256] then removes 129 and staging 6 (153 left,
 	 * as before). Skinny: of 5 BM x 5 KS, 15 have threads (BM/4)*KS in [64, 512]; with registers, KU 4, 8, 16
 	 * at BN 1 and 4, 8 at BN 2 and 4; both L2PF: 15 x 7 x 2 = 210 of 450 (-240). 3xTF32: BM = 64*WGS*MI gives
-	 * 4 (BM, WGS) pairs; BN 64, 128 with MI*BN <= 128: 2 at MI 1, 1 at MI 2; x 3 STAGES = 18 of 210 (-192), all
-	 * with the epilogue in the ring. 153 + 210 + 18 = 381. */
+	 * 4 (BM, WGS) pairs; BN 64, 128 with MI*BN <= 128: 2 at MI 1, 1 at MI 2; x 3 STAGES x 2 ASPLIT = 36 of 420
+	 * (-384), all with the epilogue in the ring. 153 + 210 + 36 = 399. */
 	CHECK_EQ_INT(space->nconstraints, 5);
-	CHECK(rejected[0] == 339252 && rejected[1] == 129 && rejected[2] == 6 && rejected[3] == 240 &&
-		      rejected[4] == 192,
-	      "rejected %d, %d, %d, %d, %d; expected 339252, 129, 6, 240, 192", rejected[0], rejected[1], rejected[2],
+	CHECK(rejected[0] == 679242 && rejected[1] == 129 && rejected[2] == 6 && rejected[3] == 240 &&
+		      rejected[4] == 384,
+	      "rejected %d, %d, %d, %d, %d; expected 679242, 129, 6, 240, 384", rejected[0], rejected[1], rejected[2],
 	      rejected[3], rejected[4]);
 	CHECK_EQ_INT(n + rejected[0] + rejected[1] + rejected[2] + rejected[3] + rejected[4], total);
 
@@ -254,7 +254,7 @@ static void test_enumerate(void)
 		within += in;
 		agree += in == gemm_limits_ok(cfgs[i].v, &lim);
 	}
-	CHECK_EQ_INT(within, 366); /* 7 tiles over 48 KiB of shared memory, 8 3xTF32 rings over the default opt-in */
+	CHECK_EQ_INT(within, 376); /* 7 tiles over 48 KiB of shared memory, 16 3xTF32 rings over the default opt-in */
 	CHECK(agree == n, "the limit rows and the original limit predicates disagree on %d configurations", n - agree);
 	CHECK(within >= 100, "only %d candidates within the default limits; the project needs >= 100", within);
 
@@ -280,7 +280,7 @@ static void test_text(void)
 		.v = {[GEMM_BM] = 64, [GEMM_BN] = 128, [GEMM_BK] = 8, [GEMM_TM] = 8, [GEMM_TN] = 4, [GEMM_KS] = 1, [GEMM_KU] = 4,
 		      [GEMM_WGS] = 1, [GEMM_STAGES] = 3}};
 	dlb_config_format(space, &one, buf, sizeof buf);
-	CHECK_EQ_STR(buf, "BM=64 BN=128 BK=8 TM=8 TN=4 KIND=0 KS=1 KU=4 L2PF=0 WGS=1 STAGES=3");
+	CHECK_EQ_STR(buf, "BM=64 BN=128 BK=8 TM=8 TN=4 KIND=0 KS=1 KU=4 L2PF=0 WGS=1 STAGES=3 ASPLIT=0");
 	int mismatched = 0;
 	for (int i = 0; i < n; i++) {
 		dlb_config_format(space, &cfgs[i], buf, sizeof buf);
@@ -292,7 +292,7 @@ static void test_text(void)
 	CHECK(mismatched == 0, "%d of %d configurations do not round-trip", mismatched, n);
 	free(cfgs);
 
-	CHECK_EQ_INT(dlb_config_parse(space, "STAGES=3 KU=8 TN=4 TM=8 L2PF=1 BK=16 KS=4 BN=64 WGS=1 BM=128 KIND=2", &c),
+	CHECK_EQ_INT(dlb_config_parse(space, "STAGES=3 KU=8 TN=4 TM=8 L2PF=1 BK=16 KS=4 BN=64 WGS=1 ASPLIT=0 BM=128 KIND=2", &c),
 		     0); /* any order */
 	CHECK(c.v[GEMM_BM] == 128 && c.v[GEMM_BN] == 64 && c.v[GEMM_BK] == 16 && c.v[GEMM_TM] == 8 && c.v[GEMM_TN] == 4 &&
 		      c.v[GEMM_KIND] == 2 && c.v[GEMM_KS] == 4 && c.v[GEMM_KU] == 8 && c.v[GEMM_L2PF] == 1,
@@ -321,14 +321,14 @@ static void test_report(void)
 	int rc;
 	char *text = report_of(&dlb_op_gemm, DLB_PREC_FP32, 0, &rc);
 	CHECK_EQ_INT(rc, 0);
-	CHECK_HAS(text, "space of gemm fp32: 11 parameters\n");
+	CHECK_HAS(text, "space of gemm fp32: 12 parameters\n");
 	CHECK_HAS(text, "  BK      k-depth of one shared-memory stage (skinny: the split-K grain)                 8 16 "
 			"32\n");
 	const char *rows[] = {"all combinations", "one family", "tile: BM % TM == 0", "tile: staged floats per thread",
 			      "skinny: threads", "3xTF32: BM = 64*WGS*MI", "shared memory (tile 2*BK*(BM+BN+8)*4",
 			      "threads <= max threads per block", "3xTF32 (wgmma) only on sm_90a", "candidates to compile"};
-	const char *counts[] = {"340200\n", "948  (-339252)\n", "819  (-129)\n", "813  (-6)\n", "573  (-240)\n",
-				"381  (-192)\n", "366  (-15)\n", "366  (-0)\n", "366  (-0)\n", "366\n"};
+	const char *counts[] = {"680400\n", "1158  (-679242)\n", "1029  (-129)\n", "1023  (-6)\n", "783  (-240)\n",
+				"399  (-384)\n", "376  (-23)\n", "376  (-0)\n", "376  (-0)\n", "376\n"};
 	const char *at = text;
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		const char *row = at ? strstr(at, rows[i]) : NULL;
@@ -346,7 +346,7 @@ static void test_report(void)
 	int listed = 0;
 	for (const char *p = text; (p = strstr(p, "\n  BM=")); p++)
 		listed++;
-	CHECK_EQ_INT(listed, 366);
+	CHECK_EQ_INT(listed, 376);
 	free(text);
 
 	text = report_of(&dlb_op_gemm, DLB_PREC_FP16, 0, &rc);

@@ -12,15 +12,15 @@
 struct dlbtune_gemm_best {
 	const char *gpu, *gpu_id, *prec, *layout;
 	long long m, n, k;
-	int BM, BN, BK, TM, TN, KIND, KS, KU, L2PF, WGS, STAGES, SPLITK;
+	int BM, BN, BK, TM, TN, KIND, KS, KU, L2PF, WGS, STAGES, ASPLIT, SPLITK;
 	double median_us;
 };
 
 static const struct dlbtune_gemm_best dlbtune_gemm_best[] DLBTUNE_UNUSED = {
-	{"NVIDIA H200", "132sm-140GiB-1980MHz-3201MHz", "fp32", "NN", 1760, 16, 1760, 32, 16, 16, 4, 2, 0, 1, 4, 0, 1, 3, 8, 17.1},
-	{"NVIDIA H200", "132sm-140GiB-1980MHz-3201MHz", "fp32", "NN", 1760, 16, 1760, 32, 16, 16, 4, 2, 0, 1, 4, 0, 1, 3, 16, 16.736},
-	{"NVIDIA H100 80GB HBM3", "132sm-79GiB-1980MHz-2619MHz", "fp32", "NN", 35, 700, 2048, 32, 64, 16, 4, 4, 0, 1, 4, 0, 1, 3, 2, 21.5},
-	{"NVIDIA H200", "132sm-140GiB-1980MHz-3201MHz", "fp32", "TN", 2048, 16, 2048, 64, 16, 32, 4, 2, 0, 1, 4, 0, 1, 3, 4, 19.4},
+	{"NVIDIA H200", "132sm-140GiB-1980MHz-3201MHz", "fp32", "NN", 1760, 16, 1760, 32, 16, 16, 4, 2, 0, 1, 4, 0, 1, 3, 0, 8, 17.1},
+	{"NVIDIA H200", "132sm-140GiB-1980MHz-3201MHz", "fp32", "NN", 1760, 16, 1760, 32, 16, 16, 4, 2, 0, 1, 4, 0, 1, 3, 0, 16, 16.736},
+	{"NVIDIA H100 80GB HBM3", "132sm-79GiB-1980MHz-2619MHz", "fp32", "NN", 35, 700, 2048, 32, 64, 16, 4, 4, 0, 1, 4, 0, 1, 3, 0, 2, 21.5},
+	{"NVIDIA H200", "132sm-140GiB-1980MHz-3201MHz", "fp32", "TN", 2048, 16, 2048, 64, 16, 32, 4, 2, 0, 1, 4, 0, 1, 3, 0, 4, 19.4},
 };
 static const int dlbtune_gemm_best_count DLBTUNE_UNUSED = 4;
 

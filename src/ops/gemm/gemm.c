@@ -27,6 +27,8 @@ static const struct dlb_param gemm_params[GEMM_NPARAMS] = {
 	[GEMM_L2PF] = {"L2PF", "1: A read past L1 with a 256-byte L2 prefetch per miss (skinny)", 2, {0, 1}},
 	[GEMM_WGS] = {"WGS", "consumer warpgroups of 128 threads (3xTF32)", 2, {1, 2}},
 	[GEMM_STAGES] = {"STAGES", "shared-memory stages in the ring (3xTF32)", 3, {3, 4, 6}},
+	[GEMM_ASPLIT] = {"ASPLIT", "1: A split into TF32 parts in the kernel, not copied (3xTF32)", 2,
+			 {0, 1}},
 };
 
 static int is_skinny(const int *v)
@@ -78,14 +80,15 @@ static size_t gemm_dyn_smem(const int *v)
 
 /* One family per configuration: a tile leaves KS, KU and L2PF at 1, 4 and 0, has at most 128 rows and at least
  * 16 columns; a skinny block leaves TM and TN at 4 and 2, has 1 to 4 columns and the split-K grain 16; 3xTF32
- * leaves TM, TN, KS, KU, L2PF at 4, 2, 1, 4, 0 and has BK 32; only 3xTF32 sets WGS and STAGES (else 1, 3). */
+ * leaves TM, TN, KS, KU, L2PF at 4, 2, 1, 4, 0 and has BK 32; only 3xTF32 sets WGS, STAGES and ASPLIT (else 1,
+ * 3, 0). */
 static int c_family(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
 	if (is_tf32x3(v))
 		return v[GEMM_TM] == 4 && v[GEMM_TN] == 2 && v[GEMM_KS] == 1 && v[GEMM_KU] == 4 && !v[GEMM_L2PF] &&
 		       v[GEMM_BK] == 32;
-	if (v[GEMM_WGS] != 1 || v[GEMM_STAGES] != 3)
+	if (v[GEMM_WGS] != 1 || v[GEMM_STAGES] != 3 || v[GEMM_ASPLIT])
 		return 0;
 	if (is_skinny(v))
 		return v[GEMM_TM] == 4 && v[GEMM_TN] == 2 && v[GEMM_BN] <= 4 && v[GEMM_BK] == 16;
@@ -133,7 +136,7 @@ static int c_skinny(const int *v, const struct dlb_limits *lim)
 
 static const struct dlb_constraint gemm_constraints[] = {
 	{.text = "one family: tile KS 1, KU 4, L2PF 0, BM <= 128, BN >= 16; skinny TM 4, TN 2, BN <= 4, BK 16; "
-		 "3xTF32 TM 4, TN 2, KS 1, KU 4, L2PF 0, BK 32; WGS 1 and STAGES 3 but 3xTF32",
+		 "3xTF32 TM 4, TN 2, KS 1, KU 4, L2PF 0, BK 32; WGS 1, STAGES 3 and ASPLIT 0 but 3xTF32",
 	 .kind = DLB_CON_CUSTOM, .ok = c_family},
 	{.text = "tile: BM % TM == 0, BN % TN == 0, threads (BM/TM)*(BN/TN) in [64, 256]", .kind = DLB_CON_CUSTOM,
 	 .ok = c_tile_shape},
@@ -204,6 +207,7 @@ struct gemm_state {
 	unsigned *counters; /* split-K arrival count per tile; zero between launches */
 	float *sp[2];       /* 3xTF32: the split copies of A and B (split3), lines of 3*kp, allocated at first use */
 	int64_t kp;         /* K rounded up to a multiple of 4 */
+	int64_t kp32;       /* K rounded up to a multiple of 32 (ASPLIT's parts, a k-tile each) */
 	double tol, tol_tf32; /* fp32's; TF32's for cuBLAS's TF32 entry */
 	uint64_t seed;
 	struct dlb_gemm_vendor_keep vkeep;
@@ -240,6 +244,13 @@ static int64_t kp_of(const struct dlb_problem *p)
 	return (GK(p) + 3) / 4 * 4;
 }
 
+/* K rounded up to a multiple of 32: the same with ASPLIT, whose parts interleave a k-tile (32 floats) at a time;
+ * the split copies' lines are 3 times this long, room for either */
+static int64_t kp32_of(const struct dlb_problem *p)
+{
+	return (GK(p) + 31) / 32 * 32;
+}
+
 /* 3xTF32 runs where N > 16 (fewer columns are the skinny family's) */
 static int tf32x3_applies(const struct dlb_problem *p)
 {
@@ -255,7 +266,7 @@ static size_t gemm_device_bytes(const struct dlb_problem *p, const struct dlb_de
 	if (tf32x3_applies(p)) { /* the split copies, and split-K partials of whole 3xTF32 tiles (BM*BN <= 16384) */
 		size_t tiles = (size_t)(GM(p) + 255) * (size_t)(GN(p) + 255) * sizeof(float);
 		size_t ws_tc = (size_t)SPLIT_WAVES * dev->sm_count * 16384 * sizeof(float);
-		tc = 3 * (size_t)kp_of(p) * (size_t)(GM(p) + GN(p)) * sizeof(float);
+		tc = 3 * (size_t)kp32_of(p) * (size_t)(GM(p) + GN(p)) * sizeof(float);
 		ws_tc = ws_tc < 64 * tiles ? ws_tc : 64 * tiles;
 		ws = ws > ws_tc ? ws : ws_tc;
 	}
@@ -377,6 +388,7 @@ static int gemm_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **sta
 	s->tol_tf32 = s->tol + 8.0 * sqrt((double)GK(p)) / 2048.0;
 	s->seed = dlb_fresh_seed();
 	s->kp = kp_of(p);
+	s->kp32 = kp32_of(p);
 	size_t mk = (size_t)GM(p) * (size_t)GK(p), kn = (size_t)GK(p) * (size_t)GN(p), mn = (size_t)GM(p) * (size_t)GN(p);
 	for (int i = 0; i < s->nsets; i++) {
 		DLB_CHECK(dlb_dev_alloc((void **)&s->A[i], mk * 4));
@@ -414,13 +426,14 @@ static size_t ws_elems_for(const struct gemm_state *s, const int *v, int split)
 	return (size_t)split * (size_t)(mt * v[GEMM_BM]) * (size_t)(nt * v[GEMM_BN]);
 }
 
-/* 3xTF32's split copies: M lines of A then N of B, 3*kp floats each, allocated once (never inside a timed
- * region); DLB_E_LIMIT where the device has no room (then the family does not run on this problem). */
+/* 3xTF32's split copies: M lines of A then N of B, 3*kp32 floats each (room for 3*kp, or ASPLIT's), allocated
+ * once (never inside a timed region); DLB_E_LIMIT where the device has no room (then the family does not run on
+ * this problem). */
 static int split_reserve(struct gemm_state *s)
 {
 	if (s->sp[0])
 		return 0;
-	size_t line = 3 * (size_t)s->kp;
+	size_t line = 3 * (size_t)s->kp32;
 	if (dlb_dev_alloc((void **)&s->sp[0], line * (size_t)(GM(&s->p) + GN(&s->p)) * sizeof(float))) {
 		dlb_clear_error();
 		return DLB_E_LIMIT;
@@ -444,7 +457,7 @@ static int gemm_variants(void *state, const struct dlb_candidate *c, int *values
 	if (is_tf32x3(c->cfg.v)) {
 		if (!tf32x3_applies(&s->p) || split_reserve(s))
 			return 0;
-		run.dim[GEMM_K] = 3 * s->kp; /* its k runs over the three parts */
+		run.dim[GEMM_K] = 3 * (c->cfg.v[GEMM_ASPLIT] ? s->kp32 : s->kp); /* its k runs over the three parts */
 	}
 	int n = dlb_gemm_splits(&run, c->cfg.v, s->g->dev->sm_count, values, max);
 	/* Workspace for the largest split, allocated now: never inside a timed region. */
@@ -461,18 +474,20 @@ static int gemm_nsets(void *state)
 }
 
 /* 3xTF32's split of operand op (0: A, 1: B) of input set `set` into s->sp[op] (templates/gemm_fp32.cu, split3):
- * lines are rows of op(A) (K-major where A is stored 't') or columns of op(B) (K-major where B is 'n'). */
-static int split_launch(struct gemm_state *s, const struct dlb_candidate *c, int op, int set)
+ * lines are rows of op(A) (K-major where A is stored 't') or columns of op(B) (K-major where B is 'n'). inter:
+ * split3's (0 three parts of kp one after the other; ASPLIT's 1, parts of kp32 interleaved a k-tile at a time,
+ * and 2, A as it is in lines of kp32). */
+static int split_launch(struct gemm_state *s, const struct dlb_candidate *c, int op, int set, int inter)
 {
 	int rc = 0;
 	const struct dlb_problem *p = &s->p;
 	const float *x = op ? s->B[set] : s->A[set];
-	int64_t ld = op ? s->blas.ldb : s->blas.lda, lines = op ? GN(p) : GM(p), K = GK(p), kp = s->kp;
+	int64_t ld = op ? s->blas.ldb : s->blas.lda, lines = op ? GN(p) : GM(p), K = GK(p), kp = inter ? s->kp32 : s->kp;
 	int kmaj = op ? !GTB(p) : GTA(p), b_order = op;
 	float *out = s->sp[op];
 	if ((lines + 31) / 32 > 65535)
 		DLB_FAIL(DLB_E_LIMIT, "3xTF32's split of %lld lines is over the grid's limit", (long long)lines);
-	void *args[] = {&x, &ld, &kmaj, &lines, &K, &kp, &b_order, &out};
+	void *args[] = {&x, &ld, &kmaj, &lines, &K, &kp, &b_order, &inter, &out};
 	dim3 grid = {(unsigned)((kp + 31) / 32), (unsigned)((lines + 31) / 32), 1};
 	DLB_CHECK(dlb_launch(c->kernels[GEMM_SPLIT3_KERNEL], grid, (dim3){32, 8, 1}, 0, s->g->dev->stream, args));
 fail:
@@ -493,7 +508,8 @@ static int gemm_launch(void *state, const struct dlb_candidate *c, int split, in
 		DLB_FAIL(DLB_E_LIMIT, "split-K %d needs more workspace or counters than were allocated", split);
 	if (tc && !s->sp[0])
 		DLB_FAIL(DLB_E_LIMIT, "3xTF32's split copies were not allocated (no room on the device)");
-	int64_t M = GM(p), N = GN(p), K = tc ? 3 * s->kp : GK(p), ldc = s->blas.ldc;
+	int asplit = tc && v[GEMM_ASPLIT];
+	int64_t M = GM(p), N = GN(p), K = tc ? 3 * (asplit ? s->kp32 : s->kp) : GK(p), ldc = s->blas.ldc;
 	int64_t lda = tc ? K : s->blas.lda, ldb = tc ? K : s->blas.ldb;
 	int64_t kc = (K + split - 1) / split;
 	kc = (kc + v[GEMM_BK] - 1) / v[GEMM_BK] * v[GEMM_BK];
@@ -508,10 +524,20 @@ static int gemm_launch(void *state, const struct dlb_candidate *c, int split, in
 		return 0;
 	}
 	/* 3xTF32: the splits first, in the same timed launch, then gemm_wgmma.cu's TN kernel on the copies (lines
-	 * of 3*kp floats: 16-byte aligned; no tensor maps, TMA 0) */
-	DLB_CHECK(split_launch(s, c, 0, set));
-	DLB_CHECK(split_launch(s, c, 1, set));
-	A = s->sp[0], B = s->sp[1];
+	 * of 3*kp floats: 16-byte aligned; no tensor maps, TMA 0). ASPLIT: B's copy interleaved, and A as stored
+	 * where its lines are K-major, 16-byte aligned and hold whole k-tiles (K = kp32), else a plain K-major copy
+	 * of it (lines of kp32); the kernel splits A itself. */
+	B = s->sp[1];
+	if (!asplit) {
+		DLB_CHECK(split_launch(s, c, 0, set, 0));
+		A = s->sp[0];
+	} else if (!GTA(p) || s->blas.lda % 4 || GK(p) != s->kp32 || (uintptr_t)A % 16) {
+		DLB_CHECK(split_launch(s, c, 0, set, 2));
+		A = s->sp[0], lda = s->kp32;
+	} else {
+		lda = s->blas.lda;
+	}
+	DLB_CHECK(split_launch(s, c, 1, set, asplit));
 	vec_a = vec_b = 16; /* the widest copy, in bytes, for gemm_wgmma.cu (vec_c as above: 16-byte stores of C) */
 	struct dlb_tmap tma, tmb;
 	memset(&tma, 0, sizeof tma);

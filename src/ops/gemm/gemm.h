@@ -90,6 +90,7 @@ enum {
 	GEMM_L2PF,
 	GEMM_WGS,
 	GEMM_STAGES,
+	GEMM_ASPLIT,
 	GEMM_NPARAMS
 };
 /* fp32's kernel families (GEMM_KIND): FFMA tiles, 3xTF32 on wgmma, and skinny products for a few columns of C */
