@@ -141,8 +141,9 @@
 // tile into the part that k-tile needs, in place, once the copies have landed and before its wgmmas read them
 // (A is read once from memory, not copied three times first). K (the kernel's) is 3*kp with kp a multiple of
 // BK, the parts interleaved a k-tile at a time: k-tile T holds part T % 3 of A's depths (T / 3)*BK ..; A's
-// lines hold kp floats (zeros from the problem's K up: the host's copy where A is not so) and lda is theirs. B
-// is the host's split copy in the same interleaved order. 0 = both operands the host's split copies.
+// lines hold kp floats (zeros from the problem's K up: the host's copy where A is not so) and lda is theirs;
+// gemm_nn reads A stored 'n' (M-major, a_mn_load). B is the host's split copy in the same interleaved order.
+// 0 = both operands the host's split copies.
 #define ASPLIT 0
 #endif
 #ifndef WGS
@@ -692,6 +693,45 @@ __device__ __forceinline__ void a_frags(u32 (&f)[MI][4][4], u32 row0, int g, int
 				f[mi][kk][i] = tf32_part(v[i], part);
 		}
 }
+// A stored 'n' (M-major; the host's condition: lda % 4 == 0, K a multiple of BK): the stage's A tile as BK
+// lines of BM floats, one per depth k (line k at k*BM*4 bytes), 16-byte chunk c (rows 4c..4c+3) at ((c ^ 2*(k %
+// 4)) * 16) within it: the XOR spreads a fragment load's four depths over the banks. Thread pt of the producer
+// copies chunks pt, pt + 128, ... of the k-tile at depth k0, rows from m0 (zeros past M).
+__device__ __forceinline__ void a_mn_load(u32 st, const float *A, i64 lda, i64 M, i64 m0, i64 k0, int pt)
+{
+	constexpr int CPL = BM / 4, LS = 128 / CPL; // chunks per line; lines from one of a thread's chunks to the next
+	const int c = pt % CPL, k0t = pt / CPL;     // its chunk in each line, its first line
+	const i64 m = m0 + 4 * c, left = (M - m) * 4;
+	const u32 bytes = left <= 0 ? 0u : left >= 16 ? 16u : (u32)left;
+	const float *src = bytes ? A + (k0 + k0t) * lda + m : A;
+	i64 js = bytes ? LS * lda : 0; // opaque (as tile_loader's): no address per chunk hoisted out of the k loop
+	asm volatile("" : "+l"(js));
+#pragma unroll
+	for (int j = 0; j < BM / 16; j++, src += js) {
+		const int k = k0t + LS * j;
+		cp_async16(st + (u32)(k * BM * 4) + ((u32)(c ^ ((k & 3) * 2)) << 4), src, bytes);
+	}
+}
+// a_frags for that layout: m0r the warpgroup's first row of this warp's (16*warp + g, its own rows lie at
+// m0r + 64*mi and + 8), the depths 8kk + q and + 4 (both q modulo 4).
+__device__ __forceinline__ void a_frags_mn(u32 (&f)[MI][4][4], u32 slot, int m0r, int q, int part)
+{
+#pragma unroll
+	for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+		for (int kk = 0; kk < 4; kk++) {
+			float v[4];
+#pragma unroll
+			for (int i = 0; i < 4; i++) {
+				const int m = m0r + 64 * mi + 8 * (i & 1), k = 8 * kk + q + 4 * (i >> 1);
+				const u32 a = slot + (u32)(k * BM * 4) + ((u32)((m >> 2) ^ (2 * q)) << 4) + (u32)(m & 3) * 4;
+				asm volatile("ld.shared.f32 %0, [%1];" : "=f"(v[i]) : "r"(a) : "memory");
+			}
+#pragma unroll
+			for (int i = 0; i < 4; i++)
+				f[mi][kk][i] = tf32_part(v[i], part);
+		}
+}
 template <int B>
 struct ic {
 	static constexpr int value = B;
@@ -987,8 +1027,12 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 				if (it == 0) // a kernel that wrote A (the host's repack) may still run: wait for it
 					asm volatile("griddepcontrol.wait;" ::: "memory");
 #if ASPLIT
-				la.g = ga0 + ((T0 + t) / 3) * la.kstep;
-				la.load(st, ((T0 + t) / 3) * BK, kp);
+				if constexpr (A_KMAJ) {
+					la.g = ga0 + ((T0 + t) / 3) * la.kstep;
+					la.load(st, ((T0 + t) / 3) * BK, kp);
+				} else {
+					a_mn_load(st, A, lda, M, m0, ((T0 + t) / 3) * BK, pt);
+				}
 #else
 				la.load(st, kbeg + (i64)t * BK, kend);
 #endif
@@ -1065,8 +1109,11 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 			const u32 s = it % STAGES;
 			mbar_wait(full0 + 8 * s, (it / STAGES) & 1);
 			fence_proxy_async(); // B: cp.async's writes, read by the wgmmas (async proxy)
-			a_frags(af[b], sbase + s * STAGE_BYTES + (u32)((wg * MI * 64 + warp * 16 + g) * 128), g, q,
-				(int)((kbeg / BK + t) % 3));
+			if constexpr (A_KMAJ)
+				a_frags(af[b], sbase + s * STAGE_BYTES + (u32)((wg * MI * 64 + warp * 16 + g) * 128), g, q,
+					(int)((kbeg / BK + t) % 3));
+			else
+				a_frags_mn(af[b], sbase + s * STAGE_BYTES, wg * MI * 64 + warp * 16 + g, q, (int)((kbeg / BK + t) % 3));
 			const u64 soff = (u64)((s * STAGE_BYTES) >> 4);
 			wgmma_fence();
 #pragma unroll
@@ -1311,7 +1358,11 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 #define GEMM_PASS M, N, K, A, lda, B, ldb, C, ldc, W, counters, k_chunk, vec_a, vec_b, vec_c, &tma, &tmb
 
 #if PREC_INT8 || PREC_TF32
+#if ASPLIT // A as stored 'n' (B the split copy, 'n')
+extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nn(GEMM_ARGS) { ONLY(LAYOUT_NN, gemm_body<0, 0, false>(GEMM_PASS)); }
+#else
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nn(GEMM_ARGS) { __trap(); }
+#endif
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nt(GEMM_ARGS) { __trap(); }
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tn(GEMM_ARGS) { ONLY(LAYOUT_TN, gemm_body<1, 0, false>(GEMM_PASS)); }
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_tt(GEMM_ARGS) { __trap(); }

@@ -176,15 +176,23 @@ static const struct dlb_constraint gemm_limit_checks[] = {
 static const char *const gemm_kernels[] = {"gemm_nn", "gemm_nt", "gemm_tn", "gemm_tt", "split3"};
 enum { GEMM_SPLIT3_KERNEL = 4 };
 
-/* 3xTF32 runs TN on the split copies whatever the problem's layout; the FFMA families run the problem's own. */
+/* ASPLIT reads A as stored 'n' with gemm_wgmma.cu's gemm_nn where its columns are 16-byte aligned and K is a
+ * multiple of 32 (whole k-tiles, no read past K); otherwise A 'n' goes through a K-major copy to gemm_tn. */
+static int asplit_nn(const struct dlb_problem *p, const int *v)
+{
+	return is_tf32x3(v) && v[GEMM_ASPLIT] && !GTA(p) && GM(p) % 4 == 0 && GK(p) % 32 == 0;
+}
+
+/* 3xTF32 runs TN on the split copies whatever the problem's layout (ASPLIT: NN where asplit_nn); the FFMA
+ * families run the problem's own. */
 static int gemm_spec_of(const struct dlb_problem *p, const int *v)
 {
-	return is_tf32x3(v) ? 2 : dlb_gemm_spec_of(p, v);
+	return asplit_nn(p, v) ? 0 : is_tf32x3(v) ? 2 : dlb_gemm_spec_of(p, v);
 }
 
 static int gemm_spec_used(const struct dlb_op *op, int s, const int *v)
 {
-	return is_tf32x3(v) ? s == 2 : dlb_gemm_spec_used(op, s, v);
+	return is_tf32x3(v) ? s == 2 || (v[GEMM_ASPLIT] && s == 0) : dlb_gemm_spec_used(op, s, v);
 }
 
 /* ---- problem state ---- */
@@ -528,9 +536,14 @@ static int gemm_launch(void *state, const struct dlb_candidate *c, int split, in
 	 * where its lines are K-major, 16-byte aligned and hold whole k-tiles (K = kp32), else a plain K-major copy
 	 * of it (lines of kp32); the kernel splits A itself. */
 	B = s->sp[1];
+	int nn = asplit_nn(p, v);
+	if (nn && (s->blas.lda % 4 || (uintptr_t)A % 16))
+		DLB_FAIL(DLB_E_LIMIT, "3xTF32 with A split in the kernel needs A's columns 16-byte aligned");
 	if (!asplit) {
 		DLB_CHECK(split_launch(s, c, 0, set, 0));
 		A = s->sp[0];
+	} else if (nn) {
+		lda = s->blas.lda;
 	} else if (!GTA(p) || s->blas.lda % 4 || GK(p) != s->kp32 || (uintptr_t)A % 16) {
 		DLB_CHECK(split_launch(s, c, 0, set, 2));
 		A = s->sp[0], lda = s->kp32;
@@ -543,7 +556,7 @@ static int gemm_launch(void *state, const struct dlb_candidate *c, int split, in
 	memset(&tma, 0, sizeof tma);
 	memset(&tmb, 0, sizeof tmb);
 	void *wargs[] = {&M, &N, &K, &A, &lda, &B, &ldb, &C, &ldc, &W, &counters, &kc, &vec_a, &vec_b, &vec_c, &tma, &tmb};
-	DLB_CHECK(dlb_launch(c->kernels[2], (dim3){(unsigned)(mt * nt), 1, (unsigned)split},
+	DLB_CHECK(dlb_launch(c->kernels[nn ? 0 : 2], (dim3){(unsigned)(mt * nt), 1, (unsigned)split},
 			     (dim3){(unsigned)threads_of(v), 1, 1}, smem_of(v), s->g->dev->stream, wargs));
 fail:
 	return rc;
