@@ -641,14 +641,11 @@ struct tile_loader {
 // ---- ASPLIT: A's part made in registers, wgmma with A from registers -----------------------------------------
 static_assert(BN == 64 || BN == 128, "ASPLIT: BN 64 or 128");
 static_assert(TF32_PROMOTE == 2, "ASPLIT: the consumer's loop takes the k-tiles two at a time");
+// Part `part` of v's split as split3 makes it (tf32_round: gemm_fp32.cu, which this file is appended to in TF32).
 __device__ __forceinline__ u32 tf32_part(float v, int part)
 {
-	u32 big, small;
-	asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(big) : "f"(v));
-	if (part)
-		return big;
-	asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(small) : "f"(v - __uint_as_float(big)));
-	return small;
+	const float big = tf32_round(v);
+	return __float_as_uint(part ? big : tf32_round(v - big));
 }
 // d (+)= A·B, m64nNk8 TF32, A from registers: a[0..3] as a warp's rows 16w.. of mma.m16n8k8's A fragment (a0
 // row g col q, a1 row g+8 col q, a2 row g col q+4, a3 row g+8 col q+4; g = lane/4, q = lane%4), B as above.
