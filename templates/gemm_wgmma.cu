@@ -137,9 +137,9 @@
 #define TF32_PROMOTE 2
 #endif
 #ifndef ASPLIT
-// 3xTF32 (TMA 0): 1 = A comes as stored (fp32, K-major) and each consumer warpgroup makes its rows of a stage's A
-// tile into the part that k-tile needs, in place, once the copies have landed and before its wgmmas read them
-// (A is read once from memory, not copied three times first). K (the kernel's) is 3*kp with kp a multiple of
+// 3xTF32 (TMA 0): 1 = A comes as stored (fp32) and each consumer thread loads its wgmma fragments of a stage's A
+// tile, rounds them into the part that k-tile needs in registers and runs wgmma with A from registers (A is
+// read once from memory, not copied three times first). K (the kernel's) is 3*kp with kp a multiple of
 // BK, the parts interleaved a k-tile at a time: k-tile T holds part T % 3 of A's depths (T / 3)*BK ..; A's
 // lines hold kp floats (zeros from the problem's K up: the host's copy where A is not so) and lda is theirs;
 // gemm_nn reads A stored 'n' (M-major, a_mn_load). B is the host's split copy in the same interleaved order.
@@ -409,6 +409,25 @@ __device__ __forceinline__ void fence_regs(int (&d)[N])
 	for (int i = 0; i < N; i++)
 		asm volatile("" : "+r"(d[i])::"memory");
 }
+#if PREC_TF32
+// 3xTF32: the n k-tiles of a group (the last is the ring's k-tile it) summed in tmp by the tensor cores: waits
+// for their wgmmas, hands their stages back and adds tmp into acc on the CUDA cores (rounding to nearest).
+__device__ __forceinline__ void tf32_group_end(ACC (&acc)[MI][BN / 2], ACC (&tmp)[MI][BN / 2], u32 empty0, u32 it,
+					       int n, int lane)
+{
+	wgmma_wait<0>();
+	if (lane == 0)
+		for (int j = 0; j < n; j++)
+			release_stage(empty0 + 8 * ((it - j) % STAGES));
+#pragma unroll
+	for (int mi = 0; mi < MI; mi++) {
+		fence_regs(tmp[mi]);
+#pragma unroll
+		for (int r = 0; r < BN / 2; r++)
+			acc[mi][r] += tmp[mi][r];
+	}
+}
+#endif
 // An accumulator pair acc[mi][r], acc[mi][r + 1] (r even: two adjacent columns of one row) as the two
 // elements of C, for both epilogues: int32 as it is; fp16 rounded to nearest by one packed conversion (a
 // cvt.rn.f16.f32 per element makes ptxas serialize the wgmmas, C7514).
@@ -1120,22 +1139,14 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 					wgmma_ra(tmp[mi], af[b][mi][kk], db0 + soff + ((kk * KSTEP_B) >> 4), kk > 0 || b != 0);
 			wgmma_commit();
 			if (b == 1 || t + 1 == ntiles) {
-				wgmma_wait<0>();
-				if (lane == 0)
-					for (int j = 0; j <= b; j++)
-						release_stage(empty0 + 8 * ((it - j) % STAGES));
+				tf32_group_end(acc, tmp, empty0, it, b + 1, lane);
 #pragma unroll
-				for (int mi = 0; mi < MI; mi++) {
-					fence_regs(tmp[mi]);
+				for (int j = 0; j < 2; j++) // A's registers were read by those wgmmas: untouched until now
 #pragma unroll
-					for (int j = 0; j < 2; j++)
+					for (int mi = 0; mi < MI; mi++)
 #pragma unroll
 						for (int kk = 0; kk < 4; kk++)
 							fence_regs(reinterpret_cast<int(&)[4]>(af[j][mi][kk]));
-#pragma unroll
-					for (int r = 0; r < BN / 2; r++)
-						acc[mi][r] += tmp[mi][r];
-				}
 			}
 			it++;
 		};
@@ -1175,19 +1186,8 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 			if (t > 0 && lane == 0)
 				release_stage(empty0 + 8 * ((it - 1) % STAGES));
 #elif PREC_TF32
-			if ((t + 1) % TF32_PROMOTE == 0 || t + 1 == ntiles) {
-				wgmma_wait<0>(); // the k-tiles summed in tmp have retired: hand their stages back, add tmp
-				if (lane == 0)
-					for (int j = 0; j <= t % TF32_PROMOTE; j++)
-						release_stage(empty0 + 8 * ((it - j) % STAGES));
-#pragma unroll
-				for (int mi = 0; mi < MI; mi++) {
-					fence_regs(tmp[mi]);
-#pragma unroll
-					for (int r = 0; r < BN / 2; r++)
-						acc[mi][r] += tmp[mi][r];
-				}
-			}
+			if ((t + 1) % TF32_PROMOTE == 0 || t + 1 == ntiles)
+				tf32_group_end(acc, tmp, empty0, it, t % TF32_PROMOTE + 1, lane);
 #else
 			wgmma_wait<0>(); // this k-tile's wgmmas have retired: hand its stage back
 			if (lane == 0)
