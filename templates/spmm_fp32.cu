@@ -15,12 +15,14 @@
 //   VN     columns per lane: vectors of min(VN, 4), the q-th at column q·(lanes·4) + lane·4 (VN >= 4) so that
 //          a warp's vector loads and shared-memory reads are contiguous
 //   WARPS  warps per block
-//   RPW    rows per warp (KIND 2; 1 otherwise)
-//   BK     rows of B per shared-memory slab (KIND 2: two slabs in flight; 32 otherwise)
-// Constraints (checked by the host before compiling, src/ops/sparse/spmm.c): KIND 2 has TPR 32, VN >= 4;
-// KIND 0, 1 have RPW 1, BK 32.
-// Kernel: spmm(row_ptr, col, val, B, C, M, N, K). Grid (ceil(M / rows per block), column chunks), 32·WARPS
-// threads; KIND 2 takes 2·BK·32·VN·4 bytes of dynamic shared memory. Column chunks beyond gridDim.y are looped.
+//   RPW    rows per warp (KIND 2, 3; 1 otherwise)
+//   BK     rows of B per shared-memory slab (KIND 2, 3: two slabs in flight; 32 otherwise)
+//   MINB   KIND 3: blocks an SM its registers are capped for (launch bounds' minimum; 1 otherwise)
+// Constraints (checked by the host before compiling, src/ops/sparse/spmm.c): KIND 2, 3 have TPR 32, VN >= 4;
+// KIND 0, 1 have RPW 1, BK 32; KIND 0-2 MINB 1.
+// Kernel: spmm(row_ptr, col, val, B, C, M, N, K); KIND 3: spmm(segoff, segs, span16, B, C, M, N, K). Grid
+// (ceil(M / rows per block), column chunks), 32·WARPS threads; KIND 2 takes 2·BK·32·VN·4 bytes of dynamic
+// shared memory, KIND 3 that and 2·WARPS·span16·16 for the segments (span16: a warp's buffer, one unit spare). Column chunks beyond gridDim.y are looped.
 
 #ifndef KIND
 #define KIND 1 // 0 nonzero-split, 1 column-split, 2 B in shared memory
@@ -39,6 +41,9 @@
 #endif
 #ifndef BK
 #define BK 32 // rows of B per slab (KIND 2)
+#endif
+#ifndef MINB
+#define MINB 1 // blocks an SM the registers are capped for (KIND 3)
 #endif
 
 #define THREADS (32 * WARPS)
@@ -179,7 +184,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) spmm(const int *__restrict
 }
 #endif
 
-#if KIND == 2
+#if KIND == 2 || KIND == 3
 // 16 bytes from global to shared memory without a register (zeros where !pred: nothing is read then).
 __device__ __forceinline__ void cp_async16(float *smem, const float *gmem, bool pred)
 {
@@ -230,6 +235,9 @@ __device__ __forceinline__ void slab_row(const float *b, int lane, float *out)
 	}
 }
 
+#endif
+
+#if KIND == 2
 // A block's WARPS·RPW rows × 32·VN columns. B comes in slabs of BK rows, copied into shared memory (two
 // buffers: the next slab's copies in flight while this one is used) and used by every row of the block that
 // has a nonzero in the slab. Each warp keeps, per row, a window of the row's next 32 nonzeros in registers
@@ -308,6 +316,139 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) spmm(const int *__restr
 				}
 			}
 			__syncthreads(); // this slab's buffer is refilled next
+		}
+#pragma unroll
+		for (int i = 0; i < RPW; i++)
+			if (r0 + i < M)
+				store_row(C, r0 + i, N, n0, lane, 32, acc[i]);
+	}
+}
+#endif
+
+#if KIND == 3
+#define SEG_K 32                     // columns of A a segment covers (segs.h's DLB_SEG_K)
+#define HDR16 ((RPW * 2 + 15) / 16) // a segment's header, 16-byte units
+
+// This warp's segments of one slab (units [o0, o1) of segs: contiguous, one group's consecutive slices) into
+// dst, 16 bytes a copy, in the current copy group.
+__device__ __forceinline__ void copy_segs(int4 *dst, const int4 *__restrict__ segs, unsigned o0, unsigned o1, int lane)
+{
+	for (unsigned u = lane; u < o1 - o0; u += 32)
+		cp_async16(reinterpret_cast<float *>(dst + u), reinterpret_cast<const float *>(segs + o0 + u), true);
+}
+
+// The offsets a lane holds for slab s of group g: lane t <= the slab's slices holds segoff[first + t].
+__device__ __forceinline__ unsigned seg_offsets(const unsigned *__restrict__ segoff, int g, int groups, int slices,
+						int s, int lane)
+{
+	const int first = s * (BK / SEG_K), n = min(BK / SEG_K, slices - first);
+	return g < groups && s * BK < SEG_K * slices && lane <= n ? __ldg(segoff + (i64)g * slices + first + lane) : 0u;
+}
+
+// A block's WARPS·RPW rows × 32·VN columns, B in slabs as KIND 2. Warp w's rows are group blockIdx.x·WARPS + w of
+// the segmented copy; with each slab of B it copies that group's segments of the slab's slices (their offsets
+// loaded a slab earlier still), then walks them: per slice, per row, the row's entries as the header counts
+// them, each a broadcast {column, value} and a lane's VN columns of that slab row.
+extern "C" __global__ void __launch_bounds__(THREADS, MINB) spmm(const unsigned *__restrict__ segoff,
+							   const int4 *__restrict__ segs, int span16,
+							   const float *__restrict__ B, float *__restrict__ C, int M, int N, int K)
+{
+	extern __shared__ __align__(16) float Bs[]; // [2][BK][32·VN], then [2][WARPS][span16] units of segments
+	const int BN = 32 * VN, SPS = BK / SEG_K;
+	const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+	const int groups = (M + RPW - 1) / RPW, slices = (K + SEG_K - 1) / SEG_K;
+	const int g = blockIdx.x * WARPS + warp;
+	const i64 r0 = (i64)g * RPW;
+	int4 *const segs_smem = reinterpret_cast<int4 *>(Bs + 2 * BK * BN) + warp * span16; // + WARPS·span16: buffer 1
+	const int chunks = (N + BN - 1) / BN, nslabs = (K + BK - 1) / BK;
+	for (int ch = blockIdx.y; ch < chunks; ch += gridDim.y) {
+		const int n0 = ch * BN;
+		float acc[RPW][VN];
+#pragma unroll
+		for (int i = 0; i < RPW; i++)
+#pragma unroll
+			for (int v = 0; v < VN; v++)
+				acc[i][v] = 0.0f;
+		const int c4 = (threadIdx.x % (BN / 4)) * 4;
+		const bool col_in = n0 + c4 < N;
+		const i64 stride = (i64)(THREADS / (BN / 4)) * N;
+		const float *src = B + (i64)(threadIdx.x / (BN / 4)) * N + n0 + c4;
+		unsigned oc = seg_offsets(segoff, g, groups, slices, 0, lane); // slab s's offsets
+		unsigned on = seg_offsets(segoff, g, groups, slices, 1, lane); // slab s + 1's
+		__syncthreads(); // the last chunk's slabs are no longer read
+		copy_segs(segs_smem, segs, __shfl_sync(0xffffffffu, oc, 0),
+			  __shfl_sync(0xffffffffu, oc, min(SPS, slices)), lane);
+		load_slab(Bs, B, src, stride, col_in, 0, n0, N, K);
+		for (int s = 0; s < nslabs; s++) {
+			const int k0 = s * BK, nsub = min(SPS, slices - s * SPS);
+			unsigned onn = 0;
+			if (s + 1 < nslabs) {
+				const int nsub1 = min(SPS, slices - (s + 1) * SPS);
+				copy_segs(segs_smem + ((s + 1) & 1) * WARPS * span16, segs, __shfl_sync(0xffffffffu, on, 0),
+					  __shfl_sync(0xffffffffu, on, nsub1), lane);
+				load_slab(Bs + ((s + 1) & 1) * BK * BN, B, src + (i64)(k0 + BK) * N, stride, col_in, k0 + BK, n0,
+					  N, K);
+				onn = seg_offsets(segoff, g, groups, slices, s + 2, lane);
+			} else
+				asm volatile("cp.async.commit_group;\n" ::);
+			asm volatile("cp.async.wait_group 1;\n" ::);
+			__syncthreads();
+			if (g < groups) {
+				const float *slab = Bs + (s & 1) * BK * BN;
+				const int4 *es = segs_smem + (s & 1) * WARPS * span16;
+				const unsigned base = __shfl_sync(0xffffffffu, oc, 0);
+#pragma unroll
+				for (int sub = 0; sub < SPS; sub++) {
+					if (sub >= nsub)
+						break;
+					const int4 *seg = es + (__shfl_sync(0xffffffffu, oc, sub) - base);
+					unsigned hw[HDR16 * 4];
+#pragma unroll
+					for (int h = 0; h < HDR16; h++) {
+						const int4 x = seg[h];
+						hw[4 * h] = (unsigned)x.x;
+						hw[4 * h + 1] = (unsigned)x.y;
+						hw[4 * h + 2] = (unsigned)x.z;
+						hw[4 * h + 3] = (unsigned)x.w;
+					}
+					const int2 *ent = reinterpret_cast<const int2 *>(seg + HDR16);
+					const float *sl = slab + sub * SEG_K * BN;
+					// two nonzeros an iteration, the next one's {column, value} read an iteration ahead (x is
+					// always entry j: past a segment's end that is padding or the buffer's spare unit)
+					int j = 0;
+					int2 x = ent[0];
+#pragma unroll
+					for (int i = 0; i < RPW; i++) {
+						const int e = (hw[i / 2] >> (16 * (i % 2))) & 0xffff;
+#pragma unroll 1
+						for (; j + 1 < e; j += 2) {
+							const int2 x1 = ent[j + 1], xn = ent[j + 2];
+							float b0[VN], b1[VN];
+							slab_row(sl + x.x * BN, lane, b0);
+							slab_row(sl + x1.x * BN, lane, b1);
+#pragma unroll
+							for (int v = 0; v < VN; v++) {
+								acc[i][v] = fmaf(__int_as_float(x.y), b0[v], acc[i][v]);
+								acc[i][v] = fmaf(__int_as_float(x1.y), b1[v], acc[i][v]);
+							}
+							x = xn;
+						}
+						if (j < e) {
+							const int2 xn = ent[j + 1];
+							float b0[VN];
+							slab_row(sl + x.x * BN, lane, b0);
+#pragma unroll
+							for (int v = 0; v < VN; v++)
+								acc[i][v] = fmaf(__int_as_float(x.y), b0[v], acc[i][v]);
+							x = xn;
+							j++;
+						}
+					}
+				}
+			}
+			oc = on;
+			on = onn;
+			__syncthreads(); // this slab's buffers are refilled next
 		}
 #pragma unroll
 		for (int i = 0; i < RPW; i++)

@@ -1,9 +1,11 @@
 /* test_sparse: the sparse operand without a GPU — the generator is reproducible from its seed (a pinned hash), exact
  * in its count, sorted, never 0, uniform enough, blocked when asked, and skewed (one long row) when asked; Matrix Market files are read (general,
- * pattern, symmetric) and every malformed one is refused with its line named. */
+ * pattern, symmetric) and every malformed one is refused with its line named; the slab-segmented copy (KIND 3's) holds
+ * every nonzero once, where its header says, and nothing else. */
 #include "err.h"
 #include "ops/sparse/csr.h"
 #include "ops/sparse/mtx.h"
+#include "ops/sparse/segs.h"
 #include "testlib.h"
 
 #include <stdio.h>
@@ -185,8 +187,76 @@ static void test_skewed(void)
 	dlb_csr_free(&a);
 }
 
+
+/* The segmented copy of a, read back: every segment in place (offsets ascending, the longest as max16), its
+ * header's counts ascending, its entries the group's nonzeros of its slice in CSR order, the padding zero. */
+static void check_segs(const struct dlb_csr *a, int rpw, const char *what)
+{
+	struct dlb_segs s;
+	CHECK_EQ_INT(dlb_segs_build(a, rpw, &s), 0);
+	int hdr16 = dlb_segs_hdr16(rpw), ok = 1, longest = 0;
+	int64_t seen = 0;
+	for (int64_t g = 0; g < s.groups && ok; g++)
+		for (int64_t sl = 0; sl < s.slices && ok; sl++) {
+			int64_t q = g * s.slices + sl;
+			const unsigned char *seg = (const unsigned char *)s.data + (size_t)s.off[q] * 16;
+			const uint16_t *hdr = (const uint16_t *)seg;
+			int64_t len = (int64_t)s.off[q + 1] - s.off[q], j = 0;
+			longest = len > longest ? (int)len : longest;
+			for (int i = 0; i < rpw && ok; i++) {
+				int64_t r = g * rpw + i;
+				for (; ok && j < hdr[i]; j++, seen++) {
+					int32_t c;
+					float v;
+					memcpy(&c, seg + (size_t)hdr16 * 16 + (size_t)j * 8, 4);
+					memcpy(&v, seg + (size_t)hdr16 * 16 + (size_t)j * 8 + 4, 4);
+					/* the entry is the next of row r in this slice */
+					int64_t e = a->row_ptr[r];
+					while (e < a->row_ptr[r + 1] && a->col[e] < sl * DLB_SEG_K + c)
+						e++;
+					ok = r < a->rows && c >= 0 && c < DLB_SEG_K && e < a->row_ptr[r + 1] &&
+					     a->col[e] == sl * DLB_SEG_K + c && a->val[e] == v;
+				}
+				/* and no nonzero of row r in this slice was left out */
+				int64_t in = 0;
+				for (int64_t e = r < a->rows ? a->row_ptr[r] : 0; r < a->rows && e < a->row_ptr[r + 1]; e++)
+					in += a->col[e] / DLB_SEG_K == sl;
+				ok = ok && hdr[i] - (i ? hdr[i - 1] : 0) == in;
+			}
+			int n = rpw ? hdr[rpw - 1] : 0;
+			ok = ok && len == hdr16 + (n + 1) / 2;
+			if (ok && n % 2) {
+				static const unsigned char zero[8];
+				ok = !memcmp(seg + (size_t)hdr16 * 16 + (size_t)n * 8, zero, 8);
+			}
+		}
+	CHECK(ok && seen == a->nnz && longest == s.max16 && s.bytes == (size_t)s.off[s.groups * s.slices] * 16 &&
+		      (double)s.bytes <= dlb_segs_bytes_bound(a->rows, a->cols, (double)a->nnz, rpw),
+	      "%s, %d rows a group: the segmented copy does not hold the matrix (%lld of %lld nonzeros seen)", what, rpw,
+	      (long long)seen, (long long)a->nnz);
+	dlb_segs_free(&s);
+}
+
+static void test_segs(void)
+{
+	struct dlb_csr a;
+	CHECK_EQ_INT(dlb_csr_generate(203, 517, 0.9, 1, 1, 3, &a), 0); /* neither a multiple of a group nor a slice */
+	for (int rpw = 1; rpw <= 16; rpw *= 2)
+		check_segs(&a, rpw, "uniform 203 x 517");
+	dlb_csr_free(&a);
+	CHECK_EQ_INT(dlb_csr_generate_skewed(61, 1000, 0.95, 2, &a), 0); /* one long row, empty rows likely */
+	check_segs(&a, 8, "skewed 61 x 1000");
+	dlb_csr_free(&a);
+	CHECK_EQ_INT(dlb_csr_generate(5, 7, 0, 1, 1, 1, &a), 0); /* dense and smaller than a group and a slice */
+	check_segs(&a, 16, "dense 5 x 7");
+	dlb_csr_free(&a);
+	struct dlb_segs s;
+	CHECK_EQ_INT(dlb_segs_build(&a, 0, &s), DLB_E_USAGE);
+}
+
 int main(void)
 {
+	test_segs();
 	test_generate();
 	test_skewed();
 	test_mtx();

@@ -1,56 +1,97 @@
-/* ops/sparse/spmm: the fp32 sparse-times-dense op (templates/spmm_fp32.cu): three kernel families in one space
- * (KIND 0 FFMA nonzero-split, 1 FFMA column-split, 2 FFMA B staged in shared memory: names that begin with
- * their arithmetic, search/space.h), its constraints as data, the matrix
- * generated from the problem's dims and uploaded once (the conversion a kernel's format would need is none:
- * every kernel reads csr.c's CSR as it is), launches, verification against the family's reference kernel, and
- * the baselines: every cuSPARSE CSR algorithm and dense cuBLAS (through the GEMM family's runner). */
+/* ops/sparse/spmm: the fp32 sparse-times-dense op (templates/spmm_fp32.cu): four kernel families in one space
+ * (KIND 0 FFMA nonzero-split, 1 FFMA column-split, 2 FFMA B staged in shared memory, 3 the same with A
+ * segmented: names that begin with their arithmetic, search/space.h), its constraints as data, the matrix
+ * generated from the problem's dims and uploaded once (KIND 0-2 read csr.c's CSR as it is; KIND 3 reads
+ * segs.c's slab-segmented copy, built once a problem on the host and its time shown with the matrix's
+ * statistics), launches, verification against the family's reference kernel, and the baselines: every cuSPARSE
+ * CSR algorithm and dense cuBLAS (through the GEMM family's runner). */
 #include "spmm.h"
 
 #include "../../err.h"
 #include "../gemm/gemm.h"
 #include "csr.h"
+#include "segs.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-enum { S_KIND, S_TPR, S_VN, S_WARPS, S_RPW, S_BK, S_NPARAMS };
+enum { S_KIND, S_TPR, S_VN, S_WARPS, S_RPW, S_BK, S_MINB, S_NPARAMS };
 
 static const struct dlb_param s_params[S_NPARAMS] = {
 	[S_KIND] = {"KIND", "0: nonzero-split (lanes share a row's nonzeros); 1: column-split (lanes share its columns); "
-			    "2: slabs of B in shared memory",
-		    3, {0, 1, 2}, 1, (const char *const[]){"FFMA nonzero-split", "FFMA column-split", "FFMA B slabs in shared memory"}},
+			    "2: slabs of B in shared memory; 3: the same with A slab-segmented",
+		    4, {0, 1, 2, 3}, 1,
+		    (const char *const[]){"FFMA nonzero-split", "FFMA column-split", "FFMA B slabs in shared memory",
+					  "FFMA B slabs, A segmented"}},
 	[S_TPR] = {"TPR", "lanes per row (KIND 0, 1)", 6, {1, 2, 4, 8, 16, 32}},
 	[S_VN] = {"VN", "columns per lane", 4, {1, 2, 4, 8}},
 	[S_WARPS] = {"WARPS", "warps per block", 4, {1, 2, 4, 8}},
-	[S_RPW] = {"RPW", "rows per warp (KIND 2)", 5, {1, 2, 4, 8, 16}},
-	[S_BK] = {"BK", "rows of B per shared-memory slab (KIND 2)", 4, {32, 64, 128, 256}},
+	[S_RPW] = {"RPW", "rows per warp (KIND 2, 3)", 5, {1, 2, 4, 8, 16}},
+	[S_BK] = {"BK", "rows of B per shared-memory slab (KIND 2, 3)", 4, {32, 64, 128, 256}},
+	[S_MINB] = {"MINB", "KIND 3: blocks an SM its registers are capped for (launch bounds' minimum)", 4, {1, 2, 3, 4}},
 };
 
 static int c_plain(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
-	return v[S_KIND] == 2 || (v[S_RPW] == 1 && v[S_BK] == 32);
+	return v[S_KIND] >= 2 || (v[S_RPW] == 1 && v[S_BK] == 32);
 }
 
 static int c_slab(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
-	return v[S_KIND] != 2 || (v[S_TPR] == 32 && v[S_VN] >= 4 && v[S_WARPS] >= 2 && v[S_RPW] * v[S_VN] <= 64);
+	return v[S_KIND] < 2 || (v[S_TPR] == 32 && v[S_VN] >= 4 && v[S_WARPS] >= 2 && v[S_RPW] * v[S_VN] <= 64);
+}
+
+/* KIND 3's rows per warp: the groups of its segmented copies (one copy each, so few) */
+#define SEG_FORMATS 3
+static const int seg_rpw[SEG_FORMATS] = {4, 8, 16};
+
+static int seg_format_of(int rpw)
+{
+	for (int i = 0; i < SEG_FORMATS; i++)
+		if (seg_rpw[i] == rpw)
+			return i;
+	return -1;
+}
+
+static int c_seg(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	return v[S_KIND] != 3 || seg_format_of(v[S_RPW]) >= 0;
+}
+
+static int c_minb(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	/* KIND 3: the threads an SM allows, and a thread's accumulators and some 48 registers more (56 with slabs
+	 * of over 32 rows) under the cap (ptxas's: the share of the 64K registers, a multiple of 8) */
+	return v[S_KIND] == 3 ? 32 * v[S_WARPS] * v[S_MINB] <= 2048 &&
+					v[S_RPW] * v[S_VN] + (v[S_BK] > 32 ? 56 : 48) <=
+						(65536 / (32 * v[S_WARPS] * v[S_MINB]) & ~7)
+			      : v[S_MINB] == 1;
 }
 
 static const struct dlb_constraint s_constraints[] = {
 	{.text = "KIND 0, 1: RPW = 1, BK = 32 (theirs are unused)", .kind = DLB_CON_CUSTOM, .ok = c_plain},
-	{.text = "KIND 2: TPR = 32, VN >= 4, WARPS >= 2, accumulators RPW*VN <= 64 a thread", .kind = DLB_CON_CUSTOM,
+	{.text = "KIND 2, 3: TPR = 32, VN >= 4, WARPS >= 2, accumulators RPW*VN <= 64 a thread", .kind = DLB_CON_CUSTOM,
 	 .ok = c_slab},
+	{.text = "KIND 3: RPW 4, 8 or 16 (a segmented copy of A each)", .kind = DLB_CON_CUSTOM, .ok = c_seg},
+	{.text = "MINB: KIND 3's, at most 2048 threads an SM (32*WARPS*MINB), registers RPW*VN + 48 "
+		 "(56 where BK > 32) <= 65536 / (32*WARPS*MINB) to a multiple of 8; 1 for the others",
+	 .kind = DLB_CON_CUSTOM,
+	 .ok = c_minb},
 };
 
-/* KIND 2's two slabs: BK rows of 32·VN floats each */
+/* KIND 2's and 3's two slabs: BK rows of 32·VN floats each (KIND 3 also takes its segments' buffers, sized from
+ * the matrix: seg_smem) */
 static size_t s_dyn_smem(const int *v)
 {
-	return v[S_KIND] == 2 ? 2 * (size_t)v[S_BK] * 32 * (size_t)v[S_VN] * 4 : 0;
+	return v[S_KIND] >= 2 ? 2 * (size_t)v[S_BK] * 32 * (size_t)v[S_VN] * 4 : 0;
 }
 
 static int l_smem(const int *v, const struct dlb_limits *lim)
@@ -59,7 +100,7 @@ static int l_smem(const int *v, const struct dlb_limits *lim)
 }
 
 static const struct dlb_constraint s_limit_checks[] = {
-	{.text = "KIND 2: shared memory 2*BK*32*VN*4 bytes <= opt-in limit per block", .kind = DLB_CON_CUSTOM, .ok = l_smem},
+	{.text = "KIND 2, 3: shared memory 2*BK*32*VN*4 bytes <= opt-in limit per block", .kind = DLB_CON_CUSTOM, .ok = l_smem},
 	{.text = "threads 32*WARPS <= max threads per block", .kind = DLB_CON_PRODUCT, .exp = {[S_WARPS] = 1}, .lo = 1,
 	 .hi = 8, .hi_limit = DLB_LIMIT_THREADS_PER_BLOCK},
 };
@@ -88,6 +129,16 @@ struct spmm_state {
 	int cs_open, cur;
 	int nent, ent_sparse[MAX_ENTRIES], ent_index[MAX_ENTRIES]; /* per entry: cuSPARSE's algorithm, or the dense
 	                                                            * runner's entry */
+	/* KIND 3's segmented copies of A (one per seg_rpw, on every set), made where N lets KIND 3 run */
+	int segs_built;
+	double segs_ms;    /* building them on the host */
+	size_t segs_bytes; /* all of them, one set */
+	struct {
+		int64_t groups;
+		int max16;
+		unsigned *off[MAX_SETS];
+		void *data[MAX_SETS];
+	} seg[SEG_FORMATS];
 };
 
 static float *val_of(struct spmm_state *s, int set)
@@ -112,11 +163,29 @@ static int sets_for(const struct dlb_problem *p, const struct dlb_device *dev)
 	return dlb_bench_sets(dev, set_bytes(p->dim), MAX_SETS);
 }
 
+/* Whether KIND 3 may run on a problem of N columns (its smallest chunk, 128, at least half used): its segmented
+ * copies are made then. */
+static int seg_wanted(int64_t n)
+{
+	return 2 * n >= 32 * 4;
+}
+
+/* KIND 3's segmented copies, one set, at most */
+static double segs_bound(const int64_t *d)
+{
+	double b = 0;
+	for (int i = 0; seg_wanted(d[SPMM_N]) && i < SEG_FORMATS; i++)
+		b += dlb_segs_bytes_bound(d[SPMM_M], d[SPMM_K], dlb_spmm_nnz(d), seg_rpw[i]) +
+		     4.0 * ((double)((d[SPMM_M] + seg_rpw[i] - 1) / seg_rpw[i]) * (double)((d[SPMM_K] + DLB_SEG_K - 1) / DLB_SEG_K) + 1);
+	return b;
+}
+
 static size_t s_device_bytes(const struct dlb_problem *p, const struct dlb_device *dev)
 {
-	/* the sets (with the dense A), the reference, cuSPARSE's buffers (a guess: a row pointer's worth per set and
-	 * algorithm) and the L2 flush */
-	return (size_t)sets_for(p, dev) * (set_bytes(p->dim) + 4 * ((size_t)p->dim[SPMM_M] + 1) * DLB_CUSPARSE_MAX_ALGOS) +
+	/* the sets (with the dense A and KIND 3's copies), the reference, cuSPARSE's buffers (a guess: a row
+	 * pointer's worth per set and algorithm) and the L2 flush */
+	return (size_t)sets_for(p, dev) * (set_bytes(p->dim) + (size_t)segs_bound(p->dim) +
+					   4 * ((size_t)p->dim[SPMM_M] + 1) * DLB_CUSPARSE_MAX_ALGOS) +
 	       4 * (size_t)p->dim[SPMM_M] * (size_t)p->dim[SPMM_N] + dlb_bench_flush_bytes(dev);
 }
 
@@ -134,6 +203,10 @@ static void s_teardown(void *state)
 		dlb_dev_free(s->B[i]);
 		dlb_dev_free(s->C[i]);
 		dlb_dev_free(s->Ad[i]);
+		for (int f = 0; f < SEG_FORMATS; f++) {
+			dlb_dev_free(s->seg[f].off[i]);
+			dlb_dev_free(s->seg[f].data[i]);
+		}
 	}
 	dlb_dev_free(s->ref);
 	free(s);
@@ -175,6 +248,41 @@ fail:
 }
 
 static int check(void *state, struct dlb_check *out);
+
+static double now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* KIND 3's segmented copies of a, built on the host (timed: the conversion a vendor calls preprocessing) and
+ * put on every set. */
+static int build_segs(struct spmm_state *s, const struct dlb_csr *a)
+{
+	int rc = 0;
+	struct dlb_segs f = {0};
+	for (int i = 0; i < SEG_FORMATS; i++) {
+		double t0 = now_ms();
+		DLB_CHECK(dlb_segs_build(a, seg_rpw[i], &f));
+		s->segs_ms += now_ms() - t0;
+		size_t noff = (size_t)(f.groups * f.slices + 1) * sizeof *f.off;
+		s->segs_bytes += f.bytes + noff;
+		s->seg[i].groups = f.groups;
+		s->seg[i].max16 = f.max16;
+		for (int set = 0; set < s->nsets; set++) {
+			DLB_CHECK(dlb_dev_alloc((void **)&s->seg[i].off[set], noff));
+			DLB_CHECK(dlb_dev_alloc(&s->seg[i].data[set], f.bytes ? f.bytes : 16));
+			CUDA_CHECK(cudaMemcpy(s->seg[i].off[set], f.off, noff, cudaMemcpyHostToDevice));
+			CUDA_CHECK(cudaMemcpy(s->seg[i].data[set], f.data, f.bytes, cudaMemcpyHostToDevice));
+		}
+		dlb_segs_free(&f);
+	}
+	s->segs_built = 1;
+fail:
+	dlb_segs_free(&f);
+	return rc;
+}
 
 static int s_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state)
 {
@@ -229,6 +337,8 @@ static int s_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state)
 		CUDA_CHECK(cudaMemcpy(col_of(s, i), a.col, nz * 4, cudaMemcpyHostToDevice));
 		DLB_CHECK(dlb_fill_f32(g, s->B[i], (int64_t)nb, seed + (uint64_t)i));
 	}
+	if (seg_wanted(s->n))
+		DLB_CHECK(build_segs(s, &a));
 	DLB_CHECK(dlb_dev_alloc((void **)&s->ref, nc * 4));
 	DLB_CHECK(dlb_poison(g, s->ref, nc * 4));
 	{
@@ -298,6 +408,7 @@ static int s_variants(void *state, const struct dlb_candidate *c, int *values, i
 	int n2 = pow2_at_least(s->n);
 	int ok = v[S_KIND] == 0   ? s->n <= 16 && v[S_VN] <= n2
 		 : v[S_KIND] == 1 ? v[S_TPR] * v[S_VN] <= n2
+		 : v[S_KIND] == 3 ? s->segs_built && seg_format_of(v[S_RPW]) >= 0 && 2 * s->n >= 32 * v[S_VN]
 				  : 2 * s->n >= 32 * v[S_VN];
 	if (!ok || max < 1)
 		return 0;
@@ -307,11 +418,23 @@ static int s_variants(void *state, const struct dlb_candidate *c, int *values, i
 
 static void grid_of(const struct spmm_state *s, const int *v, unsigned *gx, unsigned *gy)
 {
-	int64_t rows = v[S_KIND] == 2 ? (int64_t)v[S_WARPS] * v[S_RPW] : 32 * (int64_t)v[S_WARPS] / v[S_TPR];
+	int64_t rows = v[S_KIND] >= 2 ? (int64_t)v[S_WARPS] * v[S_RPW] : 32 * (int64_t)v[S_WARPS] / v[S_TPR];
 	int64_t cols = v[S_KIND] == 0 ? v[S_VN] : v[S_KIND] == 1 ? (int64_t)v[S_TPR] * v[S_VN] : 32 * (int64_t)v[S_VN];
 	int64_t x = (s->m + rows - 1) / rows, y = (s->n + cols - 1) / cols;
 	*gx = (unsigned)x; /* m < 2^31 */
 	*gy = (unsigned)(y < 65535 ? y : 65535); /* the kernels loop over the rest */
+}
+
+/* KIND 3's segment buffers in units of 16 bytes a warp (the slab's slices, the longest segment each, and a spare
+ * unit the kernel may read past the last) and its whole dynamic shared memory. */
+static int seg_span16(const struct spmm_state *s, const int *v)
+{
+	return v[S_BK] / DLB_SEG_K * s->seg[seg_format_of(v[S_RPW])].max16 + 1;
+}
+
+static size_t seg_smem(const struct spmm_state *s, const int *v)
+{
+	return s_dyn_smem(v) + 2 * (size_t)v[S_WARPS] * (size_t)seg_span16(s, v) * 16;
 }
 
 static int s_launch(void *state, const struct dlb_candidate *c, int variant, int set)
@@ -320,6 +443,15 @@ static int s_launch(void *state, const struct dlb_candidate *c, int variant, int
 	(void)variant;
 	unsigned gx, gy;
 	grid_of(s, c->cfg.v, &gx, &gy);
+	if (c->cfg.v[S_KIND] == 3) {
+		int f = seg_format_of(c->cfg.v[S_RPW]), span16 = seg_span16(s, c->cfg.v);
+		unsigned *off = s->seg[f].off[set];
+		void *data = s->seg[f].data[set];
+		float *B = s->B[set], *C = s->C[set];
+		void *args[] = {&off, &data, &span16, &B, &C, &s->m, &s->n, &s->k};
+		return dlb_launch(c->kernels[0], (dim3){gx, gy, 1}, (dim3){32 * (unsigned)c->cfg.v[S_WARPS], 1, 1},
+				  seg_smem(s, c->cfg.v), s->g->dev->stream, args);
+	}
 	int *rp = s->rp[set], *col = col_of(s, set);
 	float *val = val_of(s, set), *B = s->B[set], *C = s->C[set];
 	void *args[] = {&rp, &col, &val, &B, &C, &s->m, &s->n, &s->k};
@@ -338,6 +470,13 @@ static int s_verify(void *state, const struct dlb_candidate *c, int variant, str
 {
 	int rc = 0;
 	struct spmm_state *s = state;
+	if (c->cfg.v[S_KIND] == 3) { /* its segments' buffers come with the matrix */
+		size_t need = seg_smem(s, c->cfg.v);
+		if (need + c->attrs.sharedSizeBytes > s->g->dev->smem_per_block_optin)
+			DLB_FAIL(DLB_E_LIMIT, "%s: %zu bytes of shared memory with this matrix's segments, the device allows %zu",
+				 c->text, need + (size_t)c->attrs.sharedSizeBytes, s->g->dev->smem_per_block_optin);
+		DLB_CHECK(dlb_kernel_allow_smem(c->kernels[0], need));
+	}
 	DLB_CHECK(dlb_poison(s->g, s->C[0], (size_t)s->m * (size_t)s->n * 4));
 	DLB_CHECK(s_launch(state, c, variant, 0));
 	DLB_CHECK(check(s, out));
@@ -463,9 +602,14 @@ static void s_data_note(void *state, char *buf, int len)
 {
 	const struct spmm_state *s = state;
 	const struct dlb_csr_stats *t = &s->stats;
-	snprintf(buf, (size_t)len, "A: %lld nonzeros (%.2f%%), rows of %lld-%lld (mean %.1f), %lld empty; %.1f MB as CSR",
-		 (long long)t->nnz, 100.0 * (1.0 - t->sparsity), (long long)t->shortest_row, (long long)t->longest_row,
-		 t->mean_row, (long long)t->empty_rows, ((double)t->nnz * 8 + ((double)s->m + 1) * 4) / 1e6);
+	int off = snprintf(buf, (size_t)len,
+			   "A: %lld nonzeros (%.2f%%), rows of %lld-%lld (mean %.1f), %lld empty; %.1f MB as CSR",
+			   (long long)t->nnz, 100.0 * (1.0 - t->sparsity), (long long)t->shortest_row,
+			   (long long)t->longest_row, t->mean_row, (long long)t->empty_rows,
+			   ((double)t->nnz * 8 + ((double)s->m + 1) * 4) / 1e6);
+	if (s->segs_built && off >= 0 && off < len)
+		snprintf(buf + off, (size_t)(len - off), "; KIND 3's segmented copies %.1f MB, built in %.0f ms on the host",
+			 (double)s->segs_bytes / 1e6, s->segs_ms);
 }
 
 const struct dlb_op dlb_op_spmm = {
@@ -474,7 +618,8 @@ const struct dlb_op dlb_op_spmm = {
 	.prec = DLB_PREC_FP32,
 	.es_in = 4,
 	.es_out = 4,
-	.summary = "sparse (CSR) times dense on the CUDA cores: nonzero-split, column-split and shared-memory-slab kernels",
+	.summary = "sparse (CSR) times dense on the CUDA cores: nonzero-split, column-split and shared-memory-slab kernels "
+		   "(A as CSR or slab-segmented)",
 	.template_file = "spmm_fp32.cu",
 	.kernel_names = s_kernels,
 	.nkernels = 1,
