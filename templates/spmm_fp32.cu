@@ -10,8 +10,14 @@
 //             (L2) for every nonzero;
 //          2: B in shared memory — a block of WARPS·RPW rows and 32·VN columns walks K in slabs of BK rows of
 //             B, copied once into shared memory and used by every row of the block that has a nonzero in the
-//             slab (each warp RPW rows, a cursor per row); for N of a hundred or more.
-//   TPR    lanes per row (KIND 0, 1; KIND 2: 32)
+//             slab (each warp RPW rows, a cursor per row); for N of a hundred or more;
+//          3: B in shared memory, A segmented — as 2, but A comes in the slab-segmented copy of
+//             src/ops/sparse/segs.h, made once on the host: each warp copies its RPW rows' segments of the next
+//             slab into shared memory with the slab, and reads each nonzero there as one broadcast
+//             {column, value}, row by row as the segment's header counts them (no search, no shuffles);
+//          4: as 0, with 16-bit column indices (a copy made once on the host where K <= 65536): 6 bytes a
+//             nonzero to read, not 8.
+//   TPR    lanes per row (KIND 0, 1, 4; KIND 2, 3: 32)
 //   VN     columns per lane: vectors of min(VN, 4), the q-th at column q·(lanes·4) + lane·4 (VN >= 4) so that
 //          a warp's vector loads and shared-memory reads are contiguous
 //   WARPS  warps per block
@@ -19,7 +25,7 @@
 //   BK     rows of B per shared-memory slab (KIND 2, 3: two slabs in flight; 32 otherwise)
 //   MINB   KIND 3: blocks an SM its registers are capped for (launch bounds' minimum; 1 otherwise)
 // Constraints (checked by the host before compiling, src/ops/sparse/spmm.c): KIND 2, 3 have TPR 32, VN >= 4;
-// KIND 0, 1 have RPW 1, BK 32; KIND 0-2 MINB 1.
+// KIND 0, 1, 4 have RPW 1, BK 32; all but KIND 3 MINB 1.
 // Kernel: spmm(row_ptr, col, val, B, C, M, N, K); KIND 3: spmm(segoff, segs, span16, B, C, M, N, K). Grid
 // (ceil(M / rows per block), column chunks), 32·WARPS threads; KIND 2 takes 2·BK·32·VN·4 bytes of dynamic
 // shared memory, KIND 3 that and 2·WARPS·span16·16 for the segments (span16: a warp's buffer, one unit spare). Column chunks beyond gridDim.y are looped.
@@ -105,10 +111,15 @@ __device__ __forceinline__ void store_row(float *__restrict__ C, i64 r, int N, i
 	}
 }
 
-#if KIND == 0
+#if KIND == 0 || KIND == 4
+#if KIND == 4
+typedef unsigned short col_t;
+#else
+typedef int col_t;
+#endif
 // TPR lanes per row, each taking every TPR-th nonzero; VN consecutive columns per chunk, summed across the
 // group by shuffles (a fixed tree: deterministic). Lane v of the group writes column v.
-extern "C" __global__ void __launch_bounds__(THREADS) spmm(const int *__restrict__ row_ptr, const int *__restrict__ col,
+extern "C" __global__ void __launch_bounds__(THREADS) spmm(const int *__restrict__ row_ptr, const col_t *__restrict__ col,
 							   const float *__restrict__ val, const float *__restrict__ B,
 							   float *__restrict__ C, int M, int N, int K)
 {

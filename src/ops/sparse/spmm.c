@@ -23,10 +23,11 @@ enum { S_KIND, S_TPR, S_VN, S_WARPS, S_RPW, S_BK, S_MINB, S_NPARAMS };
 
 static const struct dlb_param s_params[S_NPARAMS] = {
 	[S_KIND] = {"KIND", "0: nonzero-split (lanes share a row's nonzeros); 1: column-split (lanes share its columns); "
-			    "2: slabs of B in shared memory; 3: the same with A slab-segmented",
-		    4, {0, 1, 2, 3}, 1,
+			    "2: slabs of B in shared memory; 3: the same with A slab-segmented; 4: as 0, with 16-bit column "
+			    "indices (K <= 65536)",
+		    5, {0, 1, 2, 3, 4}, 1,
 		    (const char *const[]){"FFMA nonzero-split", "FFMA column-split", "FFMA B slabs in shared memory",
-					  "FFMA B slabs, A segmented"}},
+					  "FFMA B slabs, A segmented", "FFMA nonzero-split, 16-bit columns"}},
 	[S_TPR] = {"TPR", "lanes per row (KIND 0, 1)", 6, {1, 2, 4, 8, 16, 32}},
 	[S_VN] = {"VN", "columns per lane", 4, {1, 2, 4, 8}},
 	[S_WARPS] = {"WARPS", "warps per block", 4, {1, 2, 4, 8}},
@@ -35,16 +36,22 @@ static const struct dlb_param s_params[S_NPARAMS] = {
 	[S_MINB] = {"MINB", "KIND 3: blocks an SM its registers are capped for (launch bounds' minimum)", 4, {1, 2, 3, 4}},
 };
 
+/* KIND 2 and 3 stage B in shared-memory slabs */
+static int slabbed(const int *v)
+{
+	return v[S_KIND] == 2 || v[S_KIND] == 3;
+}
+
 static int c_plain(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
-	return v[S_KIND] >= 2 || (v[S_RPW] == 1 && v[S_BK] == 32);
+	return slabbed(v) || (v[S_RPW] == 1 && v[S_BK] == 32);
 }
 
 static int c_slab(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
-	return v[S_KIND] < 2 || (v[S_TPR] == 32 && v[S_VN] >= 4 && v[S_WARPS] >= 2 && v[S_RPW] * v[S_VN] <= 64);
+	return !slabbed(v) || (v[S_TPR] == 32 && v[S_VN] >= 4 && v[S_WARPS] >= 2 && v[S_RPW] * v[S_VN] <= 64);
 }
 
 /* KIND 3's rows per warp: the groups of its segmented copies (one copy each, so few) */
@@ -77,7 +84,7 @@ static int c_minb(const int *v, const struct dlb_limits *lim)
 }
 
 static const struct dlb_constraint s_constraints[] = {
-	{.text = "KIND 0, 1: RPW = 1, BK = 32 (theirs are unused)", .kind = DLB_CON_CUSTOM, .ok = c_plain},
+	{.text = "KIND 0, 1, 4: RPW = 1, BK = 32 (theirs are unused)", .kind = DLB_CON_CUSTOM, .ok = c_plain},
 	{.text = "KIND 2, 3: TPR = 32, VN >= 4, WARPS >= 2, accumulators RPW*VN <= 64 a thread", .kind = DLB_CON_CUSTOM,
 	 .ok = c_slab},
 	{.text = "KIND 3: RPW 4, 8 or 16 (a segmented copy of A each)", .kind = DLB_CON_CUSTOM, .ok = c_seg},
@@ -91,7 +98,7 @@ static const struct dlb_constraint s_constraints[] = {
  * the matrix: seg_smem) */
 static size_t s_dyn_smem(const int *v)
 {
-	return v[S_KIND] >= 2 ? 2 * (size_t)v[S_BK] * 32 * (size_t)v[S_VN] * 4 : 0;
+	return slabbed(v) ? 2 * (size_t)v[S_BK] * 32 * (size_t)v[S_VN] * 4 : 0;
 }
 
 static int l_smem(const int *v, const struct dlb_limits *lim)
@@ -129,6 +136,10 @@ struct spmm_state {
 	int cs_open, cur;
 	int nent, ent_sparse[MAX_ENTRIES], ent_index[MAX_ENTRIES]; /* per entry: cuSPARSE's algorithm, or the dense
 	                                                            * runner's entry */
+	/* KIND 4's copy of the column indices in 16 bits (on every set), made where K and N let KIND 4 run */
+	int col16_built;
+	double col16_ms;
+	uint16_t *col16[MAX_SETS];
 	/* KIND 3's segmented copies of A (one per seg_rpw, on every set), made where N lets KIND 3 run */
 	int segs_built;
 	double segs_ms;    /* building them on the host */
@@ -170,6 +181,12 @@ static int seg_wanted(int64_t n)
 	return 2 * n >= 32 * 4;
 }
 
+/* Whether KIND 4 (KIND 0 with 16-bit column indices) may run on a problem: its copy is made then. */
+static int col16_wanted(int64_t n, int64_t k)
+{
+	return n <= 16 && k <= 65536;
+}
+
 /* KIND 3's segmented copies, one set, at most */
 static double segs_bound(const int64_t *d)
 {
@@ -184,7 +201,8 @@ static size_t s_device_bytes(const struct dlb_problem *p, const struct dlb_devic
 {
 	/* the sets (with the dense A and KIND 3's copies), the reference, cuSPARSE's buffers (a guess: a row
 	 * pointer's worth per set and algorithm) and the L2 flush */
-	return (size_t)sets_for(p, dev) * (set_bytes(p->dim) + (size_t)segs_bound(p->dim) +
+	size_t col16 = col16_wanted(p->dim[SPMM_N], p->dim[SPMM_K]) ? 2 * (size_t)dlb_spmm_nnz(p->dim) : 0;
+	return (size_t)sets_for(p, dev) * (set_bytes(p->dim) + (size_t)segs_bound(p->dim) + col16 +
 					   4 * ((size_t)p->dim[SPMM_M] + 1) * DLB_CUSPARSE_MAX_ALGOS) +
 	       4 * (size_t)p->dim[SPMM_M] * (size_t)p->dim[SPMM_N] + dlb_bench_flush_bytes(dev);
 }
@@ -203,6 +221,7 @@ static void s_teardown(void *state)
 		dlb_dev_free(s->B[i]);
 		dlb_dev_free(s->C[i]);
 		dlb_dev_free(s->Ad[i]);
+		dlb_dev_free(s->col16[i]);
 		for (int f = 0; f < SEG_FORMATS; f++) {
 			dlb_dev_free(s->seg[f].off[i]);
 			dlb_dev_free(s->seg[f].data[i]);
@@ -248,6 +267,29 @@ fail:
 }
 
 static int check(void *state, struct dlb_check *out);
+
+static double now_ms(void);
+
+/* KIND 4's column indices in 16 bits, converted on the host (timed) and put on every set. */
+static int build_col16(struct spmm_state *s, const struct dlb_csr *a)
+{
+	int rc = 0;
+	double t0 = now_ms();
+	uint16_t *c16 = malloc((size_t)(a->nnz ? a->nnz : 1) * sizeof *c16);
+	if (!c16)
+		DLB_FAIL(ENOMEM, "out of memory for 16-bit column indices");
+	for (int64_t j = 0; j < a->nnz; j++)
+		c16[j] = (uint16_t)a->col[j]; /* cols <= 65536 */
+	s->col16_ms = now_ms() - t0;
+	for (int set = 0; set < s->nsets; set++) {
+		DLB_CHECK(dlb_dev_alloc((void **)&s->col16[set], (size_t)(a->nnz ? a->nnz : 1) * 2));
+		CUDA_CHECK(cudaMemcpy(s->col16[set], c16, (size_t)a->nnz * 2, cudaMemcpyHostToDevice));
+	}
+	s->col16_built = 1;
+fail:
+	free(c16);
+	return rc;
+}
 
 static double now_ms(void)
 {
@@ -339,6 +381,8 @@ static int s_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state)
 	}
 	if (seg_wanted(s->n))
 		DLB_CHECK(build_segs(s, &a));
+	if (col16_wanted(s->n, s->k))
+		DLB_CHECK(build_col16(s, &a));
 	DLB_CHECK(dlb_dev_alloc((void **)&s->ref, nc * 4));
 	DLB_CHECK(dlb_poison(g, s->ref, nc * 4));
 	{
@@ -407,6 +451,7 @@ static int s_variants(void *state, const struct dlb_candidate *c, int *values, i
 	const int *v = c->cfg.v;
 	int n2 = pow2_at_least(s->n);
 	int ok = v[S_KIND] == 0   ? s->n <= 16 && v[S_VN] <= n2
+		 : v[S_KIND] == 4 ? s->col16_built && s->n <= 16 && v[S_VN] <= n2
 		 : v[S_KIND] == 1 ? v[S_TPR] * v[S_VN] <= n2
 		 : v[S_KIND] == 3 ? s->segs_built && seg_format_of(v[S_RPW]) >= 0 && 2 * s->n >= 32 * v[S_VN]
 				  : 2 * s->n >= 32 * v[S_VN];
@@ -418,8 +463,10 @@ static int s_variants(void *state, const struct dlb_candidate *c, int *values, i
 
 static void grid_of(const struct spmm_state *s, const int *v, unsigned *gx, unsigned *gy)
 {
-	int64_t rows = v[S_KIND] >= 2 ? (int64_t)v[S_WARPS] * v[S_RPW] : 32 * (int64_t)v[S_WARPS] / v[S_TPR];
-	int64_t cols = v[S_KIND] == 0 ? v[S_VN] : v[S_KIND] == 1 ? (int64_t)v[S_TPR] * v[S_VN] : 32 * (int64_t)v[S_VN];
+	int64_t rows = slabbed(v) ? (int64_t)v[S_WARPS] * v[S_RPW] : 32 * (int64_t)v[S_WARPS] / v[S_TPR];
+	int64_t cols = v[S_KIND] == 0 || v[S_KIND] == 4 ? v[S_VN]
+		       : v[S_KIND] == 1                 ? (int64_t)v[S_TPR] * v[S_VN]
+							: 32 * (int64_t)v[S_VN];
 	int64_t x = (s->m + rows - 1) / rows, y = (s->n + cols - 1) / cols;
 	*gx = (unsigned)x; /* m < 2^31 */
 	*gy = (unsigned)(y < 65535 ? y : 65535); /* the kernels loop over the rest */
@@ -452,7 +499,8 @@ static int s_launch(void *state, const struct dlb_candidate *c, int variant, int
 		return dlb_launch(c->kernels[0], (dim3){gx, gy, 1}, (dim3){32 * (unsigned)c->cfg.v[S_WARPS], 1, 1},
 				  seg_smem(s, c->cfg.v), s->g->dev->stream, args);
 	}
-	int *rp = s->rp[set], *col = col_of(s, set);
+	int *rp = s->rp[set];
+	void *col = c->cfg.v[S_KIND] == 4 ? (void *)s->col16[set] : (void *)col_of(s, set);
 	float *val = val_of(s, set), *B = s->B[set], *C = s->C[set];
 	void *args[] = {&rp, &col, &val, &B, &C, &s->m, &s->n, &s->k};
 	return dlb_launch(c->kernels[0], (dim3){gx, 1 * gy, 1}, (dim3){32 * (unsigned)c->cfg.v[S_WARPS], 1, 1},
@@ -608,8 +656,11 @@ static void s_data_note(void *state, char *buf, int len)
 			   (long long)t->longest_row, t->mean_row, (long long)t->empty_rows,
 			   ((double)t->nnz * 8 + ((double)s->m + 1) * 4) / 1e6);
 	if (s->segs_built && off >= 0 && off < len)
-		snprintf(buf + off, (size_t)(len - off), "; KIND 3's segmented copies %.1f MB, built in %.0f ms on the host",
-			 (double)s->segs_bytes / 1e6, s->segs_ms);
+		off += snprintf(buf + off, (size_t)(len - off), "; KIND 3's segmented copies %.1f MB, built in %.0f ms on the host",
+				(double)s->segs_bytes / 1e6, s->segs_ms);
+	if (s->col16_built && off >= 0 && off < len)
+		snprintf(buf + off, (size_t)(len - off), "; KIND 4's 16-bit columns %.1f MB, made in %.1f ms on the host",
+			 (double)s->nnz * 2 / 1e6, s->col16_ms);
 }
 
 const struct dlb_op dlb_op_spmm = {
