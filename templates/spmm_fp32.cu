@@ -12,9 +12,10 @@
 //             B, copied once into shared memory and used by every row of the block that has a nonzero in the
 //             slab (each warp RPW rows, a cursor per row); for N of a hundred or more;
 //          3: B in shared memory, A segmented — as 2, but A comes in the slab-segmented copy of
-//             src/ops/sparse/segs.h, made once on the host: each warp copies its RPW rows' segments of the next
-//             slab into shared memory with the slab, and reads each nonzero there as one broadcast
-//             {column, value}, row by row as the segment's header counts them (no search, no shuffles);
+//             src/ops/sparse/segs.h (slices of BK columns), made once on the host: each warp copies its RPW
+//             rows' segment of the next slab into shared memory with the slab, and reads each nonzero there as
+//             one broadcast {column, value}, row by row as the segment's header counts them (no search, no
+//             shuffles);
 //          4: as 0, with 16-bit column indices (a copy made once on the host where K <= 65536): 6 bytes a
 //             nonzero to read, not 8.
 //   TPR    lanes per row (KIND 0, 1, 4; KIND 2, 3: 32)
@@ -337,37 +338,35 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) spmm(const int *__restr
 #endif
 
 #if KIND == 3
-#define SEG_K 32                     // columns of A a segment covers (segs.h's DLB_SEG_K)
 #define HDR16 ((RPW * 2 + 15) / 16) // a segment's header, 16-byte units
 
-// This warp's segments of one slab (units [o0, o1) of segs: contiguous, one group's consecutive slices) into
-// dst, 16 bytes a copy, in the current copy group.
-__device__ __forceinline__ void copy_segs(int4 *dst, const int4 *__restrict__ segs, unsigned o0, unsigned o1, int lane)
+// This warp's segment of one slab (units [o0, o1) of segs) into dst, 16 bytes a copy, in the current copy group.
+__device__ __forceinline__ void copy_seg(int4 *dst, const int4 *__restrict__ segs, unsigned o0, unsigned o1, int lane)
 {
 	for (unsigned u = lane; u < o1 - o0; u += 32)
 		cp_async16(reinterpret_cast<float *>(dst + u), reinterpret_cast<const float *>(segs + o0 + u), true);
 }
 
-// The offsets a lane holds for slab s of group g: lane t <= the slab's slices holds segoff[first + t].
-__device__ __forceinline__ unsigned seg_offsets(const unsigned *__restrict__ segoff, int g, int groups, int slices,
+// The offsets of group g's segment of slab s: lane 0 holds where it starts, lane 1 where it ends (0 past the
+// last slab or group).
+__device__ __forceinline__ unsigned seg_offsets(const unsigned *__restrict__ segoff, int g, int groups, int nslabs,
 						int s, int lane)
 {
-	const int first = s * (BK / SEG_K), n = min(BK / SEG_K, slices - first);
-	return g < groups && s * BK < SEG_K * slices && lane <= n ? __ldg(segoff + (i64)g * slices + first + lane) : 0u;
+	return g < groups && s < nslabs && lane <= 1 ? __ldg(segoff + (i64)g * nslabs + s + lane) : 0u;
 }
 
 // A block's WARPS·RPW rows × 32·VN columns, B in slabs as KIND 2. Warp w's rows are group blockIdx.x·WARPS + w of
-// the segmented copy; with each slab of B it copies that group's segments of the slab's slices (their offsets
-// loaded a slab earlier still), then walks them: per slice, per row, the row's entries as the header counts
-// them, each a broadcast {column, value} and a lane's VN columns of that slab row.
+// the segmented copy (slices of BK columns: one segment a slab); with each slab of B it copies that group's
+// segment of the slab (its offsets loaded a slab earlier still), then walks it: per row, the row's entries as
+// the header counts them, each a broadcast {column, value} and a lane's VN columns of that slab row.
 extern "C" __global__ void __launch_bounds__(THREADS, MINB) spmm(const unsigned *__restrict__ segoff,
 							   const int4 *__restrict__ segs, int span16,
 							   const float *__restrict__ B, float *__restrict__ C, int M, int N, int K)
 {
 	extern __shared__ __align__(16) float Bs[]; // [2][BK][32·VN], then [2][WARPS][span16] units of segments
-	const int BN = 32 * VN, SPS = BK / SEG_K;
+	const int BN = 32 * VN;
 	const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-	const int groups = (M + RPW - 1) / RPW, slices = (K + SEG_K - 1) / SEG_K;
+	const int groups = (M + RPW - 1) / RPW;
 	const int g = blockIdx.x * WARPS + warp;
 	const i64 r0 = (i64)g * RPW;
 	int4 *const segs_smem = reinterpret_cast<int4 *>(Bs + 2 * BK * BN) + warp * span16; // + WARPS·span16: buffer 1
@@ -384,76 +383,66 @@ extern "C" __global__ void __launch_bounds__(THREADS, MINB) spmm(const unsigned 
 		const bool col_in = n0 + c4 < N;
 		const i64 stride = (i64)(THREADS / (BN / 4)) * N;
 		const float *src = B + (i64)(threadIdx.x / (BN / 4)) * N + n0 + c4;
-		unsigned oc = seg_offsets(segoff, g, groups, slices, 0, lane); // slab s's offsets
-		unsigned on = seg_offsets(segoff, g, groups, slices, 1, lane); // slab s + 1's
+		unsigned oc = seg_offsets(segoff, g, groups, nslabs, 0, lane); // slab s's offsets
+		unsigned on = seg_offsets(segoff, g, groups, nslabs, 1, lane); // slab s + 1's
 		__syncthreads(); // the last chunk's slabs are no longer read
-		copy_segs(segs_smem, segs, __shfl_sync(0xffffffffu, oc, 0),
-			  __shfl_sync(0xffffffffu, oc, min(SPS, slices)), lane);
+		copy_seg(segs_smem, segs, __shfl_sync(0xffffffffu, oc, 0), __shfl_sync(0xffffffffu, oc, 1), lane);
 		load_slab(Bs, B, src, stride, col_in, 0, n0, N, K);
 		for (int s = 0; s < nslabs; s++) {
-			const int k0 = s * BK, nsub = min(SPS, slices - s * SPS);
+			const int k0 = s * BK;
 			unsigned onn = 0;
 			if (s + 1 < nslabs) {
-				const int nsub1 = min(SPS, slices - (s + 1) * SPS);
-				copy_segs(segs_smem + ((s + 1) & 1) * WARPS * span16, segs, __shfl_sync(0xffffffffu, on, 0),
-					  __shfl_sync(0xffffffffu, on, nsub1), lane);
+				copy_seg(segs_smem + ((s + 1) & 1) * WARPS * span16, segs, __shfl_sync(0xffffffffu, on, 0),
+					 __shfl_sync(0xffffffffu, on, 1), lane);
 				load_slab(Bs + ((s + 1) & 1) * BK * BN, B, src + (i64)(k0 + BK) * N, stride, col_in, k0 + BK, n0,
 					  N, K);
-				onn = seg_offsets(segoff, g, groups, slices, s + 2, lane);
+				onn = seg_offsets(segoff, g, groups, nslabs, s + 2, lane);
 			} else
 				asm volatile("cp.async.commit_group;\n" ::);
 			asm volatile("cp.async.wait_group 1;\n" ::);
 			__syncthreads();
 			if (g < groups) {
 				const float *slab = Bs + (s & 1) * BK * BN;
-				const int4 *es = segs_smem + (s & 1) * WARPS * span16;
-				const unsigned base = __shfl_sync(0xffffffffu, oc, 0);
+				const int4 *seg = segs_smem + (s & 1) * WARPS * span16;
+				unsigned hw[HDR16 * 4];
 #pragma unroll
-				for (int sub = 0; sub < SPS; sub++) {
-					if (sub >= nsub)
-						break;
-					const int4 *seg = es + (__shfl_sync(0xffffffffu, oc, sub) - base);
-					unsigned hw[HDR16 * 4];
+				for (int h = 0; h < HDR16; h++) {
+					const int4 x = seg[h];
+					hw[4 * h] = (unsigned)x.x;
+					hw[4 * h + 1] = (unsigned)x.y;
+					hw[4 * h + 2] = (unsigned)x.z;
+					hw[4 * h + 3] = (unsigned)x.w;
+				}
+				const int2 *ent = reinterpret_cast<const int2 *>(seg + HDR16);
+				// two nonzeros an iteration, the next one's {column, value} read an iteration ahead (x is always
+				// entry j: past the segment's end that is padding or the buffer's spare unit)
+				int j = 0;
+				int2 x = ent[0];
 #pragma unroll
-					for (int h = 0; h < HDR16; h++) {
-						const int4 x = seg[h];
-						hw[4 * h] = (unsigned)x.x;
-						hw[4 * h + 1] = (unsigned)x.y;
-						hw[4 * h + 2] = (unsigned)x.z;
-						hw[4 * h + 3] = (unsigned)x.w;
-					}
-					const int2 *ent = reinterpret_cast<const int2 *>(seg + HDR16);
-					const float *sl = slab + sub * SEG_K * BN;
-					// two nonzeros an iteration, the next one's {column, value} read an iteration ahead (x is
-					// always entry j: past a segment's end that is padding or the buffer's spare unit)
-					int j = 0;
-					int2 x = ent[0];
-#pragma unroll
-					for (int i = 0; i < RPW; i++) {
-						const int e = (hw[i / 2] >> (16 * (i % 2))) & 0xffff;
+				for (int i = 0; i < RPW; i++) {
+					const int e = (hw[i / 2] >> (16 * (i % 2))) & 0xffff;
 #pragma unroll 1
-						for (; j + 1 < e; j += 2) {
-							const int2 x1 = ent[j + 1], xn = ent[j + 2];
-							float b0[VN], b1[VN];
-							slab_row(sl + x.x * BN, lane, b0);
-							slab_row(sl + x1.x * BN, lane, b1);
+					for (; j + 1 < e; j += 2) {
+						const int2 x1 = ent[j + 1], xn = ent[j + 2];
+						float b0[VN], b1[VN];
+						slab_row(slab + x.x * BN, lane, b0);
+						slab_row(slab + x1.x * BN, lane, b1);
 #pragma unroll
-							for (int v = 0; v < VN; v++) {
-								acc[i][v] = fmaf(__int_as_float(x.y), b0[v], acc[i][v]);
-								acc[i][v] = fmaf(__int_as_float(x1.y), b1[v], acc[i][v]);
-							}
-							x = xn;
+						for (int v = 0; v < VN; v++) {
+							acc[i][v] = fmaf(__int_as_float(x.y), b0[v], acc[i][v]);
+							acc[i][v] = fmaf(__int_as_float(x1.y), b1[v], acc[i][v]);
 						}
-						if (j < e) {
-							const int2 xn = ent[j + 1];
-							float b0[VN];
-							slab_row(sl + x.x * BN, lane, b0);
+						x = xn;
+					}
+					if (j < e) {
+						const int2 xn = ent[j + 1];
+						float b0[VN];
+						slab_row(slab + x.x * BN, lane, b0);
 #pragma unroll
-							for (int v = 0; v < VN; v++)
-								acc[i][v] = fmaf(__int_as_float(x.y), b0[v], acc[i][v]);
-							x = xn;
-							j++;
-						}
+						for (int v = 0; v < VN; v++)
+							acc[i][v] = fmaf(__int_as_float(x.y), b0[v], acc[i][v]);
+						x = xn;
+						j++;
 					}
 				}
 			}

@@ -190,10 +190,10 @@ static void test_skewed(void)
 
 /* The segmented copy of a, read back: every segment in place (offsets ascending, the longest as max16), its
  * header's counts ascending, its entries the group's nonzeros of its slice in CSR order, the padding zero. */
-static void check_segs(const struct dlb_csr *a, int rpw, const char *what)
+static void check_segs(const struct dlb_csr *a, int rpw, int seg_k, const char *what)
 {
 	struct dlb_segs s;
-	CHECK_EQ_INT(dlb_segs_build(a, rpw, &s), 0);
+	CHECK_EQ_INT(dlb_segs_build(a, rpw, seg_k, &s), 0);
 	int hdr16 = dlb_segs_hdr16(rpw), ok = 1, longest = 0;
 	int64_t seen = 0;
 	for (int64_t g = 0; g < s.groups && ok; g++)
@@ -212,15 +212,15 @@ static void check_segs(const struct dlb_csr *a, int rpw, const char *what)
 					memcpy(&v, seg + (size_t)hdr16 * 16 + (size_t)j * 8 + 4, 4);
 					/* the entry is the next of row r in this slice */
 					int64_t e = a->row_ptr[r];
-					while (e < a->row_ptr[r + 1] && a->col[e] < sl * DLB_SEG_K + c)
+					while (e < a->row_ptr[r + 1] && a->col[e] < sl * seg_k + c)
 						e++;
-					ok = r < a->rows && c >= 0 && c < DLB_SEG_K && e < a->row_ptr[r + 1] &&
-					     a->col[e] == sl * DLB_SEG_K + c && a->val[e] == v;
+					ok = r < a->rows && c >= 0 && c < seg_k && e < a->row_ptr[r + 1] &&
+					     a->col[e] == sl * seg_k + c && a->val[e] == v;
 				}
 				/* and no nonzero of row r in this slice was left out */
 				int64_t in = 0;
 				for (int64_t e = r < a->rows ? a->row_ptr[r] : 0; r < a->rows && e < a->row_ptr[r + 1]; e++)
-					in += a->col[e] / DLB_SEG_K == sl;
+					in += a->col[e] / seg_k == sl;
 				ok = ok && hdr[i] - (i ? hdr[i - 1] : 0) == in;
 			}
 			int n = rpw ? hdr[rpw - 1] : 0;
@@ -231,9 +231,10 @@ static void check_segs(const struct dlb_csr *a, int rpw, const char *what)
 			}
 		}
 	CHECK(ok && seen == a->nnz && longest == s.max16 && s.bytes == (size_t)s.off[s.groups * s.slices] * 16 &&
-		      (double)s.bytes <= dlb_segs_bytes_bound(a->rows, a->cols, (double)a->nnz, rpw),
-	      "%s, %d rows a group: the segmented copy does not hold the matrix (%lld of %lld nonzeros seen)", what, rpw,
-	      (long long)seen, (long long)a->nnz);
+		      (double)s.bytes + (double)(s.groups * s.slices + 1) * 4 <=
+			      dlb_segs_bytes_bound(a->rows, a->cols, (double)a->nnz, rpw, seg_k),
+	      "%s, %d rows and %d columns a segment: the segmented copy does not hold the matrix (%lld of %lld nonzeros "
+	      "seen)", what, rpw, seg_k, (long long)seen, (long long)a->nnz);
 	dlb_segs_free(&s);
 }
 
@@ -242,16 +243,22 @@ static void test_segs(void)
 	struct dlb_csr a;
 	CHECK_EQ_INT(dlb_csr_generate(203, 517, 0.9, 1, 1, 3, &a), 0); /* neither a multiple of a group nor a slice */
 	for (int rpw = 1; rpw <= 16; rpw *= 2)
-		check_segs(&a, rpw, "uniform 203 x 517");
+		for (int seg_k = 32; seg_k <= 128; seg_k *= 2)
+			check_segs(&a, rpw, seg_k, "uniform 203 x 517");
+	check_segs(&a, 3, 7, "uniform 203 x 517");
 	dlb_csr_free(&a);
 	CHECK_EQ_INT(dlb_csr_generate_skewed(61, 1000, 0.95, 2, &a), 0); /* one long row, empty rows likely */
-	check_segs(&a, 8, "skewed 61 x 1000");
+	check_segs(&a, 8, 64, "skewed 61 x 1000");
 	dlb_csr_free(&a);
 	CHECK_EQ_INT(dlb_csr_generate(5, 7, 0, 1, 1, 1, &a), 0); /* dense and smaller than a group and a slice */
-	check_segs(&a, 16, "dense 5 x 7");
+	check_segs(&a, 16, 32, "dense 5 x 7");
 	dlb_csr_free(&a);
+	CHECK_EQ_INT(dlb_csr_generate(64, 1024, 0, 1, 1, 1, &a), 0); /* dense: a segment's count at its largest */
+	check_segs(&a, 63, 1024, "dense 64 x 1024");
 	struct dlb_segs s;
-	CHECK_EQ_INT(dlb_segs_build(&a, 0, &s), DLB_E_USAGE);
+	CHECK_EQ_INT(dlb_segs_build(&a, 64, 1024, &s), DLB_E_USAGE); /* 65536 nonzeros: not a 16-bit count */
+	dlb_csr_free(&a);
+	CHECK_EQ_INT(dlb_segs_build(&a, 0, 32, &s), DLB_E_USAGE);
 }
 
 int main(void)

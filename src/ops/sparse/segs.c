@@ -22,18 +22,19 @@ void dlb_segs_free(struct dlb_segs *s)
 	memset(s, 0, sizeof *s);
 }
 
-double dlb_segs_bytes_bound(int64_t rows, int64_t cols, double nnz, int rpw)
+double dlb_segs_bytes_bound(int64_t rows, int64_t cols, double nnz, int rpw, int seg_k)
 {
-	double segs = (double)((rows + rpw - 1) / rpw) * (double)((cols + DLB_SEG_K - 1) / DLB_SEG_K);
-	return segs * (dlb_segs_hdr16(rpw) * 16.0 + 8.0) + nnz * 8.0;
+	double segs = (double)((rows + rpw - 1) / rpw) * (double)((cols + seg_k - 1) / seg_k);
+	return segs * (dlb_segs_hdr16(rpw) * 16.0 + 8.0 + 4.0) + nnz * 8.0 + 4.0;
 }
 
 /* The entries of group g's rows in slice sl: each row's cursor cur[i] moves past them; with out, written there
  * (header first). Returns the segment's length in units. */
-static int64_t segment(const struct dlb_csr *a, int rpw, int64_t g, int64_t sl, int64_t *cur, unsigned char *out)
+static int64_t segment(const struct dlb_csr *a, int rpw, int seg_k, int64_t g, int64_t sl, int64_t *cur,
+		       unsigned char *out)
 {
 	int hdr16 = dlb_segs_hdr16(rpw);
-	int64_t n = 0, end = (sl + 1) * DLB_SEG_K;
+	int64_t n = 0, end = (sl + 1) * seg_k;
 	uint16_t *hdr = (uint16_t *)out;
 	unsigned char *ent = out ? out + (size_t)hdr16 * 16 : NULL;
 	for (int i = 0; i < rpw; i++) {
@@ -42,7 +43,7 @@ static int64_t segment(const struct dlb_csr *a, int rpw, int64_t g, int64_t sl, 
 			int64_t stop = a->row_ptr[r + 1];
 			for (; cur[i] < stop && a->col[cur[i]] < end; cur[i]++, n++)
 				if (ent) {
-					int32_t c = a->col[cur[i]] - (int32_t)(sl * DLB_SEG_K);
+					int32_t c = a->col[cur[i]] - (int32_t)(sl * seg_k);
 					memcpy(ent + n * 8, &c, 4);
 					memcpy(ent + n * 8 + 4, &a->val[cur[i]], 4);
 				}
@@ -55,16 +56,18 @@ static int64_t segment(const struct dlb_csr *a, int rpw, int64_t g, int64_t sl, 
 	return hdr16 + (n + 1) / 2;
 }
 
-int dlb_segs_build(const struct dlb_csr *a, int rpw, struct dlb_segs *out)
+int dlb_segs_build(const struct dlb_csr *a, int rpw, int seg_k, struct dlb_segs *out)
 {
 	int rc = 0;
 	int64_t *cur = NULL;
 	memset(out, 0, sizeof *out);
-	if (rpw < 1 || rpw > 64)
-		DLB_FAIL(DLB_E_USAGE, "segments of %d rows: 1 to 64", rpw);
+	if (rpw < 1 || rpw > 64 || seg_k < 1 || seg_k > 1024 || rpw * seg_k > 65535)
+		DLB_FAIL(DLB_E_USAGE, "segments of %d rows and %d columns: 1 to 64 and 1 to 1024, their product under 65536 "
+				      "(16-bit counts)", rpw, seg_k);
 	out->rpw = rpw;
+	out->seg_k = seg_k;
 	out->groups = (a->rows + rpw - 1) / rpw;
-	out->slices = (a->cols + DLB_SEG_K - 1) / DLB_SEG_K;
+	out->slices = (a->cols + seg_k - 1) / seg_k;
 	if ((double)out->groups * (double)out->slices >= 4e9)
 		DLB_FAIL(DLB_E_USAGE, "%lld x %lld segments: too many for 32-bit offsets", (long long)out->groups,
 			 (long long)out->slices);
@@ -82,7 +85,7 @@ int dlb_segs_build(const struct dlb_csr *a, int rpw, struct dlb_segs *out)
 			for (int64_t sl = 0; sl < out->slices; sl++) {
 				size_t q = (size_t)(g * out->slices + sl);
 				unsigned char *at = pass ? (unsigned char *)out->data + (size_t)out->off[q] * 16 : NULL;
-				int64_t len = segment(a, rpw, g, sl, cur, at);
+				int64_t len = segment(a, rpw, seg_k, g, sl, cur, at);
 				if (!pass) {
 					out->off[q] = (uint32_t)units;
 					if (len > out->max16)

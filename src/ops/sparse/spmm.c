@@ -30,7 +30,7 @@ static const struct dlb_param s_params[S_NPARAMS] = {
 					  "FFMA B slabs, A segmented", "FFMA nonzero-split, 16-bit columns"}},
 	[S_TPR] = {"TPR", "lanes per row (KIND 0, 1)", 6, {1, 2, 4, 8, 16, 32}},
 	[S_VN] = {"VN", "columns per lane", 4, {1, 2, 4, 8}},
-	[S_WARPS] = {"WARPS", "warps per block", 4, {1, 2, 4, 8}},
+	[S_WARPS] = {"WARPS", "warps per block (16: KIND 3)", 5, {1, 2, 4, 8, 16}},
 	[S_RPW] = {"RPW", "rows per warp (KIND 2, 3)", 5, {1, 2, 4, 8, 16}},
 	[S_BK] = {"BK", "rows of B per shared-memory slab (KIND 2, 3)", 4, {32, 64, 128, 256}},
 	[S_MINB] = {"MINB", "KIND 3: blocks an SM its registers are capped for (launch bounds' minimum)", 4, {1, 2, 3, 4}},
@@ -54,22 +54,26 @@ static int c_slab(const int *v, const struct dlb_limits *lim)
 	return !slabbed(v) || (v[S_TPR] == 32 && v[S_VN] >= 4 && v[S_WARPS] >= 2 && v[S_RPW] * v[S_VN] <= 64);
 }
 
-/* KIND 3's rows per warp: the groups of its segmented copies (one copy each, so few) */
-#define SEG_FORMATS 3
-static const int seg_rpw[SEG_FORMATS] = {4, 8, 16};
+/* KIND 3's rows per warp and slabs: the groups and slices of its segmented copies (one copy each, so few) */
+#define SEG_RPWS 3
+#define SEG_BKS 3
+#define SEG_FORMATS (SEG_RPWS * SEG_BKS)
+static const int seg_rpw[SEG_RPWS] = {4, 8, 16}, seg_bk[SEG_BKS] = {32, 64, 128};
 
-static int seg_format_of(int rpw)
+/* The segmented copy configuration v reads, or -1 */
+static int seg_format_of(const int *v)
 {
-	for (int i = 0; i < SEG_FORMATS; i++)
-		if (seg_rpw[i] == rpw)
-			return i;
+	for (int i = 0; i < SEG_RPWS; i++)
+		for (int j = 0; j < SEG_BKS; j++)
+			if (seg_rpw[i] == v[S_RPW] && seg_bk[j] == v[S_BK])
+				return i * SEG_BKS + j;
 	return -1;
 }
 
 static int c_seg(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
-	return v[S_KIND] != 3 || seg_format_of(v[S_RPW]) >= 0;
+	return v[S_KIND] == 3 ? seg_format_of(v) >= 0 : v[S_WARPS] <= 8;
 }
 
 static int c_minb(const int *v, const struct dlb_limits *lim)
@@ -87,7 +91,9 @@ static const struct dlb_constraint s_constraints[] = {
 	{.text = "KIND 0, 1, 4: RPW = 1, BK = 32 (theirs are unused)", .kind = DLB_CON_CUSTOM, .ok = c_plain},
 	{.text = "KIND 2, 3: TPR = 32, VN >= 4, WARPS >= 2, accumulators RPW*VN <= 64 a thread", .kind = DLB_CON_CUSTOM,
 	 .ok = c_slab},
-	{.text = "KIND 3: RPW 4, 8 or 16 (a segmented copy of A each)", .kind = DLB_CON_CUSTOM, .ok = c_seg},
+	{.text = "KIND 3: RPW 4, 8 or 16 and BK 32, 64 or 128 (a segmented copy of A each); the others: WARPS <= 8",
+	 .kind = DLB_CON_CUSTOM,
+	 .ok = c_seg},
 	{.text = "MINB: KIND 3's, at most 2048 threads an SM (32*WARPS*MINB), registers RPW*VN + 48 "
 		 "(56 where BK > 32) <= 65536 / (32*WARPS*MINB) to a multiple of 8; 1 for the others",
 	 .kind = DLB_CON_CUSTOM,
@@ -140,7 +146,7 @@ struct spmm_state {
 	int col16_built;
 	double col16_ms;
 	uint16_t *col16[MAX_SETS];
-	/* KIND 3's segmented copies of A (one per seg_rpw, on every set), made where N lets KIND 3 run */
+	/* KIND 3's segmented copies of A (one per seg_rpw and seg_bk, on every set), made where N lets KIND 3 run */
 	int segs_built;
 	double segs_ms;    /* building them on the host */
 	size_t segs_bytes; /* all of them, one set */
@@ -192,8 +198,7 @@ static double segs_bound(const int64_t *d)
 {
 	double b = 0;
 	for (int i = 0; seg_wanted(d[SPMM_N]) && i < SEG_FORMATS; i++)
-		b += dlb_segs_bytes_bound(d[SPMM_M], d[SPMM_K], dlb_spmm_nnz(d), seg_rpw[i]) +
-		     4.0 * ((double)((d[SPMM_M] + seg_rpw[i] - 1) / seg_rpw[i]) * (double)((d[SPMM_K] + DLB_SEG_K - 1) / DLB_SEG_K) + 1);
+		b += dlb_segs_bytes_bound(d[SPMM_M], d[SPMM_K], dlb_spmm_nnz(d), seg_rpw[i / SEG_BKS], seg_bk[i % SEG_BKS]);
 	return b;
 }
 
@@ -306,7 +311,7 @@ static int build_segs(struct spmm_state *s, const struct dlb_csr *a)
 	struct dlb_segs f = {0};
 	for (int i = 0; i < SEG_FORMATS; i++) {
 		double t0 = now_ms();
-		DLB_CHECK(dlb_segs_build(a, seg_rpw[i], &f));
+		DLB_CHECK(dlb_segs_build(a, seg_rpw[i / SEG_BKS], seg_bk[i % SEG_BKS], &f));
 		s->segs_ms += now_ms() - t0;
 		size_t noff = (size_t)(f.groups * f.slices + 1) * sizeof *f.off;
 		s->segs_bytes += f.bytes + noff;
@@ -453,7 +458,7 @@ static int s_variants(void *state, const struct dlb_candidate *c, int *values, i
 	int ok = v[S_KIND] == 0   ? s->n <= 16 && v[S_VN] <= n2
 		 : v[S_KIND] == 4 ? s->col16_built && s->n <= 16 && v[S_VN] <= n2
 		 : v[S_KIND] == 1 ? v[S_TPR] * v[S_VN] <= n2
-		 : v[S_KIND] == 3 ? s->segs_built && seg_format_of(v[S_RPW]) >= 0 && 2 * s->n >= 32 * v[S_VN]
+		 : v[S_KIND] == 3 ? s->segs_built && seg_format_of(v) >= 0 && 2 * s->n >= 32 * v[S_VN]
 				  : 2 * s->n >= 32 * v[S_VN];
 	if (!ok || max < 1)
 		return 0;
@@ -472,11 +477,11 @@ static void grid_of(const struct spmm_state *s, const int *v, unsigned *gx, unsi
 	*gy = (unsigned)(y < 65535 ? y : 65535); /* the kernels loop over the rest */
 }
 
-/* KIND 3's segment buffers in units of 16 bytes a warp (the slab's slices, the longest segment each, and a spare
- * unit the kernel may read past the last) and its whole dynamic shared memory. */
+/* KIND 3's segment buffer in units of 16 bytes a warp (the longest segment, and a spare unit the kernel may
+ * read past its last) and its whole dynamic shared memory. */
 static int seg_span16(const struct spmm_state *s, const int *v)
 {
-	return v[S_BK] / DLB_SEG_K * s->seg[seg_format_of(v[S_RPW])].max16 + 1;
+	return s->seg[seg_format_of(v)].max16 + 1;
 }
 
 static size_t seg_smem(const struct spmm_state *s, const int *v)
@@ -491,7 +496,7 @@ static int s_launch(void *state, const struct dlb_candidate *c, int variant, int
 	unsigned gx, gy;
 	grid_of(s, c->cfg.v, &gx, &gy);
 	if (c->cfg.v[S_KIND] == 3) {
-		int f = seg_format_of(c->cfg.v[S_RPW]), span16 = seg_span16(s, c->cfg.v);
+		int f = seg_format_of(c->cfg.v), span16 = seg_span16(s, c->cfg.v);
 		unsigned *off = s->seg[f].off[set];
 		void *data = s->seg[f].data[set];
 		float *B = s->B[set], *C = s->C[set];
