@@ -25,8 +25,10 @@
 //   RPW    rows per warp (KIND 2, 3; 1 otherwise)
 //   BK     rows of B per shared-memory slab (KIND 2, 3: two slabs in flight; 32 otherwise)
 //   MINB   KIND 3: blocks an SM its registers are capped for (launch bounds' minimum; 1 otherwise)
+//   NZV    KIND 0, 4: nonzeros a lane reads at once: 1, or 4 (a 16-byte load of values and one of columns
+//          where the row's nonzeros are aligned to 4; the head and tail one at a time); 1 otherwise
 // Constraints (checked by the host before compiling, src/ops/sparse/spmm.c): KIND 2, 3 have TPR 32, VN >= 4;
-// KIND 0, 1, 4 have RPW 1, BK 32; all but KIND 3 MINB 1.
+// KIND 0, 1, 4 have RPW 1, BK 32; all but KIND 3 MINB 1; all but KIND 0, 4 NZV 1.
 // Kernel: spmm(row_ptr, col, val, B, C, M, N, K); KIND 3: spmm(segoff, segs, span16, B, C, M, N, K). Grid
 // (ceil(M / rows per block), column chunks), 32·WARPS threads; KIND 2 takes 2·BK·32·VN·4 bytes of dynamic
 // shared memory, KIND 3 that and 2·WARPS·span16·16 for the segments (span16: a warp's buffer, one unit spare). Column chunks beyond gridDim.y are looped.
@@ -51,6 +53,9 @@
 #endif
 #ifndef MINB
 #define MINB 1 // blocks an SM the registers are capped for (KIND 3)
+#endif
+#ifndef NZV
+#define NZV 1 // nonzeros a lane reads at once (KIND 0, 4)
 #endif
 
 #define THREADS (32 * WARPS)
@@ -115,12 +120,29 @@ __device__ __forceinline__ void store_row(float *__restrict__ C, i64 r, int N, i
 #if KIND == 0 || KIND == 4
 #if KIND == 4
 typedef unsigned short col_t;
+typedef ushort4 col4_t;
 #else
 typedef int col_t;
+typedef int4 col4_t;
 #endif
+
+// acc += a · B's row c (VN columns from n0)
+__device__ __forceinline__ void axpy_row(float *acc, float a, const float *__restrict__ B, int c, int N, int n0)
+{
+	const float *b = B + (i64)c * N + n0;
+#pragma unroll
+	for (int v = 0; v < VN; v++)
+		if (n0 + v < N)
+			acc[v] = fmaf(a, __ldg(b + v), acc[v]);
+}
 // TPR lanes per row, each taking every TPR-th nonzero; VN consecutive columns per chunk, summed across the
 // group by shuffles (a fixed tree: deterministic). Lane v of the group writes column v.
-extern "C" __global__ void __launch_bounds__(THREADS) spmm(const int *__restrict__ row_ptr, const col_t *__restrict__ col,
+#if NZV == 4 // without the 1, ptxas held some NZV 4 kernels to 32 registers, and they spilled
+#define KIND0_BOUNDS __launch_bounds__(THREADS, 1)
+#else
+#define KIND0_BOUNDS __launch_bounds__(THREADS)
+#endif
+extern "C" __global__ void KIND0_BOUNDS spmm(const int *__restrict__ row_ptr, const col_t *__restrict__ col,
 							   const float *__restrict__ val, const float *__restrict__ B,
 							   float *__restrict__ C, int M, int N, int K)
 {
@@ -135,14 +157,26 @@ extern "C" __global__ void __launch_bounds__(THREADS) spmm(const int *__restrict
 #pragma unroll
 		for (int v = 0; v < VN; v++)
 			acc[v] = 0.0f;
-		for (int j = start + g; j < end; j += TPR) {
-			const float a = __ldg(val + j);
-			const float *b = B + (i64)__ldg(col + j) * N + n0;
-#pragma unroll
-			for (int v = 0; v < VN; v++)
-				if (n0 + v < N)
-					acc[v] = fmaf(a, __ldg(b + v), acc[v]);
+#if NZV == 4
+		// the row's nonzeros four at a time where they are aligned (one vector load of values and one of
+		// columns a lane), the unaligned head and tail one at a time
+		const int a0 = min((start + 3) & ~3, end), a1 = max(end & ~3, a0);
+		for (int j = start + g; j < a0; j += TPR)
+			axpy_row(acc, __ldg(val + j), B, __ldg(col + j), N, n0);
+		for (int q = a0 / 4 + g; q < a1 / 4; q += TPR) {
+			const float4 a = __ldg(reinterpret_cast<const float4 *>(val) + q);
+			const col4_t c = __ldg(reinterpret_cast<const col4_t *>(col) + q);
+			axpy_row(acc, a.x, B, c.x, N, n0);
+			axpy_row(acc, a.y, B, c.y, N, n0);
+			axpy_row(acc, a.z, B, c.z, N, n0);
+			axpy_row(acc, a.w, B, c.w, N, n0);
 		}
+		for (int j = a1 + g; j < end; j += TPR)
+			axpy_row(acc, __ldg(val + j), B, __ldg(col + j), N, n0);
+#else
+		for (int j = start + g; j < end; j += TPR)
+			axpy_row(acc, __ldg(val + j), B, __ldg(col + j), N, n0);
+#endif
 #pragma unroll
 		for (int off = TPR / 2; off > 0; off /= 2)
 #pragma unroll

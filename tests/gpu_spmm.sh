@@ -2,7 +2,8 @@
 # gpu_spmm: every sparse candidate verified on awkward problems (tests/spmm_awkward.csv: SpMV on odd sizes,
 # N = 3 with most rows empty (K = 50 at 99%), N = 37 with 4x4 blocks clipped at the edges, N = 1500 and 1501,
 # rows of 1200 nonzeros, a dense A, N = 16 with 32x32 blocks, two skewed matrices whose row 0 holds a tenth of
-# the nonzeros, with N = 64 and 1, N = 4 with K = 65536, the 16-bit columns' limit): the exhaustive strategy verifies every
+# the nonzeros, with N = 64 and 1, N = 4 with K = 65536, the 16-bit columns' limit, N = 2 with an odd count of
+# nonzeros, so that the 32-bit columns follow the values unaligned but for the padding): the exhaustive strategy verifies every
 # candidate before its one timing sample. 0 wrong, 0 faults, every row verified, and every row with a
 # verified cuSPARSE time and a dense cuBLAS time; each problem's matrix statistics shown under its progress
 # line (the skewed SpMV's longest row its tenth; KIND 3's segmented copies where N >= 64, KIND 4's 16-bit
@@ -30,9 +31,9 @@ notes=$(grep -Ec "^    data: A: [0-9]* nonzeros \(.*\), rows of [0-9]*-[0-9]* \(
 # KIND 3 (A segmented) runs where N >= 64: its copies made on the four such problems
 segs=$(grep -c "^    data: .*; KIND 3's segmented copies" "$tmp/err")
 [ "$segs" = 4 ] || { echo "FAIL: KIND 3's segmented copies made for $segs problems, not the 4 with N >= 64"; fail=1; }
-# KIND 4 (16-bit columns) where N <= 16 and K <= 65536: the six such problems (one with K = 65536)
+# KIND 4 (16-bit columns) where N <= 16 and K <= 65536: the seven such problems (one with K = 65536)
 c16=$(grep -c "^    data: .*; KIND 4's 16-bit columns" "$tmp/err")
-[ "$c16" = 6 ] || { echo "FAIL: KIND 4's 16-bit columns made for $c16 problems, not the 6 with N <= 16"; fail=1; }
+[ "$c16" = 7 ] || { echo "FAIL: KIND 4's 16-bit columns made for $c16 problems, not the 7 with N <= 16"; fail=1; }
 grep -q "^    data: A: 150000 nonzeros (10.00%), rows of [0-9]*-5000 " "$tmp/err" ||
 	{ echo "FAIL: the skewed SpMV matrix's row 0 does not hold 5000 of its 150000 nonzeros"; fail=1; }
 col='NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }'

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-enum { S_KIND, S_TPR, S_VN, S_WARPS, S_RPW, S_BK, S_MINB, S_NPARAMS };
+enum { S_KIND, S_TPR, S_VN, S_WARPS, S_RPW, S_BK, S_MINB, S_NZV, S_NPARAMS };
 
 static const struct dlb_param s_params[S_NPARAMS] = {
 	[S_KIND] = {"KIND", "0: nonzero-split (lanes share a row's nonzeros); 1: column-split (lanes share its columns); "
@@ -34,6 +34,7 @@ static const struct dlb_param s_params[S_NPARAMS] = {
 	[S_RPW] = {"RPW", "rows per warp (KIND 2, 3)", 5, {1, 2, 4, 8, 16}},
 	[S_BK] = {"BK", "rows of B per shared-memory slab (KIND 2, 3)", 4, {32, 64, 128, 256}},
 	[S_MINB] = {"MINB", "KIND 3: blocks an SM its registers are capped for (launch bounds' minimum)", 4, {1, 2, 3, 4}},
+	[S_NZV] = {"NZV", "KIND 0, 4: nonzeros a lane reads at once (4: 16-byte loads of values and of columns)", 2, {1, 4}},
 };
 
 /* KIND 2 and 3 stage B in shared-memory slabs */
@@ -76,6 +77,12 @@ static int c_seg(const int *v, const struct dlb_limits *lim)
 	return v[S_KIND] == 3 ? seg_format_of(v) >= 0 : v[S_WARPS] <= 8;
 }
 
+static int c_nzv(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	return v[S_KIND] == 0 || v[S_KIND] == 4 || v[S_NZV] == 1;
+}
+
 static int c_minb(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
@@ -98,6 +105,7 @@ static const struct dlb_constraint s_constraints[] = {
 		 "(56 where BK > 32) <= 65536 / (32*WARPS*MINB) to a multiple of 8; 1 for the others",
 	 .kind = DLB_CON_CUSTOM,
 	 .ok = c_minb},
+	{.text = "NZV 4: KIND 0 and 4 only", .kind = DLB_CON_CUSTOM, .ok = c_nzv},
 };
 
 /* KIND 2's and 3's two slabs: BK rows of 32·VN floats each (KIND 3 also takes its segments' buffers, sized from
@@ -135,7 +143,8 @@ struct spmm_state {
 	double tol;
 	struct dlb_csr_stats stats;
 	int *rp[MAX_SETS];   /* row_ptr, m + 1 */
-	void *av[MAX_SETS];  /* val (nnz floats) then col (nnz ints): one range, what the stream floor reads */
+	void *av[MAX_SETS];  /* val (nnz floats) then col (nnz ints, 16-byte aligned): one range, what the stream
+	                      * floor reads */
 	float *B[MAX_SETS], *C[MAX_SETS], *Ad[MAX_SETS]; /* Ad: the dense A, made on the first vendor call */
 	float *ref;
 	struct dlb_cusparse_mm cs;
@@ -163,9 +172,10 @@ static float *val_of(struct spmm_state *s, int set)
 	return s->av[set];
 }
 
+/* the columns start 16-byte aligned after the values (NZV 4 reads them four at a time) */
 static int *col_of(struct spmm_state *s, int set)
 {
-	return (int *)((char *)s->av[set] + (size_t)s->nnz * 4);
+	return (int *)((char *)s->av[set] + (((size_t)s->nnz * 4 + 15) & ~(size_t)15));
 }
 
 static size_t set_bytes(const int64_t *d)
@@ -376,7 +386,7 @@ static int s_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state)
 	size_t nb = (size_t)s->k * (size_t)s->n, nc = (size_t)s->m * (size_t)s->n, nz = (size_t)s->nnz;
 	for (int i = 0; i < s->nsets; i++) {
 		DLB_CHECK(dlb_dev_alloc((void **)&s->rp[i], ((size_t)s->m + 1) * 4));
-		DLB_CHECK(dlb_dev_alloc(&s->av[i], nz * 8));
+		DLB_CHECK(dlb_dev_alloc(&s->av[i], nz * 8 + 16));
 		DLB_CHECK(dlb_dev_alloc((void **)&s->B[i], nb * 4));
 		DLB_CHECK(dlb_dev_alloc((void **)&s->C[i], nc * 4));
 		CUDA_CHECK(cudaMemcpy(s->rp[i], rp32, ((size_t)s->m + 1) * 4, cudaMemcpyHostToDevice));
