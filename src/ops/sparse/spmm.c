@@ -1,10 +1,11 @@
-/* ops/sparse/spmm: the fp32 sparse-times-dense op (templates/spmm_fp32.cu): four kernel families in one space
+/* ops/sparse/spmm: the fp32 sparse-times-dense op (templates/spmm_fp32.cu): five kernel families in one space
  * (KIND 0 FFMA nonzero-split, 1 FFMA column-split, 2 FFMA B staged in shared memory, 3 the same with A
- * segmented: names that begin with their arithmetic, search/space.h), its constraints as data, the matrix
- * generated from the problem's dims and uploaded once (KIND 0-2 read csr.c's CSR as it is; KIND 3 reads
- * segs.c's slab-segmented copy, built once a problem on the host and its time shown with the matrix's
- * statistics), launches, verification against the family's reference kernel, and the baselines: every cuSPARSE
- * CSR algorithm and dense cuBLAS (through the GEMM family's runner). */
+ * segmented, 4 KIND 0 with 16-bit column indices: names that begin with their arithmetic, search/space.h), its
+ * constraints as data, the matrix generated from the problem's dims and uploaded once (KIND 0-2 read csr.c's
+ * CSR as it is; KIND 3 reads segs.c's slab-segmented copies and KIND 4 a 16-bit copy of the columns, each made
+ * once a problem on the host, their times shown with the matrix's statistics), launches, verification against
+ * the family's reference kernel, and the baselines: every cuSPARSE CSR algorithm and dense cuBLAS (through the
+ * GEMM family's runner). */
 #include "spmm.h"
 
 #include "../../err.h"
@@ -28,7 +29,7 @@ static const struct dlb_param s_params[S_NPARAMS] = {
 		    5, {0, 1, 2, 3, 4}, 1,
 		    (const char *const[]){"FFMA nonzero-split", "FFMA column-split", "FFMA B slabs in shared memory",
 					  "FFMA B slabs, A segmented", "FFMA nonzero-split, 16-bit columns"}},
-	[S_TPR] = {"TPR", "lanes per row (KIND 0, 1)", 6, {1, 2, 4, 8, 16, 32}},
+	[S_TPR] = {"TPR", "lanes per row (KIND 0, 1, 4)", 6, {1, 2, 4, 8, 16, 32}},
 	[S_VN] = {"VN", "columns per lane", 4, {1, 2, 4, 8}},
 	[S_WARPS] = {"WARPS", "warps per block (16: KIND 3)", 5, {1, 2, 4, 8, 16}},
 	[S_RPW] = {"RPW", "rows per warp (KIND 2, 3)", 5, {1, 2, 4, 8, 16}},
@@ -685,7 +686,7 @@ const struct dlb_op dlb_op_spmm = {
 	.es_in = 4,
 	.es_out = 4,
 	.summary = "sparse (CSR) times dense on the CUDA cores: nonzero-split, column-split and shared-memory-slab kernels "
-		   "(A as CSR or slab-segmented)",
+		   "(A as CSR, with 16-bit columns, or slab-segmented)",
 	.template_file = "spmm_fp32.cu",
 	.kernel_names = s_kernels,
 	.nkernels = 1,
