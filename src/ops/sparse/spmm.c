@@ -158,6 +158,7 @@ struct spmm_state {
 	uint16_t *col16[MAX_SETS];
 	/* KIND 3's segmented copies of A (one per seg_rpw and seg_bk, on every set), made where N lets KIND 3 run */
 	int segs_built;
+	double segs_left_out; /* bytes the copies would have taken where they were too large to make, or 0 */
 	double segs_ms;    /* building them on the host */
 	size_t segs_bytes; /* all of them, one set */
 	struct {
@@ -191,26 +192,28 @@ static int sets_for(const struct dlb_problem *p, const struct dlb_device *dev)
 	return dlb_bench_sets(dev, set_bytes(p->dim), MAX_SETS);
 }
 
-/* Whether KIND 3 may run on a problem of N columns (its smallest chunk, 128, at least half used): its segmented
- * copies are made then. */
-static int seg_wanted(int64_t n)
-{
-	return 2 * n >= 32 * 4;
-}
-
 /* Whether KIND 4 (KIND 0 with 16-bit column indices) may run on a problem: its copy is made then. */
 static int col16_wanted(int64_t n, int64_t k)
 {
 	return n <= 16 && k <= 65536;
 }
 
-/* KIND 3's segmented copies, one set, at most */
+/* KIND 3's segmented copies, one set, at most (all of them) */
 static double segs_bound(const int64_t *d)
 {
 	double b = 0;
-	for (int i = 0; seg_wanted(d[SPMM_N]) && i < SEG_FORMATS; i++)
+	for (int i = 0; i < SEG_FORMATS; i++)
 		b += dlb_segs_bytes_bound(d[SPMM_M], d[SPMM_K], dlb_spmm_nnz(d), seg_rpw[i / SEG_BKS], seg_bk[i % SEG_BKS]);
 	return b;
+}
+
+#define SEGS_MAX_BYTES 4e9 /* beyond this KIND 3 is left out (a huge matrix's headers alone would fill a GPU) */
+
+/* Whether KIND 3 may run on a problem: N columns at least half of its smallest chunk (128), and its copies
+ * within SEGS_MAX_BYTES. They are made then. */
+static int seg_wanted(const int64_t *d)
+{
+	return 2 * d[SPMM_N] >= 32 * 4 && segs_bound(d) <= SEGS_MAX_BYTES;
 }
 
 static size_t s_device_bytes(const struct dlb_problem *p, const struct dlb_device *dev)
@@ -218,7 +221,8 @@ static size_t s_device_bytes(const struct dlb_problem *p, const struct dlb_devic
 	/* the sets (with the dense A and KIND 3's copies), the reference, cuSPARSE's buffers (a guess: a row
 	 * pointer's worth per set and algorithm) and the L2 flush */
 	size_t col16 = col16_wanted(p->dim[SPMM_N], p->dim[SPMM_K]) ? 2 * (size_t)dlb_spmm_nnz(p->dim) : 0;
-	return (size_t)sets_for(p, dev) * (set_bytes(p->dim) + (size_t)segs_bound(p->dim) + col16 +
+	size_t segs = seg_wanted(p->dim) ? (size_t)segs_bound(p->dim) : 0;
+	return (size_t)sets_for(p, dev) * (set_bytes(p->dim) + segs + col16 +
 					   4 * ((size_t)p->dim[SPMM_M] + 1) * DLB_CUSPARSE_MAX_ALGOS) +
 	       4 * (size_t)p->dim[SPMM_M] * (size_t)p->dim[SPMM_N] + dlb_bench_flush_bytes(dev);
 }
@@ -395,8 +399,10 @@ static int s_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state)
 		CUDA_CHECK(cudaMemcpy(col_of(s, i), a.col, nz * 4, cudaMemcpyHostToDevice));
 		DLB_CHECK(dlb_fill_f32(g, s->B[i], (int64_t)nb, seed + (uint64_t)i));
 	}
-	if (seg_wanted(s->n))
+	if (seg_wanted(d))
 		DLB_CHECK(build_segs(s, &a));
+	else if (2 * s->n >= 32 * 4)
+		s->segs_left_out = segs_bound(d);
 	if (col16_wanted(s->n, s->k))
 		DLB_CHECK(build_col16(s, &a));
 	DLB_CHECK(dlb_dev_alloc((void **)&s->ref, nc * 4));
@@ -674,6 +680,9 @@ static void s_data_note(void *state, char *buf, int len)
 	if (s->segs_built && off >= 0 && off < len)
 		off += snprintf(buf + off, (size_t)(len - off), "; KIND 3's segmented copies %.1f MB, built in %.0f ms on the host",
 				(double)s->segs_bytes / 1e6, s->segs_ms);
+	if (s->segs_left_out > 0 && off >= 0 && off < len)
+		off += snprintf(buf + off, (size_t)(len - off), "; KIND 3 left out: its segmented copies would take %.1f GB",
+				s->segs_left_out / 1e9);
 	if (s->col16_built && off >= 0 && off < len)
 		snprintf(buf + off, (size_t)(len - off), "; KIND 4's 16-bit columns %.1f MB, made in %.1f ms on the host",
 			 (double)s->nnz * 2 / 1e6, s->col16_ms);
