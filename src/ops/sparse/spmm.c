@@ -162,7 +162,6 @@ struct spmm_state {
 	double segs_ms;    /* building them on the host */
 	size_t segs_bytes; /* all of them, one set */
 	struct {
-		int64_t groups;
 		int max16;
 		unsigned *off[MAX_SETS];
 		void *data[MAX_SETS];
@@ -288,7 +287,12 @@ fail:
 
 static int check(void *state, struct dlb_check *out);
 
-static double now_ms(void);
+static double now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
 
 /* KIND 4's column indices in 16 bits, converted on the host (timed) and put on every set. */
 static int build_col16(struct spmm_state *s, const struct dlb_csr *a)
@@ -311,12 +315,6 @@ fail:
 	return rc;
 }
 
-static double now_ms(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
 
 /* KIND 3's segmented copies of a, built on the host (timed: the conversion a vendor calls preprocessing) and
  * put on every set. */
@@ -330,7 +328,6 @@ static int build_segs(struct spmm_state *s, const struct dlb_csr *a)
 		s->segs_ms += now_ms() - t0;
 		size_t noff = (size_t)(f.groups * f.slices + 1) * sizeof *f.off;
 		s->segs_bytes += f.bytes + noff;
-		s->seg[i].groups = f.groups;
 		s->seg[i].max16 = f.max16;
 		for (int set = 0; set < s->nsets; set++) {
 			DLB_CHECK(dlb_dev_alloc((void **)&s->seg[i].off[set], noff));
