@@ -315,7 +315,6 @@ fail:
 	return rc;
 }
 
-
 /* KIND 3's segmented copies of a, built on the host (timed: the conversion a vendor calls preprocessing) and
  * put on every set. */
 static int build_segs(struct spmm_state *s, const struct dlb_csr *a)
