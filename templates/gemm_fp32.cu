@@ -163,6 +163,27 @@ __device__ __forceinline__ float splitk_sum(const float *W, i64 M, i64 N, i64 ro
 #define LDS_A (BM + PAD)
 #define LDS_B (BN + PAD)
 
+// Which elements of C a thread computes (warp tiling). A warp's lanes form LM x LN (LM along M), its warps
+// WARPS_M x WARPS_N. A thread's TM rows are TM/4 chunks of 4 rows, LM*4 apart; its TN columns are TN/CN chunks of
+// CN, LN*CN apart. So at each k the LM lanes of a column read LM consecutive 16-byte chunks of A's stage (one
+// shared-memory wavefront for 8) and a warp reads its A and B fragments in TM/4 + TN/CN such loads: about a
+// quarter of the wavefronts of a thread tile of consecutive rows (a warp of 32 threads down M read 512 bytes of
+// A per load, four wavefronts, while the B loads were broadcasts), which left the FFMA pipes waiting on shared
+// memory. LM is 8 where a block has 8 threads down M and 4 across N; where it has fewer across N, LM grows so
+// that LM*LN = 32 (threads (BM/TM)*(BN/TN) >= 64 and both powers of two: some LM, LN always divide them).
+#define CN (TN < 4 ? TN : 4)
+#define TPM (BM / TM) // threads down M
+#define TPN (BN / TN) // threads across N
+#define LM0 (TPM < 8 ? TPM : 8)
+#define LM (32 / LM0 > TPN ? 32 / TPN : LM0)
+#define LN (32 / LM)
+#define WARPS_M (TPM / LM)
+static_assert(TPM % LM == 0 && TPN % LN == 0 && LM * LN == 32, "a warp's lanes must tile the block's threads");
+
+// offsets of a thread's i-th row and j-th column from its first (tm0, tn0)
+__device__ __forceinline__ int row_of(int i) { return i / 4 * (LM * 4) + i % 4; }
+__device__ __forceinline__ int col_of(int j) { return j / CN * (LN * CN) + j % CN; }
+
 // Moves BK-deep tiles of one operand from global memory to registers to shared memory. ROWS is the tile's
 // extent along M (for A) or N (for B). CONTIG_K: the operand is contiguous along k (A transposed, B as
 // stored); otherwise it is contiguous along M/N. Each thread owns PER_THREAD float4 vectors whose addresses
@@ -254,18 +275,19 @@ struct tile_loader {
 	}
 };
 
-// Writes this thread's TM×TN results to a column-major matrix (float4 along M where aligned and in range).
+// Writes this thread's TM×TN results to a column-major matrix (float4 along M where aligned and in range); (m0,
+// n0) is its first element, the others at row_of and col_of from it.
 __device__ __forceinline__ void store_tile(float (&acc)[TM][TN], float *dst, i64 ld, i64 M, i64 N, i64 m0, i64 n0,
 					   bool vec)
 {
 #pragma unroll
 	for (int j = 0; j < TN; j++) {
-		const i64 col = n0 + j;
+		const i64 col = n0 + col_of(j);
 		if (col >= N)
 			continue;
 #pragma unroll
 		for (int i = 0; i < TM; i += 4) {
-			const i64 row = m0 + i;
+			const i64 row = m0 + row_of(i);
 			float *d = dst + col * ld + row;
 			if (vec && row + 3 < M) {
 				*reinterpret_cast<float4 *>(d) = make_float4(acc[i][j], acc[i + 1][j], acc[i + 2][j], acc[i + 3][j]);
@@ -302,7 +324,9 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const float *__re
 	const i64 kbeg = (i64)blockIdx.z * k_chunk;
 	const i64 kend = kbeg + k_chunk < K ? kbeg + k_chunk : K;
 
-	const int tr = tid % (BM / TM), tc = tid / (BM / TM);
+	const int warp = tid / 32, lane = tid % 32;
+	const int tr = (warp % WARPS_M) * (LM * TM) + lane % LM * 4; // the thread's first row and column in the tile
+	const int tc = (warp / WARPS_M) * (LN * TN) + lane / LM * CN;
 	float acc[TM][TN];
 #pragma unroll
 	for (int i = 0; i < TM; i++)
@@ -346,13 +370,19 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const float *__re
 			float a[TM], b[TN];
 #pragma unroll
 			for (int i = 0; i < TM; i += 4) {
-				float4 x = *reinterpret_cast<const float4 *>(&as[kk * LDS_A + tr * TM + i]);
+				float4 x = *reinterpret_cast<const float4 *>(&as[kk * LDS_A + tr + row_of(i)]);
 				a[i] = x.x, a[i + 1] = x.y, a[i + 2] = x.z, a[i + 3] = x.w;
 			}
 #pragma unroll
-			for (int j = 0; j < TN; j += 2) {
-				float2 y = *reinterpret_cast<const float2 *>(&bs[kk * LDS_B + tc * TN + j]);
-				b[j] = y.x, b[j + 1] = y.y;
+			for (int j = 0; j < TN; j += CN) {
+				const float *y = &bs[kk * LDS_B + tc + col_of(j)];
+#if CN == 4
+				const float4 y4 = *reinterpret_cast<const float4 *>(y);
+				b[j] = y4.x, b[j + 1] = y4.y, b[j + 2] = y4.z, b[j + 3] = y4.w;
+#else
+				const float2 y2 = *reinterpret_cast<const float2 *>(y);
+				b[j] = y2.x, b[j + 1] = y2.y;
+#endif
 			}
 #pragma unroll
 			for (int i = 0; i < TM; i++)
@@ -367,7 +397,7 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const float *__re
 		__syncthreads();
 	}
 
-	const i64 tm0 = m0 + tr * TM, tn0 = n0 + tc * TN;
+	const i64 tm0 = m0 + tr, tn0 = n0 + tc;
 	if (gridDim.z == 1) {
 		store_tile(acc, C, ldc, M, N, tm0, tn0, vec_c);
 		return;
@@ -382,7 +412,7 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const float *__re
 	// Rolled on purpose: this runs once per tile, and unrolling it per accumulator costs compile time.
 #pragma unroll 1
 	for (int e = 0; e < TM * TN; e++) {
-		const i64 row = tm0 + e % TM, col = tn0 + e / TM;
+		const i64 row = tm0 + row_of(e % TM), col = tn0 + col_of(e / TM);
 		if (row < M && col < N)
 			C[col * ldc + row] = splitk_sum(W, M, N, row, col);
 	}
