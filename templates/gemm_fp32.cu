@@ -11,7 +11,8 @@
 // Constraints (checked by the host before compiling, see src/ops/gemm/gemm.c):
 //   BM % TM == 0, BN % TN == 0; threads = (BM/TM)·(BN/TN) in [64, 256] (a power of two, so it covers
 //   whole lines of every tile: see tile_loader)
-//   shared memory 2·BK·(BM+4 + BN+4)·4 bytes within the static 48 KiB
+//   shared memory 2·(BK·(BM+4 + BN+4) + 2·SKEW_MAX)·4 bytes within the static 48 KiB (SKEW_MAX: 0, 8 or 12
+//   floats at BK 8, 16, 32)
 // Run-time arguments, so one compiled candidate serves every shape:
 //   M, N, K, leading dimensions, k_chunk (split-K: block z covers k in [z·k_chunk, (z+1)·k_chunk),
 //   a multiple of BK),
@@ -162,6 +163,16 @@ __device__ __forceinline__ float splitk_sum(const float *W, i64 M, i64 N, i64 ro
 #define PAD 4 // keeps float4 alignment and breaks the bank pattern of transposed stores
 #define LDS_A (BM + PAD)
 #define LDS_B (BN + PAD)
+// A stage holds depth k of a tile at s[k * LDS + SKEW(k) + row]: the lines of each group of 8 depths are shifted
+// by 128/BK floats more than the group before (BK 16: 0, 8; BK 32: 0, 4, 8, 12; BK 8: none), so the transposing
+// stores of an operand contiguous along k (a warp writes 128/BK rows at each of BK/4 depths 4 apart; with LDS a
+// multiple of 4 the depths 8 apart fell on the same banks: two-way conflicts at BK 16, four-way at BK 32) reach
+// 32 different banks. The shift is the same for every lane at a depth, so the fragment loads stay whole 16-byte
+// chunks in distinct banks, and it grows with k, so no line overlaps the next. SKEW_MAX: the largest.
+#define SKEW(k) ((k) / 8 % (BK / 8) * (128 / BK))
+#define SKEW_MAX SKEW(BK - 1)
+#define STAGE_A (BK * LDS_A + SKEW_MAX)
+#define STAGE_B (BK * LDS_B + SKEW_MAX)
 
 // Which elements of C a thread computes (warp tiling). A warp's lanes form LM x LN (LM along M), and the block's
 // warps WARPS_M down M by the rest across N. A thread's TM rows are TM/4 chunks of 4 rows, LM*4 apart; its TN columns are TN/CN chunks of
@@ -253,7 +264,7 @@ struct tile_loader {
 			}
 		}
 	}
-	// Shared layout is k-major: s[kk * LDS + row].
+	// Shared layout is k-major: s[kk * LDS + SKEW(kk) + row].
 	template <int LDS>
 	__device__ __forceinline__ void store(float *s, int tid) const
 	{
@@ -264,12 +275,13 @@ struct tile_loader {
 			const int rr = row + (CONTIG_K ? r * LINES_PER_STEP : 0);
 			const int k = kk + (CONTIG_K ? 0 : r * LINES_PER_STEP);
 			if (CONTIG_K) {
-				s[(k + 0) * LDS + rr] = v[r].x;
-				s[(k + 1) * LDS + rr] = v[r].y;
-				s[(k + 2) * LDS + rr] = v[r].z;
-				s[(k + 3) * LDS + rr] = v[r].w;
+				float *d = s + SKEW(k) + rr; // k is a multiple of 4: one skew for all four
+				d[(k + 0) * LDS] = v[r].x;
+				d[(k + 1) * LDS] = v[r].y;
+				d[(k + 2) * LDS] = v[r].z;
+				d[(k + 3) * LDS] = v[r].w;
 			} else {
-				*reinterpret_cast<float4 *>(&s[k * LDS + rr]) = v[r];
+				*reinterpret_cast<float4 *>(&s[k * LDS + SKEW(k) + rr]) = v[r];
 			}
 		}
 	}
@@ -307,8 +319,8 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const float *__re
 					  float *__restrict__ W, unsigned *__restrict__ counters, i64 k_chunk, int vec_a,
 					  int vec_b, int vec_c)
 {
-	__shared__ __align__(16) float As[2][BK * LDS_A];
-	__shared__ __align__(16) float Bs[2][BK * LDS_B];
+	__shared__ __align__(16) float As[2][STAGE_A];
+	__shared__ __align__(16) float Bs[2][STAGE_B];
 	__shared__ unsigned last_block;
 
 	const int tid = threadIdx.x;
@@ -370,12 +382,12 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const float *__re
 			float a[TM], b[TN];
 #pragma unroll
 			for (int i = 0; i < TM; i += 4) {
-				float4 x = *reinterpret_cast<const float4 *>(&as[kk * LDS_A + tr + row_of(i)]);
+				float4 x = *reinterpret_cast<const float4 *>(&as[kk * LDS_A + SKEW(kk) + tr + row_of(i)]);
 				a[i] = x.x, a[i + 1] = x.y, a[i + 2] = x.z, a[i + 3] = x.w;
 			}
 #pragma unroll
 			for (int j = 0; j < TN; j += CN) {
-				const float *y = &bs[kk * LDS_B + tc + col_of(j)];
+				const float *y = &bs[kk * LDS_B + SKEW(kk) + tc + col_of(j)];
 #if CN == 4
 				const float4 y4 = *reinterpret_cast<const float4 *>(y);
 				b[j] = y4.x, b[j + 1] = y4.y, b[j + 2] = y4.z, b[j + 3] = y4.w;

@@ -15,11 +15,11 @@
  * floats), run on split copies of A and B (split3: each value as a TF32 big part and a TF32 remainder). A
  * family's unused parameters are pinned to one value each, so no configuration is counted twice. */
 static const struct dlb_param gemm_params[GEMM_NPARAMS] = {
-	[GEMM_BM] = {"BM", "rows of C per thread block (256: skinny and 3xTF32 only)", 5, {16, 32, 64, 128, 256}},
+	[GEMM_BM] = {"BM", "rows of C per thread block (256: tile with TM 8, skinny, 3xTF32)", 5, {16, 32, 64, 128, 256}},
 	[GEMM_BN] = {"BN", "columns of C per thread block (1, 2, 4: skinny only)", 7, {1, 2, 4, 16, 32, 64, 128}},
 	[GEMM_BK] = {"BK", "k-depth of one shared-memory stage (skinny: the split-K grain)", 3, {8, 16, 32}},
 	[GEMM_TM] = {"TM", "rows of C per thread (tile)", 2, {4, 8}},
-	[GEMM_TN] = {"TN", "columns of C per thread (tile)", 3, {2, 4, 8}},
+	[GEMM_TN] = {"TN", "columns of C per thread (tile; 16: with TM 8 and BN >= 64)", 4, {2, 4, 8, 16}},
 	[GEMM_KIND] = {"KIND", "0: FFMA tiles, 1: 3xTF32 on wgmma (sm_90a), 2: FFMA skinny (few columns of C)", 3,
 		       {0, 1, 2}, 1, (const char *const[]){"FFMA tile", "3xTF32 wgmma", "FFMA skinny"}},
 	[GEMM_KS] = {"KS", "k-slices of threads per block (skinny)", 5, {1, 4, 8, 16, 32}},
@@ -70,7 +70,10 @@ static size_t smem_of(const int *v)
 		return (size_t)v[GEMM_KS] * (size_t)v[GEMM_BN] * (size_t)v[GEMM_BM] * sizeof(float);
 	if (is_tf32x3(v))
 		return (size_t)v[GEMM_STAGES] * (size_t)(v[GEMM_BM] + v[GEMM_BN]) * 128 + 16 * (size_t)v[GEMM_STAGES] + 1024;
-	return 2u * (size_t)v[GEMM_BK] * (size_t)(v[GEMM_BM] + 4 + v[GEMM_BN] + 4) * sizeof(float);
+	/* gemm_fp32.cu's two stages of each operand: BK lines of BM+4 (BN+4) floats, the last group of 8 lines
+	 * shifted by SKEW_MAX (0, 8, 12 floats at BK 8, 16, 32) */
+	int bk = v[GEMM_BK], skew_max = (bk / 8 - 1) * (128 / bk);
+	return 2u * ((size_t)bk * (size_t)(v[GEMM_BM] + 4 + v[GEMM_BN] + 4) + 2u * (size_t)skew_max) * sizeof(float);
 }
 
 static size_t gemm_dyn_smem(const int *v)
@@ -78,8 +81,9 @@ static size_t gemm_dyn_smem(const int *v)
 	return is_tf32x3(v) ? smem_of(v) : 0;
 }
 
-/* One family per configuration: a tile leaves KS, KU and L2PF at 1, 4 and 0, has at most 128 rows and at least
- * 16 columns; a skinny block leaves TM and TN at 4 and 2, has 1 to 4 columns and the split-K grain 16; 3xTF32
+/* One family per configuration: a tile leaves KS, KU and L2PF at 1, 4 and 0, has at least 16 columns, and its
+ * large shapes (256 rows; 16 columns a thread, with at least 64 a block: a warp's 64x64) have 8 rows a thread;
+ * a skinny block leaves TM and TN at 4 and 2, has 1 to 4 columns and the split-K grain 16; 3xTF32
  * leaves TM, TN, KS, KU, L2PF at 4, 2, 1, 4, 0 and has BK 32; only 3xTF32 sets WGS, STAGES and ASPLIT (else 1,
  * 3, 0). */
 static int c_family(const int *v, const struct dlb_limits *lim)
@@ -92,7 +96,11 @@ static int c_family(const int *v, const struct dlb_limits *lim)
 		return 0;
 	if (is_skinny(v))
 		return v[GEMM_TM] == 4 && v[GEMM_TN] == 2 && v[GEMM_BN] <= 4 && v[GEMM_BK] == 16;
-	return v[GEMM_KS] == 1 && v[GEMM_KU] == 4 && !v[GEMM_L2PF] && v[GEMM_BN] >= 16 && v[GEMM_BM] <= 128;
+	if (v[GEMM_KS] != 1 || v[GEMM_KU] != 4 || v[GEMM_L2PF] || v[GEMM_BN] < 16)
+		return 0;
+	if ((v[GEMM_BM] == 256 || v[GEMM_TN] == 16) && v[GEMM_TM] != 8)
+		return 0;
+	return v[GEMM_TN] != 16 || v[GEMM_BN] >= 64;
 }
 
 /* 3xTF32's tile (gemm_wgmma.cu's constraints, PERSIST 0, CLK 0, TMA 0): BM = 64*WGS*MI with MI 1 or 2, BN 64
@@ -120,8 +128,10 @@ static int c_tile_shape(const int *v, const struct dlb_limits *lim)
 
 static int c_staging(const int *v, const struct dlb_limits *lim)
 {
-	(void)lim; /* floats each thread holds in flight for the next stage: more would spill */
-	return is_skinny(v) || is_tf32x3(v) || (v[GEMM_BM] + v[GEMM_BN]) * v[GEMM_BK] <= 64 * threads_of(v);
+	(void)lim; /* floats each thread holds in flight for the next stage: more would spill (beside a thread's 128
+		    * accumulators at 8 x 16, more than 32) */
+	int most = v[GEMM_TM] * v[GEMM_TN] >= 128 ? 32 : 64;
+	return is_skinny(v) || is_tf32x3(v) || (v[GEMM_BM] + v[GEMM_BN]) * v[GEMM_BK] <= most * threads_of(v);
 }
 
 /* The skinny kernel's registers of data: acc[4][BN], a batch of A (4*KU) and of B (KU*BN) */
@@ -135,12 +145,13 @@ static int c_skinny(const int *v, const struct dlb_limits *lim)
 }
 
 static const struct dlb_constraint gemm_constraints[] = {
-	{.text = "one family: tile KS 1, KU 4, L2PF 0, BM <= 128, BN >= 16; skinny TM 4, TN 2, BN <= 4, BK 16; "
-		 "3xTF32 TM 4, TN 2, KS 1, KU 4, L2PF 0, BK 32; WGS 1, STAGES 3 and ASPLIT 0 but 3xTF32",
+	{.text = "one family: tile KS 1, KU 4, L2PF 0, BN >= 16, TM 8 where BM 256 or TN 16, BN >= 64 where TN 16; "
+		 "skinny TM 4, TN 2, BN <= 4, BK 16; 3xTF32 TM 4, TN 2, KS 1, KU 4, L2PF 0, BK 32; WGS 1, STAGES 3 "
+		 "and ASPLIT 0 but 3xTF32",
 	 .kind = DLB_CON_CUSTOM, .ok = c_family},
 	{.text = "tile: BM % TM == 0, BN % TN == 0, threads (BM/TM)*(BN/TN) in [64, 256]", .kind = DLB_CON_CUSTOM,
 	 .ok = c_tile_shape},
-	{.text = "tile: staged floats per thread (BM+BN)*BK/threads <= 64", .kind = DLB_CON_CUSTOM, .ok = c_staging},
+	{.text = "tile: staged floats per thread (BM+BN)*BK/threads <= 64 (32 where TM*TN = 128)", .kind = DLB_CON_CUSTOM, .ok = c_staging},
 	{.text = "skinny: threads (BM/4)*KS in [64, 512], KU*(4+BN) + 4*BN <= 96 floats of data per thread",
 	 .kind = DLB_CON_CUSTOM, .ok = c_skinny},
 	{.text = "3xTF32: BM = 64*WGS*MI, MI 1 or 2, BN >= 64, MI*BN <= 128, epilogue WGS*BN*(256*MI+16) bytes "
@@ -165,7 +176,7 @@ static int l_wgmma(const int *v, const struct dlb_limits *lim)
 }
 
 static const struct dlb_constraint gemm_limit_checks[] = {
-	{.text = "shared memory (tile 2*BK*(BM+BN+8)*4, skinny KS*BN*BM*4 bytes: static limit per block; 3xTF32 "
+	{.text = "shared memory (tile 2*(BK*(BM+BN+8) + 2*SKEW_MAX)*4, skinny KS*BN*BM*4 bytes: static limit per block; 3xTF32 "
 		 "its ring: opt-in limit)",
 	 .kind = DLB_CON_CUSTOM, .ok = l_smem},
 	{.text = "threads <= max threads per block", .kind = DLB_CON_CUSTOM, .ok = l_threads},
