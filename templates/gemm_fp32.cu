@@ -601,7 +601,8 @@ __device__ __forceinline__ void skinny_body(GEMM_ARGS)
 		}
 	}
 
-	// the slices' sums, added in slice order by one thread per output of the tile
+	// the slices' sums, added in slice order by one thread per output of the tile (unrolled: the KS loads issue
+	// together, then the adds; rolled, each add waited for its own shared-memory load, about KS * 30 cycles)
 #pragma unroll
 	for (int i = 0; i < 4; i++)
 #pragma unroll
@@ -614,7 +615,7 @@ __device__ __forceinline__ void skinny_body(GEMM_ARGS)
 		const int ii = e % BM, j = e / BM;
 		const i64 m = m0 + ii, n = n0 + j;
 		float sum = 0.f;
-#pragma unroll 1
+#pragma unroll
 		for (int t = 0; t < KS; t++)
 			sum += red[(t * BN + j) * BM + ii];
 		if (m < M && n < N) {
