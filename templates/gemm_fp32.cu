@@ -601,8 +601,15 @@ __device__ __forceinline__ void skinny_body(GEMM_ARGS)
 		}
 	}
 
-	// the slices' sums, added in slice order by one thread per output of the tile (unrolled: the KS loads issue
-	// together, then the adds; rolled, each add waited for its own shared-memory load, about KS * 30 cycles)
+	// the slices' sums, added in slice order by one thread per output of the tile. Unrolled on sm_90 and later:
+	// the KS loads issue together, then the adds (rolled, each add waits for its own shared-memory load, about
+	// KS * 30 cycles: 0.5 us at KS 32). Rolled before sm_90, where ptxas then spills the 't' kernels with KU 16
+	// (docs/NOTES.md item 94).
+#if __CUDA_ARCH__ >= 900
+	constexpr int slice_unroll = KS;
+#else
+	constexpr int slice_unroll = 1;
+#endif
 #pragma unroll
 	for (int i = 0; i < 4; i++)
 #pragma unroll
@@ -615,7 +622,7 @@ __device__ __forceinline__ void skinny_body(GEMM_ARGS)
 		const int ii = e % BM, j = e / BM;
 		const i64 m = m0 + ii, n = n0 + j;
 		float sum = 0.f;
-#pragma unroll
+#pragma unroll slice_unroll
 		for (int t = 0; t < KS; t++)
 			sum += red[(t * BN + j) * BM + ii];
 		if (m < M && n < N) {
