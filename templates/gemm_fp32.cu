@@ -175,8 +175,8 @@ __device__ __forceinline__ float splitk_sum(const float *W, i64 M, i64 N, i64 ro
 #define STAGE_B (BK * LDS_B + SKEW_MAX)
 
 // Which elements of C a thread computes (warp tiling). A warp's lanes form LM x LN (LM along M), and the block's
-// warps WARPS_M down M by the rest across N. A thread's TM rows are TM/4 chunks of 4 rows, LM*4 apart; its TN columns are TN/CN chunks of
-// CN, LN*CN apart. So at each k the LM lanes of a column read LM consecutive 16-byte chunks of A's stage (one
+// warps WARPS_M down M by the rest across N. A thread's TM rows are TM/4 chunks of 4 rows, LM*4 apart; its TN
+// columns are TN/CN chunks of CN, LN*CN apart. So at each k the LM lanes of a column read LM consecutive 16-byte chunks of A's stage (one
 // shared-memory wavefront for 8) and a warp reads its A and B fragments in TM/4 + TN/CN such loads: about a
 // quarter of the wavefronts of a thread tile of consecutive rows (a warp of 32 threads down M read 512 bytes of
 // A per load, four wavefronts, while the B loads were broadcasts), which left the FFMA pipes waiting on shared

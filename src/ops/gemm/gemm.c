@@ -15,7 +15,8 @@
  * floats), run on split copies of A and B (split3: each value as a TF32 big part and a TF32 remainder). A
  * family's unused parameters are pinned to one value each, so no configuration is counted twice. */
 static const struct dlb_param gemm_params[GEMM_NPARAMS] = {
-	[GEMM_BM] = {"BM", "rows of C per thread block (256: tile with TM 8, skinny, 3xTF32)", 5, {16, 32, 64, 128, 256}},
+	[GEMM_BM] = {"BM", "rows of C per thread block (256: tile with TM 8, skinny, 3xTF32)", 5,
+		     {16, 32, 64, 128, 256}},
 	[GEMM_BN] = {"BN", "columns of C per thread block (1, 2, 4: skinny only)", 7, {1, 2, 4, 16, 32, 64, 128}},
 	[GEMM_BK] = {"BK", "k-depth of one shared-memory stage (skinny: the split-K grain)", 3, {8, 16, 32}},
 	[GEMM_TM] = {"TM", "rows of C per thread (tile)", 2, {4, 8}},
@@ -151,7 +152,9 @@ static const struct dlb_constraint gemm_constraints[] = {
 	 .kind = DLB_CON_CUSTOM, .ok = c_family},
 	{.text = "tile: BM % TM == 0, BN % TN == 0, threads (BM/TM)*(BN/TN) in [64, 256]", .kind = DLB_CON_CUSTOM,
 	 .ok = c_tile_shape},
-	{.text = "tile: staged floats per thread (BM+BN)*BK/threads <= 64 (32 where TM*TN = 128)", .kind = DLB_CON_CUSTOM, .ok = c_staging},
+	{.text = "tile: staged floats per thread (BM+BN)*BK/threads <= 64 (32 where TM*TN = 128)",
+	 .kind = DLB_CON_CUSTOM,
+	 .ok = c_staging},
 	{.text = "skinny: threads (BM/4)*KS in [64, 512], KU*(4+BN) + 4*BN <= 96 floats of data per thread",
 	 .kind = DLB_CON_CUSTOM, .ok = c_skinny},
 	{.text = "3xTF32: BM = 64*WGS*MI, MI 1 or 2, BN >= 64, MI*BN <= 128, epilogue WGS*BN*(256*MI+16) bytes "
@@ -176,8 +179,8 @@ static int l_wgmma(const int *v, const struct dlb_limits *lim)
 }
 
 static const struct dlb_constraint gemm_limit_checks[] = {
-	{.text = "shared memory (tile 2*(BK*(BM+BN+8) + 2*SKEW_MAX)*4, skinny KS*BN*BM*4 bytes: static limit per block; 3xTF32 "
-		 "its ring: opt-in limit)",
+	{.text = "shared memory (tile 2*(BK*(BM+BN+8) + 2*SKEW_MAX)*4, skinny KS*BN*BM*4 bytes: static limit per "
+		 "block; 3xTF32 its ring: opt-in limit)",
 	 .kind = DLB_CON_CUSTOM, .ok = l_smem},
 	{.text = "threads <= max threads per block", .kind = DLB_CON_CUSTOM, .ok = l_threads},
 	{.text = "3xTF32 (wgmma) only on sm_90a", .kind = DLB_CON_CUSTOM, .ok = l_wgmma},
