@@ -406,7 +406,10 @@ int dlb_jit_server_start(struct dlb_jit_server *s, int threads, const char *arch
 	int pr = dlb_poll_in(&pfd, 1, dlb_mono_s() + 60);
 	if (pr == DLB_E_INTERRUPTED)
 		DLB_USER_FAIL(DLB_E_INTERRUPTED, "interrupted while the compiler process started");
-	if (pr != 1 || dlb_msg_read(s->from, &m) || m.type != REP_HELLO)
+	int mr = pr == 1 ? dlb_msg_read(s->from, &m) : -1;
+	if (mr == DLB_E_INTERRUPTED || (mr != 0 && dlb_interrupted)) /* the signal came as its word arrived */
+		DLB_USER_FAIL(DLB_E_INTERRUPTED, "interrupted while the compiler process started");
+	if (mr != 0 || m.type != REP_HELLO)
 		DLB_FAIL(DLB_E_NVRTC, "the compiler process did not start (no word from it within 60 s)");
 	snprintf(s->compiler, sizeof s->compiler, "%s", (const char *)m.payload);
 	dlb_reply_free(&m);
