@@ -54,21 +54,24 @@ smsp__average_warps_issue_stalled_math_pipe_throttle_per_issue_active.ratio,\
 smsp__average_warps_issue_stalled_not_selected_per_issue_active.ratio,\
 smsp__average_warps_issue_stalled_dispatch_stall_per_issue_active.ratio,\
 sm__warps_active.avg.pct_of_peak_sustained_active,lts__t_sector_hit_rate.pct,dram__throughput.avg.pct_of_peak_sustained_elapsed
-timeout -k 5 180 ncu --clock-control none --target-processes all -k regex:'gemm_nt|xmma|sgemm|gemm_f32' \
-	--launch-skip 3 --launch-count 4 --metrics "$metrics" --csv \
-	./dlbtune --op gemm --prec fp32 --m 4096 --n 7133 --k 4096 --ta 0 --tb 1 \
-	--only "BM=128 BN=64 BK=16 TM=8 TN=8 KIND=0" --power-ms 0 --fixed-samples 2 --db /tmp/db_ncu \
-	>$OUT/ncu.csv 2>$OUT/ncu.err
-echo "== ncu: exit $? at $(( $(date +%s) - t0 )) s"
-python3 - $OUT/ncu.csv <<'PY'
+for who in ours:gemm_nt cublas:'xmma|sgemm|cutlass'; do
+	name=${who%%:*} re=${who#*:}
+	timeout -k 5 150 ncu --clock-control none --target-processes all -k regex:"$re" --launch-skip 2 --launch-count 1 \
+		--metrics "$metrics" --csv ./dlbtune --op gemm --prec fp32 --m 4096 --n 7133 --k 4096 --ta 0 --tb 1 \
+		--only "BM=128 BN=64 BK=16 TM=8 TN=8 KIND=0" --power-ms 0 --fixed-samples 2 --db /tmp/db_ncu_$name \
+		>$OUT/ncu_$name.csv 2>$OUT/ncu_$name.err
+	echo "== ncu $name: exit $? at $(( $(date +%s) - t0 )) s"
+done
+python3 - $OUT/ncu_ours.csv $OUT/ncu_cublas.csv <<'PY'
 import csv, sys
-rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
-if not rows:
-    print("  (no ncu rows)"); sys.exit()
-h = rows[0]
-for r in rows[1:]:
-    d = dict(zip(h, r))
-    print("  %-40s %-70s %s" % (d.get("Kernel Name", "")[:40], d.get("Metric Name", ""), d.get("Metric Value", "")))
+for f in sys.argv[1:]:
+    rows = [r for r in csv.reader(open(f)) if len(r) > 10]
+    if not rows:
+        print("  %s: no ncu rows" % f)
+        continue
+    for r in rows[1:]:
+        d = dict(zip(rows[0], r))
+        print("  %-40s %-70s %s" % (d.get("Kernel Name", "")[:40], d.get("Metric Name", ""), d.get("Metric Value", "")))
 PY
 tar czf $OUT/cfg.tgz -C $OUT cfg && rm -r $OUT/cfg
 echo "== total $(( $(date +%s) - t0 )) s"
