@@ -8,7 +8,7 @@
 # verified cuSPARSE time and a dense cuBLAS time; each problem's matrix statistics shown under its progress
 # line (the skewed SpMV's longest row its tenth; KIND 3's segmented copies where N >= 64, KIND 4's 16-bit
 # columns where N <= 16); and a matrix read from a Matrix Market file (--matrix),
-# verified with values up to 99.5. Exit 77 without a GPU.
+# verified with values up to 99.5. The awkward suite runs in fp32 and in fp16. Exit 77 without a GPU.
 top_builddir=${top_builddir:-.}
 top_srcdir=${top_srcdir:-.}
 bin="$top_builddir/dlbtune"
@@ -18,31 +18,34 @@ trap 'rm -rf "$tmp"' EXIT
 require_gpu gpu_spmm
 fail=0
 rows=$(($(wc -l <"$top_srcdir/tests/spmm_awkward.csv") - 1))
-"$bin" --op spmm --suite "$top_srcdir/tests/spmm_awkward.csv" --strategy exhaustive --fixed-samples 1 --db "$tmp/db" \
-	--csv -v >"$tmp/out.csv" 2>"$tmp/err"
-rc=$?
-[ $rc = 0 ] || { echo "FAIL: dlbtune exited $rc"; tail -20 "$tmp/err"; fail=1; }
-lines=$(grep -c " ok, .* wrong, .* faults)" "$tmp/err")
-bad=$(grep " ok, .* wrong, .* faults)" "$tmp/err" | grep -vc " ok, 0 wrong, 0 faults)")
-[ "$lines" = "$rows" ] && [ "$bad" = 0 ] || { echo "FAIL: $lines of $rows problems searched, $bad with wrong answers or faults:";
-	grep " ok, .* wrong, .* faults)" "$tmp/err"; fail=1; }
-notes=$(grep -Ec "^    data: A: [0-9]* nonzeros \(.*\), rows of [0-9]*-[0-9]* \(mean .*\), [0-9]* empty; .* MB as CSR(; KIND 3's segmented copies [0-9.]* MB, built in [0-9]* ms on the host)?(; KIND 4's 16-bit columns [0-9.]* MB, made in [0-9.]* ms on the host)?$" "$tmp/err")
-[ "$notes" = "$rows" ] || { echo "FAIL: $notes of $rows problems with the matrix's statistics"; fail=1; }
-# KIND 3 (A segmented) runs where N >= 64: its copies made on the four such problems
-segs=$(grep -c "^    data: .*; KIND 3's segmented copies" "$tmp/err")
-[ "$segs" = 4 ] || { echo "FAIL: KIND 3's segmented copies made for $segs problems, not the 4 with N >= 64"; fail=1; }
-# KIND 4 (16-bit columns) where N <= 16 and K <= 65536: the seven such problems (one with K = 65536)
-c16=$(grep -c "^    data: .*; KIND 4's 16-bit columns" "$tmp/err")
-[ "$c16" = 7 ] || { echo "FAIL: KIND 4's 16-bit columns made for $c16 problems, not the 7 with N <= 16"; fail=1; }
-grep -q "^    data: A: 150000 nonzeros (10.00%), rows of [0-9]*-5000 " "$tmp/err" ||
-	{ echo "FAIL: the skewed SpMV matrix's row 0 does not hold 5000 of its 150000 nonzeros"; fail=1; }
-col='NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }'
-sed 's/"[^"]*"/x/g' "$tmp/out.csv" | awk -F, "$col"' !c["verified"] || $c["verified"] != 1 {bad=1} END {exit bad}' ||
-	{ echo "FAIL: a row without a verified winner"; fail=1; }
-sed 's/"[^"]*"/x/g' "$tmp/out.csv" | awk -F, "$col"' !($c["cusparse_us"] + 0 > 0) || !($c["dense_us"] + 0 > 0) {bad=1}
-	END {exit bad}' || { echo "FAIL: a row without a verified cuSPARSE or dense time"; fail=1; }
-grep " ok, .* wrong, .* faults)" "$tmp/err" | sed 's/^ *//' | cut -c1-120
-cat "$tmp/out.csv"
+for prec in fp32 fp16; do
+	echo "== $prec"
+	"$bin" --op spmm --prec $prec --suite "$top_srcdir/tests/spmm_awkward.csv" --strategy exhaustive --fixed-samples 1 \
+		--db "$tmp/db" --csv -v >"$tmp/out.csv" 2>"$tmp/err"
+	rc=$?
+	[ $rc = 0 ] || { echo "FAIL: $prec: dlbtune exited $rc"; tail -20 "$tmp/err"; fail=1; }
+	lines=$(grep -c " ok, .* wrong, .* faults)" "$tmp/err")
+	bad=$(grep " ok, .* wrong, .* faults)" "$tmp/err" | grep -vc " ok, 0 wrong, 0 faults)")
+	[ "$lines" = "$rows" ] && [ "$bad" = 0 ] || { echo "FAIL: $prec: $lines of $rows problems searched, $bad with wrong answers or faults:";
+		grep " ok, .* wrong, .* faults)" "$tmp/err"; fail=1; }
+	notes=$(grep -Ec "^    data: A: [0-9]* nonzeros \(.*\), rows of [0-9]*-[0-9]* \(mean .*\), [0-9]* empty; .* MB as CSR(; KIND 3's segmented copies [0-9.]* MB, built in [0-9]* ms on the host)?(; KIND 4's 16-bit columns [0-9.]* MB, made in [0-9.]* ms on the host)?$" "$tmp/err")
+	[ "$notes" = "$rows" ] || { echo "FAIL: $prec: $notes of $rows problems with the matrix's statistics"; fail=1; }
+	# KIND 3 (A segmented) runs where N >= 64: its copies made on the four such problems
+	segs=$(grep -c "^    data: .*; KIND 3's segmented copies" "$tmp/err")
+	[ "$segs" = 4 ] || { echo "FAIL: $prec: KIND 3's segmented copies made for $segs problems, not the 4 with N >= 64"; fail=1; }
+	# KIND 4 (16-bit columns) where N <= 16 and K <= 65536: the seven such problems (one with K = 65536)
+	c16=$(grep -c "^    data: .*; KIND 4's 16-bit columns" "$tmp/err")
+	[ "$c16" = 7 ] || { echo "FAIL: $prec: KIND 4's 16-bit columns made for $c16 problems, not the 7 with N <= 16"; fail=1; }
+	grep -q "^    data: A: 150000 nonzeros (10.00%), rows of [0-9]*-5000 " "$tmp/err" ||
+		{ echo "FAIL: $prec: the skewed SpMV matrix's row 0 does not hold 5000 of its 150000 nonzeros"; fail=1; }
+	col='NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }'
+	sed 's/"[^"]*"/x/g' "$tmp/out.csv" | awk -F, "$col"' !c["verified"] || $c["verified"] != 1 {bad=1} END {exit bad}' ||
+		{ echo "FAIL: $prec: a row without a verified winner"; fail=1; }
+	sed 's/"[^"]*"/x/g' "$tmp/out.csv" | awk -F, "$col"' !($c["cusparse_us"] + 0 > 0) || !($c["dense_us"] + 0 > 0) {bad=1}
+		END {exit bad}' || { echo "FAIL: $prec: a row without a verified cuSPARSE or dense time"; fail=1; }
+	grep " ok, .* wrong, .* faults)" "$tmp/err" | sed 's/^ *//' | cut -c1-120
+	cat "$tmp/out.csv"
+done
 # A from a Matrix Market file: 997 x 1013, 20 entries a row at distinct columns, values up to 99.5 in magnitude
 # (the tolerance scales with them), every candidate verified, the key naming the file's hash
 awk 'BEGIN { print "%%MatrixMarket matrix coordinate real general"; print "997 1013 19940";

@@ -3,8 +3,8 @@
 # sparsity of 1 or below 0, an unknown pattern, blocks larger than the matrix, more nonzeros than 32-bit
 # indices hold, on the command line and in a suite row; a malformed Matrix Market file, named with its line);
 # a stored result imports, answers lookup and exports a C header that compiles; the built-in suite parses; the
-# fp32 space has
-# candidates of each kernel family and every one compiles for sm_90a with 0 failures and no register spills.
+# space has candidates of each kernel family and every one compiles for sm_90a with 0 failures and no register
+# spills, in fp32 and in fp16.
 top_builddir=${top_builddir:-.}
 bin="$top_builddir/dlbtune"
 fail=0
@@ -69,19 +69,22 @@ printf '%s\n' "$out" | grep -q "GUESS for spmm fp32 uniform 7680x1500x2560x0.850
 # the built-in suite parses (compile reads the suite before compiling; --every keeps it short)
 out=$("$bin" compile --op spmm --suite inference_server --every 40 2>&1) || { echo "FAIL: suite: $out"; fail=1; }
 
-# the space: each kernel family present, every candidate compiles for sm_90a, none spills
-n=$("$bin" space --op spmm --arch sm_90a 2>&1 | sed -n 's/^candidates to compile *\([0-9]*\)$/\1/p')
-[ "${n:-0}" -ge 100 ] || { echo "FAIL: space --op spmm: '$n' candidates"; fail=1; }
-for k in 0 1 2 3 4; do
-	c=$("$bin" space --op spmm --arch sm_90a -v 2>/dev/null | grep -c "KIND=$k ")
-	[ "$c" -ge 10 ] || { echo "FAIL: space --op spmm: $c candidates of KIND=$k"; fail=1; }
+# the space: each kernel family present, every candidate compiles for sm_90a, none spills; in fp32 and in fp16
+# (the same kernels reading and writing half)
+for prec in fp32 fp16; do
+	n=$("$bin" space --op spmm --prec $prec --arch sm_90a 2>&1 | sed -n 's/^candidates to compile *\([0-9]*\)$/\1/p')
+	[ "${n:-0}" -ge 100 ] || { echo "FAIL: space --op spmm --prec $prec: '$n' candidates"; fail=1; }
+	for k in 0 1 2 3 4; do
+		c=$("$bin" space --op spmm --prec $prec --arch sm_90a -v 2>/dev/null | grep -c "KIND=$k ")
+		[ "$c" -ge 10 ] || { echo "FAIL: space --op spmm --prec $prec: $c candidates of KIND=$k"; fail=1; }
+	done
+	out=$("$bin" compile --op spmm --prec $prec --arch sm_90a -v 2>&1)
+	last=$(printf '%s\n' "$out" | tail -n 1)
+	echo "spmm $prec sm_90a: $last"
+	[ "$last" = "compiled $n candidates for sm_90a, 0 failed" ] || { echo "FAIL: compile $prec: $last"; fail=1; }
+	spills=$(printf '%s\n' "$out" | grep -E '[1-9][0-9]* B spill st|/[1-9][0-9]* B ld')
+	[ -z "$spills" ] || { echo "FAIL: $prec candidates spill registers:"; printf '%s\n' "$spills" | cut -c1-200; fail=1; }
 done
-out=$("$bin" compile --op spmm --arch sm_90a -v 2>&1)
-last=$(printf '%s\n' "$out" | tail -n 1)
-echo "spmm fp32 sm_90a: $last"
-[ "$last" = "compiled $n candidates for sm_90a, 0 failed" ] || { echo "FAIL: compile: $last"; fail=1; }
-spills=$(printf '%s\n' "$out" | grep -E '[1-9][0-9]* B spill st|/[1-9][0-9]* B ld')
-[ -z "$spills" ] || { echo "FAIL: candidates spill registers:"; printf '%s\n' "$spills" | cut -c1-200; fail=1; }
 # every spmm fp32 family is classic fp32 arithmetic (its name begins with FFMA): --fp32-math ffma keeps them all
 out=$("$bin" compile --op spmm --arch sm_90a --every 40 --fp32-math ffma -v 2>&1)
 printf '%s\n' "$out" | grep -q "left out" && { echo "FAIL: --fp32-math ffma left spmm candidates out"; fail=1; }

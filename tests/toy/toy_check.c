@@ -64,7 +64,7 @@ static void test_options(void)
 	CHECK_HAS(help, "--scale scale");
 	CHECK_HAS(help, "0.01..1000.00; default 1.00");
 	CHECK_HAS(help, "built-in suite (small)");
-	CHECK_HAS(help, "gemm: fp32 fp16 int8; conv: fp32 fp16 int8; spmm: fp32; rowsum: fp32");
+	CHECK_HAS(help, "gemm: fp32 fp16 int8; conv: fp32 fp16 int8; spmm: fp32 fp16; rowsum: fp32");
 	free(help);
 }
 

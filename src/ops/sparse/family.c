@@ -218,8 +218,9 @@ static double spmm_min_bytes(const struct dlb_problem *p, int es_in, int es_out)
 
 static double gbps(const struct dlb_result *r)
 {
-	/* spmm is fp32 only: a row whose op was not resolved is that one */
-	double b = r->p.op ? dlb_op_min_bytes(r->p.op, &r->p) : spmm_min_bytes(&r->p, 4, 4);
+	/* a row whose op was not resolved: its precision's element size (fp16 2 bytes, else fp32's 4) */
+	const int es = r->p.prec == DLB_PREC_FP16 ? 2 : 4;
+	double b = r->p.op ? dlb_op_min_bytes(r->p.op, &r->p) : spmm_min_bytes(&r->p, es, es);
 	return r->found && r->tuned.median > 0 ? b / (r->tuned.median * 1e3) : NAN;
 }
 
@@ -289,6 +290,8 @@ static int spmm_open(struct dlb_gpu *g, void **state)
 	s->ref_loaded = 1;
 	DLB_CHECK(dlb_module_kernel(&s->ref, "spmm_ref", &s->ref_k));
 	DLB_CHECK(dlb_module_kernel(&s->ref, "csr_to_dense", &s->to_dense));
+	DLB_CHECK(dlb_module_kernel(&s->ref, "spmm_ref_h", &s->ref_h));
+	DLB_CHECK(dlb_module_kernel(&s->ref, "csr_to_dense_h", &s->to_dense_h));
 	*state = s;
 	return 0;
 fail:
@@ -320,6 +323,7 @@ const struct dlb_family dlb_family_spmm = {
 	.about = "sparse times dense C = A B: A (M x K) in CSR at a sparsity, B (K x N), C (M x N) row-major; N = 1 is "
 		 "SpMV (DeepBench's sparse kernels)",
 	.examples = "  dlbtune --op spmm                              DeepBench's sparse inference suite, fp32\n"
+		    "  dlbtune --op spmm --prec fp16                  the same in fp16 (half values, B and C; fp32 sums)\n"
 		    "  dlbtune --op spmm --m 7680 --n 1500 --k 2560 --sparsity 0.9\n"
 		    "                                                 one problem (a uniformly random A, seed 1)\n"
 		    "  dlbtune --op spmm --m 7680 --n 1 --k 2560 --sparsity 0.95 --pattern block:4x4 --matrix-seed 7\n"
@@ -338,8 +342,8 @@ const struct dlb_family dlb_family_spmm = {
 	.vendor_about = "cuSPARSE's SpMV (N = 1) or SpMM (row-major B and C) with each CSR algorithm it offers "
 			"(ALG_DEFAULT, CSR_ALG1, CSR_ALG2, and CSR_ALG3 for SpMM), buffers sized as it asks, its "
 			"preprocessing run before and timed apart (the prep column); the baseline is the fastest. Beside "
-			"it, never the baseline: dense cuBLAS (cublasSgemm and cuBLASLt's heuristic list, strict fp32) on "
-			"the dense equivalent of A, which gives the speedup wrt dense as DeepBench reports it. Every "
+			"it, never the baseline: dense cuBLAS (cublasSgemm and cuBLASLt's heuristic list, strict fp32; fp16: "
+			"cublasGemmEx and cuBLASLt in half with fp32 compute) on the dense equivalent of A, which gives the speedup wrt dense as DeepBench reports it. Every "
 			"candidate and every vendor result verified against a reference kernel that sums in double, itself "
 			"checked against a CPU sum of sampled rows",
 	.cols = spmm_cols,

@@ -1,4 +1,5 @@
-/* ops/sparse/spmm: the fp32 sparse-times-dense op (templates/spmm_fp32.cu): five kernel families in one space
+/* ops/sparse/spmm: the sparse-times-dense ops, fp32 and fp16 (templates/spmm.cu; fp16: A's values, B and C in
+ * half, every product and sum in fp32, the same kernels with SPMM_FP16 set): five kernel families in one space
  * (KIND 0 FFMA nonzero-split, 1 FFMA column-split, 2 FFMA B staged in shared memory, 3 the same with A
  * segmented, 4 KIND 0 with 16-bit column indices: names that begin with their arithmetic, search/space.h), its
  * constraints as data, the matrix generated from the problem's dims and uploaded once (KIND 0-2 read csr.c's
@@ -109,11 +110,21 @@ static const struct dlb_constraint s_constraints[] = {
 	{.text = "NZV 4: KIND 0 and 4 only", .kind = DLB_CON_CUSTOM, .ok = c_nzv},
 };
 
-/* KIND 2's and 3's two slabs: BK rows of 32·VN floats each (KIND 3 also takes its segments' buffers, sized from
- * the matrix: seg_smem) */
+/* KIND 2's and 3's two slabs: BK rows of 32·VN elements of es bytes each (KIND 3 also takes its segments'
+ * buffers, sized from the matrix: seg_smem) */
+static size_t slab_smem(const int *v, int es)
+{
+	return slabbed(v) ? 2 * (size_t)v[S_BK] * 32 * (size_t)v[S_VN] * (size_t)es : 0;
+}
+
 static size_t s_dyn_smem(const int *v)
 {
-	return slabbed(v) ? 2 * (size_t)v[S_BK] * 32 * (size_t)v[S_VN] * 4 : 0;
+	return slab_smem(v, 4);
+}
+
+static size_t h_dyn_smem(const int *v)
+{
+	return slab_smem(v, 2);
 }
 
 static int l_smem(const int *v, const struct dlb_limits *lim)
@@ -121,10 +132,22 @@ static int l_smem(const int *v, const struct dlb_limits *lim)
 	return !lim || s_dyn_smem(v) <= lim->smem_optin;
 }
 
+static int l_smem_h(const int *v, const struct dlb_limits *lim)
+{
+	return !lim || h_dyn_smem(v) <= lim->smem_optin;
+}
+
+#define THREADS_LIMIT                                                                                             \
+	{.text = "threads 32*WARPS <= max threads per block", .kind = DLB_CON_PRODUCT, .exp = {[S_WARPS] = 1}, .lo = 1, \
+	 .hi = 8, .hi_limit = DLB_LIMIT_THREADS_PER_BLOCK}
 static const struct dlb_constraint s_limit_checks[] = {
 	{.text = "KIND 2, 3: shared memory 2*BK*32*VN*4 bytes <= opt-in limit per block", .kind = DLB_CON_CUSTOM, .ok = l_smem},
-	{.text = "threads 32*WARPS <= max threads per block", .kind = DLB_CON_PRODUCT, .exp = {[S_WARPS] = 1}, .lo = 1,
-	 .hi = 8, .hi_limit = DLB_LIMIT_THREADS_PER_BLOCK},
+	THREADS_LIMIT,
+};
+static const struct dlb_constraint h_limit_checks[] = {
+	{.text = "KIND 2, 3: shared memory 2*BK*32*VN*2 bytes <= opt-in limit per block", .kind = DLB_CON_CUSTOM,
+	 .ok = l_smem_h},
+	THREADS_LIMIT,
 };
 
 static const char *const s_kernels[] = {"spmm"};
@@ -141,13 +164,14 @@ struct spmm_state {
 	struct dlb_gpu *g;
 	struct dlb_spmm_shared *shared;
 	int m, n, k, nnz, nsets;
+	int es; /* bytes of an element of A's values, B and C: 4, or 2 (fp16) */
 	double tol;
 	struct dlb_csr_stats stats;
 	int *rp[MAX_SETS];   /* row_ptr, m + 1 */
-	void *av[MAX_SETS];  /* val (nnz floats) then col (nnz ints, 16-byte aligned): one range, what the stream
+	void *av[MAX_SETS];  /* val (nnz elements) then col (nnz ints, 16-byte aligned): one range, what the stream
 	                      * floor reads */
-	float *B[MAX_SETS], *C[MAX_SETS], *Ad[MAX_SETS]; /* Ad: the dense A, made on the first vendor call */
-	float *ref;
+	void *B[MAX_SETS], *C[MAX_SETS], *Ad[MAX_SETS]; /* Ad: the dense A, made on the first vendor call */
+	float *ref; /* fp32 in both precisions */
 	struct dlb_cusparse_mm cs;
 	int cs_open, cur;
 	int nent, ent_sparse[MAX_ENTRIES], ent_index[MAX_ENTRIES]; /* per entry: cuSPARSE's algorithm, or the dense
@@ -168,7 +192,7 @@ struct spmm_state {
 	} seg[SEG_FORMATS];
 };
 
-static float *val_of(struct spmm_state *s, int set)
+static void *val_of(struct spmm_state *s, int set)
 {
 	return s->av[set];
 }
@@ -176,19 +200,26 @@ static float *val_of(struct spmm_state *s, int set)
 /* the columns start 16-byte aligned after the values (NZV 4 reads them four at a time) */
 static int *col_of(struct spmm_state *s, int set)
 {
-	return (int *)((char *)s->av[set] + (((size_t)s->nnz * 4 + 15) & ~(size_t)15));
+	return (int *)((char *)s->av[set] + (((size_t)s->nnz * (size_t)s->es + 15) & ~(size_t)15));
 }
 
-static size_t set_bytes(const int64_t *d)
+/* bytes of an element of the problem's values, B and C */
+static int es_of(const struct dlb_problem *p)
 {
-	double nnz = dlb_spmm_nnz(d);
-	return (size_t)(nnz * 8 + ((double)d[SPMM_M] + 1) * 4 + (double)d[SPMM_K] * (double)d[SPMM_N] * 4 +
-			(double)d[SPMM_M] * (double)d[SPMM_N] * 4 + (double)d[SPMM_M] * (double)d[SPMM_K] * 4);
+	return p->prec == DLB_PREC_FP16 ? 2 : 4;
+}
+
+static size_t set_bytes(const struct dlb_problem *p)
+{
+	const int64_t *d = p->dim;
+	double nnz = dlb_spmm_nnz(d), es = es_of(p);
+	return (size_t)(nnz * (es + 4) + ((double)d[SPMM_M] + 1) * 4 + (double)d[SPMM_K] * (double)d[SPMM_N] * es +
+			(double)d[SPMM_M] * (double)d[SPMM_N] * es + (double)d[SPMM_M] * (double)d[SPMM_K] * es);
 }
 
 static int sets_for(const struct dlb_problem *p, const struct dlb_device *dev)
 {
-	return dlb_bench_sets(dev, set_bytes(p->dim), MAX_SETS);
+	return dlb_bench_sets(dev, set_bytes(p), MAX_SETS);
 }
 
 /* Whether KIND 4 (KIND 0 with 16-bit column indices) may run on a problem: its copy is made then. */
@@ -221,7 +252,7 @@ static size_t s_device_bytes(const struct dlb_problem *p, const struct dlb_devic
 	 * pointer's worth per set and algorithm) and the L2 flush */
 	size_t col16 = col16_wanted(p->dim[SPMM_N], p->dim[SPMM_K]) ? 2 * (size_t)dlb_spmm_nnz(p->dim) : 0;
 	size_t segs = seg_wanted(p->dim) ? (size_t)segs_bound(p->dim) : 0;
-	return (size_t)sets_for(p, dev) * (set_bytes(p->dim) + segs + col16 +
+	return (size_t)sets_for(p, dev) * (set_bytes(p) + segs + col16 +
 					   4 * ((size_t)p->dim[SPMM_M] + 1) * DLB_CUSPARSE_MAX_ALGOS) +
 	       4 * (size_t)p->dim[SPMM_M] * (size_t)p->dim[SPMM_N] + dlb_bench_flush_bytes(dev);
 }
@@ -255,10 +286,17 @@ static void s_teardown(void *state)
 static int spot_check_reference(struct spmm_state *s, const struct dlb_csr *a)
 {
 	int rc = 0;
-	float *B = malloc((size_t)s->k * (size_t)s->n * sizeof *B), *row = malloc((size_t)s->n * sizeof *row);
-	if (!B || !row)
+	const size_t nb = (size_t)s->k * (size_t)s->n;
+	float *B = malloc(nb * sizeof *B), *row = malloc((size_t)s->n * sizeof *row);
+	uint16_t *h = s->es == 2 ? malloc(nb * sizeof *h) : NULL;
+	if (!B || !row || (s->es == 2 && !h))
 		DLB_FAIL(ENOMEM, "out of memory for the reference spot check");
-	CUDA_CHECK(cudaMemcpy(B, s->B[0], (size_t)s->k * (size_t)s->n * sizeof *B, cudaMemcpyDeviceToHost));
+	if (h) { /* fp16's B, widened as the kernels widen it */
+		CUDA_CHECK(cudaMemcpy(h, s->B[0], nb * sizeof *h, cudaMemcpyDeviceToHost));
+		for (size_t i = 0; i < nb; i++)
+			B[i] = (float)dlb_half_value(h[i]);
+	} else
+		CUDA_CHECK(cudaMemcpy(B, s->B[0], nb * sizeof *B, cudaMemcpyDeviceToHost));
 	int64_t longest = 0;
 	for (int64_t r = 1; r < a->rows; r++)
 		if (a->row_ptr[r + 1] - a->row_ptr[r] > a->row_ptr[longest + 1] - a->row_ptr[longest])
@@ -282,6 +320,7 @@ static int spot_check_reference(struct spmm_state *s, const struct dlb_csr *a)
 fail:
 	free(B);
 	free(row);
+	free(h);
 	return rc;
 }
 
@@ -342,11 +381,48 @@ fail:
 	return rc;
 }
 
+/* x rounded to the nearest IEEE half (ties to even), as its bits; |x| < 65520 (the caller checks) */
+static uint16_t half_bits(double x)
+{
+	const uint16_t sign = signbit(x) ? 0x8000 : 0;
+	const double a = fabs(x);
+	if (a < 0x1p-14) /* zero or subnormal: a multiple of 2^-24 (1024 of them: the smallest normal's bits) */
+		return (uint16_t)(sign | (uint16_t)nearbyint(a * 0x1p24));
+	int e;
+	frexp(a, &e); /* a = f·2^e, f in [0.5, 1) */
+	long q = lrint(ldexp(a, 11 - e)); /* 11 significant bits: 1024 to 2048 */
+	if (q == 2048) {
+		q = 1024;
+		e++;
+	}
+	return (uint16_t)(sign | (uint16_t)((e + 14) << 10) | (uint16_t)(q - 1024));
+}
+
+/* fp16: A's values rounded to half, in *h, and a->val set to exactly those values (what the reference and the
+ * segmented copies read); a value beyond half's range is the file's, and an error. */
+static int round_values(struct dlb_csr *a, uint16_t **h)
+{
+	int rc = 0;
+	*h = malloc((size_t)(a->nnz ? a->nnz : 1) * sizeof **h);
+	if (!*h)
+		DLB_FAIL(ENOMEM, "out of memory for the fp16 values");
+	for (int64_t j = 0; j < a->nnz; j++) {
+		if (!(fabsf(a->val[j]) < 65520.0f))
+			DLB_USER_FAIL(DLB_E_USAGE, "A's value %g (nonzero %lld) does not fit fp16 (largest 65504): use --prec fp32",
+				      (double)a->val[j], (long long)j);
+		(*h)[j] = half_bits(a->val[j]);
+		a->val[j] = (float)dlb_half_value((*h)[j]);
+	}
+fail:
+	return rc;
+}
+
 static int s_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state)
 {
 	int rc = 0;
 	struct dlb_csr a = {0};
 	int *rp32 = NULL;
+	uint16_t *hval = NULL;
 	struct spmm_state *s = calloc(1, sizeof *s);
 	if (!s)
 		DLB_FAIL(ENOMEM, "out of memory");
@@ -366,6 +442,9 @@ static int s_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state)
 		DLB_CHECK(dlb_csr_generate_skewed(d[SPMM_M], d[SPMM_K], sparsity, (uint64_t)d[SPMM_SEED], &a));
 	else
 		DLB_CHECK(dlb_csr_generate(d[SPMM_M], d[SPMM_K], sparsity, br, bc, (uint64_t)d[SPMM_SEED], &a));
+	s->es = es_of(p);
+	if (s->es == 2)
+		DLB_CHECK(round_values(&a, &hval));
 	dlb_csr_stats(&a, &s->stats);
 	s->m = (int)d[SPMM_M];
 	s->n = (int)d[SPMM_N];
@@ -387,13 +466,17 @@ static int s_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state)
 	size_t nb = (size_t)s->k * (size_t)s->n, nc = (size_t)s->m * (size_t)s->n, nz = (size_t)s->nnz;
 	for (int i = 0; i < s->nsets; i++) {
 		DLB_CHECK(dlb_dev_alloc((void **)&s->rp[i], ((size_t)s->m + 1) * 4));
-		DLB_CHECK(dlb_dev_alloc(&s->av[i], nz * 8 + 16));
-		DLB_CHECK(dlb_dev_alloc((void **)&s->B[i], nb * 4));
-		DLB_CHECK(dlb_dev_alloc((void **)&s->C[i], nc * 4));
+		DLB_CHECK(dlb_dev_alloc(&s->av[i], nz * ((size_t)s->es + 4) + 16));
+		DLB_CHECK(dlb_dev_alloc(&s->B[i], nb * (size_t)s->es));
+		DLB_CHECK(dlb_dev_alloc(&s->C[i], nc * (size_t)s->es));
 		CUDA_CHECK(cudaMemcpy(s->rp[i], rp32, ((size_t)s->m + 1) * 4, cudaMemcpyHostToDevice));
-		CUDA_CHECK(cudaMemcpy(val_of(s, i), a.val, nz * 4, cudaMemcpyHostToDevice));
+		CUDA_CHECK(cudaMemcpy(val_of(s, i), hval ? (void *)hval : (void *)a.val, nz * (size_t)s->es,
+				      cudaMemcpyHostToDevice));
 		CUDA_CHECK(cudaMemcpy(col_of(s, i), a.col, nz * 4, cudaMemcpyHostToDevice));
-		DLB_CHECK(dlb_fill_f32(g, s->B[i], (int64_t)nb, seed + (uint64_t)i));
+		if (s->es == 2)
+			DLB_CHECK(dlb_fill_f16(g, s->B[i], (int64_t)nb, seed + (uint64_t)i));
+		else
+			DLB_CHECK(dlb_fill_f32(g, s->B[i], (int64_t)nb, seed + (uint64_t)i));
 	}
 	if (seg_wanted(d))
 		DLB_CHECK(build_segs(s, &a));
@@ -405,9 +488,10 @@ static int s_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state)
 	DLB_CHECK(dlb_poison(g, s->ref, nc * 4));
 	{
 		int *rp = s->rp[0], *col = col_of(s, 0);
-		float *val = val_of(s, 0), *B = s->B[0], *ref = s->ref;
+		void *val = val_of(s, 0), *B = s->B[0];
+		float *ref = s->ref;
 		void *args[] = {&rp, &col, &val, &B, &ref, &s->m, &s->n};
-		DLB_CHECK(dlb_launch(s->shared->ref_k, dlb_grid_for((int64_t)nc, 256, g->dev->sm_count), (dim3){256, 1, 1}, 0,
+		DLB_CHECK(dlb_launch(s->es == 2 ? s->shared->ref_h : s->shared->ref_k, dlb_grid_for((int64_t)nc, 256, g->dev->sm_count), (dim3){256, 1, 1}, 0,
 				     g->dev->stream, args));
 	}
 	CUDA_CHECK(cudaStreamSynchronize(g->dev->stream));
@@ -420,27 +504,35 @@ static int s_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state)
 		bs[i] = s->B[i];
 		cs[i] = s->C[i];
 	}
-	DLB_CHECK(dlb_cusparse_mm_open(s->shared->sp, s->m, s->n, s->k, s->nnz, s->nsets, rps, cols, vals, bs, cs, &s->cs));
+	DLB_CHECK(dlb_cusparse_mm_open(s->shared->sp, s->m, s->n, s->k, s->nnz, s->es == 2, s->nsets, rps, cols, vals, bs,
+				       cs, &s->cs));
 	s->cs_open = 1;
-	/* the dense baseline: row-major C = A·B is column-major C^T = B^T·A^T, with B as cuBLAS's A */
-	dlb_blas_gemm_fp32(&s->dense, 0, 0, s->n, s->m, s->k);
-	s->io = (struct dlb_gemm_io){.classic = "cublasSgemm", .g = g, .handles = &s->shared->blas, .blas = &s->dense,
-				     .nsets = s->nsets, .a_bytes = nb * 4, .c_bytes = nc * 4, .check = check,
-				     .state = s, .keep = &s->keep};
+	/* the dense baseline: row-major C = A·B is column-major C^T = B^T·A^T, with B as cuBLAS's A (fp16: half in
+	 * and out, fp32 compute) */
+	if (s->es == 2)
+		dlb_blas_gemm_fp16(&s->dense, 0, 0, s->n, s->m, s->k, 0);
+	else
+		dlb_blas_gemm_fp32(&s->dense, 0, 0, s->n, s->m, s->k);
+	const size_t es = (size_t)s->es;
+	s->io = (struct dlb_gemm_io){.classic = s->es == 2 ? "cublasGemmEx" : "cublasSgemm", .g = g,
+				     .handles = &s->shared->blas, .blas = &s->dense, .nsets = s->nsets, .a_bytes = nb * es,
+				     .c_bytes = nc * es, .check = check, .state = s, .keep = &s->keep};
 	/* the floor reads B and what CSR holds (val, col, row_ptr) and writes C once */
-	s->io.b_bytes = nz * 8 + ((size_t)s->m + 1) * 4;
-	if (s->io.b_bytes > (size_t)s->m * (size_t)s->k * 4)
-		s->io.b_bytes = (size_t)s->m * (size_t)s->k * 4; /* within the dense A it is given */
+	s->io.b_bytes = nz * (es + 4) + ((size_t)s->m + 1) * 4;
+	if (s->io.b_bytes > (size_t)s->m * (size_t)s->k * es)
+		s->io.b_bytes = (size_t)s->m * (size_t)s->k * es; /* within the dense A it is given */
 	for (int i = 0; i < s->nsets; i++) {
 		s->io.A[i] = s->B[i];
 		s->io.C[i] = s->C[i];
 	}
 	free(rp32);
+	free(hval);
 	dlb_csr_free(&a);
 	*state = s;
 	return 0;
 fail:
 	free(rp32);
+	free(hval);
 	dlb_csr_free(&a);
 	s_teardown(s);
 	*state = NULL;
@@ -499,7 +591,7 @@ static int seg_span16(const struct spmm_state *s, const int *v)
 
 static size_t seg_smem(const struct spmm_state *s, const int *v)
 {
-	return s_dyn_smem(v) + 2 * (size_t)v[S_WARPS] * (size_t)seg_span16(s, v) * 16;
+	return slab_smem(v, s->es) + 2 * (size_t)v[S_WARPS] * (size_t)seg_span16(s, v) * 16;
 }
 
 static int s_launch(void *state, const struct dlb_candidate *c, int variant, int set)
@@ -512,23 +604,26 @@ static int s_launch(void *state, const struct dlb_candidate *c, int variant, int
 		int f = seg_format_of(c->cfg.v), span16 = seg_span16(s, c->cfg.v);
 		unsigned *off = s->seg[f].off[set];
 		void *data = s->seg[f].data[set];
-		float *B = s->B[set], *C = s->C[set];
+		void *B = s->B[set], *C = s->C[set];
 		void *args[] = {&off, &data, &span16, &B, &C, &s->m, &s->n, &s->k};
 		return dlb_launch(c->kernels[0], (dim3){gx, gy, 1}, (dim3){32 * (unsigned)c->cfg.v[S_WARPS], 1, 1},
 				  seg_smem(s, c->cfg.v), s->g->dev->stream, args);
 	}
 	int *rp = s->rp[set];
 	void *col = c->cfg.v[S_KIND] == 4 ? (void *)s->col16[set] : (void *)col_of(s, set);
-	float *val = val_of(s, set), *B = s->B[set], *C = s->C[set];
+	void *val = val_of(s, set), *B = s->B[set], *C = s->C[set];
 	void *args[] = {&rp, &col, &val, &B, &C, &s->m, &s->n, &s->k};
 	return dlb_launch(c->kernels[0], (dim3){gx, 1 * gy, 1}, (dim3){32 * (unsigned)c->cfg.v[S_WARPS], 1, 1},
-			  s_dyn_smem(c->cfg.v), s->g->dev->stream, args);
+			  slab_smem(c->cfg.v, s->es), s->g->dev->stream, args);
 }
 
-/* Set 0's C (row-major M×N: column-major N×M) against the reference; also the dense runner's check. */
+/* Set 0's C (row-major M×N: column-major N×M) against the reference; also the dense runner's check. fp16: the
+ * output's rounding to half allowed beside fp32's (dlb_compare_f16). */
 static int check(void *state, struct dlb_check *out)
 {
 	struct spmm_state *s = state;
+	if (s->es == 2)
+		return dlb_compare_f16(s->g, s->C[0], s->n, s->ref, s->n, s->n, s->m, s->tol, out);
 	return dlb_compare_f32(s->g, s->C[0], s->n, s->ref, s->n, s->n, s->m, s->tol, out);
 }
 
@@ -543,7 +638,7 @@ static int s_verify(void *state, const struct dlb_candidate *c, int variant, str
 				 c->text, need + (size_t)c->attrs.sharedSizeBytes, s->g->dev->smem_per_block_optin);
 		DLB_CHECK(dlb_kernel_allow_smem(c->kernels[0], need));
 	}
-	DLB_CHECK(dlb_poison(s->g, s->C[0], (size_t)s->m * (size_t)s->n * 4));
+	DLB_CHECK(dlb_poison(s->g, s->C[0], (size_t)s->m * (size_t)s->n * (size_t)s->es));
 	DLB_CHECK(s_launch(state, c, variant, 0));
 	DLB_CHECK(check(s, out));
 fail:
@@ -578,7 +673,7 @@ static int cusparse_entry(struct spmm_state *s, const struct dlb_bench_opts *o, 
 	DLB_CHECK(dlb_bench_once(&s->g->bench, cusparse_prep, s, 0, &prep));
 	snprintf(e->config, sizeof e->config, "%s, CSR int32, row-major B and C, buffer %zu bytes, preprocessing %.1f us",
 		 s->cs.vec ? "SpMV" : "SpMM", s->cs.buf_bytes[i], prep);
-	DLB_CHECK(dlb_poison(s->g, s->C[0], (size_t)s->m * (size_t)s->n * 4));
+	DLB_CHECK(dlb_poison(s->g, s->C[0], (size_t)s->m * (size_t)s->n * (size_t)s->es));
 	DLB_CHECK(cusparse_launch(s, 0));
 	DLB_CHECK(check(s, &chk));
 	e->ok = chk.ok;
@@ -601,14 +696,14 @@ fail:
 static int make_dense(struct spmm_state *s)
 {
 	int rc = 0;
-	size_t bytes = (size_t)s->m * (size_t)s->k * 4;
+	size_t bytes = (size_t)s->m * (size_t)s->k * (size_t)s->es;
 	for (int i = 0; i < s->nsets && !s->Ad[i]; i++) {
-		DLB_CHECK(dlb_dev_alloc((void **)&s->Ad[i], bytes));
+		DLB_CHECK(dlb_dev_alloc(&s->Ad[i], bytes));
 		CUDA_CHECK(cudaMemsetAsync(s->Ad[i], 0, bytes, s->g->dev->stream));
 		int *rp = s->rp[i], *col = col_of(s, i);
-		float *val = val_of(s, i), *A = s->Ad[i];
+		void *val = val_of(s, i), *A = s->Ad[i];
 		void *args[] = {&rp, &col, &val, &A, &s->m, &s->k};
-		DLB_CHECK(dlb_launch(s->shared->to_dense, dlb_grid_for(s->m, 256, s->g->dev->sm_count), (dim3){256, 1, 1}, 0,
+		DLB_CHECK(dlb_launch(s->es == 2 ? s->shared->to_dense_h : s->shared->to_dense, dlb_grid_for(s->m, 256, s->g->dev->sm_count), (dim3){256, 1, 1}, 0,
 				     s->g->dev->stream, args));
 		s->io.B[i] = s->Ad[i];
 	}
@@ -631,7 +726,7 @@ static int s_vendor(void *state, const struct dlb_bench_opts *o, struct dlb_vend
 		s->ent_index[(*n)++] = i;
 	}
 	DLB_CHECK(make_dense(s));
-	DLB_CHECK(dlb_gemm_vendor(&s->io, "cublasSgemm", o, out + *n, max - *n, &nd));
+	DLB_CHECK(dlb_gemm_vendor(&s->io, s->io.classic, o, out + *n, max - *n, &nd));
 	for (int j = 0; j < nd; j++) {
 		struct dlb_vendor_entry *e = &out[*n];
 		if (!e->is_floor) {
@@ -672,7 +767,7 @@ static void s_data_note(void *state, char *buf, int len)
 			   "A: %lld nonzeros (%.2f%%), rows of %lld-%lld (mean %.1f), %lld empty; %.1f MB as CSR",
 			   (long long)t->nnz, 100.0 * (1.0 - t->sparsity), (long long)t->shortest_row,
 			   (long long)t->longest_row, t->mean_row, (long long)t->empty_rows,
-			   ((double)t->nnz * 8 + ((double)s->m + 1) * 4) / 1e6);
+			   ((double)t->nnz * (s->es + 4) + ((double)s->m + 1) * 4) / 1e6);
 	if (s->segs_built && off >= 0 && off < len)
 		off += snprintf(buf + off, (size_t)(len - off), "; KIND 3's segmented copies %.1f MB, built in %.0f ms on the host",
 				(double)s->segs_bytes / 1e6, s->segs_ms);
@@ -684,30 +779,38 @@ static void s_data_note(void *state, char *buf, int len)
 			 (double)s->nnz * 2 / 1e6, s->col16_ms);
 }
 
+/* What the two precisions' ops share: the space, the hooks (the state knows its element size). */
+#define SPMM_OP_COMMON                                                                                            \
+	.name = "spmm", .family = &dlb_family_spmm, .template_file = "spmm.cu", .kernel_names = s_kernels,           \
+	.nkernels = 1, .ndyn_kernels = 1,                                                                            \
+	.space = {s_params, S_NPARAMS, s_constraints, sizeof s_constraints / sizeof s_constraints[0]},              \
+	.nlimit_checks = 2, .device_bytes = s_device_bytes, .setup = s_setup, .variants = s_variants,                \
+	.nsets = s_nsets, .launch = s_launch, .verify = s_verify, .vendor = s_vendor, .vendor_launch = s_vendor_launch, \
+	.data_note = s_data_note, .teardown = s_teardown
+
+_Static_assert(sizeof s_limit_checks / sizeof s_limit_checks[0] == 2 &&
+		       sizeof h_limit_checks / sizeof h_limit_checks[0] == 2,
+	       "SPMM_OP_COMMON's nlimit_checks");
+
 const struct dlb_op dlb_op_spmm = {
-	.name = "spmm",
-	.family = &dlb_family_spmm,
+	SPMM_OP_COMMON,
 	.prec = DLB_PREC_FP32,
 	.es_in = 4,
 	.es_out = 4,
 	.summary = "sparse (CSR) times dense on the CUDA cores: nonzero-split, column-split and shared-memory-slab kernels "
 		   "(A as CSR, with 16-bit columns, or slab-segmented)",
-	.template_file = "spmm_fp32.cu",
-	.kernel_names = s_kernels,
-	.nkernels = 1,
-	.ndyn_kernels = 1,
 	.dyn_smem = s_dyn_smem,
-	.space = {s_params, S_NPARAMS, s_constraints, sizeof s_constraints / sizeof s_constraints[0]},
 	.limit_checks = s_limit_checks,
-	.nlimit_checks = sizeof s_limit_checks / sizeof s_limit_checks[0],
-	.device_bytes = s_device_bytes,
-	.setup = s_setup,
-	.variants = s_variants,
-	.nsets = s_nsets,
-	.launch = s_launch,
-	.verify = s_verify,
-	.vendor = s_vendor,
-	.vendor_launch = s_vendor_launch,
-	.data_note = s_data_note,
-	.teardown = s_teardown,
+};
+
+const struct dlb_op dlb_op_spmm_fp16 = {
+	SPMM_OP_COMMON,
+	.prec = DLB_PREC_FP16,
+	.es_in = 2,
+	.es_out = 2,
+	.summary = "sparse (CSR) times dense with A's values, B and C in fp16 and fp32 sums, on the CUDA cores: the fp32 "
+		   "op's kernels reading and writing half",
+	.defines = "#define SPMM_FP16 1\n",
+	.dyn_smem = h_dyn_smem,
+	.limit_checks = h_limit_checks,
 };

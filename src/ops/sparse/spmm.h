@@ -1,7 +1,7 @@
 /* ops/sparse: sparse times dense, C = A·B with A (M×K) sparse in CSR and B (K×N), C (M×N) dense and row-major
  * (DeepBench's sparse suite; N = 1 is SpMV): the family (family.c: the dims M, N, K, sparsity, the matrix's
  * seed and pattern; its work 2·nnz·N; cuSPARSE and dense cuBLAS as baselines; the reference kernel) and its
- * fp32 op (spmm.c, templates/spmm_fp32.cu). The matrix itself is csr.c's, generated from the problem's dims. */
+ * fp32 and fp16 ops (spmm.c, templates/spmm.cu). The matrix itself is csr.c's, generated from the problem's dims. */
 #ifndef DLB_OPS_SPMM_H
 #define DLB_OPS_SPMM_H
 #include "../../op.h"
@@ -9,7 +9,8 @@
 #include "vendor_cusparse.h"
 
 extern const struct dlb_family dlb_family_spmm;
-extern const struct dlb_op dlb_op_spmm; /* fp32 on the CUDA cores */
+extern const struct dlb_op dlb_op_spmm;      /* fp32 on the CUDA cores */
+extern const struct dlb_op dlb_op_spmm_fp16; /* fp16 values, B and C, fp32 sums, on the CUDA cores */
 
 /* The problem's dims, in the order of struct dlb_problem's dim[] (DeepBench's columns first). */
 enum { SPMM_M, SPMM_N, SPMM_K, SPMM_SPARSITY, SPMM_SEED, SPMM_PATTERN, SPMM_NDIMS };
@@ -39,7 +40,7 @@ struct dlb_spmm_shared {
 	struct dlb_blas blas;
 	int blas_open, ref_loaded;
 	struct dlb_module ref;
-	cudaKernel_t ref_k, to_dense;
+	cudaKernel_t ref_k, to_dense, ref_h, to_dense_h; /* _h: fp16's */
 };
 int dlb_spmm_shared_of(struct dlb_gpu *g, struct dlb_spmm_shared **out);
 #endif

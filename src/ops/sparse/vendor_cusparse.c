@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-static const float one = 1.0f, zero = 0.0f;
+static const float one = 1.0f, zero = 0.0f; /* the compute type is fp32 in both precisions */
 
 int dlb_cusparse_open(cudaStream_t stream, cusparseHandle_t *h)
 {
@@ -67,9 +67,10 @@ void dlb_cusparse_mm_close(struct dlb_cusparse_mm *s)
 	memset(s, 0, sizeof *s);
 }
 
-int dlb_cusparse_mm_open(cusparseHandle_t h, int m, int n, int k, int nnz, int nsets, void *const *row_ptr,
+int dlb_cusparse_mm_open(cusparseHandle_t h, int m, int n, int k, int nnz, int half, int nsets, void *const *row_ptr,
 			 void *const *col, void *const *val, void *const *b, void *const *c, struct dlb_cusparse_mm *s)
 {
+	const cudaDataType t = half ? CUDA_R_16F : CUDA_R_32F;
 	int rc = 0;
 	memset(s, 0, sizeof *s);
 	if (nsets < 1 || nsets > DLB_CUSPARSE_MAX_SETS)
@@ -83,13 +84,13 @@ int dlb_cusparse_mm_open(cusparseHandle_t h, int m, int n, int k, int nnz, int n
 	s->vec = n == 1;
 	for (int i = 0; i < nsets; i++) {
 		CUSPARSE_CHECK(cusparseCreateCsr(&s->a[i], m, k, nnz, row_ptr[i], col[i], val[i], CUSPARSE_INDEX_32I,
-						 CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+						 CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, t));
 		if (s->vec) {
-			CUSPARSE_CHECK(cusparseCreateDnVec(&s->bv[i], k, b[i], CUDA_R_32F));
-			CUSPARSE_CHECK(cusparseCreateDnVec(&s->cv[i], m, c[i], CUDA_R_32F));
+			CUSPARSE_CHECK(cusparseCreateDnVec(&s->bv[i], k, b[i], t));
+			CUSPARSE_CHECK(cusparseCreateDnVec(&s->cv[i], m, c[i], t));
 		} else {
-			CUSPARSE_CHECK(cusparseCreateDnMat(&s->bm[i], k, n, n, b[i], CUDA_R_32F, CUSPARSE_ORDER_ROW));
-			CUSPARSE_CHECK(cusparseCreateDnMat(&s->cm[i], m, n, n, c[i], CUDA_R_32F, CUSPARSE_ORDER_ROW));
+			CUSPARSE_CHECK(cusparseCreateDnMat(&s->bm[i], k, n, n, b[i], t, CUSPARSE_ORDER_ROW));
+			CUSPARSE_CHECK(cusparseCreateDnMat(&s->cm[i], m, n, n, c[i], t, CUSPARSE_ORDER_ROW));
 		}
 	}
 	s->nalgo = s->vec ? (int)(sizeof spmv_algos / sizeof spmv_algos[0]) : (int)(sizeof spmm_algos / sizeof spmm_algos[0]);

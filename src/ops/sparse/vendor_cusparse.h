@@ -35,8 +35,9 @@ struct dlb_cusparse_mm {
 int dlb_cusparse_open(cudaStream_t stream, cusparseHandle_t *h);
 void dlb_cusparse_close(cusparseHandle_t h);
 /* Descriptors for set i of nsets: A (m×k, nnz, int32 indices) in row_ptr[i], col[i], val[i]; B (k×n) and C
- * (m×n) row-major in b[i] and c[i]; the algorithms this cuSPARSE offers for CSR in that form. */
-int dlb_cusparse_mm_open(cusparseHandle_t h, int m, int n, int k, int nnz, int nsets, void *const *row_ptr,
+ * (m×n) row-major in b[i] and c[i]; the values, B and C in fp32, or in fp16 where half (the compute type fp32
+ * in both); the algorithms this cuSPARSE offers for CSR in that form. */
+int dlb_cusparse_mm_open(cusparseHandle_t h, int m, int n, int k, int nnz, int half, int nsets, void *const *row_ptr,
 			 void *const *col, void *const *val, void *const *b, void *const *c, struct dlb_cusparse_mm *s);
 void dlb_cusparse_mm_close(struct dlb_cusparse_mm *s);
 /* "CSR_ALG2" */

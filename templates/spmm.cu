@@ -1,6 +1,7 @@
-// spmm_fp32.cu — sparse times dense, C = A·B in fp32: A is M×K in CSR (row_ptr, col, val; columns ascending
-// within a row), B is K×N and C is M×N, both row-major (N = 1: SpMV, B a vector). Each output is summed over
-// its row's nonzeros in a fixed order, so the result does not depend on scheduling.
+// spmm.cu — sparse times dense, C = A·B: A is M×K in CSR (row_ptr, col, val; columns ascending within a row),
+// B is K×N and C is M×N, both row-major (N = 1: SpMV, B a vector). Each output is summed over its row's
+// nonzeros in a fixed order, so the result does not depend on scheduling. SPMM_FP16 0: A's values, B and C in
+// fp32; 1: in IEEE half (fp16), every product and sum in fp32 and C rounded once (the op's `defines` set it).
 //
 // Tunables (each has a default below, so this file compiles alone):
 //   KIND   0: nonzero-split — TPR lanes share a row's nonzeros, each lane keeps VN columns, then the lanes'
@@ -25,13 +26,15 @@
 //   RPW    rows per warp (KIND 2, 3; 1 otherwise)
 //   BK     rows of B per shared-memory slab (KIND 2, 3: two slabs in flight; 32 otherwise)
 //   MINB   KIND 3: blocks an SM its registers are capped for (launch bounds' minimum; 1 otherwise)
-//   NZV    KIND 0, 4: nonzeros a lane reads at once: 1, or 4 (a 16-byte load of values and one of columns
+//   NZV    KIND 0, 4: nonzeros a lane reads at once: 1, or 4 (one load of 4 values and one of 4 columns
 //          where the row's nonzeros are aligned to 4; the head and tail one at a time); 1 otherwise
 // Constraints (checked by the host before compiling, src/ops/sparse/spmm.c): KIND 2, 3 have TPR 32, VN >= 4;
 // KIND 0, 1, 4 have RPW 1, BK 32; all but KIND 3 MINB 1; all but KIND 0, 4 NZV 1.
 // Kernel: spmm(row_ptr, col, val, B, C, M, N, K); KIND 3: spmm(segoff, segs, span16, B, C, M, N, K). Grid
-// (ceil(M / rows per block), column chunks), 32·WARPS threads; KIND 2 takes 2·BK·32·VN·4 bytes of dynamic
-// shared memory, KIND 3 that and 2·WARPS·span16·16 for the segments (span16: a warp's buffer, one unit spare). Column chunks beyond gridDim.y are looped.
+// (ceil(M / rows per block), column chunks), 32·WARPS threads; KIND 2 takes 2·BK·32·VN·ES bytes of dynamic
+// shared memory (ES: an element's bytes, 4 or 2), KIND 3 that and 2·WARPS·span16·16 for the segments (span16: a
+// warp's buffer, one unit spare; its values stay fp32 in fp16 too, exact copies of the half values). Column
+// chunks beyond gridDim.y are looped.
 
 #ifndef KIND
 #define KIND 1 // 0 nonzero-split, 1 column-split, 2 B in shared memory
@@ -58,11 +61,105 @@
 #define NZV 1 // nonzeros a lane reads at once (KIND 0, 4)
 #endif
 
+#ifndef SPMM_FP16
+#define SPMM_FP16 0
+#endif
+
 #define THREADS (32 * WARPS)
 #define VW (VN < 4 ? VN : 4) // vector width
 #define NV (VN / VW)         // vectors per lane
 
 typedef long long i64;
+
+// The element of A's values, B and C, and its conversions to and from the fp32 the sums are made in.
+#if SPMM_FP16
+typedef unsigned short elem; // IEEE half, converted in PTX (NVRTC has no cuda_fp16.h without include paths)
+__device__ __forceinline__ float to_f(elem h)
+{
+	float f;
+	asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+	return f;
+}
+__device__ __forceinline__ elem from_f(float f)
+{
+	elem h;
+	asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
+	return h;
+}
+#else
+typedef float elem;
+__device__ __forceinline__ float to_f(float f) { return f; }
+__device__ __forceinline__ float from_f(float f) { return f; }
+#endif
+#define ES ((int)sizeof(elem)) // bytes an element
+#define EPV (16 / ES)          // elements in a 16-byte copy
+
+// VW consecutive elements at p (VW-aligned) as floats, in one load: 4·ES bytes (VW 4), 2·ES (VW 2) or ES. G:
+// p is in global memory (read through the read-only cache), else in shared memory.
+template <bool G>
+__device__ __forceinline__ void ld_vec(const elem *p, float *out)
+{
+#if SPMM_FP16
+	if (VW == 4) {
+		const uint2 w = G ? __ldg(reinterpret_cast<const uint2 *>(p)) : *reinterpret_cast<const uint2 *>(p);
+		out[0] = to_f((elem)(w.x & 0xffffu));
+		out[1 % VW] = to_f((elem)(w.x >> 16));
+		out[2 % VW] = to_f((elem)(w.y & 0xffffu));
+		out[3 % VW] = to_f((elem)(w.y >> 16));
+	} else if (VW == 2) {
+		const unsigned w = G ? __ldg(reinterpret_cast<const unsigned *>(p)) : *reinterpret_cast<const unsigned *>(p);
+		out[0] = to_f((elem)(w & 0xffffu));
+		out[1 % VW] = to_f((elem)(w >> 16));
+	} else {
+		out[0] = to_f(G ? __ldg(p) : *p);
+	}
+#else
+	if (VW == 4) {
+		const float4 t = G ? __ldg(reinterpret_cast<const float4 *>(p)) : *reinterpret_cast<const float4 *>(p);
+		out[0] = t.x;
+		out[1 % VW] = t.y;
+		out[2 % VW] = t.z;
+		out[3 % VW] = t.w;
+	} else if (VW == 2) {
+		const float2 t = G ? __ldg(reinterpret_cast<const float2 *>(p)) : *reinterpret_cast<const float2 *>(p);
+		out[0] = t.x;
+		out[1 % VW] = t.y;
+	} else {
+		out[0] = G ? __ldg(p) : *p;
+	}
+#endif
+}
+
+// Elements 4q to 4q + 3 at p (global memory) as floats, in one load.
+__device__ __forceinline__ void ldg4(const elem *p, int q, float *out)
+{
+#if SPMM_FP16
+	const uint2 w = __ldg(reinterpret_cast<const uint2 *>(p) + q);
+	out[0] = to_f((elem)(w.x & 0xffffu));
+	out[1] = to_f((elem)(w.x >> 16));
+	out[2] = to_f((elem)(w.y & 0xffffu));
+	out[3] = to_f((elem)(w.y >> 16));
+#else
+	const float4 t = __ldg(reinterpret_cast<const float4 *>(p) + q);
+	out[0] = t.x;
+	out[1] = t.y;
+	out[2] = t.z;
+	out[3] = t.w;
+#endif
+}
+
+// Four floats to four consecutive elements at p (4-aligned), in one store.
+__device__ __forceinline__ void st_vec4(elem *p, float a, float b, float c, float d)
+{
+#if SPMM_FP16
+	unsigned lo, hi;
+	asm("cvt.rn.f16x2.f32 %0, %2, %1;" : "=r"(lo) : "f"(a), "f"(b));
+	asm("cvt.rn.f16x2.f32 %0, %2, %1;" : "=r"(hi) : "f"(c), "f"(d));
+	*reinterpret_cast<uint2 *>(p) = make_uint2(lo, hi);
+#else
+	*reinterpret_cast<float4 *>(p) = make_float4(a, b, c, d);
+#endif
+}
 
 // A lane's VN accumulators and the column each stands for: vector q, element v of lane (of lanes) in a chunk
 // starting at column n0.
@@ -73,46 +170,37 @@ __device__ __forceinline__ int col_of(int n0, int lane, int lanes, int q, int v)
 
 // VN consecutive-by-vector elements of row r of a row-major matrix with N columns (B or C): whole vectors when
 // N is a multiple of VW (every vector then aligned), elementwise with a guard otherwise.
-__device__ __forceinline__ void load_row(const float *__restrict__ X, i64 r, int N, int n0, int lane, int lanes,
+__device__ __forceinline__ void load_row(const elem *__restrict__ X, i64 r, int N, int n0, int lane, int lanes,
 					 float *out)
 {
-	const float *row = X + r * N;
+	const elem *row = X + r * N;
 #pragma unroll
 	for (int q = 0; q < NV; q++) {
 		int c = col_of(n0, lane, lanes, q, 0);
-		if (VW == 4 && N % 4 == 0 && c + 3 < N) {
-			float4 t = __ldg(reinterpret_cast<const float4 *>(row + c));
-			out[q * VW + 0] = t.x;
-			out[q * VW + 1 % VW] = t.y;
-			out[q * VW + 2 % VW] = t.z;
-			out[q * VW + 3 % VW] = t.w;
-		} else if (VW == 2 && N % 2 == 0 && c + 1 < N) {
-			float2 t = __ldg(reinterpret_cast<const float2 *>(row + c));
-			out[q * VW + 0] = t.x;
-			out[q * VW + 1 % VW] = t.y;
+		if (VW > 1 && N % VW == 0 && c + VW - 1 < N) {
+			ld_vec<true>(row + c, out + q * VW);
 		} else {
 #pragma unroll
 			for (int v = 0; v < VW; v++)
-				out[q * VW + v] = c + v < N ? __ldg(row + c + v) : 0.0f;
+				out[q * VW + v] = c + v < N ? to_f(__ldg(row + c + v)) : 0.0f;
 		}
 	}
 }
 
-__device__ __forceinline__ void store_row(float *__restrict__ C, i64 r, int N, int n0, int lane, int lanes,
+__device__ __forceinline__ void store_row(elem *__restrict__ C, i64 r, int N, int n0, int lane, int lanes,
 					  const float *acc)
 {
-	float *row = C + r * N;
+	elem *row = C + r * N;
 #pragma unroll
 	for (int q = 0; q < NV; q++) {
 		int c = col_of(n0, lane, lanes, q, 0);
 		if (VW == 4 && N % 4 == 0 && c + 3 < N) {
-			*reinterpret_cast<float4 *>(row + c) =
-				make_float4(acc[q * VW], acc[q * VW + 1 % VW], acc[q * VW + 2 % VW], acc[q * VW + 3 % VW]);
+			st_vec4(row + c, acc[q * VW], acc[q * VW + 1 % VW], acc[q * VW + 2 % VW], acc[q * VW + 3 % VW]);
 		} else {
 #pragma unroll
 			for (int v = 0; v < VW; v++)
 				if (c + v < N)
-					row[c + v] = acc[q * VW + v];
+					row[c + v] = from_f(acc[q * VW + v]);
 		}
 	}
 }
@@ -127,13 +215,13 @@ typedef int4 col4_t;
 #endif
 
 // acc += a · B's row c (VN columns from n0)
-__device__ __forceinline__ void axpy_row(float *acc, float a, const float *__restrict__ B, int c, int N, int n0)
+__device__ __forceinline__ void axpy_row(float *acc, float a, const elem *__restrict__ B, int c, int N, int n0)
 {
-	const float *b = B + (i64)c * N + n0;
+	const elem *b = B + (i64)c * N + n0;
 #pragma unroll
 	for (int v = 0; v < VN; v++)
 		if (n0 + v < N)
-			acc[v] = fmaf(a, __ldg(b + v), acc[v]);
+			acc[v] = fmaf(a, to_f(__ldg(b + v)), acc[v]);
 }
 // TPR lanes per row, each taking every TPR-th nonzero; VN consecutive columns per chunk, summed across the
 // group by shuffles (a fixed tree: deterministic). Lane v of the group writes column v.
@@ -143,8 +231,8 @@ __device__ __forceinline__ void axpy_row(float *acc, float a, const float *__res
 #define KIND0_BOUNDS __launch_bounds__(THREADS)
 #endif
 extern "C" __global__ void KIND0_BOUNDS spmm(const int *__restrict__ row_ptr, const col_t *__restrict__ col,
-							   const float *__restrict__ val, const float *__restrict__ B,
-							   float *__restrict__ C, int M, int N, int K)
+							   const elem *__restrict__ val, const elem *__restrict__ B,
+							   elem *__restrict__ C, int M, int N, int K)
 {
 	(void)K;
 	const int lane = threadIdx.x % 32, g = lane % TPR;
@@ -162,20 +250,21 @@ extern "C" __global__ void KIND0_BOUNDS spmm(const int *__restrict__ row_ptr, co
 		// columns a lane), the unaligned head and tail one at a time
 		const int a0 = min((start + 3) & ~3, end), a1 = max(end & ~3, a0);
 		for (int j = start + g; j < a0; j += TPR)
-			axpy_row(acc, __ldg(val + j), B, __ldg(col + j), N, n0);
+			axpy_row(acc, to_f(__ldg(val + j)), B, __ldg(col + j), N, n0);
 		for (int q = a0 / 4 + g; q < a1 / 4; q += TPR) {
-			const float4 a = __ldg(reinterpret_cast<const float4 *>(val) + q);
+			float a[4];
+			ldg4(val, q, a);
 			const col4_t c = __ldg(reinterpret_cast<const col4_t *>(col) + q);
-			axpy_row(acc, a.x, B, c.x, N, n0);
-			axpy_row(acc, a.y, B, c.y, N, n0);
-			axpy_row(acc, a.z, B, c.z, N, n0);
-			axpy_row(acc, a.w, B, c.w, N, n0);
+			axpy_row(acc, a[0], B, c.x, N, n0);
+			axpy_row(acc, a[1], B, c.y, N, n0);
+			axpy_row(acc, a[2], B, c.z, N, n0);
+			axpy_row(acc, a[3], B, c.w, N, n0);
 		}
 		for (int j = a1 + g; j < end; j += TPR)
-			axpy_row(acc, __ldg(val + j), B, __ldg(col + j), N, n0);
+			axpy_row(acc, to_f(__ldg(val + j)), B, __ldg(col + j), N, n0);
 #else
 		for (int j = start + g; j < end; j += TPR)
-			axpy_row(acc, __ldg(val + j), B, __ldg(col + j), N, n0);
+			axpy_row(acc, to_f(__ldg(val + j)), B, __ldg(col + j), N, n0);
 #endif
 #pragma unroll
 		for (int off = TPR / 2; off > 0; off /= 2)
@@ -186,7 +275,7 @@ extern "C" __global__ void KIND0_BOUNDS spmm(const int *__restrict__ row_ptr, co
 #pragma unroll
 			for (int v = 0; v < VN; v++)
 				if (g == v % TPR && n0 + v < N)
-					C[r * N + n0 + v] = acc[v];
+					C[r * N + n0 + v] = from_f(acc[v]);
 	}
 }
 #endif
@@ -194,9 +283,14 @@ extern "C" __global__ void KIND0_BOUNDS spmm(const int *__restrict__ row_ptr, co
 #if KIND == 1
 // TPR lanes per row own TPR·VN of its columns per chunk; the row's nonzeros come TPR at a time, one per lane,
 // and go round the group by shuffles (the group's own mask: groups of one warp may have rows of other lengths).
-extern "C" __global__ void __launch_bounds__(THREADS) spmm(const int *__restrict__ row_ptr, const int *__restrict__ col,
-							   const float *__restrict__ val, const float *__restrict__ B,
-							   float *__restrict__ C, int M, int N, int K)
+#if SPMM_FP16 // without the 1, ptxas held TPR 32 VN 4 WARPS 2 to 32 registers, and it spilled
+#define KIND1_BOUNDS __launch_bounds__(THREADS, 1)
+#else
+#define KIND1_BOUNDS __launch_bounds__(THREADS)
+#endif
+extern "C" __global__ void KIND1_BOUNDS spmm(const int *__restrict__ row_ptr, const int *__restrict__ col,
+					     const elem *__restrict__ val, const elem *__restrict__ B, elem *__restrict__ C,
+					     int M, int N, int K)
 {
 	(void)K;
 	const int lane = threadIdx.x % 32, g = lane % TPR;
@@ -215,7 +309,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) spmm(const int *__restrict
 		for (int base = start; base < end; base += TPR) {
 			const int j = base + g, cnt = end - base < TPR ? end - base : TPR;
 			const int cj = j < end ? __ldg(col + j) : 0;
-			const float aj = j < end ? __ldg(val + j) : 0.0f;
+			const float aj = j < end ? to_f(__ldg(val + j)) : 0.0f;
 			for (int t = 0; t < cnt; t++) {
 				const float a = __shfl_sync(mask, aj, t, TPR);
 				float b[VN];
@@ -232,53 +326,45 @@ extern "C" __global__ void __launch_bounds__(THREADS) spmm(const int *__restrict
 
 #if KIND == 2 || KIND == 3
 // 16 bytes from global to shared memory without a register (zeros where !pred: nothing is read then).
-__device__ __forceinline__ void cp_async16(float *smem, const float *gmem, bool pred)
+__device__ __forceinline__ void cp_async16(void *smem, const void *gmem, bool pred)
 {
 	unsigned s = (unsigned)__cvta_generic_to_shared(smem);
 	asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(gmem), "r"(pred ? 16 : 0));
 }
 
-// Slab `slab` of B (rows k0 .. k0 + BK, the block's columns), zeros past K and N, into dst: 16-byte copies in
-// flight while the block computes the previous slab where N is a multiple of 4 (each thread copies the same
-// column of rows THREADS / (BN / 4) apart in every slab: src is its first row's address in this slab, stride
-// the distance between its rows, both worked out once a chunk); plain loads otherwise.
-__device__ __forceinline__ void load_slab(float *dst, const float *__restrict__ B, const float *src, i64 stride,
+// Slab `slab` of B (rows k0 .. k0 + BK, the block's columns), zeros past K and N, into dst: 16-byte copies (EPV
+// elements) in flight while the block computes the previous slab where N is a multiple of EPV (each thread
+// copies the same column of rows THREADS / (BN / EPV) apart in every slab: src is its first row's address in
+// this slab, stride the distance between its rows, both worked out once a chunk); plain loads otherwise.
+#define SLAB_TPROW (32 * VN / EPV)      // threads a slab row
+#define SLAB_RPP (THREADS / SLAB_TPROW) // slab rows a pass
+static_assert(SLAB_RPP >= 1 && BK % SLAB_RPP == 0, "whole passes a slab");
+__device__ __forceinline__ void load_slab(elem *dst, const elem *__restrict__ B, const elem *src, i64 stride,
 					  bool col_in, int k0, int n0, int N, int K)
 {
-	const int BN = 32 * VN, TPRow = BN / 4, RPP = THREADS / TPRow; // threads a slab row, rows a pass
-	if (N % 4 == 0) {
-		const int kk0 = threadIdx.x / TPRow, c4 = (threadIdx.x % TPRow) * 4;
+	const int BN = 32 * VN;
+	if (N % EPV == 0) {
+		const int kk0 = threadIdx.x / SLAB_TPROW, ce = (threadIdx.x % SLAB_TPROW) * EPV;
 #pragma unroll 8
-		for (int p = 0; p < BK / RPP; p++) {
-			const bool in = col_in && k0 + kk0 + p * RPP < K;
-			cp_async16(dst + (kk0 + p * RPP) * BN + c4, in ? src + p * stride : B, in);
+		for (int p = 0; p < BK / SLAB_RPP; p++) {
+			const bool in = col_in && k0 + kk0 + p * SLAB_RPP < K;
+			cp_async16(dst + (kk0 + p * SLAB_RPP) * BN + ce, in ? src + p * stride : B, in);
 		}
 	} else {
 		for (int t = threadIdx.x; t < BK * BN; t += THREADS) {
 			const int kk = t / BN, cc = t % BN;
-			dst[t] = k0 + kk < K && n0 + cc < N ? __ldg(B + (i64)(k0 + kk) * N + n0 + cc) : 0.0f;
+			dst[t] = k0 + kk < K && n0 + cc < N ? __ldg(B + (i64)(k0 + kk) * N + n0 + cc) : (elem)0;
 		}
 	}
 	asm volatile("cp.async.commit_group;\n" ::);
 }
 
-// A lane's VN columns of a slab row starting at b (32·VN floats a row), as load_row reads them from B.
-__device__ __forceinline__ void slab_row(const float *b, int lane, float *out)
+// A lane's VN columns of a slab row starting at b (32·VN elements a row), as load_row reads them from B.
+__device__ __forceinline__ void slab_row(const elem *b, int lane, float *out)
 {
 #pragma unroll
-	for (int q = 0; q < NV; q++) {
-		if (VW == 4) {
-			const float4 x = *reinterpret_cast<const float4 *>(b + q * 128 + lane * 4);
-			out[q * VW] = x.x;
-			out[q * VW + 1 % VW] = x.y;
-			out[q * VW + 2 % VW] = x.z;
-			out[q * VW + 3 % VW] = x.w;
-		} else {
-#pragma unroll
-			for (int v = 0; v < VW; v++)
-				out[q * VW + v] = b[q * 32 * VW + lane * VW + v];
-		}
-	}
+	for (int q = 0; q < NV; q++)
+		ld_vec<false>(b + q * 32 * VW + lane * VW, out + q * VW);
 }
 
 #endif
@@ -291,10 +377,10 @@ __device__ __forceinline__ void slab_row(const float *b, int lane, float *out)
 // lane reading its VN columns of that slab row (contiguous across the warp: no bank conflicts). The window is
 // then shifted down and refilled from global memory, to be used a slab later (its latency hidden).
 extern "C" __global__ void __launch_bounds__(THREADS, 1) spmm(const int *__restrict__ row_ptr, const int *__restrict__ col,
-							   const float *__restrict__ val, const float *__restrict__ B,
-							   float *__restrict__ C, int M, int N, int K)
+							   const elem *__restrict__ val, const elem *__restrict__ B,
+							   elem *__restrict__ C, int M, int N, int K)
 {
-	extern __shared__ __align__(16) float Bs[]; // [2][BK][32·VN]
+	extern __shared__ __align__(16) elem Bs[]; // [2][BK][32·VN]
 	const int BN = 32 * VN;
 	const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
 	const i64 r0 = (i64)blockIdx.x * (WARPS * RPW) + (i64)warp * RPW;
@@ -309,16 +395,16 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) spmm(const int *__restr
 			e[i] = r0 + i < M ? __ldg(row_ptr + r0 + i + 1) : 0;
 			const int j = p[i] + lane;
 			cj[i] = j < e[i] ? __ldg(col + j) : 0x7fffffff;
-			aj[i] = j < e[i] ? __ldg(val + j) : 0.0f;
+			aj[i] = j < e[i] ? to_f(__ldg(val + j)) : 0.0f;
 #pragma unroll
 			for (int v = 0; v < VN; v++)
 				acc[i][v] = 0.0f;
 		}
-		// this thread's slab copies (N % 4 == 0): a column, rows THREADS / (BN / 4) apart
-		const int c4 = (threadIdx.x % (BN / 4)) * 4;
-		const bool col_in = n0 + c4 < N;
-		const i64 stride = (i64)(THREADS / (BN / 4)) * N;
-		const float *src = B + (i64)(threadIdx.x / (BN / 4)) * N + n0 + c4;
+		// this thread's slab copies (N % EPV == 0): a column, rows SLAB_RPP apart
+		const int ce = (threadIdx.x % SLAB_TPROW) * EPV;
+		const bool col_in = n0 + ce < N;
+		const i64 stride = (i64)SLAB_RPP * N;
+		const elem *src = B + (i64)(threadIdx.x / SLAB_TPROW) * N + n0 + ce;
 		__syncthreads(); // the last chunk's slabs are no longer read
 		load_slab(Bs, B, src, stride, col_in, 0, n0, N, K);
 		for (int s = 0; s < nslabs; s++) {
@@ -330,7 +416,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) spmm(const int *__restr
 				asm volatile("cp.async.commit_group;\n" ::);
 			asm volatile("cp.async.wait_group 1;\n" ::);
 			__syncthreads();
-			const float *slab = Bs + (s & 1) * BK * BN;
+			const elem *slab = Bs + (s & 1) * BK * BN;
 #pragma unroll
 			for (int i = 0; i < RPW; i++) {
 				for (;;) {
@@ -353,7 +439,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) spmm(const int *__restr
 					if (lane + cnt >= 32) {
 						const int j = p[i] + lane;
 						nc = j < e[i] ? __ldg(col + j) : 0x7fffffff;
-						na = j < e[i] ? __ldg(val + j) : 0.0f;
+						na = j < e[i] ? to_f(__ldg(val + j)) : 0.0f;
 					}
 					cj[i] = nc;
 					aj[i] = na;
@@ -378,7 +464,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) spmm(const int *__restr
 __device__ __forceinline__ void copy_seg(int4 *dst, const int4 *__restrict__ segs, unsigned o0, unsigned o1, int lane)
 {
 	for (unsigned u = lane; u < o1 - o0; u += 32)
-		cp_async16(reinterpret_cast<float *>(dst + u), reinterpret_cast<const float *>(segs + o0 + u), true);
+		cp_async16(dst + u, segs + o0 + u, true);
 }
 
 // The offsets of group g's segment of slab s: lane 0 holds where it starts, lane 1 where it ends (0 past the
@@ -395,9 +481,9 @@ __device__ __forceinline__ unsigned seg_offsets(const unsigned *__restrict__ seg
 // the header counts them, each a broadcast {column, value} and a lane's VN columns of that slab row.
 extern "C" __global__ void __launch_bounds__(THREADS, MINB) spmm(const unsigned *__restrict__ segoff,
 							   const int4 *__restrict__ segs, int span16,
-							   const float *__restrict__ B, float *__restrict__ C, int M, int N, int K)
+							   const elem *__restrict__ B, elem *__restrict__ C, int M, int N, int K)
 {
-	extern __shared__ __align__(16) float Bs[]; // [2][BK][32·VN], then [2][WARPS][span16] units of segments
+	extern __shared__ __align__(16) elem Bs[]; // [2][BK][32·VN], then [2][WARPS][span16] units of segments
 	const int BN = 32 * VN;
 	const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
 	const int groups = (M + RPW - 1) / RPW;
@@ -413,10 +499,10 @@ extern "C" __global__ void __launch_bounds__(THREADS, MINB) spmm(const unsigned 
 #pragma unroll
 			for (int v = 0; v < VN; v++)
 				acc[i][v] = 0.0f;
-		const int c4 = (threadIdx.x % (BN / 4)) * 4;
-		const bool col_in = n0 + c4 < N;
-		const i64 stride = (i64)(THREADS / (BN / 4)) * N;
-		const float *src = B + (i64)(threadIdx.x / (BN / 4)) * N + n0 + c4;
+		const int ce = (threadIdx.x % SLAB_TPROW) * EPV;
+		const bool col_in = n0 + ce < N;
+		const i64 stride = (i64)SLAB_RPP * N;
+		const elem *src = B + (i64)(threadIdx.x / SLAB_TPROW) * N + n0 + ce;
 		unsigned oc = seg_offsets(segoff, g, groups, nslabs, 0, lane); // slab s's offsets
 		unsigned on = seg_offsets(segoff, g, groups, nslabs, 1, lane); // slab s + 1's
 		__syncthreads(); // the last chunk's slabs are no longer read
@@ -436,7 +522,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, MINB) spmm(const unsigned 
 			asm volatile("cp.async.wait_group 1;\n" ::);
 			__syncthreads();
 			if (g < groups) {
-				const float *slab = Bs + (s & 1) * BK * BN;
+				const elem *slab = Bs + (s & 1) * BK * BN;
 				const int4 *seg = segs_smem + (s & 1) * WARPS * span16;
 				unsigned hw[HDR16 * 4];
 #pragma unroll
