@@ -19,6 +19,9 @@
 //             shuffles);
 //          4: as 0, with 16-bit column indices (a copy made once on the host where K <= 65536): 6 bytes a
 //             nonzero to read, not 8.
+//          5: fp16 only, tensor cores — each warp makes its 16·RPW rows' part of a BK-column slice of A dense
+//             in shared memory from the tiled copy of src/ops/sparse/tiles.h (made once on the host) and
+//             multiplies it by the block's slice of B (8·VN columns) with mma.sync m16n8k16.
 //   TPR    lanes per row (KIND 0, 1, 4; KIND 2, 3: 32)
 //   VN     columns per lane: vectors of min(VN, 4), the q-th at column q·(lanes·4) + lane·4 (VN >= 4) so that
 //          a warp's vector loads and shared-memory reads are contiguous
@@ -28,6 +31,8 @@
 //   MINB   KIND 3: blocks an SM its registers are capped for (launch bounds' minimum; 1 otherwise)
 //   NZV    KIND 0, 4: nonzeros a lane reads at once: 1, or 4 (one load of 4 values and one of 4 columns
 //          where the row's nonzeros are aligned to 4; the head and tail one at a time); 1 otherwise
+// KIND 5: RPW is MI (m16 tiles a warp), VN is NI (n8 tiles); spmm(toff, tent, B, C, M, N, K), grid (groups of
+// 16·RPW rows / WARPS, column chunks of 8·VN), dynamic shared memory 2·BK·(8·VN + 8)·2 + WARPS·16·RPW·(BK + 8)·2.
 // Constraints (checked by the host before compiling, src/ops/sparse/spmm.c): KIND 2, 3 have TPR 32, VN >= 4;
 // KIND 0, 1, 4 have RPW 1, BK 32; all but KIND 3 MINB 1; all but KIND 0, 4 NZV 1.
 // Kernel: spmm(row_ptr, col, val, B, C, M, N, K); KIND 3: spmm(segoff, segs, span16, B, C, M, N, K). Grid
@@ -324,13 +329,16 @@ extern "C" __global__ void KIND1_BOUNDS spmm(const int *__restrict__ row_ptr, co
 }
 #endif
 
-#if KIND == 2 || KIND == 3
+#if KIND == 2 || KIND == 3 || KIND == 5
 // 16 bytes from global to shared memory without a register (zeros where !pred: nothing is read then).
 __device__ __forceinline__ void cp_async16(void *smem, const void *gmem, bool pred)
 {
 	unsigned s = (unsigned)__cvta_generic_to_shared(smem);
 	asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(gmem), "r"(pred ? 16 : 0));
 }
+#endif
+
+#if KIND == 2 || KIND == 3
 
 // Slab `slab` of B (rows k0 .. k0 + BK, the block's columns), zeros past K and N, into dst: 16-byte copies (EPV
 // elements) in flight while the block computes the previous slab where N is a multiple of EPV (each thread
@@ -574,6 +582,150 @@ extern "C" __global__ void __launch_bounds__(THREADS, MINB) spmm(const unsigned 
 		for (int i = 0; i < RPW; i++)
 			if (r0 + i < M)
 				store_row(C, r0 + i, N, n0, lane, 32, acc[i]);
+	}
+}
+#endif
+
+#if KIND == 5
+#if !SPMM_FP16
+#error "KIND 5 runs on the tensor cores in fp16: the fp16 op's"
+#endif
+// Tensor cores (mma.sync m16n8k16, half inputs, fp32 sums) on A made dense in shared memory, a k-slice at a
+// time. A comes in the tiled copy of src/ops/sparse/tiles.h, made once on the host: for each group of 16·MI rows
+// (one warp's) and slice of BK columns, the group's nonzeros there as 32-bit entries (row in the group << 23 |
+// column in the slice << 16 | the half value). Each warp zeroes its 16·MI × BK tile, scatters its entries into it
+// (one a lane, no search) and runs its MI × NI mma tiles against the block's slice of B, BK rows × 8·NI columns
+// copied into shared memory by cp.async one slice ahead (two buffers). A warp with no entries in a slice skips
+// it. Load as sparse, compute as dense: worth it where B and C are narrow (the work is K·M·N whatever the
+// sparsity, so dense cuBLAS wins where N is large).
+#define MI RPW                // m16 tiles a warp along M: a warp's rows are one group of the tiled copy
+#define NI VN                 // n8 tiles a warp along N: the block's 8·NI columns
+#define GR (16 * MI)          // rows a warp
+#define BNT (8 * NI)          // columns a block
+#define LDA_S (BK + 8)        // halves a row of a warp's A tile (8 spare: ldmatrix's rows in distinct banks)
+#define LDB_S (BNT + 8)       // halves a row of a B slice
+static_assert(BK % 16 == 0 && BK <= 128, "slices of whole k16 steps, columns in 7 bits");
+static_assert(GR <= 512, "rows in a group in 9 bits");
+
+__device__ __forceinline__ unsigned smem_u32(const void *p)
+{
+	return (unsigned)__cvta_generic_to_shared(p);
+}
+
+// Slice rows k0 .. k0 + BK of B, columns n0 .. n0 + BNT, zeros past K and N, into dst (LDB_S halves a row):
+// 16-byte copies in the current copy group where N is a multiple of 8, plain loads otherwise.
+__device__ __forceinline__ void load_bslice(elem *dst, const elem *__restrict__ B, int k0, int n0, int N, int K)
+{
+	if (N % 8 == 0) {
+		for (int u = threadIdx.x; u < BK * NI; u += THREADS) {
+			const int kk = u / NI, c = (u % NI) * 8;
+			const bool in = k0 + kk < K && n0 + c < N;
+			cp_async16(dst + kk * LDB_S + c, in ? B + (i64)(k0 + kk) * N + n0 + c : B, in);
+		}
+	} else {
+		for (int t = threadIdx.x; t < BK * BNT; t += THREADS) {
+			const int kk = t / BNT, c = t % BNT;
+			dst[kk * LDB_S + c] = k0 + kk < K && n0 + c < N ? __ldg(B + (i64)(k0 + kk) * N + n0 + c) : (elem)0;
+		}
+	}
+}
+
+extern "C" __global__ void __launch_bounds__(THREADS, 1) spmm(const unsigned *__restrict__ toff,
+							   const unsigned *__restrict__ tent, const elem *__restrict__ B,
+							   elem *__restrict__ C, int M, int N, int K)
+{
+	extern __shared__ __align__(16) elem sm[]; // [2][BK][LDB_S] slices of B, then [WARPS][GR][LDA_S] A tiles
+	const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+	elem *const As = sm + 2 * BK * LDB_S + warp * GR * LDA_S;
+	const int groups = (M + GR - 1) / GR, nslices = (K + BK - 1) / BK;
+	const int g = blockIdx.x * WARPS + warp;
+	const int chunks = (N + BNT - 1) / BNT;
+	for (int ch = blockIdx.y; ch < chunks; ch += gridDim.y) {
+		const int n0 = ch * BNT;
+		float acc[MI][NI][4];
+#pragma unroll
+		for (int i = 0; i < MI; i++)
+#pragma unroll
+			for (int j = 0; j < NI; j++)
+#pragma unroll
+				for (int r = 0; r < 4; r++)
+					acc[i][j][r] = 0.0f;
+		__syncthreads(); // the last chunk's slices are no longer read
+		load_bslice(sm, B, 0, n0, N, K);
+		asm volatile("cp.async.commit_group;\n" ::);
+		for (int s = 0; s < nslices; s++) {
+			if (s + 1 < nslices)
+				load_bslice(sm + ((s + 1) & 1) * BK * LDB_S, B, (s + 1) * BK, n0, N, K);
+			asm volatile("cp.async.commit_group;\n" ::);
+			const unsigned e0 = g < groups ? __ldg(toff + (i64)g * nslices + s) : 0u;
+			const unsigned e1 = g < groups ? __ldg(toff + (i64)g * nslices + s + 1) : 0u;
+			const bool any = e1 > e0; // the same in every lane of the warp
+			if (any) {
+				uint4 *z = reinterpret_cast<uint4 *>(As);
+				for (int u = lane; u < GR * LDA_S / 8; u += 32)
+					z[u] = make_uint4(0u, 0u, 0u, 0u);
+				__syncwarp();
+				for (unsigned e = e0 + lane; e < e1; e += 32) {
+					const unsigned x = __ldg(tent + e);
+					As[(x >> 23) * LDA_S + ((x >> 16) & 0x7fu)] = (elem)(x & 0xffffu);
+				}
+			}
+			asm volatile("cp.async.wait_group 1;\n" ::);
+			__syncthreads(); // the slice of B and every warp's A tile are in
+			if (any) {
+				const elem *bs = sm + (s & 1) * BK * LDB_S;
+#pragma unroll
+				for (int kk = 0; kk < BK; kk += 16) {
+					unsigned a[MI][4], b[NI][2];
+#pragma unroll
+					for (int i = 0; i < MI; i++)
+						asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+							     : "=r"(a[i][0]), "=r"(a[i][1]), "=r"(a[i][2]), "=r"(a[i][3])
+							     : "r"(smem_u32(As + (i * 16 + lane % 16) * LDA_S + kk + (lane / 16) * 8)));
+#pragma unroll
+					for (int j = 0; j < NI; j++)
+						asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];\n"
+							     : "=r"(b[j][0]), "=r"(b[j][1])
+							     : "r"(smem_u32(bs + (kk + lane % 16) * LDB_S + j * 8)));
+#pragma unroll
+					for (int i = 0; i < MI; i++)
+#pragma unroll
+						for (int j = 0; j < NI; j++)
+							asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, "
+								     "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+								     : "+f"(acc[i][j][0]), "+f"(acc[i][j][1]), "+f"(acc[i][j][2]),
+								       "+f"(acc[i][j][3])
+								     : "r"(a[i][0]), "r"(a[i][1]), "r"(a[i][2]), "r"(a[i][3]),
+								       "r"(b[j][0]), "r"(b[j][1]));
+				}
+			}
+			__syncthreads(); // this slice's buffer is refilled next, and each warp's A tile rewritten
+		}
+		// the fragments' rows lane / 4 and lane / 4 + 8, columns 2·(lane % 4) and the next
+		if (g < groups)
+#pragma unroll
+			for (int i = 0; i < MI; i++)
+#pragma unroll
+				for (int h = 0; h < 2; h++) {
+					const i64 r = (i64)g * GR + i * 16 + lane / 4 + h * 8;
+					if (r >= M)
+						continue;
+#pragma unroll
+					for (int j = 0; j < NI; j++) {
+						const int c = n0 + j * 8 + 2 * (lane % 4);
+						const float v0 = acc[i][j][2 * h], v1 = acc[i][j][2 * h + 1];
+						if (N % 2 == 0 && c + 1 < N) {
+							unsigned w;
+							asm("cvt.rn.f16x2.f32 %0, %2, %1;" : "=r"(w) : "f"(v0), "f"(v1));
+							*reinterpret_cast<unsigned *>(C + r * N + c) = w;
+						} else {
+							if (c < N)
+								C[r * N + c] = from_f(v0);
+							if (c + 1 < N)
+								C[r * N + c + 1] = from_f(v1);
+						}
+					}
+				}
 	}
 }
 #endif

@@ -8,7 +8,8 @@
 # verified cuSPARSE time and a dense cuBLAS time; each problem's matrix statistics shown under its progress
 # line (the skewed SpMV's longest row its tenth; KIND 3's segmented copies where N >= 64, KIND 4's 16-bit
 # columns where N <= 16); and a matrix read from a Matrix Market file (--matrix),
-# verified with values up to 99.5. The awkward suite runs in fp32 and in fp16. Exit 77 without a GPU.
+# verified with values up to 99.5. The awkward suite runs in fp32 and in fp16 (where KIND 5, the tensor cores on A
+# made dense a slice at a time, joins on the six problems with N >= 8). Exit 77 without a GPU.
 top_builddir=${top_builddir:-.}
 top_srcdir=${top_srcdir:-.}
 bin="$top_builddir/dlbtune"
@@ -28,7 +29,7 @@ for prec in fp32 fp16; do
 	bad=$(grep " ok, .* wrong, .* faults)" "$tmp/err" | grep -vc " ok, 0 wrong, 0 faults)")
 	[ "$lines" = "$rows" ] && [ "$bad" = 0 ] || { echo "FAIL: $prec: $lines of $rows problems searched, $bad with wrong answers or faults:";
 		grep " ok, .* wrong, .* faults)" "$tmp/err"; fail=1; }
-	notes=$(grep -Ec "^    data: A: [0-9]* nonzeros \(.*\), rows of [0-9]*-[0-9]* \(mean .*\), [0-9]* empty; .* MB as CSR(; KIND 3's segmented copies [0-9.]* MB, built in [0-9]* ms on the host)?(; KIND 4's 16-bit columns [0-9.]* MB, made in [0-9.]* ms on the host)?$" "$tmp/err")
+	notes=$(grep -Ec "^    data: A: [0-9]* nonzeros \(.*\), rows of [0-9]*-[0-9]* \(mean .*\), [0-9]* empty; .* MB as CSR(; KIND 3's segmented copies [0-9.]* MB, built in [0-9]* ms on the host)?(; KIND 4's 16-bit columns [0-9.]* MB, made in [0-9.]* ms on the host)?(; KIND 5's tiled copies [0-9.]* MB, built in [0-9]* ms on the host)?$" "$tmp/err")
 	[ "$notes" = "$rows" ] || { echo "FAIL: $prec: $notes of $rows problems with the matrix's statistics"; fail=1; }
 	# KIND 3 (A segmented) runs where N >= 64: its copies made on the four such problems
 	segs=$(grep -c "^    data: .*; KIND 3's segmented copies" "$tmp/err")
@@ -36,6 +37,10 @@ for prec in fp32 fp16; do
 	# KIND 4 (16-bit columns) where N <= 16 and K <= 65536: the seven such problems (one with K = 65536)
 	c16=$(grep -c "^    data: .*; KIND 4's 16-bit columns" "$tmp/err")
 	[ "$c16" = 7 ] || { echo "FAIL: $prec: KIND 4's 16-bit columns made for $c16 problems, not the 7 with N <= 16"; fail=1; }
+	# fp16's KIND 5 (tensor cores, A tiled) where N >= 8: the six such problems; never in fp32
+	t5=$(grep -c "^    data: .*; KIND 5's tiled copies" "$tmp/err")
+	want=$([ $prec = fp16 ] && echo 6 || echo 0)
+	[ "$t5" = "$want" ] || { echo "FAIL: $prec: KIND 5's tiled copies made for $t5 problems, not $want"; fail=1; }
 	grep -q "^    data: A: 150000 nonzeros (10.00%), rows of [0-9]*-5000 " "$tmp/err" ||
 		{ echo "FAIL: $prec: the skewed SpMV matrix's row 0 does not hold 5000 of its 150000 nonzeros"; fail=1; }
 	col='NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }'

@@ -4,7 +4,7 @@
 # source specialisations (NCHW, NHWC, NHWC8, NCHW8 and the 1x1 ones), has HMMA (KIND=0 and 3) or HGMMA (KIND=1 and 2) in the kernel it runs, every sampled int8 one IMMA;
 # the fp32 ones HGMMA in their 3xTF32 wgmma kernels (KIND=1 and 2), HMMA in their direct ones (KIND=3, 3xTF32 on
 # mma.sync) and no matrix instruction in their FFMA ones; GEMM's mma.sync candidates (KIND=0) have HMMA (fp16) or IMMA (int8), its wgmma ones
-# (KIND=1) HGMMA or IGMMA, and fp32's 3xTF32 ones (KIND=1) HGMMA. tests/gpu_sass.sh checks sass_ops' opcodes against nvdisasm where there is one.
+# (KIND=1) HGMMA or IGMMA, and fp32's 3xTF32 ones (KIND=1) HGMMA; spmm fp16's tensor-core candidates (KIND=5) HMMA. tests/gpu_sass.sh checks sass_ops' opcodes against nvdisasm where there is one.
 top_builddir=${top_builddir:-.}
 bin="$top_builddir/dlbtune"
 ops="$top_builddir/tests/sass_ops"
@@ -100,4 +100,23 @@ for f in "$tmp"/f/fp32/*.cubin; do
 done
 [ $nw -ge 1 ] && [ $n -gt $nw ] || { echo "FAIL: $n fp32 gemm cubins, $nw of them 3xTF32"; fail=1; }
 echo "gemm fp32: $n cubins, HGMMA in each of the $nw 3xTF32 ones, no matrix instruction in the FFMA ones"
+
+# spmm fp16: HMMA in each KIND=5 candidate (the tensor cores on A made dense), none in the CUDA-core ones
+"$bin" compile --op spmm --prec fp16 --arch sm_90a --every 8 --emit "$tmp/s" >"$tmp/log" 2>&1 ||
+	{ echo "FAIL: compile spmm fp16"; tail -3 "$tmp/log"; fail=1; }
+n=0 nt=0
+for f in "$tmp"/s/fp16/*.cubin; do
+	[ -f "$f" ] || continue
+	n=$((n + 1))
+	case $f in
+	*KIND-5_*)
+		nt=$((nt + 1))
+		c=$(count "$f" spmm HMMA)
+		[ "${c:-0}" -gt 0 ] || { echo "FAIL: $(basename "$f"): spmm has no HMMA"; fail=1; } ;;
+	*)
+		[ "$(sum "$f" HMMA)" = 0 ] || { echo "FAIL: $(basename "$f"): HMMA in a CUDA-core candidate"; fail=1; } ;;
+	esac
+done
+[ $nt -ge 1 ] && [ $n -gt $nt ] || { echo "FAIL: $n spmm fp16 cubins, $nt of them KIND=5"; fail=1; }
+echo "spmm fp16: $n cubins, HMMA in each of the $nt KIND=5 ones, no matrix instruction in the others"
 exit $fail

@@ -6,6 +6,7 @@
 #include "ops/sparse/csr.h"
 #include "ops/sparse/mtx.h"
 #include "ops/sparse/segs.h"
+#include "ops/sparse/tiles.h"
 #include "testlib.h"
 
 #include <stdio.h>
@@ -261,9 +262,79 @@ static void test_segs(void)
 	CHECK_EQ_INT(dlb_segs_build(&a, 0, 32, &s), DLB_E_USAGE);
 }
 
+/* The tiled copy of a, scattered back: every nonzero once, at its row and column, with its value's bits (here
+ * a code of its index); the offsets ascending, each tile's entries in its group's rows and its slice, in row
+ * order, the last offset the nonzero count. */
+static void check_tiles(const struct dlb_csr *a, int gr, int tk, const char *what)
+{
+	struct dlb_tiles t;
+	uint16_t *h = malloc((size_t)(a->nnz ? a->nnz : 1) * sizeof *h);
+	int32_t *dense = malloc((size_t)a->rows * (size_t)a->cols * sizeof *dense);
+	CHECK(h && dense, "out of memory");
+	if (!h || !dense)
+		return;
+	for (int64_t j = 0; j < a->nnz; j++)
+		h[j] = (uint16_t)(j * 7 + 1);
+	for (int64_t i = 0; i < a->rows * a->cols; i++)
+		dense[i] = -1;
+	CHECK_EQ_INT(dlb_tiles_build(a, h, gr, tk, &t), 0);
+	int ok = t.off && t.off[0] == 0 && t.off[t.groups * t.slices] == (uint32_t)a->nnz;
+	int64_t placed = 0;
+	for (int64_t g = 0; g < t.groups && ok; g++)
+		for (int64_t sl = 0; sl < t.slices && ok; sl++) {
+			int64_t q = g * t.slices + sl;
+			int last_row = 0;
+			ok = t.off[q] <= t.off[q + 1];
+			for (uint32_t e = t.off[q]; ok && e < t.off[q + 1]; e++, placed++) {
+				uint32_t x = t.ent[e];
+				int64_t i = x >> 23, c = (x >> 16) & 0x7f, r = g * gr + i, col = sl * tk + c;
+				ok = i < gr && c < tk && i >= last_row && r < a->rows && col < a->cols &&
+				     dense[r * a->cols + col] == -1;
+				last_row = (int)i;
+				if (ok)
+					dense[r * a->cols + col] = (int32_t)(x & 0xffff);
+			}
+		}
+	for (int64_t r = 0; r < a->rows && ok; r++)
+		for (int64_t j = a->row_ptr[r]; j < a->row_ptr[r + 1] && ok; j++)
+			ok = dense[r * a->cols + a->col[j]] == h[j];
+	CHECK(ok && placed == a->nnz &&
+		      dlb_tiles_bytes(a->rows, a->cols, (double)a->nnz, gr, tk) ==
+			      ((double)(t.groups * t.slices) + 1) * 4 + (double)a->nnz * 4,
+	      "%s, %d rows and %d columns a tile: the tiled copy does not hold the matrix (%lld of %lld nonzeros placed)",
+	      what, gr, tk, (long long)placed, (long long)a->nnz);
+	dlb_tiles_free(&t);
+	free(h);
+	free(dense);
+}
+
+static void test_tiles(void)
+{
+	struct dlb_csr a;
+	CHECK_EQ_INT(dlb_csr_generate(203, 517, 0.9, 1, 1, 3, &a), 0); /* neither a multiple of a group nor a slice */
+	for (int gr = 16; gr <= 64; gr *= 2)
+		for (int tk = 32; tk <= 128; tk *= 2)
+			check_tiles(&a, gr, tk, "uniform 203 x 517");
+	check_tiles(&a, 3, 7, "uniform 203 x 517");
+	dlb_csr_free(&a);
+	CHECK_EQ_INT(dlb_csr_generate_skewed(61, 1000, 0.95, 2, &a), 0); /* one long row, empty rows likely */
+	check_tiles(&a, 32, 64, "skewed 61 x 1000");
+	dlb_csr_free(&a);
+	CHECK_EQ_INT(dlb_csr_generate(5, 7, 0, 1, 1, 1, &a), 0); /* dense and smaller than a group and a slice */
+	check_tiles(&a, 16, 32, "dense 5 x 7");
+	dlb_csr_free(&a);
+	CHECK_EQ_INT(dlb_csr_generate(512, 300, 0, 1, 1, 1, &a), 0); /* dense: the largest row and column codes */
+	check_tiles(&a, 512, 128, "dense 512 x 300");
+	struct dlb_tiles t;
+	CHECK_EQ_INT(dlb_tiles_build(&a, NULL, 513, 32, &t), DLB_E_USAGE); /* a row within the group in 9 bits */
+	CHECK_EQ_INT(dlb_tiles_build(&a, NULL, 16, 129, &t), DLB_E_USAGE); /* a column within the slice in 7 bits */
+	dlb_csr_free(&a);
+}
+
 int main(void)
 {
 	test_segs();
+	test_tiles();
 	test_generate();
 	test_skewed();
 	test_mtx();

@@ -1,10 +1,12 @@
 /* ops/sparse/spmm: the sparse-times-dense ops, fp32 and fp16 (templates/spmm.cu; fp16: A's values, B and C in
  * half, every product and sum in fp32, the same kernels with SPMM_FP16 set): five kernel families in one space
  * (KIND 0 FFMA nonzero-split, 1 FFMA column-split, 2 FFMA B staged in shared memory, 3 the same with A
- * segmented, 4 KIND 0 with 16-bit column indices: names that begin with their arithmetic, search/space.h), its
+ * segmented, 4 KIND 0 with 16-bit column indices: names that begin with their arithmetic, search/space.h), and
+ * in fp16 a sixth (KIND 5 HMMA: A made dense in shared memory a slice at a time, on the tensor cores), their
  * constraints as data, the matrix generated from the problem's dims and uploaded once (KIND 0-2 read csr.c's
- * CSR as it is; KIND 3 reads segs.c's slab-segmented copies and KIND 4 a 16-bit copy of the columns, each made
- * once a problem on the host, their times shown with the matrix's statistics), launches, verification against
+ * CSR as it is; KIND 3 reads segs.c's slab-segmented copies, KIND 4 a 16-bit copy of the columns and KIND 5
+ * tiles.c's tiled copies, each made once a problem on the host, their times shown with the matrix's
+ * statistics), launches, verification against
  * the family's reference kernel, and the baselines: every cuSPARSE CSR algorithm and dense cuBLAS (through the
  * GEMM family's runner). */
 #include "spmm.h"
@@ -13,6 +15,7 @@
 #include "../gemm/gemm.h"
 #include "csr.h"
 #include "segs.h"
+#include "tiles.h"
 
 #include <errno.h>
 #include <math.h>
@@ -23,20 +26,34 @@
 
 enum { S_KIND, S_TPR, S_VN, S_WARPS, S_RPW, S_BK, S_MINB, S_NZV, S_NPARAMS };
 
+#define KIND_ABOUT                                                                                                \
+	"0: nonzero-split (lanes share a row's nonzeros); 1: column-split (lanes share its columns); 2: slabs of B in " \
+	"shared memory; 3: the same with A slab-segmented; 4: as 0, with 16-bit column indices (K <= 65536)"
+#define KIND_NAMES                                                                                                \
+	"FFMA nonzero-split", "FFMA column-split", "FFMA B slabs in shared memory", "FFMA B slabs, A segmented",         \
+		"FFMA nonzero-split, 16-bit columns"
+/* the tunables after KIND, the same in both precisions (fp16's KIND has a value more) */
+#define OTHER_PARAMS                                                                                              \
+	[S_TPR] = {"TPR", "lanes per row (KIND 0, 1, 4)", 6, {1, 2, 4, 8, 16, 32}},                                    \
+	[S_VN] = {"VN", "columns per lane (KIND 5: n8 tiles a warp)", 4, {1, 2, 4, 8}},                               \
+	[S_WARPS] = {"WARPS", "warps per block (16: KIND 3)", 5, {1, 2, 4, 8, 16}},                                    \
+	[S_RPW] = {"RPW", "rows per warp (KIND 2, 3; KIND 5: m16 tiles a warp)", 5, {1, 2, 4, 8, 16}},                  \
+	[S_BK] = {"BK", "rows of B per shared-memory slab (KIND 2, 3, 5)", 4, {32, 64, 128, 256}},                     \
+	[S_MINB] = {"MINB", "KIND 3: blocks an SM its registers are capped for (launch bounds' minimum)", 4, {1, 2, 3, 4}}, \
+	[S_NZV] = {"NZV", "KIND 0, 4: nonzeros a lane reads at once (4: 16-byte loads of values and of columns)", 2, {1, 4}}
+
 static const struct dlb_param s_params[S_NPARAMS] = {
-	[S_KIND] = {"KIND", "0: nonzero-split (lanes share a row's nonzeros); 1: column-split (lanes share its columns); "
-			    "2: slabs of B in shared memory; 3: the same with A slab-segmented; 4: as 0, with 16-bit column "
-			    "indices (K <= 65536)",
-		    5, {0, 1, 2, 3, 4}, 1,
-		    (const char *const[]){"FFMA nonzero-split", "FFMA column-split", "FFMA B slabs in shared memory",
-					  "FFMA B slabs, A segmented", "FFMA nonzero-split, 16-bit columns"}},
-	[S_TPR] = {"TPR", "lanes per row (KIND 0, 1, 4)", 6, {1, 2, 4, 8, 16, 32}},
-	[S_VN] = {"VN", "columns per lane", 4, {1, 2, 4, 8}},
-	[S_WARPS] = {"WARPS", "warps per block (16: KIND 3)", 5, {1, 2, 4, 8, 16}},
-	[S_RPW] = {"RPW", "rows per warp (KIND 2, 3)", 5, {1, 2, 4, 8, 16}},
-	[S_BK] = {"BK", "rows of B per shared-memory slab (KIND 2, 3)", 4, {32, 64, 128, 256}},
-	[S_MINB] = {"MINB", "KIND 3: blocks an SM its registers are capped for (launch bounds' minimum)", 4, {1, 2, 3, 4}},
-	[S_NZV] = {"NZV", "KIND 0, 4: nonzeros a lane reads at once (4: 16-byte loads of values and of columns)", 2, {1, 4}},
+	[S_KIND] = {"KIND", KIND_ABOUT, 5, {0, 1, 2, 3, 4}, 1, (const char *const[]){KIND_NAMES}},
+	OTHER_PARAMS,
+};
+
+/* fp16: KIND 5 too, the tensor cores on A made dense a slice at a time (tiles.c's copy) */
+static const struct dlb_param h_params[S_NPARAMS] = {
+	[S_KIND] = {"KIND", KIND_ABOUT "; 5: tensor cores (mma.sync) on A made dense in shared memory a k-slice at a "
+				       "time, from a tiled copy",
+		    6, {0, 1, 2, 3, 4, 5}, 1,
+		    (const char *const[]){KIND_NAMES, "HMMA A dense in shared memory, tiled copy"}},
+	OTHER_PARAMS,
 };
 
 /* KIND 2 and 3 stage B in shared-memory slabs */
@@ -48,7 +65,7 @@ static int slabbed(const int *v)
 static int c_plain(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
-	return slabbed(v) || (v[S_RPW] == 1 && v[S_BK] == 32);
+	return slabbed(v) || v[S_KIND] == 5 || (v[S_RPW] == 1 && v[S_BK] == 32);
 }
 
 static int c_slab(const int *v, const struct dlb_limits *lim)
@@ -96,18 +113,34 @@ static int c_minb(const int *v, const struct dlb_limits *lim)
 			      : v[S_MINB] == 1;
 }
 
-static const struct dlb_constraint s_constraints[] = {
-	{.text = "KIND 0, 1, 4: RPW = 1, BK = 32 (theirs are unused)", .kind = DLB_CON_CUSTOM, .ok = c_plain},
-	{.text = "KIND 2, 3: TPR = 32, VN >= 4, WARPS >= 2, accumulators RPW*VN <= 64 a thread", .kind = DLB_CON_CUSTOM,
-	 .ok = c_slab},
-	{.text = "KIND 3: RPW 4, 8 or 16 and BK 32, 64 or 128 (a segmented copy of A each); the others: WARPS <= 8",
+/* KIND 5: a warp's MI = RPW m16 tiles and NI = VN n8 tiles (accumulators 4*RPW*VN), its group's rows and a
+ * slice's columns within the tiled copy's 9 and 7 bits */
+static int c_mma(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	return v[S_KIND] != 5 || (v[S_TPR] == 32 && v[S_RPW] <= 4 && v[S_BK] <= 128 && v[S_WARPS] >= 2 &&
+				  v[S_RPW] * v[S_VN] <= 16);
+}
+
+#define S_CONSTRAINTS                                                                                             \
+	{.text = "KIND 0, 1, 4: RPW = 1, BK = 32 (theirs are unused)", .kind = DLB_CON_CUSTOM, .ok = c_plain}, \
+	{.text = "KIND 2, 3: TPR = 32, VN >= 4, WARPS >= 2, accumulators RPW*VN <= 64 a thread", .kind = DLB_CON_CUSTOM, \
+	 .ok = c_slab}, \
+	{.text = "KIND 3: RPW 4, 8 or 16 and BK 32, 64 or 128 (a segmented copy of A each); the others: WARPS <= 8", \
+	 .kind = DLB_CON_CUSTOM, \
+	 .ok = c_seg}, \
+	{.text = "MINB: KIND 3's, at most 2048 threads an SM (32*WARPS*MINB), registers RPW*VN + 48 " \
+		 "(56 where BK > 32) <= 65536 / (32*WARPS*MINB) to a multiple of 8; 1 for the others", \
+	 .kind = DLB_CON_CUSTOM, \
+	 .ok = c_minb}, \
+	{.text = "NZV 4: KIND 0 and 4 only", .kind = DLB_CON_CUSTOM, .ok = c_nzv}
+
+static const struct dlb_constraint s_constraints[] = {S_CONSTRAINTS};
+static const struct dlb_constraint h_constraints[] = {
+	S_CONSTRAINTS,
+	{.text = "KIND 5: TPR = 32, RPW (m16 tiles a warp) <= 4, BK <= 128, WARPS >= 2, RPW*VN <= 16",
 	 .kind = DLB_CON_CUSTOM,
-	 .ok = c_seg},
-	{.text = "MINB: KIND 3's, at most 2048 threads an SM (32*WARPS*MINB), registers RPW*VN + 48 "
-		 "(56 where BK > 32) <= 65536 / (32*WARPS*MINB) to a multiple of 8; 1 for the others",
-	 .kind = DLB_CON_CUSTOM,
-	 .ok = c_minb},
-	{.text = "NZV 4: KIND 0 and 4 only", .kind = DLB_CON_CUSTOM, .ok = c_nzv},
+	 .ok = c_mma},
 };
 
 /* KIND 2's and 3's two slabs: BK rows of 32·VN elements of es bytes each (KIND 3 also takes its segments'
@@ -122,8 +155,12 @@ static size_t s_dyn_smem(const int *v)
 	return slab_smem(v, 4);
 }
 
+/* fp16: KIND 5's two slices of B (BK rows of 8·VN + 8 halves) and each warp's A tile (16·RPW rows of BK + 8) */
 static size_t h_dyn_smem(const int *v)
 {
+	if (v[S_KIND] == 5)
+		return (2 * (size_t)v[S_BK] * (8 * (size_t)v[S_VN] + 8) +
+			(size_t)v[S_WARPS] * 16 * (size_t)v[S_RPW] * ((size_t)v[S_BK] + 8)) * 2;
 	return slab_smem(v, 2);
 }
 
@@ -145,12 +182,20 @@ static const struct dlb_constraint s_limit_checks[] = {
 	THREADS_LIMIT,
 };
 static const struct dlb_constraint h_limit_checks[] = {
-	{.text = "KIND 2, 3: shared memory 2*BK*32*VN*2 bytes <= opt-in limit per block", .kind = DLB_CON_CUSTOM,
+	{.text = "KIND 2, 3: shared memory 2*BK*32*VN*2 bytes, KIND 5 (2*BK*(8*VN+8) + WARPS*16*RPW*(BK+8))*2 <= "
+		 "opt-in limit per block",
+	 .kind = DLB_CON_CUSTOM,
 	 .ok = l_smem_h},
 	THREADS_LIMIT,
 };
 
 static const char *const s_kernels[] = {"spmm"};
+
+/* fp16's KIND 5: its m16 tiles a warp and slices, the groups (16·MI rows) and slices of its tiled copies */
+#define TILE_MIS 3
+#define TILE_BKS 3
+#define TILE_FORMATS (TILE_MIS * TILE_BKS)
+static const int tile_mi[TILE_MIS] = {1, 2, 4}, tile_bk[TILE_BKS] = {32, 64, 128};
 
 /* ---- problem state ---- */
 
@@ -190,6 +235,13 @@ struct spmm_state {
 		unsigned *off[MAX_SETS];
 		void *data[MAX_SETS];
 	} seg[SEG_FORMATS];
+	/* fp16's KIND 5: the tiled copies of A (one per tile_mi and tile_bk, on every set), made where N >= 8 */
+	int tiles_built;
+	double tiles_ms;    /* building them on the host */
+	size_t tiles_bytes; /* all of them, one set */
+	struct {
+		uint32_t *off[MAX_SETS], *ent[MAX_SETS];
+	} tile[TILE_FORMATS];
 };
 
 static void *val_of(struct spmm_state *s, int set)
@@ -237,6 +289,29 @@ static double segs_bound(const int64_t *d)
 	return b;
 }
 
+static int tile_format_of(const int *v)
+{
+	for (int i = 0; i < TILE_MIS; i++)
+		for (int j = 0; j < TILE_BKS; j++)
+			if (tile_mi[i] == v[S_RPW] && tile_bk[j] == v[S_BK])
+				return i * TILE_BKS + j;
+	return -1;
+}
+
+/* Whether KIND 5 may run on a problem: fp16 with N >= 8 (an n8 tile at least full). Its copies are made then. */
+static int tiles_wanted(const struct dlb_problem *p)
+{
+	return p->prec == DLB_PREC_FP16 && p->dim[SPMM_N] >= 8;
+}
+
+static double tiles_bytes_all(const int64_t *d)
+{
+	double b = 0;
+	for (int i = 0; i < TILE_FORMATS; i++)
+		b += dlb_tiles_bytes(d[SPMM_M], d[SPMM_K], dlb_spmm_nnz(d), 16 * tile_mi[i / TILE_BKS], tile_bk[i % TILE_BKS]);
+	return b;
+}
+
 #define SEGS_MAX_BYTES 4e9 /* beyond this KIND 3 is left out (a huge matrix's headers alone would fill a GPU) */
 
 /* Whether KIND 3 may run on a problem: N columns at least half of its smallest chunk (128), and its copies
@@ -252,7 +327,8 @@ static size_t s_device_bytes(const struct dlb_problem *p, const struct dlb_devic
 	 * pointer's worth per set and algorithm) and the L2 flush */
 	size_t col16 = col16_wanted(p->dim[SPMM_N], p->dim[SPMM_K]) ? 2 * (size_t)dlb_spmm_nnz(p->dim) : 0;
 	size_t segs = seg_wanted(p->dim) ? (size_t)segs_bound(p->dim) : 0;
-	return (size_t)sets_for(p, dev) * (set_bytes(p) + segs + col16 +
+	size_t tiles = tiles_wanted(p) ? (size_t)tiles_bytes_all(p->dim) : 0;
+	return (size_t)sets_for(p, dev) * (set_bytes(p) + segs + col16 + tiles +
 					   4 * ((size_t)p->dim[SPMM_M] + 1) * DLB_CUSPARSE_MAX_ALGOS) +
 	       4 * (size_t)p->dim[SPMM_M] * (size_t)p->dim[SPMM_N] + dlb_bench_flush_bytes(dev);
 }
@@ -275,6 +351,10 @@ static void s_teardown(void *state)
 		for (int f = 0; f < SEG_FORMATS; f++) {
 			dlb_dev_free(s->seg[f].off[i]);
 			dlb_dev_free(s->seg[f].data[i]);
+		}
+		for (int f = 0; f < TILE_FORMATS; f++) {
+			dlb_dev_free(s->tile[f].off[i]);
+			dlb_dev_free(s->tile[f].ent[i]);
 		}
 	}
 	dlb_dev_free(s->ref);
@@ -417,6 +497,32 @@ fail:
 	return rc;
 }
 
+/* fp16's KIND 5: the tiled copies of a (values hval), built on the host (timed, like KIND 3's) and put on every
+ * set. */
+static int build_tiles(struct spmm_state *s, const struct dlb_csr *a, const uint16_t *hval)
+{
+	int rc = 0;
+	struct dlb_tiles t = {0};
+	for (int i = 0; i < TILE_FORMATS; i++) {
+		double t0 = now_ms();
+		DLB_CHECK(dlb_tiles_build(a, hval, 16 * tile_mi[i / TILE_BKS], tile_bk[i % TILE_BKS], &t));
+		s->tiles_ms += now_ms() - t0;
+		size_t noff = ((size_t)t.groups * (size_t)t.slices + 1) * sizeof *t.off, nent = (size_t)a->nnz * sizeof *t.ent;
+		s->tiles_bytes += noff + nent;
+		for (int set = 0; set < s->nsets; set++) {
+			DLB_CHECK(dlb_dev_alloc((void **)&s->tile[i].off[set], noff));
+			DLB_CHECK(dlb_dev_alloc((void **)&s->tile[i].ent[set], nent ? nent : 16));
+			CUDA_CHECK(cudaMemcpy(s->tile[i].off[set], t.off, noff, cudaMemcpyHostToDevice));
+			CUDA_CHECK(cudaMemcpy(s->tile[i].ent[set], t.ent, nent, cudaMemcpyHostToDevice));
+		}
+		dlb_tiles_free(&t);
+	}
+	s->tiles_built = 1;
+fail:
+	dlb_tiles_free(&t);
+	return rc;
+}
+
 static int s_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state)
 {
 	int rc = 0;
@@ -484,6 +590,8 @@ static int s_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state)
 		s->segs_left_out = segs_bound(d);
 	if (col16_wanted(s->n, s->k))
 		DLB_CHECK(build_col16(s, &a));
+	if (tiles_wanted(p))
+		DLB_CHECK(build_tiles(s, &a, hval));
 	DLB_CHECK(dlb_dev_alloc((void **)&s->ref, nc * 4));
 	DLB_CHECK(dlb_poison(g, s->ref, nc * 4));
 	{
@@ -564,6 +672,7 @@ static int s_variants(void *state, const struct dlb_candidate *c, int *values, i
 		 : v[S_KIND] == 4 ? s->col16_built && s->n <= 16 && v[S_VN] <= n2
 		 : v[S_KIND] == 1 ? v[S_TPR] * v[S_VN] <= n2
 		 : v[S_KIND] == 3 ? s->segs_built && seg_format_of(v) >= 0 && 2 * s->n >= 32 * v[S_VN]
+		 : v[S_KIND] == 5 ? s->tiles_built && tile_format_of(v) >= 0 && 8 * v[S_VN] <= (n2 > 8 ? n2 : 8)
 				  : 2 * s->n >= 32 * v[S_VN];
 	if (!ok || max < 1)
 		return 0;
@@ -573,9 +682,12 @@ static int s_variants(void *state, const struct dlb_candidate *c, int *values, i
 
 static void grid_of(const struct spmm_state *s, const int *v, unsigned *gx, unsigned *gy)
 {
-	int64_t rows = slabbed(v) ? (int64_t)v[S_WARPS] * v[S_RPW] : 32 * (int64_t)v[S_WARPS] / v[S_TPR];
+	int64_t rows = v[S_KIND] == 5 ? (int64_t)v[S_WARPS] * 16 * v[S_RPW]
+		       : slabbed(v)     ? (int64_t)v[S_WARPS] * v[S_RPW]
+					: 32 * (int64_t)v[S_WARPS] / v[S_TPR];
 	int64_t cols = v[S_KIND] == 0 || v[S_KIND] == 4 ? v[S_VN]
 		       : v[S_KIND] == 1                 ? (int64_t)v[S_TPR] * v[S_VN]
+		       : v[S_KIND] == 5                 ? 8 * (int64_t)v[S_VN]
 							: 32 * (int64_t)v[S_VN];
 	int64_t x = (s->m + rows - 1) / rows, y = (s->n + cols - 1) / cols;
 	*gx = (unsigned)x; /* m < 2^31 */
@@ -608,6 +720,14 @@ static int s_launch(void *state, const struct dlb_candidate *c, int variant, int
 		void *args[] = {&off, &data, &span16, &B, &C, &s->m, &s->n, &s->k};
 		return dlb_launch(c->kernels[0], (dim3){gx, gy, 1}, (dim3){32 * (unsigned)c->cfg.v[S_WARPS], 1, 1},
 				  seg_smem(s, c->cfg.v), s->g->dev->stream, args);
+	}
+	if (c->cfg.v[S_KIND] == 5) {
+		int f = tile_format_of(c->cfg.v);
+		uint32_t *off = s->tile[f].off[set], *ent = s->tile[f].ent[set];
+		void *B = s->B[set], *C = s->C[set];
+		void *args[] = {&off, &ent, &B, &C, &s->m, &s->n, &s->k};
+		return dlb_launch(c->kernels[0], (dim3){gx, gy, 1}, (dim3){32 * (unsigned)c->cfg.v[S_WARPS], 1, 1},
+				  h_dyn_smem(c->cfg.v), s->g->dev->stream, args);
 	}
 	int *rp = s->rp[set];
 	void *col = c->cfg.v[S_KIND] == 4 ? (void *)s->col16[set] : (void *)col_of(s, set);
@@ -775,16 +895,17 @@ static void s_data_note(void *state, char *buf, int len)
 		off += snprintf(buf + off, (size_t)(len - off), "; KIND 3 left out: its segmented copies would take %.1f GB",
 				s->segs_left_out / 1e9);
 	if (s->col16_built && off >= 0 && off < len)
-		snprintf(buf + off, (size_t)(len - off), "; KIND 4's 16-bit columns %.1f MB, made in %.1f ms on the host",
-			 (double)s->nnz * 2 / 1e6, s->col16_ms);
+		off += snprintf(buf + off, (size_t)(len - off), "; KIND 4's 16-bit columns %.1f MB, made in %.1f ms on the host",
+				(double)s->nnz * 2 / 1e6, s->col16_ms);
+	if (s->tiles_built && off >= 0 && off < len)
+		snprintf(buf + off, (size_t)(len - off), "; KIND 5's tiled copies %.1f MB, built in %.0f ms on the host",
+			 (double)s->tiles_bytes / 1e6, s->tiles_ms);
 }
 
 /* What the two precisions' ops share: the space, the hooks (the state knows its element size). */
 #define SPMM_OP_COMMON                                                                                            \
 	.name = "spmm", .family = &dlb_family_spmm, .template_file = "spmm.cu", .kernel_names = s_kernels,           \
-	.nkernels = 1, .ndyn_kernels = 1,                                                                            \
-	.space = {s_params, S_NPARAMS, s_constraints, sizeof s_constraints / sizeof s_constraints[0]},              \
-	.nlimit_checks = 2, .device_bytes = s_device_bytes, .setup = s_setup, .variants = s_variants,                \
+	.nkernels = 1, .ndyn_kernels = 1, .nlimit_checks = 2, .device_bytes = s_device_bytes, .setup = s_setup, .variants = s_variants,                \
 	.nsets = s_nsets, .launch = s_launch, .verify = s_verify, .vendor = s_vendor, .vendor_launch = s_vendor_launch, \
 	.data_note = s_data_note, .teardown = s_teardown
 
@@ -797,6 +918,7 @@ const struct dlb_op dlb_op_spmm = {
 	.prec = DLB_PREC_FP32,
 	.es_in = 4,
 	.es_out = 4,
+	.space = {s_params, S_NPARAMS, s_constraints, sizeof s_constraints / sizeof s_constraints[0]},
 	.summary = "sparse (CSR) times dense on the CUDA cores: nonzero-split, column-split and shared-memory-slab kernels "
 		   "(A as CSR, with 16-bit columns, or slab-segmented)",
 	.dyn_smem = s_dyn_smem,
@@ -808,8 +930,9 @@ const struct dlb_op dlb_op_spmm_fp16 = {
 	.prec = DLB_PREC_FP16,
 	.es_in = 2,
 	.es_out = 2,
-	.summary = "sparse (CSR) times dense with A's values, B and C in fp16 and fp32 sums, on the CUDA cores: the fp32 "
-		   "op's kernels reading and writing half",
+	.space = {h_params, S_NPARAMS, h_constraints, sizeof h_constraints / sizeof h_constraints[0]},
+	.summary = "sparse (CSR) times dense with A's values, B and C in fp16 and fp32 sums: the fp32 op's kernels reading "
+		   "and writing half, and the tensor cores on A made dense in shared memory a slice at a time",
 	.defines = "#define SPMM_FP16 1\n",
 	.dyn_smem = h_dyn_smem,
 	.limit_checks = h_limit_checks,
