@@ -603,7 +603,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, MINB) spmm(const unsigned 
 #define GR (16 * MI)          // rows a warp
 #define BNT (8 * NI)          // columns a block
 #define LDA_S (BK + 8)        // halves a row of a warp's A tile (8 spare: ldmatrix's rows in distinct banks)
-#define LDB_S (BNT + 8)       // halves a row of a B slice
+#define LDB_S (BNT + (NI % 2 ? 0 : 8)) // halves a row of a B slice: an odd count of 16-byte units (banks)
 static_assert(BK % 16 == 0 && BK <= 128, "slices of whole k16 steps, columns in 7 bits");
 static_assert(GR <= 512, "rows in a group in 9 bits");
 

@@ -155,11 +155,12 @@ static size_t s_dyn_smem(const int *v)
 	return slab_smem(v, 4);
 }
 
-/* fp16: KIND 5's two slices of B (BK rows of 8·VN + 8 halves) and each warp's A tile (16·RPW rows of BK + 8) */
+/* fp16: KIND 5's two slices of B (BK rows of 8·VN halves, 8 more where VN is even: an odd count of 16-byte units)
+ * and each warp's A tile (16·RPW rows of BK + 8) */
 static size_t h_dyn_smem(const int *v)
 {
 	if (v[S_KIND] == 5)
-		return (2 * (size_t)v[S_BK] * (8 * (size_t)v[S_VN] + 8) +
+		return (2 * (size_t)v[S_BK] * (8 * (size_t)v[S_VN] + (v[S_VN] % 2 ? 0 : 8)) +
 			(size_t)v[S_WARPS] * 16 * (size_t)v[S_RPW] * ((size_t)v[S_BK] + 8)) * 2;
 	return slab_smem(v, 2);
 }
@@ -182,8 +183,8 @@ static const struct dlb_constraint s_limit_checks[] = {
 	THREADS_LIMIT,
 };
 static const struct dlb_constraint h_limit_checks[] = {
-	{.text = "KIND 2, 3: shared memory 2*BK*32*VN*2 bytes, KIND 5 (2*BK*(8*VN+8) + WARPS*16*RPW*(BK+8))*2 <= "
-		 "opt-in limit per block",
+	{.text = "KIND 2, 3: shared memory 2*BK*32*VN*2 bytes, KIND 5 (2*BK*(8*VN+8, VN 1: 8) + WARPS*16*RPW*(BK+8))*2 "
+		 "<= opt-in limit per block",
 	 .kind = DLB_CON_CUSTOM,
 	 .ok = l_smem_h},
 	THREADS_LIMIT,
@@ -237,6 +238,7 @@ struct spmm_state {
 	} seg[SEG_FORMATS];
 	/* fp16's KIND 5: the tiled copies of A (one per tile_mi and tile_bk, on every set), made where N >= 8 */
 	int tiles_built;
+	double tiles_left_out; /* bytes the copies would have taken where they were too large to make, or 0 */
 	double tiles_ms;    /* building them on the host */
 	size_t tiles_bytes; /* all of them, one set */
 	struct {
@@ -298,18 +300,21 @@ static int tile_format_of(const int *v)
 	return -1;
 }
 
-/* Whether KIND 5 may run on a problem: fp16 with N >= 8 (an n8 tile at least full). Its copies are made then. */
-static int tiles_wanted(const struct dlb_problem *p)
-{
-	return p->prec == DLB_PREC_FP16 && p->dim[SPMM_N] >= 8;
-}
-
 static double tiles_bytes_all(const int64_t *d)
 {
 	double b = 0;
 	for (int i = 0; i < TILE_FORMATS; i++)
 		b += dlb_tiles_bytes(d[SPMM_M], d[SPMM_K], dlb_spmm_nnz(d), 16 * tile_mi[i / TILE_BKS], tile_bk[i % TILE_BKS]);
 	return b;
+}
+
+#define TILES_MAX_BYTES 4e9 /* beyond this KIND 5 is left out (a huge matrix's offsets alone would fill a GPU) */
+
+/* Whether KIND 5 may run on a problem: fp16 with N >= 8 (an n8 tile at least full), its copies within
+ * TILES_MAX_BYTES. They are made then. */
+static int tiles_wanted(const struct dlb_problem *p)
+{
+	return p->prec == DLB_PREC_FP16 && p->dim[SPMM_N] >= 8 && tiles_bytes_all(p->dim) <= TILES_MAX_BYTES;
 }
 
 #define SEGS_MAX_BYTES 4e9 /* beyond this KIND 3 is left out (a huge matrix's headers alone would fill a GPU) */
@@ -592,6 +597,8 @@ static int s_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state)
 		DLB_CHECK(build_col16(s, &a));
 	if (tiles_wanted(p))
 		DLB_CHECK(build_tiles(s, &a, hval));
+	else if (p->prec == DLB_PREC_FP16 && s->n >= 8)
+		s->tiles_left_out = tiles_bytes_all(d);
 	DLB_CHECK(dlb_dev_alloc((void **)&s->ref, nc * 4));
 	DLB_CHECK(dlb_poison(g, s->ref, nc * 4));
 	{
@@ -898,8 +905,11 @@ static void s_data_note(void *state, char *buf, int len)
 		off += snprintf(buf + off, (size_t)(len - off), "; KIND 4's 16-bit columns %.1f MB, made in %.1f ms on the host",
 				(double)s->nnz * 2 / 1e6, s->col16_ms);
 	if (s->tiles_built && off >= 0 && off < len)
-		snprintf(buf + off, (size_t)(len - off), "; KIND 5's tiled copies %.1f MB, built in %.0f ms on the host",
-			 (double)s->tiles_bytes / 1e6, s->tiles_ms);
+		off += snprintf(buf + off, (size_t)(len - off), "; KIND 5's tiled copies %.1f MB, built in %.0f ms on the host",
+				(double)s->tiles_bytes / 1e6, s->tiles_ms);
+	if (s->tiles_left_out > 0 && off >= 0 && off < len)
+		snprintf(buf + off, (size_t)(len - off), "; KIND 5 left out: its tiled copies would take %.1f GB",
+			 s->tiles_left_out / 1e9);
 }
 
 /* What the two precisions' ops share: the space, the hooks (the state knows its element size). */
