@@ -1,0 +1,35 @@
+#!/usr/bin/env python3
+# Which rows of the H200 fp16 and fp32 conv suites are latency-bound for cuDNN (its best time at least 3x, or
+# 10x, the roofline floor: the larger of the work at the CSV's peak and the bytes of x, w and y at 4.3 TB/s,
+# the H200's measured copy rate), and our paired speedup there: issue 28's ">= 1.5x on batch-1 and speech
+# layers where cuDNN is latency-bound". Run from the repository root.
+import csv, math, sys
+BW=4.3e12  # bytes/s: the device-to-device copy measured on an H200 (KINDS.md)
+def gm(xs): return math.exp(sum(math.log(x) for x in xs)/len(xs)) if xs else float('nan')
+# DeepBench's speech layers: DeepSpeech (700x161, 341x79) and Speaker ID (350x80, 175x40, 84x20, 42x10)
+SPEECH={('700','161'),('341','79'),('350','80'),('175','40'),('84','20'),('42','10')}
+for name,f,es_in,es_out in [("conv_inference_server fp16 NHWC (run69)","docs/results/conv/logs/run69/inference_server.csv",2,2),
+                 ("conv_training fp16 NHWC (run67)","docs/results/conv/logs/run67/training.csv",2,2),
+                 ("conv_training fp16 NHWC (run70)","docs/results/conv/logs/run70/training_rest.csv",2,2),
+                 ("conv_training fp32 NCHW (run72)","docs/results/conv/logs/run72/training_fp32.csv",4,4)]:
+    out=[]
+    for r in csv.DictReader(open(f)):
+        try:
+            n,k,c,R,S,p,q,h,w=(int(r[x]) for x in ['n','k','c','r','s','p','q','h','w'])
+            flops=2.0*n*k*p*q*c*R*S
+            comp=flops/(float(r['peak'])*1e12)*1e6
+            mem=(es_in*(n*c*h*w+k*c*R*S)+es_out*n*k*p*q)/BW*1e6
+            cud=min(float(x) for x in [r['cudnn_heuristic_us'],r['cudnn_find_us']] if x not in ('','n/a'))
+            ps=float(r['paired_speedup'])
+        except ValueError:
+            continue
+        L=cud/max(comp,mem)
+        out.append(dict(n=n,L=L,ps=ps,speech=(r['w'],r['h']) in SPEECH,cud=cud,comp=comp,mem=mem,
+                        shape="%sx%s c%s n%s k%s %sx%s"%(r['w'],r['h'],r['c'],r['n'],r['k'],r['s'],r['r'])))
+    print("==",name,len(out),"rows")
+    for cls,sel in [("batch 1",[o for o in out if o['n']==1]),("speech",[o for o in out if o['speech']])]:
+        if not sel: continue
+        print("  %s: %d rows, paired %.3f" % (cls,len(sel),gm([o['ps'] for o in sel])))
+        for thr in [3,10]:
+            s2=[o for o in sel if o['L']>=thr]
+            print("    cuDNN >= %2dx its roofline floor: %d rows, paired %.3f (min %.2f)" % (thr,len(s2),gm([o['ps'] for o in s2]),min([o['ps'] for o in s2] or [float('nan')])))
