@@ -218,9 +218,9 @@ static double spmm_min_bytes(const struct dlb_problem *p, int es_in, int es_out)
 
 static double gbps(const struct dlb_result *r)
 {
-	/* a row whose op was not resolved: its precision's element size (fp16 2 bytes, else fp32's 4) */
-	const int es = r->p.prec == DLB_PREC_FP16 ? 2 : 4;
-	double b = r->p.op ? dlb_op_min_bytes(r->p.op, &r->p) : spmm_min_bytes(&r->p, es, es);
+	/* a row whose op was not resolved: this build's op of its precision, else fp32's element size */
+	const struct dlb_op *op = r->p.op ? r->p.op : dlb_op_find("spmm", r->p.prec);
+	double b = op ? dlb_op_min_bytes(op, &r->p) : spmm_min_bytes(&r->p, 4, 4);
 	return r->found && r->tuned.median > 0 ? b / (r->tuned.median * 1e3) : NAN;
 }
 
@@ -343,7 +343,8 @@ const struct dlb_family dlb_family_spmm = {
 			"(ALG_DEFAULT, CSR_ALG1, CSR_ALG2, and CSR_ALG3 for SpMM), buffers sized as it asks, its "
 			"preprocessing run before and timed apart (the prep column); the baseline is the fastest. Beside "
 			"it, never the baseline: dense cuBLAS (cublasSgemm and cuBLASLt's heuristic list, strict fp32; fp16: "
-			"cublasGemmEx and cuBLASLt in half with fp32 compute) on the dense equivalent of A, which gives the speedup wrt dense as DeepBench reports it. Every "
+			"cublasGemmEx and cuBLASLt in half with fp32 compute) on the dense equivalent of A, which gives the "
+			"speedup wrt dense as DeepBench reports it. Every "
 			"candidate and every vendor result verified against a reference kernel that sums in double, itself "
 			"checked against a CPU sum of sampled rows",
 	.cols = spmm_cols,

@@ -257,10 +257,10 @@ static int *col_of(struct spmm_state *s, int set)
 	return (int *)((char *)s->av[set] + (((size_t)s->nnz * (size_t)s->es + 15) & ~(size_t)15));
 }
 
-/* bytes of an element of the problem's values, B and C */
+/* bytes of an element of the problem's values, B and C: what its op declares */
 static int es_of(const struct dlb_problem *p)
 {
-	return p->prec == DLB_PREC_FP16 ? 2 : 4;
+	return p->op->es_in;
 }
 
 static size_t set_bytes(const struct dlb_problem *p)
@@ -606,7 +606,8 @@ static int s_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state)
 		void *val = val_of(s, 0), *B = s->B[0];
 		float *ref = s->ref;
 		void *args[] = {&rp, &col, &val, &B, &ref, &s->m, &s->n};
-		DLB_CHECK(dlb_launch(s->es == 2 ? s->shared->ref_h : s->shared->ref_k, dlb_grid_for((int64_t)nc, 256, g->dev->sm_count), (dim3){256, 1, 1}, 0,
+		DLB_CHECK(dlb_launch(s->es == 2 ? s->shared->ref_h : s->shared->ref_k,
+				     dlb_grid_for((int64_t)nc, 256, g->dev->sm_count), (dim3){256, 1, 1}, 0,
 				     g->dev->stream, args));
 	}
 	CUDA_CHECK(cudaStreamSynchronize(g->dev->stream));
@@ -830,7 +831,8 @@ static int make_dense(struct spmm_state *s)
 		int *rp = s->rp[i], *col = col_of(s, i);
 		void *val = val_of(s, i), *A = s->Ad[i];
 		void *args[] = {&rp, &col, &val, &A, &s->m, &s->k};
-		DLB_CHECK(dlb_launch(s->es == 2 ? s->shared->to_dense_h : s->shared->to_dense, dlb_grid_for(s->m, 256, s->g->dev->sm_count), (dim3){256, 1, 1}, 0,
+		DLB_CHECK(dlb_launch(s->es == 2 ? s->shared->to_dense_h : s->shared->to_dense,
+				     dlb_grid_for(s->m, 256, s->g->dev->sm_count), (dim3){256, 1, 1}, 0,
 				     s->g->dev->stream, args));
 		s->io.B[i] = s->Ad[i];
 	}
@@ -915,7 +917,8 @@ static void s_data_note(void *state, char *buf, int len)
 /* What the two precisions' ops share: the space, the hooks (the state knows its element size). */
 #define SPMM_OP_COMMON                                                                                            \
 	.name = "spmm", .family = &dlb_family_spmm, .template_file = "spmm.cu", .kernel_names = s_kernels,           \
-	.nkernels = 1, .ndyn_kernels = 1, .nlimit_checks = 2, .device_bytes = s_device_bytes, .setup = s_setup, .variants = s_variants,                \
+	.nkernels = 1, .ndyn_kernels = 1, .nlimit_checks = 2, .device_bytes = s_device_bytes, .setup = s_setup,      \
+	.variants = s_variants,                                                                                      \
 	.nsets = s_nsets, .launch = s_launch, .verify = s_verify, .vendor = s_vendor, .vendor_launch = s_vendor_launch, \
 	.data_note = s_data_note, .teardown = s_teardown
 
