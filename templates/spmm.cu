@@ -613,22 +613,46 @@ __device__ __forceinline__ unsigned smem_u32(const void *p)
 	return (unsigned)__cvta_generic_to_shared(p);
 }
 
-// Slice rows k0 .. k0 + BK of B, columns n0 .. n0 + BNT, zeros past K and N, into dst (LDB_S halves a row):
-// 16-byte copies in the current copy group where N is a multiple of 8, plain loads otherwise.
+// UB bytes (4, 8 or 16) from global to shared memory without a register, zeros where !pred (nothing read then).
+template <int UB> __device__ __forceinline__ void cp_async_n(void *smem, const void *gmem, bool pred)
+{
+	const unsigned s = smem_u32(smem), n = pred ? UB : 0;
+	if (UB == 16)
+		asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(gmem), "r"(n));
+	else if (UB == 8)
+		asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(s), "l"(gmem), "r"(n));
+	else
+		asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(s), "l"(gmem), "r"(n));
+}
+
+// A slice of B in copies of UB bytes (EU halves; N a multiple of EU, so a copy is wholly in or out).
+template <int UB> __device__ __forceinline__ void copy_bslice(elem *dst, const elem *__restrict__ B, int k0, int n0,
+							      int N, int K)
+{
+	const int EU = UB / 2, upr = BNT / EU; // halves a copy, copies a slice row
+	for (int u = threadIdx.x; u < BK * upr; u += THREADS) {
+		const int kk = u / upr, c = (u % upr) * EU;
+		const bool in = k0 + kk < K && n0 + c < N;
+		cp_async_n<UB>(dst + kk * LDB_S + c, in ? B + (i64)(k0 + kk) * N + n0 + c : B, in);
+	}
+}
+
+// Slice rows k0 .. k0 + BK of B, columns n0 .. n0 + BNT, zeros past K and N, into dst (LDB_S halves a row), in
+// the current copy group: 16-byte copies where N is a multiple of 8, 8-byte ones where it is a multiple of 4
+// (N = 1500: rows 3000 bytes apart), 4-byte ones where it is even; plain loads where N is odd.
 __device__ __forceinline__ void load_bslice(elem *dst, const elem *__restrict__ B, int k0, int n0, int N, int K)
 {
-	if (N % 8 == 0) {
-		for (int u = threadIdx.x; u < BK * NI; u += THREADS) {
-			const int kk = u / NI, c = (u % NI) * 8;
-			const bool in = k0 + kk < K && n0 + c < N;
-			cp_async16(dst + kk * LDB_S + c, in ? B + (i64)(k0 + kk) * N + n0 + c : B, in);
-		}
-	} else {
+	if (N % 8 == 0)
+		copy_bslice<16>(dst, B, k0, n0, N, K);
+	else if (N % 4 == 0)
+		copy_bslice<8>(dst, B, k0, n0, N, K);
+	else if (N % 2 == 0)
+		copy_bslice<4>(dst, B, k0, n0, N, K);
+	else
 		for (int t = threadIdx.x; t < BK * BNT; t += THREADS) {
 			const int kk = t / BNT, c = t % BNT;
 			dst[kk * LDB_S + c] = k0 + kk < K && n0 + c < N ? __ldg(B + (i64)(k0 + kk) * N + n0 + c) : (elem)0;
 		}
-	}
 }
 
 extern "C" __global__ void __launch_bounds__(THREADS, 1) spmm(const unsigned *__restrict__ toff,

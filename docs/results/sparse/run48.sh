@@ -10,14 +10,14 @@ export top_builddir=. top_srcdir=.
 exec > >(tee $OUT/log.txt) 2>&1
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
 s=$(date +%s)
-DLB_REQUIRE_GPU=1 timeout -k 5 300 ./tests/gpu_spmm.sh >$OUT/gspmm.log 2>&1
+DLB_REQUIRE_GPU=1 timeout -k 5 230 ./tests/gpu_spmm.sh >$OUT/gspmm.log 2>&1
 echo "== gpu_spmm: exit $? in $(( $(date +%s) - s )) s"
 grep -E "FAIL|passed|failed|ok, |data:|^==" $OUT/gspmm.log | cut -c1-200 | tail -40
 s=$(date +%s)
-timeout -k 5 240 ./dlbtune --op spmm --prec fp16 --only "KIND=5 " --db /tmp/db5 --csv >$OUT/k5.csv 2>$OUT/k5.err
+timeout -k 5 110 ./dlbtune --op spmm --prec fp16 --only "KIND=5 " --db /tmp/db5 --csv >$OUT/k5.csv 2>$OUT/k5.err
 echo "== KIND 5 alone, fp16 suite: exit $? in $(( $(date +%s) - s )) s"
 s=$(date +%s)
-timeout -k 5 400 ./dlbtune --op spmm --prec fp16 --db /tmp/dbh --csv >$OUT/suite.csv 2>$OUT/suite.err
+timeout -k 5 200 ./dlbtune --op spmm --prec fp16 --db /tmp/dbh --csv >$OUT/suite.csv 2>$OUT/suite.err
 echo "== fp16 suite, whole space: exit $? in $(( $(date +%s) - s )) s"
 for f in k5 suite; do
 	python3 - $OUT/$f.csv <<'PY'
@@ -35,3 +35,4 @@ if g:
     print("%s: %d rows, paired geomean %.3f" % (sys.argv[1].split("/")[-1], len(g), math.exp(sum(g) / len(g))))
 PY
 done
+tail -4 $OUT/k5.err $OUT/suite.err | cut -c1-220
