@@ -33,9 +33,9 @@ enum { S_KIND, S_TPR, S_VN, S_WARPS, S_RPW, S_BK, S_MINB, S_NZV, S_NPARAMS };
 	"FFMA nonzero-split", "FFMA column-split", "FFMA B slabs in shared memory", "FFMA B slabs, A segmented",         \
 		"FFMA nonzero-split, 16-bit columns"
 /* the tunables after KIND, the same in both precisions (fp16's KIND has a value more) */
+#define VN_ABOUT "columns per lane (KIND 5: n8 tiles a warp)"
 #define OTHER_PARAMS                                                                                              \
 	[S_TPR] = {"TPR", "lanes per row (KIND 0, 1, 4)", 6, {1, 2, 4, 8, 16, 32}},                                    \
-	[S_VN] = {"VN", "columns per lane (KIND 5: n8 tiles a warp)", 4, {1, 2, 4, 8}},                               \
 	[S_WARPS] = {"WARPS", "warps per block (16: KIND 3)", 5, {1, 2, 4, 8, 16}},                                    \
 	[S_RPW] = {"RPW", "rows per warp (KIND 2, 3; KIND 5: m16 tiles a warp)", 5, {1, 2, 4, 8, 16}},                  \
 	[S_BK] = {"BK", "rows of B per shared-memory slab (KIND 2, 3, 5)", 4, {32, 64, 128, 256}},                     \
@@ -44,6 +44,7 @@ enum { S_KIND, S_TPR, S_VN, S_WARPS, S_RPW, S_BK, S_MINB, S_NZV, S_NPARAMS };
 
 static const struct dlb_param s_params[S_NPARAMS] = {
 	[S_KIND] = {"KIND", KIND_ABOUT, 5, {0, 1, 2, 3, 4}, 1, (const char *const[]){KIND_NAMES}},
+	[S_VN] = {"VN", VN_ABOUT, 4, {1, 2, 4, 8}},
 	OTHER_PARAMS,
 };
 
@@ -53,6 +54,7 @@ static const struct dlb_param h_params[S_NPARAMS] = {
 				       "time, from a tiled copy",
 		    6, {0, 1, 2, 3, 4, 5}, 1,
 		    (const char *const[]){KIND_NAMES, "HMMA A dense in shared memory, tiled copy"}},
+	[S_VN] = {"VN", VN_ABOUT " (16: KIND 5 only)", 5, {1, 2, 4, 8, 16}},
 	OTHER_PARAMS,
 };
 
@@ -113,13 +115,15 @@ static int c_minb(const int *v, const struct dlb_limits *lim)
 			      : v[S_MINB] == 1;
 }
 
-/* KIND 5: a warp's MI = RPW m16 tiles and NI = VN n8 tiles (accumulators 4*RPW*VN), its group's rows and a
- * slice's columns within the tiled copy's 9 and 7 bits */
+/* KIND 5: a warp's MI = RPW m16 tiles and NI = VN n8 tiles (accumulators 4*RPW*VN: up to 128 registers), its
+ * group's rows and a slice's columns within the tiled copy's 9 and 7 bits; VN 16 (128 columns a block, the A
+ * tile's zeroing and scatter shared by twice the mma of VN 8) only there */
 static int c_mma(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
-	return v[S_KIND] != 5 || (v[S_TPR] == 32 && v[S_RPW] <= 4 && v[S_BK] <= 128 && v[S_WARPS] >= 2 &&
-				  v[S_RPW] * v[S_VN] <= 16);
+	return v[S_KIND] != 5 ? v[S_VN] <= 8
+			      : v[S_TPR] == 32 && v[S_RPW] <= 4 && v[S_BK] <= 128 && v[S_WARPS] >= 2 &&
+					v[S_RPW] * v[S_VN] <= 32;
 }
 
 #define S_CONSTRAINTS                                                                                             \
@@ -138,7 +142,8 @@ static int c_mma(const int *v, const struct dlb_limits *lim)
 static const struct dlb_constraint s_constraints[] = {S_CONSTRAINTS};
 static const struct dlb_constraint h_constraints[] = {
 	S_CONSTRAINTS,
-	{.text = "KIND 5: TPR = 32, RPW (m16 tiles a warp) <= 4, BK <= 128, WARPS >= 2, RPW*VN <= 16",
+	{.text = "KIND 5: TPR = 32, RPW (m16 tiles a warp) <= 4, BK <= 128, WARPS >= 2, RPW*VN <= 32; the others: "
+		 "VN <= 8",
 	 .kind = DLB_CON_CUSTOM,
 	 .ok = c_mma},
 };
