@@ -14,7 +14,7 @@
 exec > >(tee $OUT/log.txt) 2>&1
 nvidia-smi --query-gpu=index,name,driver_version,clocks.max.sm,power.limit --format=csv,noheader
 t0=$(date +%s)
-DLB_REQUIRE_GPU=1 DLB_VERIFY_ONLY="KIND=3" timeout -k 5 240 ./.gpu/dlbtune_k3_verify fp32 >$OUT/verify3.log 2>&1
+DLB_REQUIRE_GPU=1 DLB_VERIFY_ONLY="KIND=3" timeout -k 5 150 ./.gpu/dlbtune_k3_verify fp32 >$OUT/verify3.log 2>&1
 echo "== gpu_gemm_verify fp32 KIND=3: exit $? at $(( $(date +%s) - t0 )) s"
 tail -3 $OUT/verify3.log
 mkdir -p $OUT/cfg
@@ -28,7 +28,7 @@ for shape in "5124 9124 2560 0 0" "4096 7133 4096 0 1"; do
 		".gpu/dlbtune_k3:8 BN=64 BK=16 TM=8 TN=8 KIND=3 KS=1 KU=4 L2PF=0 WGS=1 STAGES=3"; do
 		b=${c%%:*} cfg=${c#*:}
 		f=$OUT/cfg/$m.$(echo "$cfg" | cut -c1-60 | tr ' =' '_-')
-		timeout 60 ./$b --op gemm --prec fp32 --m $m --n $n --k $k --ta $ta --tb $tb --only "$cfg" --power-ms 0 \
+		timeout 40 ./$b --op gemm --prec fp32 --m $m --n $n --k $k --ta $ta --tb $tb --only "$cfg" --power-ms 0 \
 			--db /tmp/db_$(basename $b) --csv >$f.csv 2>$f.err
 		rc=$?
 		python3 - "$f.csv" "$rc" <<'PY'
@@ -56,7 +56,7 @@ smsp__average_warps_issue_stalled_dispatch_stall_per_issue_active.ratio,\
 sm__warps_active.avg.pct_of_peak_sustained_active,lts__t_sector_hit_rate.pct,dram__throughput.avg.pct_of_peak_sustained_elapsed
 for who in ours:gemm_nt cublas:'xmma|sgemm|cutlass'; do
 	name=${who%%:*} re=${who#*:}
-	timeout -k 5 150 ncu --clock-control none --target-processes all -k regex:"$re" --launch-skip 2 --launch-count 1 \
+	timeout -k 5 110 ncu --clock-control none --target-processes all -k regex:"$re" --launch-skip 2 --launch-count 1 \
 		--metrics "$metrics" --csv ./dlbtune --op gemm --prec fp32 --m 4096 --n 7133 --k 4096 --ta 0 --tb 1 \
 		--only "BM=128 BN=64 BK=16 TM=8 TN=8 KIND=0" --power-ms 0 --fixed-samples 2 --db /tmp/db_ncu_$name \
 		>$OUT/ncu_$name.csv 2>$OUT/ncu_$name.err
