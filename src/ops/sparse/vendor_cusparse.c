@@ -81,6 +81,8 @@ int dlb_cusparse_mm_open(cusparseHandle_t h, int m, int n, int k, int nnz, int h
 	s->k = k;
 	s->nnz = nnz;
 	s->nsets = nsets;
+	for (int i = 0; i < nsets; i++)
+		s->pre[i] = -1;
 	s->vec = n == 1;
 	for (int i = 0; i < nsets; i++) {
 		CUSPARSE_CHECK(cusparseCreateCsr(&s->a[i], m, k, nnz, row_ptr[i], col[i], val[i], CUSPARSE_INDEX_32I,
@@ -140,6 +142,19 @@ int dlb_cusparse_preprocess(struct dlb_cusparse_mm *s, int i, int set)
 		CUSPARSE_CHECK(cusparseSpMM_preprocess(s->h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
 						       &one, s->a[set], s->bm[set], &zero, s->cm[set], CUDA_R_32F,
 						       (cusparseSpMMAlg_t)s->algo[i], s->buf[i][set]));
+	s->pre[set] = i;
+fail:
+	return rc;
+}
+
+int dlb_cusparse_select(struct dlb_cusparse_mm *s, int i)
+{
+	int rc = 0;
+	if (i < 0 || i >= s->nalgo || s->ready[i] <= 0)
+		DLB_FAIL(DLB_E_USAGE, "cuSPARSE algorithm %d was not prepared", i);
+	for (int set = 0; set < s->nsets; set++)
+		if (s->pre[set] != i)
+			DLB_CHECK(dlb_cusparse_preprocess(s, i, set));
 fail:
 	return rc;
 }

@@ -30,6 +30,7 @@ struct dlb_cusparse_mm {
 	size_t buf_bytes[DLB_CUSPARSE_MAX_ALGOS];
 	void *buf[DLB_CUSPARSE_MAX_ALGOS][DLB_CUSPARSE_MAX_SETS];
 	int ready[DLB_CUSPARSE_MAX_ALGOS]; /* buffers allocated and preprocessed */
+	int pre[DLB_CUSPARSE_MAX_SETS];    /* the algorithm each set's A was last preprocessed for (-1: none) */
 };
 
 int dlb_cusparse_open(cudaStream_t stream, cusparseHandle_t *h);
@@ -47,6 +48,9 @@ const char *dlb_cusparse_algo_name(const struct dlb_cusparse_mm *s, int i);
 int dlb_cusparse_prepare(struct dlb_cusparse_mm *s, int i);
 /* The preprocessing of algorithm i on set `set` again (what the caller times); 0 where there is none. */
 int dlb_cusparse_preprocess(struct dlb_cusparse_mm *s, int i, int set);
+/* Algorithm i's preprocessing again on every set whose A was last preprocessed for another (the descriptor keeps
+ * the last one's analysis: run after another's, an algorithm was 6-7 us a call slower, run50's SpMV pairs). */
+int dlb_cusparse_select(struct dlb_cusparse_mm *s, int i);
 /* One run of algorithm i on set `set`: C = A·B. */
 int dlb_cusparse_run(struct dlb_cusparse_mm *s, int i, int set);
 #endif
