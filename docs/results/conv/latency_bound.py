@@ -3,7 +3,7 @@
 # 10x, the roofline floor: the larger of the work at the CSV's peak and the bytes of x, w and y at 4.3 TB/s,
 # the H200's measured copy rate), and our paired speedup there: issue 28's ">= 1.5x on batch-1 and speech
 # layers where cuDNN is latency-bound". Run from the repository root.
-import csv, math, sys
+import csv, gzip, math, sys
 BW=4.3e12  # bytes/s: the device-to-device copy measured on an H200 (KINDS.md)
 def gm(xs): return math.exp(sum(math.log(x) for x in xs)/len(xs)) if xs else float('nan')
 # DeepBench's speech layers: DeepSpeech (700x161, 341x79) and Speaker ID (350x80, 175x40, 84x20, 42x10)
@@ -11,9 +11,10 @@ SPEECH={('700','161'),('341','79'),('350','80'),('175','40'),('84','20'),('42','
 for name,f,es_in,es_out in [("conv_inference_server fp16 NHWC (run69)","docs/results/conv/logs/run69/inference_server.csv",2,2),
                  ("conv_training fp16 NHWC (run67)","docs/results/conv/logs/run67/training.csv",2,2),
                  ("conv_training fp16 NHWC (run70)","docs/results/conv/logs/run70/training_rest.csv",2,2),
-                 ("conv_training fp32 NCHW (run72)","docs/results/conv/logs/run72/training_fp32.csv",4,4)]:
+                 ("conv_training fp32 NCHW (run72)","docs/results/conv/logs/run72/training_fp32.csv",4,4),
+                 ("conv_training fp32 NCHW (gemm_fp32 run20)","docs/results/gemm_fp32/logs/run20/conv_training.csv.gz",4,4)]:
     out=[]
-    for r in csv.DictReader(open(f)):
+    for r in csv.DictReader(gzip.open(f, 'rt') if f.endswith('.gz') else open(f)):
         try:
             n,k,c,R,S,p,q,h,w=(int(r[x]) for x in ['n','k','c','r','s','p','q','h','w'])
             flops=2.0*n*k*p*q*c*R*S
