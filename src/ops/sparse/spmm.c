@@ -32,8 +32,8 @@ enum { S_KIND, S_TPR, S_VN, S_WARPS, S_RPW, S_BK, S_MINB, S_NZV, S_NPARAMS };
 #define KIND_NAMES                                                                                                \
 	"FFMA nonzero-split", "FFMA column-split", "FFMA B slabs in shared memory", "FFMA B slabs, A segmented",         \
 		"FFMA nonzero-split, 16-bit columns"
-/* the tunables after KIND, the same in both precisions (fp16's KIND has a value more) */
 #define VN_ABOUT "columns per lane (KIND 5: n8 tiles a warp)"
+/* the tunables after KIND and VN, the same in both precisions (fp16's KIND has a value more, its VN 16) */
 #define OTHER_PARAMS                                                                                              \
 	[S_TPR] = {"TPR", "lanes per row (KIND 0, 1, 4)", 6, {1, 2, 4, 8, 16, 32}},                                    \
 	[S_WARPS] = {"WARPS", "warps per block (16: KIND 3)", 5, {1, 2, 4, 8, 16}},                                    \
@@ -804,6 +804,7 @@ static int cusparse_entry(struct spmm_state *s, const struct dlb_bench_opts *o, 
 	DLB_CHECK(dlb_cusparse_prepare(&s->cs, i));
 	s->cur = i;
 	DLB_CHECK(dlb_bench_once(&s->g->bench, cusparse_prep, s, 0, &prep));
+	DLB_CHECK(dlb_cusparse_select(&s->cs, i)); /* every set (a retried baseline finds them prepared for another) */
 	snprintf(e->config, sizeof e->config, "%s, CSR int32, row-major B and C, buffer %zu bytes, preprocessing %.1f us",
 		 s->cs.vec ? "SpMV" : "SpMM", s->cs.buf_bytes[i], prep);
 	DLB_CHECK(dlb_poison(s->g, s->C[0], (size_t)s->m * (size_t)s->n * (size_t)s->es));
