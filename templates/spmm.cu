@@ -331,11 +331,21 @@ extern "C" __global__ void KIND1_BOUNDS spmm(const int *__restrict__ row_ptr, co
 #endif
 
 #if KIND == 2 || KIND == 3 || KIND == 5
-// 16 bytes from global to shared memory without a register (zeros where !pred: nothing is read then).
-__device__ __forceinline__ void cp_async16(void *smem, const void *gmem, bool pred)
+__device__ __forceinline__ unsigned smem_u32(const void *p)
 {
-	unsigned s = (unsigned)__cvta_generic_to_shared(smem);
-	asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(gmem), "r"(pred ? 16 : 0));
+	return (unsigned)__cvta_generic_to_shared(p);
+}
+
+// UB bytes (4, 8 or 16) from global to shared memory without a register, zeros where !pred (nothing read then).
+template <int UB> __device__ __forceinline__ void cp_async_n(void *smem, const void *gmem, bool pred)
+{
+	const unsigned s = smem_u32(smem), n = pred ? UB : 0;
+	if (UB == 16)
+		asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(gmem), "r"(n));
+	else if (UB == 8)
+		asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(s), "l"(gmem), "r"(n));
+	else
+		asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(s), "l"(gmem), "r"(n));
 }
 #endif
 
@@ -357,7 +367,7 @@ __device__ __forceinline__ void load_slab(elem *dst, const elem *__restrict__ B,
 #pragma unroll 8
 		for (int p = 0; p < BK / SLAB_RPP; p++) {
 			const bool in = col_in && k0 + kk0 + p * SLAB_RPP < K;
-			cp_async16(dst + (kk0 + p * SLAB_RPP) * BN + ce, in ? src + p * stride : B, in);
+			cp_async_n<16>(dst + (kk0 + p * SLAB_RPP) * BN + ce, in ? src + p * stride : B, in);
 		}
 	} else {
 		for (int t = threadIdx.x; t < BK * BN; t += THREADS) {
@@ -473,7 +483,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) spmm(const int *__restr
 __device__ __forceinline__ void copy_seg(int4 *dst, const int4 *__restrict__ segs, unsigned o0, unsigned o1, int lane)
 {
 	for (unsigned u = lane; u < o1 - o0; u += 32)
-		cp_async16(dst + u, segs + o0 + u, true);
+		cp_async_n<16>(dst + u, segs + o0 + u, true);
 }
 
 // The offsets of group g's segment of slab s: lane 0 holds where it starts, lane 1 where it ends (0 past the
@@ -607,23 +617,6 @@ extern "C" __global__ void __launch_bounds__(THREADS, MINB) spmm(const unsigned 
 #define LDB_S (BNT + (NI % 2 ? 0 : 8)) // halves a row of a B slice: an odd count of 16-byte units (banks)
 static_assert(BK % 16 == 0 && BK <= 128, "slices of whole k16 steps, columns in 7 bits");
 static_assert(GR <= 512, "rows in a group in 9 bits");
-
-__device__ __forceinline__ unsigned smem_u32(const void *p)
-{
-	return (unsigned)__cvta_generic_to_shared(p);
-}
-
-// UB bytes (4, 8 or 16) from global to shared memory without a register, zeros where !pred (nothing read then).
-template <int UB> __device__ __forceinline__ void cp_async_n(void *smem, const void *gmem, bool pred)
-{
-	const unsigned s = smem_u32(smem), n = pred ? UB : 0;
-	if (UB == 16)
-		asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(gmem), "r"(n));
-	else if (UB == 8)
-		asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(s), "l"(gmem), "r"(n));
-	else
-		asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(s), "l"(gmem), "r"(n));
-}
 
 // A slice of B in copies of UB bytes (EU halves; N a multiple of EU, so a copy is wholly in or out).
 template <int UB> __device__ __forceinline__ void copy_bslice(elem *dst, const elem *__restrict__ B, int k0, int n0,
