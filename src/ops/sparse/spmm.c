@@ -804,7 +804,6 @@ static int cusparse_entry(struct spmm_state *s, const struct dlb_bench_opts *o, 
 	DLB_CHECK(dlb_cusparse_prepare(&s->cs, i));
 	s->cur = i;
 	DLB_CHECK(dlb_bench_once(&s->g->bench, cusparse_prep, s, 0, &prep));
-	DLB_CHECK(dlb_cusparse_select(&s->cs, i)); /* every set (a retried baseline finds them prepared for another) */
 	snprintf(e->config, sizeof e->config, "%s, CSR int32, row-major B and C, buffer %zu bytes, preprocessing %.1f us",
 		 s->cs.vec ? "SpMV" : "SpMM", s->cs.buf_bytes[i], prep);
 	DLB_CHECK(dlb_poison(s->g, s->C[0], (size_t)s->m * (size_t)s->n * (size_t)s->es));

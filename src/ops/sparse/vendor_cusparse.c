@@ -110,8 +110,8 @@ int dlb_cusparse_prepare(struct dlb_cusparse_mm *s, int i)
 	size_t bytes = 0;
 	if (i < 0 || i >= s->nalgo)
 		DLB_FAIL(DLB_E_USAGE, "no cuSPARSE algorithm %d", i);
-	if (s->ready[i])
-		return 0;
+	if (s->ready[i]) /* prepared before (a retried baseline): its analysis again where another's replaced it */
+		return dlb_cusparse_select(s, i);
 	if (s->vec)
 		CUSPARSE_CHECK(cusparseSpMV_bufferSize(s->h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, s->a[0], s->bv[0], &zero,
 						       s->cv[0], CUDA_R_32F, (cusparseSpMVAlg_t)s->algo[i], &bytes));

@@ -43,8 +43,9 @@ int dlb_cusparse_mm_open(cusparseHandle_t h, int m, int n, int k, int nnz, int h
 void dlb_cusparse_mm_close(struct dlb_cusparse_mm *s);
 /* "CSR_ALG2" */
 const char *dlb_cusparse_algo_name(const struct dlb_cusparse_mm *s, int i);
-/* Size and allocate algorithm i's buffers on every set and run its preprocessing on each: 0, or DLB_E_VENDOR
- * with cuSPARSE's answer where it has no such algorithm for this case. */
+/* Size and allocate algorithm i's buffers on every set and run its preprocessing on each (once prepared: on the
+ * sets last preprocessed for another algorithm): 0, or DLB_E_VENDOR with cuSPARSE's answer where it has no such
+ * algorithm for this case. */
 int dlb_cusparse_prepare(struct dlb_cusparse_mm *s, int i);
 /* The preprocessing of algorithm i on set `set` again (what the caller times); 0 where there is none. */
 int dlb_cusparse_preprocess(struct dlb_cusparse_mm *s, int i, int set);
