@@ -648,6 +648,17 @@ __device__ __forceinline__ void load_bslice(elem *dst, const elem *__restrict__ 
 		}
 }
 
+// Entries a lane loads a slice ahead into registers: 90% of 16·MI x BK = 32 x 128 needs 13; 8 where the
+// accumulators take 128 registers.
+#define PF (GR * BK >= 2048 ? (MI * NI >= 32 ? 8 : 16) : GR * BK / 128)
+__device__ __forceinline__ void prefetch_entries(const unsigned *__restrict__ tent, unsigned e0, unsigned e1,
+						 unsigned (&x)[PF], int lane)
+{
+#pragma unroll
+	for (int i = 0; i < PF; i++)
+		x[i] = e0 + lane + 32 * i < e1 ? __ldg(tent + e0 + lane + 32 * i) : 0u;
+}
+
 extern "C" __global__ void __launch_bounds__(THREADS, 1) spmm(const unsigned *__restrict__ toff,
 							   const unsigned *__restrict__ tent, const elem *__restrict__ B,
 							   elem *__restrict__ C, int M, int N, int K)
@@ -658,6 +669,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) spmm(const unsigned *__
 	const int groups = (M + GR - 1) / GR, nslices = (K + BK - 1) / BK;
 	const int g = blockIdx.x * WARPS + warp;
 	const int chunks = (N + BNT - 1) / BNT;
+	const unsigned *const to = toff + (i64)(g < groups ? g : 0) * nslices; // a warp past M reads none
 	for (int ch = blockIdx.y; ch < chunks; ch += gridDim.y) {
 		const int n0 = ch * BNT;
 		float acc[MI][NI][4];
@@ -671,23 +683,36 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) spmm(const unsigned *__
 		__syncthreads(); // the last chunk's slices are no longer read
 		load_bslice(sm, B, 0, n0, N, K);
 		asm volatile("cp.async.commit_group;\n" ::);
+		// slice s's entries are to[s] .. to[s + 1]: e0, e1 this slice's, e2 the next one's end; x its first ones
+		unsigned e0 = g < groups ? __ldg(to) : 0u, e1 = g < groups ? __ldg(to + 1) : 0u;
+		unsigned e2 = g < groups && nslices > 1 ? __ldg(to + 2) : e1, x[PF];
+		prefetch_entries(tent, e0, e1, x, lane);
 		for (int s = 0; s < nslices; s++) {
 			if (s + 1 < nslices)
 				load_bslice(sm + ((s + 1) & 1) * BK * LDB_S, B, (s + 1) * BK, n0, N, K);
 			asm volatile("cp.async.commit_group;\n" ::);
-			const unsigned e0 = g < groups ? __ldg(toff + (i64)g * nslices + s) : 0u;
-			const unsigned e1 = g < groups ? __ldg(toff + (i64)g * nslices + s + 1) : 0u;
 			const bool any = e1 > e0; // the same in every lane of the warp
 			if (any) {
 				uint4 *z = reinterpret_cast<uint4 *>(As);
 				for (int u = lane; u < GR * LDA_S / 8; u += 32)
 					z[u] = make_uint4(0u, 0u, 0u, 0u);
 				__syncwarp();
-				for (unsigned e = e0 + lane; e < e1; e += 32) {
-					const unsigned x = __ldg(tent + e);
-					As[(x >> 23) * LDA_S + ((x >> 16) & 0x7fu)] = (elem)(x & 0xffffu);
+#pragma unroll
+				for (int i = 0; i < PF; i++)
+					if (e0 + lane + 32 * i < e1)
+						As[(x[i] >> 23) * LDA_S + ((x[i] >> 16) & 0x7fu)] = (elem)(x[i] & 0xffffu);
+				for (unsigned e = e0 + lane + 32 * PF; e < e1; e += 32) {
+					const unsigned y = __ldg(tent + e);
+					As[(y >> 23) * LDA_S + ((y >> 16) & 0x7fu)] = (elem)(y & 0xffffu);
 				}
 			}
+			// the next slice's first entries into registers, used after this slice's mma (their latency hidden
+			// behind it), and the end of the slice after that
+			e0 = e1;
+			e1 = e2;
+			if (s + 1 < nslices)
+				prefetch_entries(tent, e0, e1, x, lane);
+			e2 = g < groups && s + 3 <= nslices ? __ldg(to + s + 3) : e1;
 			asm volatile("cp.async.wait_group 1;\n" ::);
 			__syncthreads(); // the slice of B and every warp's A tile are in
 			if (any) {
