@@ -237,6 +237,18 @@ struct tile_loader {
 			if (valid(r, tid))
 				v[r] = __ldg(reinterpret_cast<const float4 *>(base + r * step));
 	}
+	// Whole tile in range but rows not 16-byte aligned (a leading dimension not a multiple of 4, as N = 7133 in
+	// DeepBench's NT rows): four unchecked scalar loads a vector. Without this, such problems took load_edge on
+	// every tile, and its bounds checks cost about 200 instructions a warp per k-tile (ncu, run36).
+	__device__ __forceinline__ void load_fast_scalar(int tid)
+	{
+#pragma unroll
+		for (int r = 0; r < PER_THREAD; r++)
+			if (valid(r, tid)) {
+				const float *src = base + r * step;
+				v[r] = make_float4(__ldg(src), __ldg(src + 1), __ldg(src + 2), __ldg(src + 3));
+			}
+	}
 	// Edge tile: rows beyond `rows`, k beyond `kend` read as zero; vec says whether float4 is allowed.
 	__device__ __forceinline__ void load_edge(i64 row0, i64 rows, i64 k0, i64 kend, bool vec, int tid)
 	{
@@ -350,11 +362,18 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const float *__re
 	tile_loader<BN, TB == 0> lb;
 	la.init(A, lda, m0, kbeg, tid);
 	lb.init(B, ldb, n0, kbeg, tid);
-	const bool interior = vec_a && vec_b && m0 + BM <= M && n0 + BN <= N;
+	// In range: no bounds checks; each operand's alignment picks float4 or scalar loads on its own.
+	const bool interior = m0 + BM <= M && n0 + BN <= N;
 	auto load = [&](i64 k0) {
 		if (interior && k0 + BK <= kend) {
-			la.load_fast(tid);
-			lb.load_fast(tid);
+			if (vec_a)
+				la.load_fast(tid);
+			else
+				la.load_fast_scalar(tid);
+			if (vec_b)
+				lb.load_fast(tid);
+			else
+				lb.load_fast_scalar(tid);
 		} else {
 			la.load_edge(m0, M, k0, kend, vec_a, tid);
 			lb.load_edge(n0, N, k0, kend, vec_b, tid);
