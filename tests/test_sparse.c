@@ -1,8 +1,10 @@
 /* test_sparse: the sparse operand without a GPU — the generator is reproducible from its seed (a pinned hash), exact
  * in its count, sorted, never 0, uniform enough, blocked when asked, and skewed (one long row) when asked; Matrix Market files are read (general,
  * pattern, symmetric) and every malformed one is refused with its line named; the slab-segmented copy (KIND 3's) holds
- * every nonzero once, where its header says, and nothing else. */
+ * every nonzero once, where its header says, and nothing else; the block formats (BSR and Blocked-ELL, cuSPARSE's
+ * baselines on block patterns) hold the matrix, zeros and all, with block columns ascending. */
 #include "err.h"
+#include "ops/sparse/bsr.h"
 #include "ops/sparse/csr.h"
 #include "ops/sparse/mtx.h"
 #include "ops/sparse/segs.h"
@@ -331,8 +333,87 @@ static void test_tiles(void)
 	dlb_csr_free(&a);
 }
 
+/* BSR and Blocked-ELL of a, expanded back to dense: every value at its place (zeros elsewhere), block columns
+ * ascending and within range, the block counts as the blocks a holds, the ELL width the longest block row's. */
+static void check_bsr(const struct dlb_csr *a, int bs, const char *what)
+{
+	struct dlb_bsr b;
+	int32_t *ind = NULL;
+	float *ev = NULL;
+	size_t cells = (size_t)a->rows * (size_t)a->cols;
+	float *want = calloc(cells, sizeof *want), *got = calloc(cells, sizeof *got), *eg = calloc(cells, sizeof *eg);
+	CHECK(want && got && eg, "out of memory");
+	CHECK_EQ_INT(dlb_bsr_from_csr(a, bs, &b), 0);
+	CHECK_EQ_INT(dlb_bsr_to_ell(&b, &ind, &ev), 0);
+	if (!want || !got || !eg || !ind || !ev) {
+		free(want), free(got), free(eg), free(ind), free(ev);
+		dlb_bsr_free(&b);
+		return;
+	}
+	for (int64_t r = 0; r < a->rows; r++)
+		for (int64_t j = a->row_ptr[r]; j < a->row_ptr[r + 1]; j++)
+			want[r * a->cols + a->col[j]] = a->val[j];
+	int ok = b.brows == a->rows / bs && b.bcols == a->cols / bs && b.row_ptr[0] == 0 && b.row_ptr[b.brows] == b.nnzb;
+	int64_t longest = 0, blocks = 0;
+	for (int64_t br = 0; br < b.brows && ok; br++) {
+		int64_t n = b.row_ptr[br + 1] - b.row_ptr[br];
+		longest = n > longest ? n : longest;
+		for (int64_t q = b.row_ptr[br]; q < b.row_ptr[br + 1] && ok; q++) {
+			ok = b.col[q] >= 0 && b.col[q] < b.bcols && (q == b.row_ptr[br] || b.col[q] > b.col[q - 1]);
+			for (int64_t i = 0; i < bs && ok; i++)
+				for (int64_t c = 0; c < bs; c++)
+					got[(br * bs + i) * a->cols + b.col[q] * bs + c] = b.val[(q * bs + i) * bs + c];
+		}
+		for (int64_t s = 0; s < b.ell_blocks && ok; s++) {
+			int32_t c = ind[br * b.ell_blocks + s];
+			ok = s < n ? c == b.col[b.row_ptr[br] + s] : c == -1;
+			for (int64_t i = 0; i < bs && ok && c >= 0; i++)
+				for (int64_t x = 0; x < bs; x++)
+					eg[(br * bs + i) * a->cols + c * bs + x] = ev[(br * bs + i) * b.ell_blocks * bs + s * bs + x];
+		}
+	}
+	for (int64_t br = 0; br < b.brows; br++)
+		for (int64_t bc = 0; bc < b.bcols; bc++) {
+			int any = 0;
+			for (int64_t i = 0; i < bs; i++)
+				for (int64_t c = 0; c < bs; c++)
+					any |= want[(br * bs + i) * a->cols + bc * bs + c] != 0;
+			blocks += any;
+		}
+	ok = ok && longest == b.ell_blocks && blocks == b.nnzb && !memcmp(want, got, cells * sizeof *got) &&
+	     !memcmp(want, eg, cells * sizeof *eg);
+	CHECK(ok, "%s in blocks of %d: the BSR or Blocked-ELL copy does not hold the matrix (%lld blocks, %lld expected)",
+	      what, bs, (long long)b.nnzb, (long long)blocks);
+	dlb_bsr_free(&b);
+	free(want), free(got), free(eg), free(ind), free(ev);
+}
+
+static void test_bsr(void)
+{
+	struct dlb_csr a;
+	CHECK_EQ_INT(dlb_csr_generate(64, 96, 0.9, 4, 4, 5, &a), 0); /* whole 4 x 4 blocks */
+	check_bsr(&a, 4, "block:4x4 64 x 96");
+	check_bsr(&a, 8, "block:4x4 64 x 96"); /* blocks of 8 made of the 4 x 4 ones: zeros inside */
+	check_bsr(&a, 2, "block:4x4 64 x 96");
+	dlb_csr_free(&a);
+	CHECK_EQ_INT(dlb_csr_generate(120, 48, 0.95, 1, 1, 6, &a), 0); /* uniform: partly filled blocks, empty rows */
+	check_bsr(&a, 8, "uniform 120 x 48");
+	dlb_csr_free(&a);
+	CHECK_EQ_INT(dlb_csr_generate(32, 32, 0, 1, 1, 1, &a), 0); /* dense: every block, one width */
+	check_bsr(&a, 16, "dense 32 x 32");
+	dlb_csr_free(&a);
+	CHECK_EQ_INT(dlb_csr_generate(30, 32, 0.9, 1, 1, 1, &a), 0);
+	struct dlb_bsr b;
+	CHECK_EQ_INT(dlb_bsr_from_csr(&a, 4, &b), DLB_E_USAGE); /* 30 rows: not whole blocks of 4 */
+	CHECK_HAS(dlb_last_error(), "not whole blocks of 4 x 4");
+	CHECK_EQ_INT(dlb_bsr_from_csr(&a, 1, &b), DLB_E_USAGE);
+	dlb_clear_error();
+	dlb_csr_free(&a);
+}
+
 int main(void)
 {
+	test_bsr();
 	test_segs();
 	test_tiles();
 	test_generate();
