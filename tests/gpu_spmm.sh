@@ -3,7 +3,8 @@
 # N = 3 with most rows empty (K = 50 at 99%), N = 37 with 4x4 blocks clipped at the edges, N = 1500 and 1501,
 # rows of 1200 nonzeros, a dense A, N = 16 with 32x32 blocks, two skewed matrices whose row 0 holds a tenth of
 # the nonzeros, with N = 64 and 1, N = 4 with K = 65536, the 16-bit columns' limit, N = 2 with an odd count of
-# nonzeros, so that the 32-bit columns follow the values unaligned but for the padding): the exhaustive strategy verifies every
+# nonzeros, so that the 32-bit columns follow the values unaligned but for the padding, N = 24 with 4x4 blocks that
+# tile M and K, where cuSPARSE's BSR and Blocked-ELL algorithms join the baselines): the exhaustive strategy verifies every
 # candidate before its one timing sample. 0 wrong, 0 faults, every row verified, and every row with a
 # verified cuSPARSE time and a dense cuBLAS time; each problem's matrix statistics shown under its progress
 # line (the skewed SpMV's longest row its tenth; KIND 3's segmented copies where N >= 64, KIND 4's 16-bit
@@ -29,7 +30,7 @@ for prec in fp32 fp16; do
 	bad=$(grep " ok, .* wrong, .* faults)" "$tmp/err" | grep -vc " ok, 0 wrong, 0 faults)")
 	[ "$lines" = "$rows" ] && [ "$bad" = 0 ] || { echo "FAIL: $prec: $lines of $rows problems searched, $bad with wrong answers or faults:";
 		grep " ok, .* wrong, .* faults)" "$tmp/err"; fail=1; }
-	notes=$(grep -Ec "^    data: A: [0-9]* nonzeros \(.*\), rows of [0-9]*-[0-9]* \(mean .*\), [0-9]* empty; .* MB as CSR(; KIND 3's segmented copies [0-9.]* MB, built in [0-9]* ms on the host)?(; KIND 4's 16-bit columns [0-9.]* MB, made in [0-9.]* ms on the host)?(; KIND 5's tiled copies [0-9.]* MB, built in [0-9]* ms on the host)?$" "$tmp/err")
+	notes=$(grep -Ec "^    data: A: [0-9]* nonzeros \(.*\), rows of [0-9]*-[0-9]* \(mean .*\), [0-9]* empty; .* MB as CSR(; KIND 3's segmented copies [0-9.]* MB, built in [0-9]* ms on the host)?(; KIND 4's 16-bit columns [0-9.]* MB, made in [0-9.]* ms on the host)?(; KIND 5's tiled copies [0-9.]* MB, built in [0-9]* ms on the host)?(; cuSPARSE's BSR/ELL [0-9]*x[0-9]* copies [0-9.]* MB, built in [0-9]* ms on the host|; no cuSPARSE BSR/ELL: [^;]*)?$" "$tmp/err")
 	[ "$notes" = "$rows" ] || { echo "FAIL: $prec: $notes of $rows problems with the matrix's statistics"; fail=1; }
 	# KIND 3 (A segmented) runs where N >= 64: its copies made on the four such problems
 	segs=$(grep -c "^    data: .*; KIND 3's segmented copies" "$tmp/err")
@@ -39,8 +40,19 @@ for prec in fp32 fp16; do
 	[ "$c16" = 7 ] || { echo "FAIL: $prec: KIND 4's 16-bit columns made for $c16 problems, not the 7 with N <= 16"; fail=1; }
 	# fp16's KIND 5 (tensor cores, A tiled) where N >= 8: the six such problems; never in fp32
 	t5=$(grep -c "^    data: .*; KIND 5's tiled copies" "$tmp/err")
-	want=$([ $prec = fp16 ] && echo 6 || echo 0)
+	want=$([ $prec = fp16 ] && echo 7 || echo 0)
 	[ "$t5" = "$want" ] || { echo "FAIL: $prec: KIND 5's tiled copies made for $t5 problems, not $want"; fail=1; }
+	# cuSPARSE's block formats where A is square blocks tiling M and K (1024x24x512, 4x4): its BSR and Blocked-ELL
+	# algorithms ran there (verified and timed, or n/a with cuSPARSE's reason; never wrong), and the other three
+	# block problems (4x4 on 1001x999, 1x4, 32x32 on 2000x2000) say why they have none
+	bf=$(grep -c "^    data: .*; cuSPARSE's BSR/ELL 4x4 copies" "$tmp/err")
+	nb=$(grep -c "^    data: .*; no cuSPARSE BSR/ELL: " "$tmp/err")
+	[ "$bf" = 1 ] && [ "$nb" = 3 ] || { echo "FAIL: $prec: cuSPARSE's block copies on $bf problems (want 1), a reason on $nb (want 3)"; fail=1; }
+	"$bin" db show --op spmm --prec $prec --m 1024 --n 24 --k 512 --sparsity 0.9 --pattern block:4x4 --matrix-seed 13 \
+		--db "$tmp/db" >"$tmp/show" 2>&1
+	grep -Eq "cusparse:BSR_ALG1 +(ok|n/a)" "$tmp/show" && grep -Eq "cusparse:BLOCKED_ELL_ALG1 +(ok|n/a)" "$tmp/show" ||
+		{ echo "FAIL: $prec: no BSR or Blocked-ELL entry (or a wrong one) on the 4x4 block problem:"; cat "$tmp/show"; fail=1; }
+	grep -E "cusparse:(BSR|BLOCKED)" "$tmp/show" | cut -c1-160
 	grep -q "^    data: A: 150000 nonzeros (10.00%), rows of [0-9]*-5000 " "$tmp/err" ||
 		{ echo "FAIL: $prec: the skewed SpMV matrix's row 0 does not hold 5000 of its 150000 nonzeros"; fail=1; }
 	col='NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }'

@@ -14,6 +14,7 @@
 #include "../../err.h"
 #include "../gemm/gemm.h"
 #include "csr.h"
+#include "bsr.h"
 #include "segs.h"
 #include "tiles.h"
 
@@ -249,6 +250,12 @@ struct spmm_state {
 	struct {
 		uint32_t *off[MAX_SETS], *ent[MAX_SETS];
 	} tile[TILE_FORMATS];
+	/* cuSPARSE's block formats where A is square blocks tiling M and K: BSR and Blocked-ELL copies on every set */
+	int blocks_bs;      /* their block side, or 0 */
+	double blocks_ms;   /* building them on the host */
+	size_t blocks_bytes; /* both, one set */
+	char blocks_why[112]; /* why a block pattern has none, or "" */
+	void *bsr_rp[MAX_SETS], *bsr_col[MAX_SETS], *bsr_val[MAX_SETS], *ell_ind[MAX_SETS], *ell_val[MAX_SETS];
 };
 
 static void *val_of(struct spmm_state *s, int set)
@@ -338,7 +345,10 @@ static size_t s_device_bytes(const struct dlb_problem *p, const struct dlb_devic
 	size_t col16 = col16_wanted(p->dim[SPMM_N], p->dim[SPMM_K]) ? 2 * (size_t)dlb_spmm_nnz(p->dim) : 0;
 	size_t segs = seg_wanted(p->dim) ? (size_t)segs_bound(p->dim) : 0;
 	size_t tiles = tiles_wanted(p) ? (size_t)tiles_bytes_all(p->dim) : 0;
-	return (size_t)sets_for(p, dev) * (set_bytes(p) + segs + col16 + tiles +
+	int br, bc;
+	dlb_spmm_block(p->dim[SPMM_PATTERN], &br, &bc); /* cuSPARSE's block formats: BSR, and ELL's padding (a guess) */
+	size_t blocks = br > 1 && br == bc ? 3 * (size_t)dlb_spmm_nnz(p->dim) * (size_t)(es_of(p) + 4) : 0;
+	return (size_t)sets_for(p, dev) * (set_bytes(p) + segs + col16 + tiles + blocks +
 					   4 * ((size_t)p->dim[SPMM_M] + 1) * DLB_CUSPARSE_MAX_ALGOS) +
 	       4 * (size_t)p->dim[SPMM_M] * (size_t)p->dim[SPMM_N] + dlb_bench_flush_bytes(dev);
 }
@@ -366,6 +376,11 @@ static void s_teardown(void *state)
 			dlb_dev_free(s->tile[f].off[i]);
 			dlb_dev_free(s->tile[f].ent[i]);
 		}
+		dlb_dev_free(s->bsr_rp[i]);
+		dlb_dev_free(s->bsr_col[i]);
+		dlb_dev_free(s->bsr_val[i]);
+		dlb_dev_free(s->ell_ind[i]);
+		dlb_dev_free(s->ell_val[i]);
 	}
 	dlb_dev_free(s->ref);
 	free(s);
@@ -507,6 +522,69 @@ fail:
 	return rc;
 }
 
+/* n values (fp32) to the op's precision in a new buffer: a copy, or half's bits (fp16: a's values are half
+ * values already, so exactly) */
+static void *values_as(const struct spmm_state *s, const float *v, size_t n)
+{
+	void *out = malloc((n ? n : 1) * (size_t)s->es);
+	if (out && s->es == 2)
+		for (size_t j = 0; j < n; j++)
+			((uint16_t *)out)[j] = half_bits(v[j]);
+	else if (out)
+		memcpy(out, v, n * sizeof *v);
+	return out;
+}
+
+/* One host array on every set, in new device buffers (at least 16 bytes each). */
+static int upload(struct spmm_state *s, void **dst, const void *src, size_t bytes)
+{
+	int rc = 0;
+	for (int set = 0; set < s->nsets; set++) {
+		DLB_CHECK(dlb_dev_alloc(&dst[set], bytes ? bytes : 16));
+		CUDA_CHECK(cudaMemcpy(dst[set], src, bytes, cudaMemcpyHostToDevice));
+	}
+fail:
+	return rc;
+}
+
+/* cuSPARSE's block formats for A made of bs x bs blocks: BSR and Blocked-ELL copies built on the host (timed,
+ * like its own conversions would be; shown with the matrix's statistics) and put on every set, and its two
+ * block SpMM algorithms added to the baselines (the vendor's best shot on a block pattern). */
+static int build_blocks(struct spmm_state *s, const struct dlb_csr *a, int bs)
+{
+	int rc = 0;
+	struct dlb_bsr b = {0};
+	int32_t *ind = NULL;
+	float *ev = NULL;
+	void *bv = NULL, *evh = NULL;
+	double t0 = now_ms();
+	DLB_CHECK(dlb_bsr_from_csr(a, bs, &b));
+	DLB_CHECK(dlb_bsr_to_ell(&b, &ind, &ev));
+	const size_t nbv = (size_t)b.nnzb * (size_t)bs * (size_t)bs, nslots = (size_t)(b.brows * b.ell_blocks),
+		     nev = nslots * (size_t)bs * (size_t)bs, es = (size_t)s->es;
+	bv = values_as(s, b.val, nbv);
+	evh = values_as(s, ev, nev);
+	if (!bv || !evh)
+		DLB_FAIL(ENOMEM, "out of memory for the block formats' values");
+	s->blocks_ms = now_ms() - t0;
+	DLB_CHECK(upload(s, s->bsr_rp, b.row_ptr, ((size_t)b.brows + 1) * 4));
+	DLB_CHECK(upload(s, s->bsr_col, b.col, (size_t)b.nnzb * 4));
+	DLB_CHECK(upload(s, s->bsr_val, bv, nbv * es));
+	DLB_CHECK(upload(s, s->ell_ind, ind, nslots * 4));
+	DLB_CHECK(upload(s, s->ell_val, evh, nev * es));
+	s->blocks_bytes = ((size_t)b.brows + 1 + (size_t)b.nnzb + nslots) * 4 + (nbv + nev) * es;
+	DLB_CHECK(dlb_cusparse_mm_add_blocks(&s->cs, bs, b.nnzb, b.ell_blocks * bs, s->bsr_rp, s->bsr_col, s->bsr_val,
+					     s->ell_ind, s->ell_val));
+	s->blocks_bs = bs;
+fail:
+	dlb_bsr_free(&b);
+	free(ind);
+	free(ev);
+	free(bv);
+	free(evh);
+	return rc;
+}
+
 /* fp16's KIND 5: the tiled copies of a (values hval), built on the host (timed, like KIND 3's) and put on every
  * set. */
 static int build_tiles(struct spmm_state *s, const struct dlb_csr *a, const uint16_t *hval)
@@ -628,6 +706,19 @@ static int s_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state)
 	DLB_CHECK(dlb_cusparse_mm_open(s->shared->sp, s->m, s->n, s->k, s->nnz, s->es == 2, s->nsets, rps, cols, vals, bs,
 				       cs, &s->cs));
 	s->cs_open = 1;
+	if (br > 1 || bc > 1) { /* a block pattern: cuSPARSE's block formats too, where its blocks fit them */
+		int brc = br == bc && s->m % br == 0 && s->k % br == 0 ? build_blocks(s, &a, br) : DLB_E_USAGE;
+		if (brc == DLB_E_USAGE || brc == DLB_E_VENDOR) { /* none for this matrix: said in its statistics */
+			if (br != bc)
+				snprintf(s->blocks_why, sizeof s->blocks_why, "blocks not square");
+			else if (s->m % br || s->k % br)
+				snprintf(s->blocks_why, sizeof s->blocks_why, "M, K not multiples of %d", br);
+			else
+				dlb_last_error_brief("cusparse", s->blocks_why, sizeof s->blocks_why);
+			dlb_clear_error();
+		} else
+			DLB_CHECK(brc);
+	}
 	/* the dense baseline: row-major C = A·B is column-major C^T = B^T·A^T, with B as cuBLAS's A (fp16: half in
 	 * and out, fp32 compute) */
 	if (s->es == 2)
@@ -804,8 +895,10 @@ static int cusparse_entry(struct spmm_state *s, const struct dlb_bench_opts *o, 
 	DLB_CHECK(dlb_cusparse_prepare(&s->cs, i));
 	s->cur = i;
 	DLB_CHECK(dlb_bench_once(&s->g->bench, cusparse_prep, s, 0, &prep));
-	snprintf(e->config, sizeof e->config, "%s, CSR int32, row-major B and C, buffer %zu bytes, preprocessing %.1f us",
-		 s->cs.vec ? "SpMV" : "SpMM", s->cs.buf_bytes[i], prep);
+	char form[48];
+	dlb_cusparse_algo_form(&s->cs, i, form, sizeof form);
+	snprintf(e->config, sizeof e->config, "%s, row-major B and C, buffer %zu bytes, preprocessing %.1f us", form,
+		 s->cs.buf_bytes[i], prep);
 	DLB_CHECK(dlb_poison(s->g, s->C[0], (size_t)s->m * (size_t)s->n * (size_t)s->es));
 	DLB_CHECK(cusparse_launch(s, 0));
 	DLB_CHECK(check(s, &chk));
@@ -916,8 +1009,14 @@ static void s_data_note(void *state, char *buf, int len)
 		off += snprintf(buf + off, (size_t)(len - off), "; KIND 5's tiled copies %.1f MB, built in %.0f ms on the host",
 				(double)s->tiles_bytes / 1e6, s->tiles_ms);
 	if (s->tiles_left_out > 0 && off >= 0 && off < len)
-		snprintf(buf + off, (size_t)(len - off), "; KIND 5 left out: its tiled copies would take %.1f GB",
-			 s->tiles_left_out / 1e9);
+		off += snprintf(buf + off, (size_t)(len - off), "; KIND 5 left out: its tiled copies would take %.1f GB",
+				s->tiles_left_out / 1e9);
+	if (s->blocks_bs && off >= 0 && off < len)
+		off += snprintf(buf + off, (size_t)(len - off),
+				"; cuSPARSE's BSR/ELL %dx%d copies %.1f MB, built in %.0f ms on the host",
+				s->blocks_bs, s->blocks_bs, (double)s->blocks_bytes / 1e6, s->blocks_ms);
+	if (s->blocks_why[0] && off >= 0 && off < len)
+		snprintf(buf + off, (size_t)(len - off), "; no cuSPARSE BSR/ELL: %s", s->blocks_why);
 }
 
 /* What the two precisions' ops share: the space, the hooks (the state knows its element size). */

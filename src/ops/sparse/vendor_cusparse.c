@@ -4,6 +4,7 @@
 #include "../../device.h"
 #include "../../err.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const float one = 1.0f, zero = 0.0f; /* the compute type is fp32 in both precisions */
@@ -40,11 +41,36 @@ static const struct {
 		  {CUSPARSE_SPMM_CSR_ALG2, "CSR_ALG2"},
 		  {CUSPARSE_SPMM_CSR_ALG3, "CSR_ALG3"}};
 
+/* Whether algorithm i is one of the CSR SpMV ones (N = 1); the block formats run as SpMM */
+static int is_spmv(const struct dlb_cusparse_mm *s, int i)
+{
+	return s->vec && s->fmt[i] == DLB_CUSPARSE_CSR;
+}
+
+/* A's descriptor for algorithm i on set `set` */
+static cusparseSpMatDescr_t mat_of(const struct dlb_cusparse_mm *s, int i, int set)
+{
+	return s->fmt[i] == DLB_CUSPARSE_BSR ? s->ab[set] : s->fmt[i] == DLB_CUSPARSE_ELL ? s->ae[set] : s->a[set];
+}
+
 const char *dlb_cusparse_algo_name(const struct dlb_cusparse_mm *s, int i)
 {
 	if (i < 0 || i >= s->nalgo)
 		return "?";
+	if (s->fmt[i] == DLB_CUSPARSE_BSR)
+		return "BSR_ALG1";
+	if (s->fmt[i] == DLB_CUSPARSE_ELL)
+		return "BLOCKED_ELL_ALG1";
 	return s->vec ? spmv_algos[i].name : spmm_algos[i].name;
+}
+
+void dlb_cusparse_algo_form(const struct dlb_cusparse_mm *s, int i, char *buf, size_t len)
+{
+	if (i >= 0 && i < s->nalgo && s->fmt[i] != DLB_CUSPARSE_CSR)
+		snprintf(buf, len, "SpMM, %s %dx%d int32", s->fmt[i] == DLB_CUSPARSE_BSR ? "BSR" : "Blocked-ELL", s->bs,
+			 s->bs);
+	else
+		snprintf(buf, len, "%s, CSR int32", s->vec ? "SpMV" : "SpMM");
 }
 
 void dlb_cusparse_mm_close(struct dlb_cusparse_mm *s)
@@ -52,6 +78,10 @@ void dlb_cusparse_mm_close(struct dlb_cusparse_mm *s)
 	for (int i = 0; i < DLB_CUSPARSE_MAX_SETS; i++) {
 		if (s->a[i])
 			cusparseDestroySpMat(s->a[i]);
+		if (s->ab[i])
+			cusparseDestroySpMat(s->ab[i]);
+		if (s->ae[i])
+			cusparseDestroySpMat(s->ae[i]);
 		if (s->bm[i])
 			cusparseDestroyDnMat(s->bm[i]);
 		if (s->cm[i])
@@ -81,8 +111,12 @@ int dlb_cusparse_mm_open(cusparseHandle_t h, int m, int n, int k, int nnz, int h
 	s->k = k;
 	s->nnz = nnz;
 	s->nsets = nsets;
-	for (int i = 0; i < nsets; i++)
+	s->half = half;
+	for (int i = 0; i < nsets; i++) {
 		s->pre[i] = -1;
+		s->b[i] = b[i];
+		s->c[i] = c[i];
+	}
 	s->vec = n == 1;
 	for (int i = 0; i < nsets; i++) {
 		CUSPARSE_CHECK(cusparseCreateCsr(&s->a[i], m, k, nnz, row_ptr[i], col[i], val[i], CUSPARSE_INDEX_32I,
@@ -96,11 +130,43 @@ int dlb_cusparse_mm_open(cusparseHandle_t h, int m, int n, int k, int nnz, int h
 		}
 	}
 	s->nalgo = s->vec ? (int)(sizeof spmv_algos / sizeof spmv_algos[0]) : (int)(sizeof spmm_algos / sizeof spmm_algos[0]);
-	for (int a = 0; a < s->nalgo; a++)
+	for (int a = 0; a < s->nalgo; a++) {
 		s->algo[a] = s->vec ? spmv_algos[a].id : spmm_algos[a].id;
+		s->fmt[a] = DLB_CUSPARSE_CSR;
+	}
 	return 0;
 fail:
 	dlb_cusparse_mm_close(s);
+	return rc;
+}
+
+int dlb_cusparse_mm_add_blocks(struct dlb_cusparse_mm *s, int bs, int64_t nnzb, int64_t ell_cols,
+			       void *const *bsr_row_ptr, void *const *bsr_col, void *const *bsr_val,
+			       void *const *ell_ind, void *const *ell_val)
+{
+	const cudaDataType t = s->half ? CUDA_R_16F : CUDA_R_32F;
+	int rc = 0;
+	if (bs < 2 || s->m % bs || s->k % bs || s->bs || s->nalgo + 2 > DLB_CUSPARSE_MAX_ALGOS)
+		DLB_FAIL(DLB_E_USAGE, "cuSPARSE's block formats: blocks of %d on a %dx%d matrix, %d algorithms", bs, s->m,
+			 s->k, s->nalgo);
+	s->bs = bs;
+	for (int i = 0; i < s->nsets; i++) {
+		CUSPARSE_CHECK(cusparseCreateBsr(&s->ab[i], s->m / bs, s->k / bs, nnzb, bs, bs, bsr_row_ptr[i], bsr_col[i],
+						 bsr_val[i], CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
+						 t, CUSPARSE_ORDER_ROW));
+		CUSPARSE_CHECK(cusparseCreateBlockedEll(&s->ae[i], s->m, s->k, bs, ell_cols, ell_ind[i], ell_val[i],
+							CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, t));
+		if (s->vec) { /* the block formats run as SpMM with one column */
+			CUSPARSE_CHECK(cusparseCreateDnMat(&s->bm[i], s->k, 1, 1, s->b[i], t, CUSPARSE_ORDER_ROW));
+			CUSPARSE_CHECK(cusparseCreateDnMat(&s->cm[i], s->m, 1, 1, s->c[i], t, CUSPARSE_ORDER_ROW));
+		}
+	}
+	s->algo[s->nalgo] = CUSPARSE_SPMM_BSR_ALG1;
+	s->fmt[s->nalgo++] = DLB_CUSPARSE_BSR;
+	s->algo[s->nalgo] = CUSPARSE_SPMM_BLOCKED_ELL_ALG1;
+	s->fmt[s->nalgo++] = DLB_CUSPARSE_ELL;
+	return 0;
+fail: /* the CSR algorithms stay; the block descriptors made so far go with dlb_cusparse_mm_close */
 	return rc;
 }
 
@@ -112,12 +178,12 @@ int dlb_cusparse_prepare(struct dlb_cusparse_mm *s, int i)
 		DLB_FAIL(DLB_E_USAGE, "no cuSPARSE algorithm %d", i);
 	if (s->ready[i]) /* prepared before (a retried baseline): its analysis again where another's replaced it */
 		return dlb_cusparse_select(s, i);
-	if (s->vec)
+	if (is_spmv(s, i))
 		CUSPARSE_CHECK(cusparseSpMV_bufferSize(s->h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, s->a[0], s->bv[0], &zero,
 						       s->cv[0], CUDA_R_32F, (cusparseSpMVAlg_t)s->algo[i], &bytes));
 	else
 		CUSPARSE_CHECK(cusparseSpMM_bufferSize(s->h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
-						       &one, s->a[0], s->bm[0], &zero, s->cm[0], CUDA_R_32F,
+						       &one, mat_of(s, i, 0), s->bm[0], &zero, s->cm[0], CUDA_R_32F,
 						       (cusparseSpMMAlg_t)s->algo[i], &bytes));
 	s->buf_bytes[i] = bytes;
 	for (int set = 0; set < s->nsets; set++) {
@@ -134,7 +200,9 @@ fail:
 int dlb_cusparse_preprocess(struct dlb_cusparse_mm *s, int i, int set)
 {
 	int rc = 0;
-	if (s->vec)
+	if (s->fmt[i] != DLB_CUSPARSE_CSR)
+		return 0; /* cuSPARSE preprocesses CSR only; a block format's descriptor is its own */
+	if (is_spmv(s, i))
 		CUSPARSE_CHECK(cusparseSpMV_preprocess(s->h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, s->a[set], s->bv[set],
 						       &zero, s->cv[set], CUDA_R_32F, (cusparseSpMVAlg_t)s->algo[i],
 						       s->buf[i][set]));
@@ -153,7 +221,7 @@ int dlb_cusparse_select(struct dlb_cusparse_mm *s, int i)
 	if (i < 0 || i >= s->nalgo || s->ready[i] <= 0)
 		DLB_FAIL(DLB_E_USAGE, "cuSPARSE algorithm %d was not prepared", i);
 	for (int set = 0; set < s->nsets; set++)
-		if (s->pre[set] != i)
+		if (s->fmt[i] == DLB_CUSPARSE_CSR && s->pre[set] != i)
 			DLB_CHECK(dlb_cusparse_preprocess(s, i, set));
 fail:
 	return rc;
@@ -164,13 +232,13 @@ int dlb_cusparse_run(struct dlb_cusparse_mm *s, int i, int set)
 	int rc = 0;
 	if (i < 0 || i >= s->nalgo || s->ready[i] <= 0 || set < 0 || set >= s->nsets)
 		DLB_FAIL(DLB_E_USAGE, "cuSPARSE algorithm %d on set %d was not prepared", i, set);
-	if (s->vec)
+	if (is_spmv(s, i))
 		CUSPARSE_CHECK(cusparseSpMV(s->h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, s->a[set], s->bv[set], &zero,
 					    s->cv[set], CUDA_R_32F, (cusparseSpMVAlg_t)s->algo[i], s->buf[i][set]));
 	else
 		CUSPARSE_CHECK(cusparseSpMM(s->h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
-					    s->a[set], s->bm[set], &zero, s->cm[set], CUDA_R_32F, (cusparseSpMMAlg_t)s->algo[i],
-					    s->buf[i][set]));
+					    mat_of(s, i, set), s->bm[set], &zero, s->cm[set], CUDA_R_32F,
+					    (cusparseSpMMAlg_t)s->algo[i], s->buf[i][set]));
 fail:
 	return rc;
 }
