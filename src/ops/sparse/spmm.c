@@ -346,7 +346,9 @@ static size_t s_device_bytes(const struct dlb_problem *p, const struct dlb_devic
 	size_t segs = seg_wanted(p->dim) ? (size_t)segs_bound(p->dim) : 0;
 	size_t tiles = tiles_wanted(p) ? (size_t)tiles_bytes_all(p->dim) : 0;
 	int br, bc;
-	dlb_spmm_block(p->dim[SPMM_PATTERN], &br, &bc); /* cuSPARSE's block formats: BSR, and ELL's padding (a guess) */
+	/* cuSPARSE's block formats: BSR, and Blocked-ELL's padding to the widest block row (a guess: three times the
+	 * CSR's bytes covers a widest block row up to about 5x the mean; far sparser block patterns are small) */
+	dlb_spmm_block(p->dim[SPMM_PATTERN], &br, &bc);
 	size_t blocks = br > 1 && br == bc ? 3 * (size_t)dlb_spmm_nnz(p->dim) * (size_t)(es_of(p) + 4) : 0;
 	return (size_t)sets_for(p, dev) * (set_bytes(p) + segs + col16 + tiles + blocks +
 					   4 * ((size_t)p->dim[SPMM_M] + 1) * DLB_CUSPARSE_MAX_ALGOS) +
@@ -938,7 +940,8 @@ fail:
 	return rc;
 }
 
-/* Every cuSPARSE CSR algorithm (kind 0: the baseline is their fastest), then dense cuBLAS on the dense A
+/* Every cuSPARSE CSR algorithm, and on block patterns its block-format ones (kind 0: the baseline is their
+ * fastest; the block ones take two of the entries the dense list could have), then dense cuBLAS on the dense A
  * (cublasSgemm and cuBLASLt's heuristic list through the GEMM family's runner, strict fp32; kind 1, shown and
  * never the baseline), then the stream floor (the runner's last entry). */
 static int s_vendor(void *state, const struct dlb_bench_opts *o, struct dlb_vendor_entry *out, int max, int *n)

@@ -41,10 +41,10 @@ static const struct {
 		  {CUSPARSE_SPMM_CSR_ALG2, "CSR_ALG2"},
 		  {CUSPARSE_SPMM_CSR_ALG3, "CSR_ALG3"}};
 
-/* Whether algorithm i is one of the CSR SpMV ones (N = 1); the block formats run as SpMM */
+/* Whether algorithm i runs as SpMV: N = 1 in CSR or BSR (Blocked-ELL has SpMM only: one column) */
 static int is_spmv(const struct dlb_cusparse_mm *s, int i)
 {
-	return s->vec && s->fmt[i] == DLB_CUSPARSE_CSR;
+	return s->vec && s->fmt[i] != DLB_CUSPARSE_ELL;
 }
 
 /* A's descriptor for algorithm i on set `set` */
@@ -67,8 +67,8 @@ const char *dlb_cusparse_algo_name(const struct dlb_cusparse_mm *s, int i)
 void dlb_cusparse_algo_form(const struct dlb_cusparse_mm *s, int i, char *buf, size_t len)
 {
 	if (i >= 0 && i < s->nalgo && s->fmt[i] != DLB_CUSPARSE_CSR)
-		snprintf(buf, len, "SpMM, %s %dx%d int32", s->fmt[i] == DLB_CUSPARSE_BSR ? "BSR" : "Blocked-ELL", s->bs,
-			 s->bs);
+		snprintf(buf, len, "%s, %s %dx%d int32", is_spmv(s, i) ? "SpMV" : "SpMM",
+			 s->fmt[i] == DLB_CUSPARSE_BSR ? "BSR" : "Blocked-ELL", s->bs, s->bs);
 	else
 		snprintf(buf, len, "%s, CSR int32", s->vec ? "SpMV" : "SpMM");
 }
@@ -146,7 +146,10 @@ int dlb_cusparse_mm_add_blocks(struct dlb_cusparse_mm *s, int bs, int64_t nnzb, 
 {
 	const cudaDataType t = s->half ? CUDA_R_16F : CUDA_R_32F;
 	int rc = 0;
-	if (bs < 2 || s->m % bs || s->k % bs || s->bs || s->nalgo + 2 > DLB_CUSPARSE_MAX_ALGOS)
+	/* Blocked-ELL's SpMM runs on the tensor cores only: with fp32 values that is TF32, which is not an fp32
+	 * baseline, so it joins in fp16 alone */
+	const int ell = s->half;
+	if (bs < 2 || s->m % bs || s->k % bs || s->bs || s->nalgo + 1 + ell > DLB_CUSPARSE_MAX_ALGOS)
 		DLB_FAIL(DLB_E_USAGE, "cuSPARSE's block formats: blocks of %d on a %dx%d matrix, %d algorithms", bs, s->m,
 			 s->k, s->nalgo);
 	s->bs = bs;
@@ -154,17 +157,21 @@ int dlb_cusparse_mm_add_blocks(struct dlb_cusparse_mm *s, int bs, int64_t nnzb, 
 		CUSPARSE_CHECK(cusparseCreateBsr(&s->ab[i], s->m / bs, s->k / bs, nnzb, bs, bs, bsr_row_ptr[i], bsr_col[i],
 						 bsr_val[i], CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
 						 t, CUSPARSE_ORDER_ROW));
+		if (!ell)
+			continue;
 		CUSPARSE_CHECK(cusparseCreateBlockedEll(&s->ae[i], s->m, s->k, bs, ell_cols, ell_ind[i], ell_val[i],
 							CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, t));
-		if (s->vec) { /* the block formats run as SpMM with one column */
+		if (s->vec) { /* Blocked-ELL has no SpMV: SpMM with one column */
 			CUSPARSE_CHECK(cusparseCreateDnMat(&s->bm[i], s->k, 1, 1, s->b[i], t, CUSPARSE_ORDER_ROW));
 			CUSPARSE_CHECK(cusparseCreateDnMat(&s->cm[i], s->m, 1, 1, s->c[i], t, CUSPARSE_ORDER_ROW));
 		}
 	}
-	s->algo[s->nalgo] = CUSPARSE_SPMM_BSR_ALG1;
+	s->algo[s->nalgo] = s->vec ? (int)CUSPARSE_SPMV_BSR_ALG1 : (int)CUSPARSE_SPMM_BSR_ALG1;
 	s->fmt[s->nalgo++] = DLB_CUSPARSE_BSR;
-	s->algo[s->nalgo] = CUSPARSE_SPMM_BLOCKED_ELL_ALG1;
-	s->fmt[s->nalgo++] = DLB_CUSPARSE_ELL;
+	if (ell) {
+		s->algo[s->nalgo] = CUSPARSE_SPMM_BLOCKED_ELL_ALG1;
+		s->fmt[s->nalgo++] = DLB_CUSPARSE_ELL;
+	}
 	return 0;
 fail: /* the CSR algorithms stay; the block descriptors made so far go with dlb_cusparse_mm_close */
 	return rc;
@@ -179,7 +186,7 @@ int dlb_cusparse_prepare(struct dlb_cusparse_mm *s, int i)
 	if (s->ready[i]) /* prepared before (a retried baseline): its analysis again where another's replaced it */
 		return dlb_cusparse_select(s, i);
 	if (is_spmv(s, i))
-		CUSPARSE_CHECK(cusparseSpMV_bufferSize(s->h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, s->a[0], s->bv[0], &zero,
+		CUSPARSE_CHECK(cusparseSpMV_bufferSize(s->h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat_of(s, i, 0), s->bv[0], &zero,
 						       s->cv[0], CUDA_R_32F, (cusparseSpMVAlg_t)s->algo[i], &bytes));
 	else
 		CUSPARSE_CHECK(cusparseSpMM_bufferSize(s->h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
@@ -233,7 +240,7 @@ int dlb_cusparse_run(struct dlb_cusparse_mm *s, int i, int set)
 	if (i < 0 || i >= s->nalgo || s->ready[i] <= 0 || set < 0 || set >= s->nsets)
 		DLB_FAIL(DLB_E_USAGE, "cuSPARSE algorithm %d on set %d was not prepared", i, set);
 	if (is_spmv(s, i))
-		CUSPARSE_CHECK(cusparseSpMV(s->h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, s->a[set], s->bv[set], &zero,
+		CUSPARSE_CHECK(cusparseSpMV(s->h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat_of(s, i, set), s->bv[set], &zero,
 					    s->cv[set], CUDA_R_32F, (cusparseSpMVAlg_t)s->algo[i], s->buf[i][set]));
 	else
 		CUSPARSE_CHECK(cusparseSpMM(s->h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,

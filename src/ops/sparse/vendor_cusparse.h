@@ -17,7 +17,7 @@
 	} while (0)
 
 #define DLB_CUSPARSE_MAX_SETS 4
-#define DLB_CUSPARSE_MAX_ALGOS 6 /* CSR's four, BSR's and Blocked-ELL's */
+#define DLB_CUSPARSE_MAX_ALGOS 6 /* CSR's four, BSR's and (fp16) Blocked-ELL's */
 
 /* The format of A an algorithm reads */
 enum { DLB_CUSPARSE_CSR, DLB_CUSPARSE_BSR, DLB_CUSPARSE_ELL };
@@ -49,11 +49,11 @@ void dlb_cusparse_close(cusparseHandle_t h);
 int dlb_cusparse_mm_open(cusparseHandle_t h, int m, int n, int k, int nnz, int half, int nsets, void *const *row_ptr,
 			 void *const *col, void *const *val, void *const *b, void *const *c, struct dlb_cusparse_mm *s);
 void dlb_cusparse_mm_close(struct dlb_cusparse_mm *s);
-/* cuSPARSE's block-format algorithms added to s: CUSPARSE_SPMM_BSR_ALG1 on A in BSR (brows = m / bs block rows,
- * nnzb blocks of bs x bs, each row-major: row_ptr, col, val on every set) and CUSPARSE_SPMM_BLOCKED_ELL_ALG1 on
- * A in Blocked-ELL (ell_cols = the widest block row's blocks x bs: ind, val on every set), int32 indices,
- * values in the precision s was opened with. Both run as SpMM, for N = 1 too (cuSPARSE's SpMV reads no block
- * format). */
+/* cuSPARSE's block-format algorithms added to s: BSR_ALG1 (SpMM, or SpMV where N = 1) on A in BSR (brows = m / bs
+ * block rows, nnzb blocks of bs x bs, each row-major: row_ptr, col, val on every set) and, in fp16 only,
+ * CUSPARSE_SPMM_BLOCKED_ELL_ALG1 on A in Blocked-ELL (ell_cols = the widest block row's blocks x bs: ind, val on
+ * every set; SpMM with one column where N = 1). int32 indices, values in the precision s was opened with.
+ * Blocked-ELL runs on the tensor cores only, so with fp32 values it would be TF32: not an fp32 baseline. */
 int dlb_cusparse_mm_add_blocks(struct dlb_cusparse_mm *s, int bs, int64_t nnzb, int64_t ell_cols,
 			       void *const *bsr_row_ptr, void *const *bsr_col, void *const *bsr_val,
 			       void *const *ell_ind, void *const *ell_val);
