@@ -3,7 +3,7 @@
 # suite's largest lever now: they read about the same bytes as N = 1 (A's CSR dominates: B is 28-57 KB, C 84-172
 # KB) yet run 1.3-1.9x above the harness's stream floor (run53, fp32: 10752x4x3584 at 90% 27.3 us against a floor
 # of 14.3, where N = 1 runs 16.4), while N = 1 runs within 1.1-1.2x of it. Brought to 1.2x of the floor, the eight
-# N = 2, 4 rows would lift the fp32 suite from 1.57x to about 1.75x and fp16's from 1.88x to about 2.05x.
+# N = 2, 4 rows would lift the fp32 suite from 1.57x to about 1.70x and fp16's from 1.88x to about 2.07x.
 # ncu on run53's winners of 10752x4x3584 and 10752x1x3584 at 90% (fp32): where the time goes (DRAM, L1/L2
 # wavefronts of the B gathers, the warp reductions, occupancy), counters and the source page.
 . .gpu/env.sh
