@@ -220,18 +220,33 @@ typedef int col_t;
 typedef int4 col4_t;
 #endif
 
-// acc += a · B's row c (VN columns from n0)
+// acc += a · B's row c (VN columns from n0): NV vector loads where the columns are whole and aligned (N a
+// multiple of VW; n0 is a multiple of VN), else element by element with a guard. One request a vector, where
+// the loads one element at a time made N = 4 cost about 1.7x N = 1 on the same matrix (run53).
 __device__ __forceinline__ void axpy_row(float *acc, float a, const elem *__restrict__ B, int c, int N, int n0)
 {
 	const elem *b = B + (i64)c * N + n0;
+	if (VN > 1 && N % VW == 0 && n0 + VN <= N) {
 #pragma unroll
-	for (int v = 0; v < VN; v++)
-		if (n0 + v < N)
-			acc[v] = fmaf(a, to_f(__ldg(b + v)), acc[v]);
+		for (int q = 0; q < NV; q++) {
+			float x[VW];
+			ld_vec<true>(b + q * VW, x);
+#pragma unroll
+			for (int v = 0; v < VW; v++)
+				acc[q * VW + v] = fmaf(a, x[v], acc[q * VW + v]);
+		}
+	} else {
+#pragma unroll
+		for (int v = 0; v < VN; v++)
+			if (n0 + v < N)
+				acc[v] = fmaf(a, to_f(__ldg(b + v)), acc[v]);
+	}
 }
 // TPR lanes per row, each taking every TPR-th nonzero; VN consecutive columns per chunk, summed across the
 // group by shuffles (a fixed tree: deterministic). Lane v of the group writes column v.
-#if NZV == 4 // without the 1, ptxas held some NZV 4 kernels to 32 registers, and they spilled
+// Without the 1, ptxas held some NZV 4 kernels, and with B's vector loads some VN 4 and 8 ones, to 32 registers
+// (full occupancy at 64 threads a block), and they spilled.
+#if NZV == 4 || VN > 1
 #define KIND0_BOUNDS __launch_bounds__(THREADS, 1)
 #else
 #define KIND0_BOUNDS __launch_bounds__(THREADS)
