@@ -549,9 +549,10 @@ fail:
 	return rc;
 }
 
-/* cuSPARSE's block formats for A made of bs x bs blocks: BSR and Blocked-ELL copies built on the host (timed,
- * like its own conversions would be; shown with the matrix's statistics) and put on every set, and its two
- * block SpMM algorithms added to the baselines (the vendor's best shot on a block pattern). */
+/* cuSPARSE's block formats for A made of bs x bs blocks: a BSR copy and, in fp16 (Blocked-ELL's SpMM is
+ * TF32 with fp32 values: vendor_cusparse.h), a Blocked-ELL one, built on the host (timed, like its own
+ * conversions would be; shown with the matrix's statistics) and put on every set, and its block algorithms
+ * added to the baselines (the vendor's best shot on a block pattern). */
 static int build_blocks(struct spmm_state *s, const struct dlb_csr *a, int bs)
 {
 	int rc = 0;
@@ -559,21 +560,25 @@ static int build_blocks(struct spmm_state *s, const struct dlb_csr *a, int bs)
 	int32_t *ind = NULL;
 	float *ev = NULL;
 	void *bv = NULL, *evh = NULL;
+	const int ell = s->es == 2;
 	double t0 = now_ms();
 	DLB_CHECK(dlb_bsr_from_csr(a, bs, &b));
-	DLB_CHECK(dlb_bsr_to_ell(&b, &ind, &ev));
-	const size_t nbv = (size_t)b.nnzb * (size_t)bs * (size_t)bs, nslots = (size_t)(b.brows * b.ell_blocks),
-		     nev = nslots * (size_t)bs * (size_t)bs, es = (size_t)s->es;
+	if (ell)
+		DLB_CHECK(dlb_bsr_to_ell(&b, &ind, &ev));
+	const size_t nbv = (size_t)b.nnzb * (size_t)bs * (size_t)bs, es = (size_t)s->es,
+		     nslots = ell ? (size_t)(b.brows * b.ell_blocks) : 0, nev = nslots * (size_t)bs * (size_t)bs;
 	bv = values_as(s, b.val, nbv);
-	evh = values_as(s, ev, nev);
-	if (!bv || !evh)
+	evh = ell ? values_as(s, ev, nev) : NULL;
+	if (!bv || (ell && !evh))
 		DLB_FAIL(ENOMEM, "out of memory for the block formats' values");
 	s->blocks_ms = now_ms() - t0;
 	DLB_CHECK(upload(s, s->bsr_rp, b.row_ptr, ((size_t)b.brows + 1) * 4));
 	DLB_CHECK(upload(s, s->bsr_col, b.col, (size_t)b.nnzb * 4));
 	DLB_CHECK(upload(s, s->bsr_val, bv, nbv * es));
-	DLB_CHECK(upload(s, s->ell_ind, ind, nslots * 4));
-	DLB_CHECK(upload(s, s->ell_val, evh, nev * es));
+	if (ell) {
+		DLB_CHECK(upload(s, s->ell_ind, ind, nslots * 4));
+		DLB_CHECK(upload(s, s->ell_val, evh, nev * es));
+	}
 	s->blocks_bytes = ((size_t)b.brows + 1 + (size_t)b.nnzb + nslots) * 4 + (nbv + nev) * es;
 	DLB_CHECK(dlb_cusparse_mm_add_blocks(&s->cs, bs, b.nnzb, b.ell_blocks * bs, s->bsr_rp, s->bsr_col, s->bsr_val,
 					     s->ell_ind, s->ell_val));
@@ -1015,9 +1020,9 @@ static void s_data_note(void *state, char *buf, int len)
 		off += snprintf(buf + off, (size_t)(len - off), "; KIND 5 left out: its tiled copies would take %.1f GB",
 				s->tiles_left_out / 1e9);
 	if (s->blocks_bs && off >= 0 && off < len)
-		off += snprintf(buf + off, (size_t)(len - off),
-				"; cuSPARSE's BSR/ELL %dx%d copies %.1f MB, built in %.0f ms on the host",
-				s->blocks_bs, s->blocks_bs, (double)s->blocks_bytes / 1e6, s->blocks_ms);
+		off += snprintf(buf + off, (size_t)(len - off), "; cuSPARSE's %s %dx%d copies %.1f MB, built in %.0f ms on the host",
+				s->es == 2 ? "BSR/ELL" : "BSR", s->blocks_bs, s->blocks_bs, (double)s->blocks_bytes / 1e6,
+				s->blocks_ms);
 	if (s->blocks_why[0] && off >= 0 && off < len)
 		snprintf(buf + off, (size_t)(len - off), "; no cuSPARSE BSR/ELL: %s", s->blocks_why);
 }
