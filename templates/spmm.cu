@@ -22,20 +22,26 @@
 //          5: fp16 only, tensor cores — each warp makes its 16·RPW rows' part of a BK-column slice of A dense
 //             in shared memory from the tiled copy of src/ops/sparse/tiles.h (made once on the host) and
 //             multiplies it by the block's slice of B (8·VN columns) with mma.sync m16n8k16.
+//          6: A in BSR, blocks of RPW x RPW (block patterns whose square blocks tile M and K: the BSR copy the
+//             host makes for cuSPARSE too) — each lane keeps a block row's RPW rows of its VN columns, so each
+//             value of B it loads serves RPW products.
 //   TPR    lanes per row (KIND 0, 1, 4; KIND 2, 3: 32)
 //   VN     columns per lane: vectors of min(VN, 4), the q-th at column q·(lanes·4) + lane·4 (VN >= 4) so that
 //          a warp's vector loads and shared-memory reads are contiguous
 //   WARPS  warps per block
-//   RPW    rows per warp (KIND 2, 3; 1 otherwise)
+//   RPW    rows per warp (KIND 2, 3; KIND 6: the block's side; 1 otherwise)
 //   BK     rows of B per shared-memory slab (KIND 2, 3: two slabs in flight; 32 otherwise)
 //   MINB   KIND 3: blocks an SM its registers are capped for (launch bounds' minimum; 1 otherwise)
 //   NZV    KIND 0, 4: nonzeros a lane reads at once: 1, or 4 (one load of 4 values and one of 4 columns
 //          where the row's nonzeros are aligned to 4; the head and tail one at a time); 1 otherwise
+// KIND 6: RPW is the block's side (4, 8, 16 or 32); spmm(bsr_row_ptr, bsr_col, bsr_val, B, C, M, N, K), grid
+// (M / RPW block rows, column chunks of WARPS·32·VN), no shared memory.
 // KIND 5: RPW is MI (m16 tiles a warp), VN is NI (n8 tiles); spmm(toff, tent, B, C, M, N, K), grid (groups of
 // 16·RPW rows / WARPS, column chunks of 8·VN), dynamic shared memory 2·BK·(8·VN + 8, VN odd: 8·VN)·2 +
 // WARPS·16·RPW·(BK + 8)·2.
 // Constraints (checked by the host before compiling, src/ops/sparse/spmm.c): KIND 2, 3 have TPR 32, VN >= 4;
-// KIND 0, 1, 4 have RPW 1, BK 32; all but KIND 3 MINB 1; all but KIND 0, 4 NZV 1.
+// KIND 0, 1, 4 have RPW 1, BK 32; KIND 6 TPR 32, BK 32, RPW 4-32, RPW·VN <= 64; all but KIND 3 MINB 1; all but
+// KIND 0, 4 NZV 1.
 // Kernel: spmm(row_ptr, col, val, B, C, M, N, K); KIND 3: spmm(segoff, segs, span16, B, C, M, N, K). Grid
 // (ceil(M / rows per block), column chunks), 32·WARPS threads; KIND 2 takes 2·BK·32·VN·ES bytes of dynamic
 // shared memory (ES: an element's bytes, 4 or 2), KIND 3 that and 2·WARPS·span16·16 for the segments (span16: a
@@ -784,6 +790,69 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) spmm(const unsigned *__
 						}
 					}
 				}
+	}
+}
+#endif
+
+#if KIND == 6
+#if RPW < 4 || RPW % 4
+#error "KIND 6: RPW is the block's side, 4, 8, 16 or 32"
+#endif
+// A in BSR (src/ops/sparse/bsr.h: blocks of RPW x RPW, row-major inside, block columns ascending in a block row;
+// the copy cuSPARSE's BSR algorithm reads too). A block of WARPS warps takes block row blockIdx.x (RPW rows of C)
+// and WARPS·32·VN of its columns; each lane keeps all RPW rows of its VN columns, so every value of B it loads
+// serves RPW products from registers (KIND 2 and 3 read B from shared memory once a nonzero). A nonzero block's
+// columns go four at a time: four rows of B (a lane's VN columns each), then for each of the block's rows one
+// vector load of its four values (the same address in every lane: one request a warp) and 4·VN FMAs. Sums in a
+// fixed order: block by block, column by column.
+// Unrolled across a whole block of 16 or 32, ptxas loaded all of its values at once (RPW·RPW registers) and
+// spilled; four columns at a time it keeps 4·RPW.
+#if RPW >= 16
+#define K6_UNROLL _Pragma("unroll 1")
+#else
+#define K6_UNROLL _Pragma("unroll")
+#endif
+extern "C" __global__ void __launch_bounds__(THREADS, 1)
+	spmm(const int *__restrict__ bptr, const int *__restrict__ bcol, const elem *__restrict__ bval,
+	     const elem *__restrict__ B, elem *__restrict__ C, int M, int N, int K)
+{
+	(void)M;
+	(void)K;
+	const int lane = threadIdx.x % 32, w = threadIdx.x / 32, br = blockIdx.x;
+	const int start = bptr[br], end = bptr[br + 1];
+	const int chunks = (N + THREADS * VN - 1) / (THREADS * VN);
+	for (int ch = blockIdx.y; ch < chunks; ch += gridDim.y) {
+		const int n0 = (ch * WARPS + w) * 32 * VN;
+		float acc[RPW][VN];
+#pragma unroll
+		for (int r = 0; r < RPW; r++)
+#pragma unroll
+			for (int v = 0; v < VN; v++)
+				acc[r][v] = 0.0f;
+		for (int j = start; j < end; j++) {
+			const elem *a = bval + (i64)j * (RPW * RPW);
+			const i64 k0 = (i64)__ldg(bcol + j) * RPW;
+			K6_UNROLL
+			for (int c0 = 0; c0 < RPW; c0 += 4) {
+				float b[4][VN];
+#pragma unroll
+				for (int cc = 0; cc < 4; cc++)
+					load_row(B, k0 + c0 + cc, N, n0, lane, 32, b[cc]);
+#pragma unroll
+				for (int r = 0; r < RPW; r++) {
+					float a4[4];
+					ldg4(a + r * RPW + c0, 0, a4);
+#pragma unroll
+					for (int cc = 0; cc < 4; cc++)
+#pragma unroll
+						for (int v = 0; v < VN; v++)
+							acc[r][v] = fmaf(a4[cc], b[cc][v], acc[r][v]);
+				}
+			}
+		}
+#pragma unroll
+		for (int r = 0; r < RPW; r++)
+			store_row(C, (i64)br * RPW + r, N, n0, lane, 32, acc[r]);
 	}
 }
 #endif

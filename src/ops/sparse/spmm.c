@@ -1,8 +1,9 @@
 /* ops/sparse/spmm: the sparse-times-dense ops, fp32 and fp16 (templates/spmm.cu; fp16: A's values, B and C in
- * half, every product and sum in fp32, the same kernels with SPMM_FP16 set): five kernel families in one space
+ * half, every product and sum in fp32, the same kernels with SPMM_FP16 set): six kernel families in one space
  * (KIND 0 FFMA nonzero-split, 1 FFMA column-split, 2 FFMA B staged in shared memory, 3 the same with A
- * segmented, 4 KIND 0 with 16-bit column indices: names that begin with their arithmetic, search/space.h), and
- * in fp16 a sixth (KIND 5 HMMA: A made dense in shared memory a slice at a time, on the tensor cores), their
+ * segmented, 4 KIND 0 with 16-bit column indices, 6 FFMA on A's BSR copy where a block pattern's square blocks
+ * tile M and K: names that begin with their arithmetic, search/space.h), and in fp16 a seventh (KIND 5 HMMA: A
+ * made dense in shared memory a slice at a time, on the tensor cores), their
  * constraints as data, the matrix generated from the problem's dims and uploaded once (KIND 0-2 read csr.c's
  * CSR as it is; KIND 3 reads segs.c's slab-segmented copies, KIND 4 a 16-bit copy of the columns and KIND 5
  * tiles.c's tiled copies, each made once a problem on the host, their times shown with the matrix's
@@ -30,6 +31,9 @@ enum { S_KIND, S_TPR, S_VN, S_WARPS, S_RPW, S_BK, S_MINB, S_NZV, S_NPARAMS };
 #define KIND_ABOUT                                                                                                \
 	"0: nonzero-split (lanes share a row's nonzeros); 1: column-split (lanes share its columns); 2: slabs of B in " \
 	"shared memory; 3: the same with A slab-segmented; 4: as 0, with 16-bit column indices (K <= 65536)"
+#define KIND6_ABOUT                                                                                               \
+	"6: A in BSR, RPW x RPW blocks (block patterns whose square blocks tile M and K), a lane's RPW rows in registers"
+#define KIND6_NAME "FFMA BSR blocks"
 #define KIND_NAMES                                                                                                \
 	"FFMA nonzero-split", "FFMA column-split", "FFMA B slabs in shared memory", "FFMA B slabs, A segmented",         \
 		"FFMA nonzero-split, 16-bit columns"
@@ -38,13 +42,15 @@ enum { S_KIND, S_TPR, S_VN, S_WARPS, S_RPW, S_BK, S_MINB, S_NZV, S_NPARAMS };
 #define OTHER_PARAMS                                                                                              \
 	[S_TPR] = {"TPR", "lanes per row (KIND 0, 1, 4)", 6, {1, 2, 4, 8, 16, 32}},                                    \
 	[S_WARPS] = {"WARPS", "warps per block (16: KIND 3)", 5, {1, 2, 4, 8, 16}},                                    \
-	[S_RPW] = {"RPW", "rows per warp (KIND 2, 3; KIND 5: m16 tiles a warp)", 5, {1, 2, 4, 8, 16}},                  \
+	[S_RPW] = {"RPW", "rows per warp (KIND 2, 3; KIND 5: m16 tiles a warp; KIND 6: the block's side)", 6,            \
+		   {1, 2, 4, 8, 16, 32}},                                                                                \
 	[S_BK] = {"BK", "rows of B per shared-memory slab (KIND 2, 3, 5)", 4, {32, 64, 128, 256}},                     \
 	[S_MINB] = {"MINB", "KIND 3: blocks an SM its registers are capped for (launch bounds' minimum)", 4, {1, 2, 3, 4}}, \
 	[S_NZV] = {"NZV", "KIND 0, 4: nonzeros a lane reads at once (4: 16-byte loads of values and of columns)", 2, {1, 4}}
 
 static const struct dlb_param s_params[S_NPARAMS] = {
-	[S_KIND] = {"KIND", KIND_ABOUT, 5, {0, 1, 2, 3, 4}, 1, (const char *const[]){KIND_NAMES}},
+	[S_KIND] = {"KIND", KIND_ABOUT "; " KIND6_ABOUT, 6, {0, 1, 2, 3, 4, 6}, 1,
+		    (const char *const[]){KIND_NAMES, KIND6_NAME}},
 	[S_VN] = {"VN", VN_ABOUT, 4, {1, 2, 4, 8}},
 	OTHER_PARAMS,
 };
@@ -52,9 +58,9 @@ static const struct dlb_param s_params[S_NPARAMS] = {
 /* fp16: KIND 5 too, the tensor cores on A made dense a slice at a time (tiles.c's copy) */
 static const struct dlb_param h_params[S_NPARAMS] = {
 	[S_KIND] = {"KIND", KIND_ABOUT "; 5: tensor cores (mma.sync) on A made dense in shared memory a k-slice at a "
-				       "time, from a tiled copy",
-		    6, {0, 1, 2, 3, 4, 5}, 1,
-		    (const char *const[]){KIND_NAMES, "HMMA A dense in shared memory, tiled copy"}},
+				       "time, from a tiled copy; " KIND6_ABOUT,
+		    7, {0, 1, 2, 3, 4, 5, 6}, 1,
+		    (const char *const[]){KIND_NAMES, "HMMA A dense in shared memory, tiled copy", KIND6_NAME}},
 	[S_VN] = {"VN", VN_ABOUT " (16: KIND 5 only)", 5, {1, 2, 4, 8, 16}},
 	OTHER_PARAMS,
 };
@@ -68,7 +74,15 @@ static int slabbed(const int *v)
 static int c_plain(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
-	return slabbed(v) || v[S_KIND] == 5 || (v[S_RPW] == 1 && v[S_BK] == 32);
+	return slabbed(v) || v[S_KIND] >= 5 || (v[S_RPW] == 1 && v[S_BK] == 32);
+}
+
+/* KIND 6: RPW the block's side (its rows' four columns at a time), every lane of a warp on its own columns (TPR
+ * 32), BK unused (32), a lane's accumulators RPW*VN <= 64 */
+static int c_bsr(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	return v[S_KIND] != 6 || (v[S_TPR] == 32 && v[S_BK] == 32 && v[S_RPW] >= 4 && v[S_RPW] * v[S_VN] <= 64);
 }
 
 static int c_slab(const int *v, const struct dlb_limits *lim)
@@ -138,7 +152,10 @@ static int c_mma(const int *v, const struct dlb_limits *lim)
 		 "(56 where BK > 32) <= 65536 / (32*WARPS*MINB) to a multiple of 8; 1 for the others", \
 	 .kind = DLB_CON_CUSTOM, \
 	 .ok = c_minb}, \
-	{.text = "NZV 4: KIND 0 and 4 only", .kind = DLB_CON_CUSTOM, .ok = c_nzv}
+	{.text = "NZV 4: KIND 0 and 4 only", .kind = DLB_CON_CUSTOM, .ok = c_nzv}, \
+	{.text = "KIND 6: TPR = 32, BK = 32, RPW (the block's side) >= 4, accumulators RPW*VN <= 64 a thread", \
+	 .kind = DLB_CON_CUSTOM, \
+	 .ok = c_bsr}
 
 static const struct dlb_constraint s_constraints[] = {S_CONSTRAINTS};
 static const struct dlb_constraint h_constraints[] = {
@@ -773,7 +790,8 @@ static int pow2_at_least(int n)
 
 /* Whether a configuration is worth a launch on this problem: KIND 0 for N up to 16 with no more columns a lane
  * than N; KIND 1 with no more columns a group than N (to the next power of two): idle lanes otherwise; KIND 2
- * where a warp's 32·VN columns are at least half used. One launch each (no launch-time variants). */
+ * where a warp's 32·VN columns are at least half used; KIND 6 on the BSR copy of its block side, where a block's
+ * WARPS·32·VN columns are at least half used. One launch each (no launch-time variants). */
 static int s_variants(void *state, const struct dlb_candidate *c, int *values, int max)
 {
 	struct spmm_state *s = state;
@@ -784,6 +802,7 @@ static int s_variants(void *state, const struct dlb_candidate *c, int *values, i
 		 : v[S_KIND] == 1 ? v[S_TPR] * v[S_VN] <= n2
 		 : v[S_KIND] == 3 ? s->segs_built && seg_format_of(v) >= 0 && 2 * s->n >= 32 * v[S_VN]
 		 : v[S_KIND] == 5 ? s->tiles_built && tile_format_of(v) >= 0 && 8 * v[S_VN] <= (n2 > 8 ? n2 : 8)
+		 : v[S_KIND] == 6 ? s->blocks_bs == v[S_RPW] && 2 * s->n >= 32 * v[S_VN] * v[S_WARPS]
 				  : 2 * s->n >= 32 * v[S_VN];
 	if (!ok || max < 1)
 		return 0;
@@ -794,11 +813,13 @@ static int s_variants(void *state, const struct dlb_candidate *c, int *values, i
 static void grid_of(const struct spmm_state *s, const int *v, unsigned *gx, unsigned *gy)
 {
 	int64_t rows = v[S_KIND] == 5 ? (int64_t)v[S_WARPS] * 16 * v[S_RPW]
+		       : v[S_KIND] == 6 ? v[S_RPW]
 		       : slabbed(v)     ? (int64_t)v[S_WARPS] * v[S_RPW]
 					: 32 * (int64_t)v[S_WARPS] / v[S_TPR];
 	int64_t cols = v[S_KIND] == 0 || v[S_KIND] == 4 ? v[S_VN]
 		       : v[S_KIND] == 1                 ? (int64_t)v[S_TPR] * v[S_VN]
 		       : v[S_KIND] == 5                 ? 8 * (int64_t)v[S_VN]
+		       : v[S_KIND] == 6                 ? 32 * (int64_t)v[S_WARPS] * v[S_VN]
 							: 32 * (int64_t)v[S_VN];
 	int64_t x = (s->m + rows - 1) / rows, y = (s->n + cols - 1) / cols;
 	*gx = (unsigned)x; /* m < 2^31 */
@@ -839,6 +860,12 @@ static int s_launch(void *state, const struct dlb_candidate *c, int variant, int
 		void *args[] = {&off, &ent, &B, &C, &s->m, &s->n, &s->k};
 		return dlb_launch(c->kernels[0], (dim3){gx, gy, 1}, (dim3){32 * (unsigned)c->cfg.v[S_WARPS], 1, 1},
 				  h_dyn_smem(c->cfg.v), s->g->dev->stream, args);
+	}
+	if (c->cfg.v[S_KIND] == 6) { /* the BSR copy (s_variants: its block side is RPW) */
+		void *rp = s->bsr_rp[set], *col = s->bsr_col[set], *val = s->bsr_val[set], *B = s->B[set], *C = s->C[set];
+		void *args[] = {&rp, &col, &val, &B, &C, &s->m, &s->n, &s->k};
+		return dlb_launch(c->kernels[0], (dim3){gx, gy, 1}, (dim3){32 * (unsigned)c->cfg.v[S_WARPS], 1, 1}, 0,
+				  s->g->dev->stream, args);
 	}
 	int *rp = s->rp[set];
 	void *col = c->cfg.v[S_KIND] == 4 ? (void *)s->col16[set] : (void *)col_of(s, set);
@@ -1020,9 +1047,9 @@ static void s_data_note(void *state, char *buf, int len)
 		off += snprintf(buf + off, (size_t)(len - off), "; KIND 5 left out: its tiled copies would take %.1f GB",
 				s->tiles_left_out / 1e9);
 	if (s->blocks_bs && off >= 0 && off < len)
-		off += snprintf(buf + off, (size_t)(len - off), "; cuSPARSE's %s %dx%d copies %.1f MB, built in %.0f ms on the host",
+		off += snprintf(buf + off, (size_t)(len - off), "; cuSPARSE's %s %dx%d copies %.1f MB, built in %.0f ms on the host%s",
 				s->es == 2 ? "BSR/ELL" : "BSR", s->blocks_bs, s->blocks_bs, (double)s->blocks_bytes / 1e6,
-				s->blocks_ms);
+				s->blocks_ms, s->blocks_bs >= 4 ? " (KIND 6 reads the BSR one)" : "");
 	if (s->blocks_why[0] && off >= 0 && off < len)
 		snprintf(buf + off, (size_t)(len - off), "; no cuSPARSE BSR/ELL: %s", s->blocks_why);
 }
@@ -1046,7 +1073,7 @@ const struct dlb_op dlb_op_spmm = {
 	.es_out = 4,
 	.space = {s_params, S_NPARAMS, s_constraints, sizeof s_constraints / sizeof s_constraints[0]},
 	.summary = "sparse (CSR) times dense on the CUDA cores: nonzero-split, column-split and shared-memory-slab kernels "
-		   "(A as CSR, with 16-bit columns, or slab-segmented)",
+		   "(A as CSR, with 16-bit columns, or slab-segmented), and on block patterns a BSR kernel",
 	.dyn_smem = s_dyn_smem,
 	.limit_checks = s_limit_checks,
 };
