@@ -25,6 +25,8 @@
 //          6: A in BSR, blocks of RPW x RPW (block patterns whose square blocks tile M and K: the BSR copy the
 //             host makes for cuSPARSE too) — each lane keeps a block row's RPW rows of its VN columns, so each
 //             value of B it loads serves RPW products.
+//          7: fp16 only, tensor cores on the same BSR copy (blocks of 16x16 or 32x32: whole m16k16 fragments),
+//             mma.sync m16n8k16 with B's fragments read straight from global memory.
 //   TPR    lanes per row (KIND 0, 1, 4; KIND 2, 3: 32)
 //   VN     columns per lane: vectors of min(VN, 4), the q-th at column q·(lanes·4) + lane·4 (VN >= 4) so that
 //          a warp's vector loads and shared-memory reads are contiguous
@@ -34,7 +36,7 @@
 //   MINB   KIND 3: blocks an SM its registers are capped for (launch bounds' minimum; 1 otherwise)
 //   NZV    KIND 0, 4: nonzeros a lane reads at once: 1, or 4 (one load of 4 values and one of 4 columns
 //          where the row's nonzeros are aligned to 4; the head and tail one at a time); 1 otherwise
-// KIND 6: RPW is the block's side (4, 8, 16 or 32); spmm(bsr_row_ptr, bsr_col, bsr_val, B, C, M, N, K), grid
+// KIND 6, 7: RPW is the block's side (4, 8, 16 or 32; KIND 7 16 or 32); spmm(bsr_row_ptr, bsr_col, bsr_val, B, C, M, N, K), grid
 // (M / RPW block rows, column chunks of WARPS·32·VN), no shared memory.
 // KIND 5: RPW is MI (m16 tiles a warp), VN is NI (n8 tiles); spmm(toff, tent, B, C, M, N, K), grid (groups of
 // 16·RPW rows / WARPS, column chunks of 8·VN), dynamic shared memory 2·BK·(8·VN + 8, VN odd: 8·VN)·2 +
@@ -803,15 +805,9 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) spmm(const unsigned *__
 // and WARPS·32·VN of its columns; each lane keeps all RPW rows of its VN columns, so every value of B it loads
 // serves RPW products from registers (KIND 2 and 3 read B from shared memory once a nonzero). A nonzero block's
 // columns go four at a time: four rows of B (a lane's VN columns each), then for each of the block's rows one
-// vector load of its four values (the same address in every lane: one request a warp) and 4·VN FMAs. Sums in a
-// fixed order: block by block, column by column.
-// Unrolled across a whole block of 16 or 32, ptxas loaded all of its values at once (RPW·RPW registers) and
-// spilled; four columns at a time it keeps 4·RPW.
-#if RPW >= 16
-#define K6_UNROLL _Pragma("unroll 1")
-#else
-#define K6_UNROLL _Pragma("unroll")
-#endif
+// vector load of its four values (the same address in every lane: one request a warp) and 4·VN FMAs; the next
+// four rows of B are loaded before these FMAs. Sums in a fixed order: block by block, column by column.
+#define K6_STEPS (RPW / 4) // steps of four columns a block
 extern "C" __global__ void __launch_bounds__(THREADS, 1)
 	spmm(const int *__restrict__ bptr, const int *__restrict__ bcol, const elem *__restrict__ bval,
 	     const elem *__restrict__ B, elem *__restrict__ C, int M, int N, int K)
@@ -829,30 +825,166 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
 #pragma unroll
 			for (int v = 0; v < VN; v++)
 				acc[r][v] = 0.0f;
-		for (int j = start; j < end; j++) {
-			const elem *a = bval + (i64)j * (RPW * RPW);
-			const i64 k0 = (i64)__ldg(bcol + j) * RPW;
-			K6_UNROLL
-			for (int c0 = 0; c0 < RPW; c0 += 4) {
-				float b[4][VN];
+		// steps of four columns of a block, RPW / 4 a block; the next step's four rows of B are loaded before
+		// this step's FMAs (across blocks too), so their latency hides behind 4·RPW·VN FMAs
+		const int s1 = end * K6_STEPS;
+		float bn[4][VN];
+		if (start < end) {
+			const i64 k0 = (i64)__ldg(bcol + start) * RPW;
+#pragma unroll
+			for (int cc = 0; cc < 4; cc++)
+				load_row(B, k0 + cc, N, n0, lane, 32, bn[cc]);
+		}
+		for (int st = start * K6_STEPS; st < s1; st++) {
+			float b[4][VN];
+#pragma unroll
+			for (int cc = 0; cc < 4; cc++)
+#pragma unroll
+				for (int v = 0; v < VN; v++)
+					b[cc][v] = bn[cc][v];
+			if (st + 1 < s1) {
+				const i64 kn = (i64)__ldg(bcol + (st + 1) / K6_STEPS) * RPW + (st + 1) % K6_STEPS * 4;
 #pragma unroll
 				for (int cc = 0; cc < 4; cc++)
-					load_row(B, k0 + c0 + cc, N, n0, lane, 32, b[cc]);
+					load_row(B, kn + cc, N, n0, lane, 32, bn[cc]);
+			}
+			const elem *a = bval + (i64)(st / K6_STEPS) * (RPW * RPW) + st % K6_STEPS * 4;
 #pragma unroll
-				for (int r = 0; r < RPW; r++) {
-					float a4[4];
-					ldg4(a + r * RPW + c0, 0, a4);
+			for (int r = 0; r < RPW; r++) {
+				float a4[4];
+				ldg4(a + r * RPW, 0, a4);
 #pragma unroll
-					for (int cc = 0; cc < 4; cc++)
+				for (int cc = 0; cc < 4; cc++)
 #pragma unroll
-						for (int v = 0; v < VN; v++)
-							acc[r][v] = fmaf(a4[cc], b[cc][v], acc[r][v]);
-				}
+					for (int v = 0; v < VN; v++)
+						acc[r][v] = fmaf(a4[cc], b[cc][v], acc[r][v]);
 			}
 		}
 #pragma unroll
 		for (int r = 0; r < RPW; r++)
 			store_row(C, (i64)br * RPW + r, N, n0, lane, 32, acc[r]);
+	}
+}
+#endif
+
+#if KIND == 7
+#if !SPMM_FP16
+#error "KIND 7 runs on the tensor cores in fp16: the fp16 op's"
+#endif
+#if RPW != 16 && RPW != 32
+#error "KIND 7: RPW is the block's side, 16 or 32"
+#endif
+// Tensor cores on A's BSR copy (as KIND 6): a nonzero block of RPW x RPW is (RPW/16)^2 m16k16 A fragments, read
+// straight from it (four 32-bit loads a lane each); B needs no copy either. A block of WARPS warps takes block
+// row blockIdx.x and WARPS·32·VN columns; a warp's 32 columns are four n8 tiles whose columns interleave (tile q's
+// column c is physical column 4c + q), so that a lane's B fragments for all four come from one 8-byte load of a
+// row of B (four consecutive halves, one a tile) per k it needs, and its outputs of a row are 8 consecutive
+// columns (one 16-byte store). mma.sync m16n8k16, fp32 sums, block by block in a fixed order.
+#define K7_MI (RPW / 16) // m16 tiles of a block row, and k16 steps of a block
+
+// Four halves of row k of B from column c (a multiple of 4) as two words; zeros past N.
+__device__ __forceinline__ uint2 k7_load4(const elem *__restrict__ B, i64 k, int c, int N)
+{
+	const elem *p = B + k * N + c;
+	if (N % 4 == 0 && c + 3 < N)
+		return __ldg(reinterpret_cast<const uint2 *>(p));
+	unsigned h[4];
+#pragma unroll
+	for (int i = 0; i < 4; i++)
+		h[i] = c + i < N ? (unsigned)__ldg(p + i) : 0u;
+	return make_uint2(h[0] | h[1] << 16, h[2] | h[3] << 16);
+}
+
+extern "C" __global__ void __launch_bounds__(THREADS, 1)
+	spmm(const int *__restrict__ bptr, const int *__restrict__ bcol, const elem *__restrict__ bval,
+	     const elem *__restrict__ B, elem *__restrict__ C, int M, int N, int K)
+{
+	(void)M;
+	(void)K;
+	const int lane = threadIdx.x % 32, w = threadIdx.x / 32, br = blockIdx.x, g = lane / 4, t = lane % 4;
+	const int start = bptr[br], end = bptr[br + 1];
+	const int chunks = (N + THREADS * VN - 1) / (THREADS * VN);
+	for (int ch = blockIdx.y; ch < chunks; ch += gridDim.y) {
+		const int n0 = (ch * WARPS + w) * 32 * VN;
+		float acc[K7_MI][VN][4][4];
+#pragma unroll
+		for (int i = 0; i < K7_MI; i++)
+#pragma unroll
+			for (int v = 0; v < VN; v++)
+#pragma unroll
+				for (int q = 0; q < 4; q++)
+#pragma unroll
+					for (int e = 0; e < 4; e++)
+						acc[i][v][q][e] = 0.0f;
+		for (int j = start; j < end; j++) {
+			const elem *a = bval + (i64)j * (RPW * RPW);
+			const i64 k0 = (i64)__ldg(bcol + j) * RPW;
+#pragma unroll
+			for (int ki = 0; ki < K7_MI; ki++) {
+				// B: rows 2t, 2t + 1, 2t + 8, 2t + 9 of this k16 step, four columns of each 32
+				uint2 wb[VN][4];
+#pragma unroll
+				for (int v = 0; v < VN; v++) {
+					const int c = n0 + v * 32 + 4 * g;
+					wb[v][0] = k7_load4(B, k0 + ki * 16 + 2 * t, c, N);
+					wb[v][1] = k7_load4(B, k0 + ki * 16 + 2 * t + 1, c, N);
+					wb[v][2] = k7_load4(B, k0 + ki * 16 + 2 * t + 8, c, N);
+					wb[v][3] = k7_load4(B, k0 + ki * 16 + 2 * t + 9, c, N);
+				}
+#pragma unroll
+				for (int mi = 0; mi < K7_MI; mi++) {
+					const elem *s = a + (mi * 16 + g) * RPW + ki * 16 + 2 * t;
+					const unsigned a0 = __ldg(reinterpret_cast<const unsigned *>(s));
+					const unsigned a1 = __ldg(reinterpret_cast<const unsigned *>(s + 8 * RPW));
+					const unsigned a2 = __ldg(reinterpret_cast<const unsigned *>(s + 8));
+					const unsigned a3 = __ldg(reinterpret_cast<const unsigned *>(s + 8 * RPW + 8));
+#pragma unroll
+					for (int v = 0; v < VN; v++)
+#pragma unroll
+						for (int q = 0; q < 4; q++) {
+							// tile q's column g: half q of each word; k pairs low then high
+							const unsigned sel = q % 2 ? 0x7632u : 0x5410u;
+							const unsigned b0 = __byte_perm(q < 2 ? wb[v][0].x : wb[v][0].y,
+											q < 2 ? wb[v][1].x : wb[v][1].y, sel);
+							const unsigned b1 = __byte_perm(q < 2 ? wb[v][2].x : wb[v][2].y,
+											q < 2 ? wb[v][3].x : wb[v][3].y, sel);
+							asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, "
+								     "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+								     : "+f"(acc[mi][v][q][0]), "+f"(acc[mi][v][q][1]),
+								       "+f"(acc[mi][v][q][2]), "+f"(acc[mi][v][q][3])
+								     : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+						}
+				}
+			}
+		}
+		// tile q's outputs (g, 2t), (g, 2t + 1) are columns 8t + q and 8t + 4 + q of the 32: a row's eight
+		// consecutive columns from 8t
+#pragma unroll
+		for (int mi = 0; mi < K7_MI; mi++)
+#pragma unroll
+			for (int h = 0; h < 2; h++) {
+				const i64 r = (i64)br * RPW + mi * 16 + g + 8 * h;
+#pragma unroll
+				for (int v = 0; v < VN; v++) {
+					const int c = n0 + v * 32 + 8 * t;
+					float o[8];
+#pragma unroll
+					for (int q = 0; q < 4; q++) {
+						o[q] = acc[mi][v][q][2 * h];
+						o[4 + q] = acc[mi][v][q][2 * h + 1];
+					}
+					elem *p = C + r * N + c;
+					if (N % 8 == 0 && c + 7 < N) {
+						st_vec4(p, o[0], o[1], o[2], o[3]);
+						st_vec4(p + 4, o[4], o[5], o[6], o[7]);
+					} else {
+#pragma unroll
+						for (int i = 0; i < 8; i++)
+							if (c + i < N)
+								p[i] = from_f(o[i]);
+					}
+				}
+			}
 	}
 }
 #endif

@@ -5,8 +5,9 @@
 # the nonzeros, with N = 64 and 1, N = 4 with K = 65536, the 16-bit columns' limit, N = 2 with an odd count of
 # nonzeros, so that the 32-bit columns follow the values unaligned but for the padding, N = 24 with 4x4 blocks that
 # tile M and K, where cuSPARSE's BSR and Blocked-ELL algorithms join the baselines and KIND 6 reads the BSR copy,
-# and three more such problems: 8x8 blocks with N = 150, not a multiple of 4, 16x16 with N = 64, 32x32 with N = 40;
-# KIND 6 is also searched alone on the four): the exhaustive strategy verifies every
+# and three more such problems: 8x8 blocks with N = 150, 16x16 with N = 66 (neither a multiple of 4), 32x32 with
+# N = 40; KIND 6 is also searched alone on the four, and in fp16 KIND 7, the tensor cores on the BSR blocks, on
+# the 16x16 and 32x32 ones): the exhaustive strategy verifies every
 # candidate before its one timing sample. 0 wrong, 0 faults, every row verified, and every row with a
 # verified cuSPARSE time and a dense cuBLAS time; each problem's matrix statistics shown under its progress
 # line (the skewed SpMV's longest row its tenth; KIND 3's segmented copies where N >= 64, KIND 4's 16-bit
@@ -32,7 +33,7 @@ for prec in fp32 fp16; do
 	bad=$(grep " ok, .* wrong, .* faults)" "$tmp/err" | grep -vc " ok, 0 wrong, 0 faults)")
 	[ "$lines" = "$rows" ] && [ "$bad" = 0 ] || { echo "FAIL: $prec: $lines of $rows problems searched, $bad with wrong answers or faults:";
 		grep " ok, .* wrong, .* faults)" "$tmp/err"; fail=1; }
-	notes=$(grep -Ec "^    data: A: [0-9]* nonzeros \(.*\), rows of [0-9]*-[0-9]* \(mean .*\), [0-9]* empty; .* MB as CSR(; KIND 3's segmented copies [0-9.]* MB, built in [0-9]* ms on the host)?(; KIND 4's 16-bit columns [0-9.]* MB, made in [0-9.]* ms on the host)?(; KIND 5's tiled copies [0-9.]* MB, built in [0-9]* ms on the host)?(; cuSPARSE's BSR(/ELL)? [0-9]*x[0-9]* copies [0-9.]* MB, built in [0-9]* ms on the host( \(KIND 6 reads the BSR one\))?|; no cuSPARSE BSR/ELL: [^;]*)?$" "$tmp/err")
+	notes=$(grep -Ec "^    data: A: [0-9]* nonzeros \(.*\), rows of [0-9]*-[0-9]* \(mean .*\), [0-9]* empty; .* MB as CSR(; KIND 3's segmented copies [0-9.]* MB, built in [0-9]* ms on the host)?(; KIND 4's 16-bit columns [0-9.]* MB, made in [0-9.]* ms on the host)?(; KIND 5's tiled copies [0-9.]* MB, built in [0-9]* ms on the host)?(; cuSPARSE's BSR(/ELL)? [0-9]*x[0-9]* copies [0-9.]* MB, built in [0-9]* ms on the host( \(KIND 6 (reads|and 7 read) the BSR one\))?|; no cuSPARSE BSR/ELL: [^;]*)?$" "$tmp/err")
 	[ "$notes" = "$rows" ] || { echo "FAIL: $prec: $notes of $rows problems with the matrix's statistics"; fail=1; }
 	# KIND 3 (A segmented) runs where N >= 64: its copies made on the six such problems
 	segs=$(grep -c "^    data: .*; KIND 3's segmented copies" "$tmp/err")
@@ -48,7 +49,7 @@ for prec in fp32 fp16; do
 	# BSR algorithm verified and timed there, and in fp16 its Blocked-ELL one too (in fp32 that one would be TF32
 	# on the tensor cores: not offered), and KIND 6 reading the BSR copy; the other three block problems (4x4 on
 	# 1001x999, 1x4, 32x32 on 2000x2000) say why they have none
-	bf=$(grep -Ec "^    data: .*; cuSPARSE's $([ $prec = fp16 ] && echo BSR/ELL || echo BSR) [0-9]+x[0-9]+ copies .* \(KIND 6 reads the BSR one\)" "$tmp/err")
+	bf=$(grep -Ec "^    data: .*; cuSPARSE's $([ $prec = fp16 ] && echo BSR/ELL || echo BSR) [0-9]+x[0-9]+ copies .* \(KIND 6 (reads|and 7 read) the BSR one\)" "$tmp/err")
 	nb=$(grep -c "^    data: .*; no cuSPARSE BSR/ELL: " "$tmp/err")
 	[ "$bf" = 4 ] && [ "$nb" = 3 ] || { echo "FAIL: $prec: cuSPARSE's block copies on $bf problems (want 4), a reason on $nb (want 3)"; fail=1; }
 	"$bin" db show --op spmm --prec $prec --m 1024 --n 24 --k 512 --sparsity 0.9 --pattern block:4x4 --matrix-seed 13 \
@@ -72,6 +73,19 @@ for prec in fp32 fp16; do
 	[ "$k6" = 4 ] && [ "$ok6" = 4 ] || { echo "FAIL: $prec: KIND 6 verified best on $k6 of 4 BSR problems, $ok6 searched clean:";
 		grep " ok, .* wrong, .* faults)" "$tmp/bsr_err"; cat "$tmp/bsr_out.csv"; fail=1; }
 	grep " ok, .* wrong, .* faults)" "$tmp/bsr_err" | sed 's/^ *//; s/^/KIND 6: /' | cut -c1-120
+	if [ $prec = fp16 ]; then # KIND 7 (tensor cores on the BSR copy) alone on the 16x16 and 32x32 problems
+		awk -F, 'NR == 1 || $6 == "block:16x16" || $6 == "block:32x32"' "$tmp/bsr.csv" >"$tmp/bsr7.csv"
+		"$bin" --op spmm --prec fp16 --suite "$tmp/bsr7.csv" --only KIND=7 --strategy exhaustive --fixed-samples 1 \
+			--db "$tmp/db7" --csv -v >"$tmp/bsr7_out.csv" 2>"$tmp/bsr7_err" ||
+			{ echo "FAIL: KIND 7 alone: dlbtune exited $?"; tail -5 "$tmp/bsr7_err"; fail=1; }
+		k7=$(sed 's/"KIND=7 [^"]*"/k7/g; s/"[^"]*"/x/g' "$tmp/bsr7_out.csv" | awk -F, 'NR == 1 {
+			for (i = 1; i <= NF; i++) c[$i] = i; next } $c["best_config"] == "k7" && $c["verified"] == 1 {n++}
+			END {print n + 0}')
+		ok7=$(grep -c " ok, 0 wrong, 0 faults)" "$tmp/bsr7_err")
+		[ "$k7" = 2 ] && [ "$ok7" = 2 ] || { echo "FAIL: KIND 7 verified best on $k7 of 2 problems, $ok7 searched clean:";
+			grep " ok, .* wrong, .* faults)" "$tmp/bsr7_err"; cat "$tmp/bsr7_out.csv"; fail=1; }
+		grep " ok, .* wrong, .* faults)" "$tmp/bsr7_err" | sed 's/^ *//; s/^/KIND 7: /' | cut -c1-120
+	fi
 	grep -q "^    data: A: 150000 nonzeros (10.00%), rows of [0-9]*-5000 " "$tmp/err" ||
 		{ echo "FAIL: $prec: the skewed SpMV matrix's row 0 does not hold 5000 of its 150000 nonzeros"; fail=1; }
 	col='NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }'

@@ -101,7 +101,8 @@ done
 [ $nw -ge 1 ] && [ $n -gt $nw ] || { echo "FAIL: $n fp32 gemm cubins, $nw of them 3xTF32"; fail=1; }
 echo "gemm fp32: $n cubins, HGMMA in each of the $nw 3xTF32 ones, no matrix instruction in the FFMA ones"
 
-# spmm fp16: HMMA in each KIND=5 candidate (the tensor cores on A made dense), none in the CUDA-core ones
+# spmm fp16: HMMA in each KIND=5 and KIND=7 candidate (the tensor cores on A made dense, and on A's BSR blocks),
+# none in the CUDA-core ones
 "$bin" compile --op spmm --prec fp16 --arch sm_90a --every 8 --emit "$tmp/s" >"$tmp/log" 2>&1 ||
 	{ echo "FAIL: compile spmm fp16"; tail -3 "$tmp/log"; fail=1; }
 n=0 nt=0
@@ -109,7 +110,7 @@ for f in "$tmp"/s/fp16/*.cubin; do
 	[ -f "$f" ] || continue
 	n=$((n + 1))
 	case $f in
-	*KIND-5_*)
+	*KIND-5_* | *KIND-7_*)
 		nt=$((nt + 1))
 		c=$(count "$f" spmm HMMA)
 		[ "${c:-0}" -gt 0 ] || { echo "FAIL: $(basename "$f"): spmm has no HMMA"; fail=1; } ;;
@@ -117,6 +118,6 @@ for f in "$tmp"/s/fp16/*.cubin; do
 		[ "$(sum "$f" HMMA)" = 0 ] || { echo "FAIL: $(basename "$f"): HMMA in a CUDA-core candidate"; fail=1; } ;;
 	esac
 done
-[ $nt -ge 1 ] && [ $n -gt $nt ] || { echo "FAIL: $n spmm fp16 cubins, $nt of them KIND=5"; fail=1; }
-echo "spmm fp16: $n cubins, HMMA in each of the $nt KIND=5 ones, no matrix instruction in the others"
+[ $nt -ge 1 ] && [ $n -gt $nt ] || { echo "FAIL: $n spmm fp16 cubins, $nt of them KIND=5 or 7"; fail=1; }
+echo "spmm fp16: $n cubins, HMMA in each of the $nt KIND=5 and 7 ones, no matrix instruction in the others"
 exit $fail

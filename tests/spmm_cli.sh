@@ -74,7 +74,7 @@ out=$("$bin" compile --op spmm --suite inference_server --every 40 2>&1) || { ec
 for prec in fp32 fp16; do
 	n=$("$bin" space --op spmm --prec $prec --arch sm_90a 2>&1 | sed -n 's/^candidates to compile *\([0-9]*\)$/\1/p')
 	[ "${n:-0}" -ge 100 ] || { echo "FAIL: space --op spmm --prec $prec: '$n' candidates"; fail=1; }
-	for k in 0 1 2 3 4 $([ $prec = fp16 ] && echo 5) 6; do
+	for k in 0 1 2 3 4 $([ $prec = fp16 ] && echo 5) 6 $([ $prec = fp16 ] && echo 7); do
 		c=$("$bin" space --op spmm --prec $prec --arch sm_90a -v 2>/dev/null | grep -c "KIND=$k ")
 		[ "$c" -ge 10 ] || { echo "FAIL: space --op spmm --prec $prec: $c candidates of KIND=$k"; fail=1; }
 	done

@@ -2,8 +2,9 @@
  * half, every product and sum in fp32, the same kernels with SPMM_FP16 set): six kernel families in one space
  * (KIND 0 FFMA nonzero-split, 1 FFMA column-split, 2 FFMA B staged in shared memory, 3 the same with A
  * segmented, 4 KIND 0 with 16-bit column indices, 6 FFMA on A's BSR copy where a block pattern's square blocks
- * tile M and K: names that begin with their arithmetic, search/space.h), and in fp16 a seventh (KIND 5 HMMA: A
- * made dense in shared memory a slice at a time, on the tensor cores), their
+ * tile M and K: names that begin with their arithmetic, search/space.h), and in fp16 two more (KIND 5 HMMA: A
+ * made dense in shared memory a slice at a time, on the tensor cores; KIND 7 HMMA on the BSR copy's 16x16 and
+ * 32x32 blocks), their
  * constraints as data, the matrix generated from the problem's dims and uploaded once (KIND 0-2 read csr.c's
  * CSR as it is; KIND 3 reads segs.c's slab-segmented copies, KIND 4 a 16-bit copy of the columns and KIND 5
  * tiles.c's tiled copies, each made once a problem on the host, their times shown with the matrix's
@@ -58,9 +59,11 @@ static const struct dlb_param s_params[S_NPARAMS] = {
 /* fp16: KIND 5 too, the tensor cores on A made dense a slice at a time (tiles.c's copy) */
 static const struct dlb_param h_params[S_NPARAMS] = {
 	[S_KIND] = {"KIND", KIND_ABOUT "; 5: tensor cores (mma.sync) on A made dense in shared memory a k-slice at a "
-				       "time, from a tiled copy; " KIND6_ABOUT,
-		    7, {0, 1, 2, 3, 4, 5, 6}, 1,
-		    (const char *const[]){KIND_NAMES, "HMMA A dense in shared memory, tiled copy", KIND6_NAME}},
+				       "time, from a tiled copy; " KIND6_ABOUT "; 7: tensor cores (mma.sync) on A's BSR copy, "
+				       "RPW 16 or 32",
+		    8, {0, 1, 2, 3, 4, 5, 6, 7}, 1,
+		    (const char *const[]){KIND_NAMES, "HMMA A dense in shared memory, tiled copy", KIND6_NAME,
+					  "HMMA BSR blocks"}},
 	[S_VN] = {"VN", VN_ABOUT " (16: KIND 5 only)", 5, {1, 2, 4, 8, 16}},
 	OTHER_PARAMS,
 };
@@ -83,6 +86,15 @@ static int c_bsr(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
 	return v[S_KIND] != 6 || (v[S_TPR] == 32 && v[S_BK] == 32 && v[S_RPW] >= 4 && v[S_RPW] * v[S_VN] <= 64);
+}
+
+/* fp16's KIND 7: RPW the block's side, 16 or 32 (whole m16k16 fragments), VN a warp's groups of 32 columns (four
+ * n8 tiles each), accumulators 16*(RPW/16)*VN <= 64; TPR 32 and BK 32 (unused) */
+static int c_bsr_mma(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	return v[S_KIND] != 7 || (v[S_TPR] == 32 && v[S_BK] == 32 && (v[S_RPW] == 16 || v[S_RPW] == 32) &&
+				  v[S_VN] <= 4 && v[S_RPW] * v[S_VN] <= 64);
 }
 
 static int c_slab(const int *v, const struct dlb_limits *lim)
@@ -164,6 +176,9 @@ static const struct dlb_constraint h_constraints[] = {
 		 "VN <= 8",
 	 .kind = DLB_CON_CUSTOM,
 	 .ok = c_mma},
+	{.text = "KIND 7: TPR = 32, BK = 32, RPW (the block's side) 16 or 32, VN (32 columns each) <= 4, RPW*VN <= 64",
+	 .kind = DLB_CON_CUSTOM,
+	 .ok = c_bsr_mma},
 };
 
 /* KIND 2's and 3's two slabs: BK rows of 32·VN elements of es bytes each (KIND 3 also takes its segments'
@@ -791,7 +806,7 @@ static int pow2_at_least(int n)
 /* Whether a configuration is worth a launch on this problem: KIND 0 for N up to 16 with no more columns a lane
  * than N; KIND 1 with no more columns a group than N (to the next power of two): idle lanes otherwise; KIND 2
  * where a warp's 32·VN columns are at least half used; KIND 6 on the BSR copy of its block side, where a block's
- * WARPS·32·VN columns are at least half used. One launch each (no launch-time variants). */
+ * WARPS·32·VN columns are at least half used (fp16's KIND 7 likewise). One launch each (no launch-time variants). */
 static int s_variants(void *state, const struct dlb_candidate *c, int *values, int max)
 {
 	struct spmm_state *s = state;
@@ -802,7 +817,7 @@ static int s_variants(void *state, const struct dlb_candidate *c, int *values, i
 		 : v[S_KIND] == 1 ? v[S_TPR] * v[S_VN] <= n2
 		 : v[S_KIND] == 3 ? s->segs_built && seg_format_of(v) >= 0 && 2 * s->n >= 32 * v[S_VN]
 		 : v[S_KIND] == 5 ? s->tiles_built && tile_format_of(v) >= 0 && 8 * v[S_VN] <= (n2 > 8 ? n2 : 8)
-		 : v[S_KIND] == 6 ? s->blocks_bs == v[S_RPW] && 2 * s->n >= 32 * v[S_VN] * v[S_WARPS]
+		 : v[S_KIND] >= 6 ? s->blocks_bs == v[S_RPW] && 2 * s->n >= 32 * v[S_VN] * v[S_WARPS]
 				  : 2 * s->n >= 32 * v[S_VN];
 	if (!ok || max < 1)
 		return 0;
@@ -813,13 +828,13 @@ static int s_variants(void *state, const struct dlb_candidate *c, int *values, i
 static void grid_of(const struct spmm_state *s, const int *v, unsigned *gx, unsigned *gy)
 {
 	int64_t rows = v[S_KIND] == 5 ? (int64_t)v[S_WARPS] * 16 * v[S_RPW]
-		       : v[S_KIND] == 6 ? v[S_RPW]
+		       : v[S_KIND] >= 6 ? v[S_RPW]
 		       : slabbed(v)     ? (int64_t)v[S_WARPS] * v[S_RPW]
 					: 32 * (int64_t)v[S_WARPS] / v[S_TPR];
 	int64_t cols = v[S_KIND] == 0 || v[S_KIND] == 4 ? v[S_VN]
 		       : v[S_KIND] == 1                 ? (int64_t)v[S_TPR] * v[S_VN]
 		       : v[S_KIND] == 5                 ? 8 * (int64_t)v[S_VN]
-		       : v[S_KIND] == 6                 ? 32 * (int64_t)v[S_WARPS] * v[S_VN]
+		       : v[S_KIND] >= 6                 ? 32 * (int64_t)v[S_WARPS] * v[S_VN]
 							: 32 * (int64_t)v[S_VN];
 	int64_t x = (s->m + rows - 1) / rows, y = (s->n + cols - 1) / cols;
 	*gx = (unsigned)x; /* m < 2^31 */
@@ -861,7 +876,7 @@ static int s_launch(void *state, const struct dlb_candidate *c, int variant, int
 		return dlb_launch(c->kernels[0], (dim3){gx, gy, 1}, (dim3){32 * (unsigned)c->cfg.v[S_WARPS], 1, 1},
 				  h_dyn_smem(c->cfg.v), s->g->dev->stream, args);
 	}
-	if (c->cfg.v[S_KIND] == 6) { /* the BSR copy (s_variants: its block side is RPW) */
+	if (c->cfg.v[S_KIND] >= 6) { /* the BSR copy (s_variants: its block side is RPW) */
 		void *rp = s->bsr_rp[set], *col = s->bsr_col[set], *val = s->bsr_val[set], *B = s->B[set], *C = s->C[set];
 		void *args[] = {&rp, &col, &val, &B, &C, &s->m, &s->n, &s->k};
 		return dlb_launch(c->kernels[0], (dim3){gx, gy, 1}, (dim3){32 * (unsigned)c->cfg.v[S_WARPS], 1, 1}, 0,
@@ -1049,7 +1064,10 @@ static void s_data_note(void *state, char *buf, int len)
 	if (s->blocks_bs && off >= 0 && off < len)
 		off += snprintf(buf + off, (size_t)(len - off), "; cuSPARSE's %s %dx%d copies %.1f MB, built in %.0f ms on the host%s",
 				s->es == 2 ? "BSR/ELL" : "BSR", s->blocks_bs, s->blocks_bs, (double)s->blocks_bytes / 1e6,
-				s->blocks_ms, s->blocks_bs >= 4 ? " (KIND 6 reads the BSR one)" : "");
+				s->blocks_ms,
+				s->blocks_bs >= 16 && s->es == 2 ? " (KIND 6 and 7 read the BSR one)"
+				: s->blocks_bs >= 4              ? " (KIND 6 reads the BSR one)"
+								 : "");
 	if (s->blocks_why[0] && off >= 0 && off < len)
 		snprintf(buf + off, (size_t)(len - off), "; no cuSPARSE BSR/ELL: %s", s->blocks_why);
 }
@@ -1085,7 +1103,8 @@ const struct dlb_op dlb_op_spmm_fp16 = {
 	.es_out = 2,
 	.space = {h_params, S_NPARAMS, h_constraints, sizeof h_constraints / sizeof h_constraints[0]},
 	.summary = "sparse (CSR) times dense with A's values, B and C in fp16 and fp32 sums: the fp32 op's kernels reading "
-		   "and writing half, and the tensor cores on A made dense in shared memory a slice at a time",
+		   "and writing half, the tensor cores on A made dense in shared memory a slice at a time, and on block "
+		   "patterns the tensor cores on A's BSR blocks",
 	.defines = "#define SPMM_FP16 1\n",
 	.dyn_smem = h_dyn_smem,
 	.limit_checks = h_limit_checks,
