@@ -805,9 +805,15 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) spmm(const unsigned *__
 // and WARPS·32·VN of its columns; each lane keeps all RPW rows of its VN columns, so every value of B it loads
 // serves RPW products from registers (KIND 2 and 3 read B from shared memory once a nonzero). A nonzero block's
 // columns go four at a time: four rows of B (a lane's VN columns each), then for each of the block's rows one
-// vector load of its four values (the same address in every lane: one request a warp) and 4·VN FMAs; the next
-// four rows of B are loaded before these FMAs. Sums in a fixed order: block by block, column by column.
-#define K6_STEPS (RPW / 4) // steps of four columns a block
+// vector load of its four values (the same address in every lane: one request a warp) and 4·VN FMAs. Sums in a
+// fixed order: block by block, column by column.
+// Unrolled across a whole block of 16 or 32, ptxas loaded all of its values at once (RPW·RPW registers) and
+// spilled; four columns at a time it keeps 4·RPW.
+#if RPW >= 16
+#define K6_UNROLL _Pragma("unroll 1")
+#else
+#define K6_UNROLL _Pragma("unroll")
+#endif
 extern "C" __global__ void __launch_bounds__(THREADS, 1)
 	spmm(const int *__restrict__ bptr, const int *__restrict__ bcol, const elem *__restrict__ bval,
 	     const elem *__restrict__ B, elem *__restrict__ C, int M, int N, int K)
@@ -825,39 +831,25 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
 #pragma unroll
 			for (int v = 0; v < VN; v++)
 				acc[r][v] = 0.0f;
-		// steps of four columns of a block, RPW / 4 a block; the next step's four rows of B are loaded before
-		// this step's FMAs (across blocks too), so their latency hides behind 4·RPW·VN FMAs
-		const int s1 = end * K6_STEPS;
-		float bn[4][VN];
-		if (start < end) {
-			const i64 k0 = (i64)__ldg(bcol + start) * RPW;
-#pragma unroll
-			for (int cc = 0; cc < 4; cc++)
-				load_row(B, k0 + cc, N, n0, lane, 32, bn[cc]);
-		}
-		for (int st = start * K6_STEPS; st < s1; st++) {
-			float b[4][VN];
-#pragma unroll
-			for (int cc = 0; cc < 4; cc++)
-#pragma unroll
-				for (int v = 0; v < VN; v++)
-					b[cc][v] = bn[cc][v];
-			if (st + 1 < s1) {
-				const i64 kn = (i64)__ldg(bcol + (st + 1) / K6_STEPS) * RPW + (st + 1) % K6_STEPS * 4;
+		for (int j = start; j < end; j++) {
+			const elem *a = bval + (i64)j * (RPW * RPW);
+			const i64 k0 = (i64)__ldg(bcol + j) * RPW;
+			K6_UNROLL
+			for (int c0 = 0; c0 < RPW; c0 += 4) {
+				float b[4][VN];
 #pragma unroll
 				for (int cc = 0; cc < 4; cc++)
-					load_row(B, kn + cc, N, n0, lane, 32, bn[cc]);
-			}
-			const elem *a = bval + (i64)(st / K6_STEPS) * (RPW * RPW) + st % K6_STEPS * 4;
+					load_row(B, k0 + c0 + cc, N, n0, lane, 32, b[cc]);
 #pragma unroll
-			for (int r = 0; r < RPW; r++) {
-				float a4[4];
-				ldg4(a + r * RPW, 0, a4);
+				for (int r = 0; r < RPW; r++) {
+					float a4[4];
+					ldg4(a + r * RPW + c0, 0, a4);
 #pragma unroll
-				for (int cc = 0; cc < 4; cc++)
+					for (int cc = 0; cc < 4; cc++)
 #pragma unroll
-					for (int v = 0; v < VN; v++)
-						acc[r][v] = fmaf(a4[cc], b[cc][v], acc[r][v]);
+						for (int v = 0; v < VN; v++)
+							acc[r][v] = fmaf(a4[cc], b[cc][v], acc[r][v]);
+				}
 			}
 		}
 #pragma unroll
