@@ -36,8 +36,8 @@
 //   MINB   KIND 3: blocks an SM its registers are capped for (launch bounds' minimum; 1 otherwise)
 //   NZV    KIND 0, 4: nonzeros a lane reads at once: 1, or 4 (one load of 4 values and one of 4 columns
 //          where the row's nonzeros are aligned to 4; the head and tail one at a time); 1 otherwise
-// KIND 6, 7: RPW is the block's side (4, 8, 16 or 32; KIND 7 16 or 32); spmm(bsr_row_ptr, bsr_col, bsr_val, B, C, M, N, K), grid
-// (M / RPW block rows, column chunks of WARPS·32·VN), no shared memory.
+// KIND 6, 7: RPW is the block's side (4, 8, 16 or 32; KIND 7 16 or 32); spmm(bsr_row_ptr, bsr_col, bsr_val, B,
+// C, M, N, K), grid (M / RPW block rows, column chunks of WARPS·32·VN), no shared memory.
 // KIND 5: RPW is MI (m16 tiles a warp), VN is NI (n8 tiles); spmm(toff, tent, B, C, M, N, K), grid (groups of
 // 16·RPW rows / WARPS, column chunks of 8·VN), dynamic shared memory 2·BK·(8·VN + 8, VN odd: 8·VN)·2 +
 // WARPS·16·RPW·(BK + 8)·2.
