@@ -73,13 +73,17 @@ static int same_problem_gpu(const struct dlb_key *a, const struct dlb_key *b)
 	       !strcmp(a->shape, b->shape) && !strcmp(a->id, b->id) && !strcmp(a->only, b->only);
 }
 
-/* --only's filter (struct dlb_filter's only) on a key's restriction, where '|' is stored as '/' */
-static int only_matches(const char *key_only, const char *want)
+/* --only's filter (struct dlb_filter's only) on a key's restriction, where '|' is stored as '/' and a long one as
+ * its prefix and hash (dlb_key_only_text) */
+static int only_matches(const char *key_only, const char *want_text)
 {
-	if (want && !strcmp(want, "*"))
+	if (want_text && !strcmp(want_text, "*"))
 		return 1;
-	if (!want)
+	if (!want_text)
 		return !*key_only;
+	char buf[sizeof ((struct dlb_key *)0)->only];
+	dlb_key_only_text(want_text, buf, sizeof buf); /* as the key holds it */
+	const char *want = buf;
 	for (; *want && *key_only; want++, key_only++)
 		if (*key_only != (*want == '|' ? '/' : *want))
 			return 0;

@@ -130,10 +130,7 @@ int dlb_problem_key(const struct dlb_device *dev, int per_gpu, const struct dlb_
 	int rc = 0;
 	struct dlb_key k = {0};
 	dlb_key_of_problem(p, &k);
-	if (only && strlen(only) >= sizeof k.only)
-		DLB_USER_FAIL(DLB_E_USAGE, "--only '%s': longer than the %zu characters a database key keeps", only,
-			      sizeof k.only - 1);
-	snprintf(k.only, sizeof k.only, "%s", only ? only : "");
+	dlb_key_only_text(only ? only : "", k.only, sizeof k.only);
 	snprintf(k.gpu, sizeof k.gpu, "%.127s", dev->name);
 	dlb_device_key_id(dev, per_gpu, k.id, sizeof k.id);
 	k.sm = dev->cc_major * 10 + dev->cc_minor;

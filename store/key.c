@@ -22,6 +22,19 @@ void dlb_key_model_id(int sm_count, double memory_gib, int clock_mhz, int mem_cl
 	snprintf(buf, len, "%dsm-%.0fGiB-%dMHz-%dMHz", sm_count, memory_gib, clock_mhz, mem_clock_mhz);
 }
 
+void dlb_key_only_text(const char *only, char *buf, size_t len)
+{
+	const size_t keep = sizeof ((struct dlb_key *)0)->only;
+	if (strlen(only) < keep) {
+		snprintf(buf, len, "%s", only);
+		return;
+	}
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (const unsigned char *p = (const unsigned char *)only; *p; p++)
+		h = (h ^ *p) * 0x100000001b3ull;
+	snprintf(buf, len, "%.*s~%016" PRIx64, (int)(keep - 18), only, h);
+}
+
 int dlb_key_id_is_uuid(const char *id)
 {
 	return !strncmp(id, "GPU-", 4) || !strncmp(id, "MIG-", 4);

@@ -30,6 +30,12 @@ struct dlb_key {
 	                     * that restriction. Encoded last, as "|only=TEXT", and only when set ('|' becomes '/') */
 };
 
+/* A restriction (--only TEXT) as a key holds it, in buf (at least sizeof k->only bytes): TEXT itself where it fits
+ * k->only, else its first 46 characters, '~' and the FNV-1a hash of the whole TEXT in 16 hex digits (63 in all),
+ * so that a restriction of any length (one whole configuration, say) has keys of its own and the same TEXT finds
+ * them again. */
+void dlb_key_only_text(const char *only, char *buf, size_t len);
+
 /* Where k was measured, as tables head it: "NVIDIA H200 (132sm-...), driver 13.0, CUDA 13.0". */
 void dlb_key_gpu_text(const struct dlb_key *k, char *buf, size_t len);
 /* The model id of a GPU from its facts (struct dlb_key's id). */

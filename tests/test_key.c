@@ -145,6 +145,24 @@ static void test_only(void)
 	CHECK(dlb_key_decode(bad, strlen(bad), &d) != 0, "a key with two restrictions decoded");
 	snprintf(bad, sizeof bad, "%.*s%0*d", n - 1, buf, (int)sizeof k.only, 7);
 	CHECK(dlb_key_decode(bad, strlen(bad), &d) != 0, "a restriction longer than the field decoded");
+	/* a restriction too long for the field (one whole configuration of fp32 GEMM): its first 46 characters, '~'
+	 * and the hash of the whole, the same for the same text, another for a text that differs only at its end;
+	 * a text that fits is kept as it is */
+	const char *full = "BM=256 BN=128 BK=8 TM=8 TN=16 KIND=3 KS=1 KU=4 L2PF=0 WGS=1 STAGES=3 ASPLIT=0";
+	char o1[sizeof k.only], o2[sizeof k.only], o3[sizeof k.only], o4[sizeof k.only];
+	dlb_key_only_text(full, o1, sizeof o1);
+	dlb_key_only_text(full, o2, sizeof o2);
+	dlb_key_only_text("BM=256 BN=128 BK=8 TM=8 TN=16 KIND=3 KS=1 KU=4 L2PF=0 WGS=1 STAGES=4 ASPLIT=0", o3, sizeof o3);
+	dlb_key_only_text("family:FFMA", o4, sizeof o4);
+	CHECK(strlen(o1) == sizeof k.only - 1 && !strncmp(o1, full, 46) && o1[46] == '~' &&
+		      strspn(o1 + 47, "0123456789abcdef") == 16,
+	      "a long restriction as a key holds it: \"%s\"", o1);
+	CHECK(!strcmp(o1, o2) && strcmp(o1, o3), "long restrictions: \"%s\", \"%s\", \"%s\"", o1, o2, o3);
+	CHECK(!strcmp(o4, "family:FFMA"), "a short restriction changed: \"%s\"", o4);
+	snprintf(k.only, sizeof k.only, "%s", o1);
+	n = dlb_key_encode(&k, buf, sizeof buf);
+	CHECK(n > 0 && dlb_key_decode(buf, (size_t)n, &d) == 0 && keys_equal(&k, &d), "a long restriction's key did not "
+	      "round-trip: %s", buf);
 }
 
 /* Version 1 (schema 2 databases) still decodes, for the migration: uuid= read as the id, always a UUID. */
