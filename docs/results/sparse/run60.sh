@@ -27,7 +27,7 @@ for r in csv.DictReader(open(sys.argv[1])):
           r["layout"], r["best_config"][:52], r["tuned_us"], r["cusparse_algo"], r["cusparse_us"], r["paired_speedup"]))
 PY
 done
-# (3) KIND 6 alone, fp32, on block_rows.csv: the build of run58 (.gpu/dlbtune_k6a, b234458) against this one,
+# (3) KIND 6 alone, fp32, on block_rows.csv: the build of run58 (.gpu/dlbtune_k6a, 90ae36a) against this one,
 # whose KIND 6 loads the next four rows of B before each step's FMAs. Prediction: 15-30% faster at 16x16.
 for b in .gpu/dlbtune_k6a ./dlbtune; do
 	s=$(date +%s)
