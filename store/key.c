@@ -6,6 +6,7 @@
 #include "key.h"
 
 #include "../src/err.h"
+#include "../src/jit.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -29,10 +30,7 @@ void dlb_key_only_text(const char *only, char *buf, size_t len)
 		snprintf(buf, len, "%s", only);
 		return;
 	}
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (const unsigned char *p = (const unsigned char *)only; *p; p++)
-		h = (h ^ *p) * 0x100000001b3ull;
-	snprintf(buf, len, "%.*s~%016" PRIx64, (int)(keep - 18), only, h);
+	snprintf(buf, len, "%.*s~%016" PRIx64, (int)(keep - 18), only, dlb_hash64(only, strlen(only)));
 }
 
 int dlb_key_id_is_uuid(const char *id)
