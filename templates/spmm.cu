@@ -25,8 +25,8 @@
 //          6: A in BSR, blocks of RPW x RPW (block patterns whose square blocks tile M and K: the BSR copy the
 //             host makes for cuSPARSE too) — each lane keeps a block row's RPW rows of its VN columns, so each
 //             value of B it loads serves RPW products.
-//          7: fp16 only, tensor cores on the same BSR copy (blocks of 16x16 or 32x32: whole m16k16 fragments),
-//             mma.sync m16n8k16 with B's fragments read straight from global memory.
+//          7: fp16 only, tensor cores on the same BSR copy (blocks of 16x16 or 32x32: whole m16k16 fragments;
+//             8x8: half of an m16k8 one), mma.sync with B's fragments read straight from global memory.
 //   TPR    lanes per row (KIND 0, 1, 4; KIND 2, 3: 32)
 //   VN     columns per lane: vectors of min(VN, 4), the q-th at column q·(lanes·4) + lane·4 (VN >= 4) so that
 //          a warp's vector loads and shared-memory reads are contiguous
@@ -36,7 +36,7 @@
 //   MINB   KIND 3: blocks an SM its registers are capped for (launch bounds' minimum; 1 otherwise)
 //   NZV    KIND 0, 4: nonzeros a lane reads at once: 1, or 4 (one load of 4 values and one of 4 columns
 //          where the row's nonzeros are aligned to 4; the head and tail one at a time); 1 otherwise
-// KIND 6, 7: RPW is the block's side (4, 8, 16 or 32; KIND 7 16 or 32); spmm(bsr_row_ptr, bsr_col, bsr_val, B,
+// KIND 6, 7: RPW is the block's side (4, 8, 16 or 32; KIND 7 8, 16 or 32); spmm(bsr_row_ptr, bsr_col, bsr_val, B,
 // C, M, N, K), grid (M / RPW block rows, column chunks of WARPS·32·VN), no shared memory.
 // KIND 5: RPW is MI (m16 tiles a warp), VN is NI (n8 tiles); spmm(toff, tent, B, C, M, N, K), grid (groups of
 // 16·RPW rows / WARPS, column chunks of 8·VN), dynamic shared memory 2·BK·(8·VN + 8, VN odd: 8·VN)·2 +
@@ -863,16 +863,18 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
 #if !SPMM_FP16
 #error "KIND 7 runs on the tensor cores in fp16: the fp16 op's"
 #endif
-#if RPW != 16 && RPW != 32
-#error "KIND 7: RPW is the block's side, 16 or 32"
+#if RPW != 8 && RPW != 16 && RPW != 32
+#error "KIND 7: RPW is the block's side, 8, 16 or 32"
 #endif
 // Tensor cores on A's BSR copy (as KIND 6): a nonzero block of RPW x RPW is (RPW/16)^2 m16k16 A fragments, read
 // straight from it (four 32-bit loads a lane each); B needs no copy either. A block of WARPS warps takes block
 // row blockIdx.x and WARPS·32·VN columns; a warp's 32 columns are four n8 tiles whose columns interleave (tile q's
 // column c is physical column 4c + q), so that a lane's B fragments for all four come from one 8-byte load of a
 // row of B (four consecutive halves, one a tile) per k it needs, and its outputs of a row are 8 consecutive
-// columns (one 16-byte store). mma.sync m16n8k16, fp32 sums, block by block in a fixed order.
-#define K7_MI (RPW / 16) // m16 tiles of a block row, and k16 steps of a block
+// columns (one 16-byte store). mma.sync m16n8k16, fp32 sums, block by block in a fixed order. An 8x8 block is
+// the top half of an m16n8k8 fragment (the bottom half zeros: half the tensor cores' work wasted, where a block
+// row of 16 would need two block rows' blocks at the same columns).
+#define K7_MI (RPW >= 16 ? RPW / 16 : 1) // m16 tiles of a block row, and k16 steps of a block
 
 // Four halves of row k of B from column c (a multiple of 4) as two words; zeros past N.
 __device__ __forceinline__ uint2 k7_load4(const elem *__restrict__ B, i64 k, int c, int N)
@@ -911,6 +913,30 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
 		for (int j = start; j < end; j++) {
 			const elem *a = bval + (i64)j * (RPW * RPW);
 			const i64 k0 = (i64)__ldg(bcol + j) * RPW;
+#if RPW == 8
+			{ // m16n8k8: A's rows g of the block (rows g + 8 zeros), B's rows 2t and 2t + 1
+				uint2 wb[VN][2];
+#pragma unroll
+				for (int v = 0; v < VN; v++) {
+					const int c = n0 + v * 32 + 4 * g;
+					wb[v][0] = k7_load4(B, k0 + 2 * t, c, N);
+					wb[v][1] = k7_load4(B, k0 + 2 * t + 1, c, N);
+				}
+				const unsigned a0 = __ldg(reinterpret_cast<const unsigned *>(a + g * 8 + 2 * t)), a1 = 0u;
+#pragma unroll
+				for (int v = 0; v < VN; v++)
+#pragma unroll
+					for (int q = 0; q < 4; q++) {
+						const unsigned b0 = __byte_perm(q < 2 ? wb[v][0].x : wb[v][0].y,
+										q < 2 ? wb[v][1].x : wb[v][1].y, q % 2 ? 0x7632u : 0x5410u);
+						asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5}, "
+							     "{%6}, {%0,%1,%2,%3};\n"
+							     : "+f"(acc[0][v][q][0]), "+f"(acc[0][v][q][1]), "+f"(acc[0][v][q][2]),
+							       "+f"(acc[0][v][q][3])
+							     : "r"(a0), "r"(a1), "r"(b0));
+					}
+			}
+#else
 #pragma unroll
 			for (int ki = 0; ki < K7_MI; ki++) {
 				// B: rows 2t, 2t + 1, 2t + 8, 2t + 9 of this k16 step, four columns of each 32
@@ -948,13 +974,14 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
 						}
 				}
 			}
+#endif
 		}
 		// tile q's outputs (g, 2t), (g, 2t + 1) are columns 8t + q and 8t + 4 + q of the 32: a row's eight
 		// consecutive columns from 8t
 #pragma unroll
 		for (int mi = 0; mi < K7_MI; mi++)
 #pragma unroll
-			for (int h = 0; h < 2; h++) {
+			for (int h = 0; h < (RPW == 8 ? 1 : 2); h++) {
 				const i64 r = (i64)br * RPW + mi * 16 + g + 8 * h;
 #pragma unroll
 				for (int v = 0; v < VN; v++) {

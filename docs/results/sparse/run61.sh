@@ -38,7 +38,7 @@ smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio,\
 smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio
 for job in "fp32:KIND=6 TPR=32 VN=4 WARPS=2 RPW=16" "fp16:KIND=7 TPR=32 VN=1 WARPS=2 RPW=16"; do
 	p=${job%%:*} cfg=${job#*:}
-	timeout -k 5 90 ncu --target-processes all -k regex:'^spmm$' -c 1 --metrics $m ./dlbtune --op spmm --prec $p \
+	timeout -k 5 60 ncu --target-processes all -k regex:'^spmm$' -c 1 --metrics $m ./dlbtune --op spmm --prec $p \
 		--m 7680 --n 1500 --k 2560 --sparsity 0.9 --pattern block:16x16 --only "$cfg" --db /tmp/ncu_$p.db \
 		>$OUT/ncu_$p.txt 2>&1
 	echo "== ncu $p $cfg: exit $?"

@@ -60,7 +60,7 @@ static const struct dlb_param s_params[S_NPARAMS] = {
 static const struct dlb_param h_params[S_NPARAMS] = {
 	[S_KIND] = {"KIND", KIND_ABOUT "; 5: tensor cores (mma.sync) on A made dense in shared memory a k-slice at a "
 				       "time, from a tiled copy; " KIND6_ABOUT "; 7: tensor cores (mma.sync) on A's BSR copy, "
-				       "RPW 16 or 32",
+				       "RPW 8, 16 or 32",
 		    8, {0, 1, 2, 3, 4, 5, 6, 7}, 1,
 		    (const char *const[]){KIND_NAMES, "HMMA A dense in shared memory, tiled copy", KIND6_NAME,
 					  "HMMA BSR blocks"}},
@@ -88,12 +88,12 @@ static int c_bsr(const int *v, const struct dlb_limits *lim)
 	return v[S_KIND] != 6 || (v[S_TPR] == 32 && v[S_BK] == 32 && v[S_RPW] >= 4 && v[S_RPW] * v[S_VN] <= 64);
 }
 
-/* fp16's KIND 7: RPW the block's side, 16 or 32 (whole m16k16 fragments), VN a warp's groups of 32 columns (four
- * n8 tiles each), accumulators 16*(RPW/16)*VN <= 64; TPR 32 and BK 32 (unused) */
+/* fp16's KIND 7: RPW the block's side, 8 (half an m16k8 fragment), 16 or 32 (whole m16k16 ones), VN a warp's
+ * groups of 32 columns (four n8 tiles each), accumulators 16*(RPW/16)*VN <= 64; TPR 32 and BK 32 (unused) */
 static int c_bsr_mma(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
-	return v[S_KIND] != 7 || (v[S_TPR] == 32 && v[S_BK] == 32 && (v[S_RPW] == 16 || v[S_RPW] == 32) &&
+	return v[S_KIND] != 7 || (v[S_TPR] == 32 && v[S_BK] == 32 && v[S_RPW] >= 8 &&
 				  v[S_VN] <= 4 && v[S_RPW] * v[S_VN] <= 64);
 }
 
@@ -176,7 +176,7 @@ static const struct dlb_constraint h_constraints[] = {
 		 "VN <= 8",
 	 .kind = DLB_CON_CUSTOM,
 	 .ok = c_mma},
-	{.text = "KIND 7: TPR = 32, BK = 32, RPW (the block's side) 16 or 32, VN (32 columns each) <= 4, RPW*VN <= 64",
+	{.text = "KIND 7: TPR = 32, BK = 32, RPW (the block's side) 8, 16 or 32, VN (32 columns each) <= 4, RPW*VN <= 64",
 	 .kind = DLB_CON_CUSTOM,
 	 .ok = c_bsr_mma},
 };
@@ -1065,7 +1065,7 @@ static void s_data_note(void *state, char *buf, int len)
 		off += snprintf(buf + off, (size_t)(len - off), "; cuSPARSE's %s %dx%d copies %.1f MB, built in %.0f ms on the host%s",
 				s->es == 2 ? "BSR/ELL" : "BSR", s->blocks_bs, s->blocks_bs, (double)s->blocks_bytes / 1e6,
 				s->blocks_ms,
-				s->blocks_bs >= 16 && s->es == 2 ? " (KIND 6 and 7 read the BSR one)"
+				s->blocks_bs >= 8 && s->es == 2 ? " (KIND 6 and 7 read the BSR one)"
 				: s->blocks_bs >= 4              ? " (KIND 6 reads the BSR one)"
 								 : "");
 	if (s->blocks_why[0] && off >= 0 && off < len)
