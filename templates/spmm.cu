@@ -33,7 +33,8 @@
 //   WARPS  warps per block
 //   RPW    rows per warp (KIND 2, 3; KIND 6: the block's side; 1 otherwise)
 //   BK     rows of B per shared-memory slab (KIND 2, 3: two slabs in flight; 32 otherwise)
-//   MINB   KIND 3: blocks an SM its registers are capped for (launch bounds' minimum; 1 otherwise)
+//   MINB   KIND 3: blocks an SM its registers are capped for (launch bounds' minimum); KIND 6: warps an SM in
+//          eights (2: 16 warps, 128 registers a thread; 3: 24, 80; 4: 32, 64), 1 uncapped; 1 otherwise
 //   NZV    KIND 0, 4: nonzeros a lane reads at once: 1, or 4 (one load of 4 values and one of 4 columns
 //          where the row's nonzeros are aligned to 4; the head and tail one at a time); 1 otherwise
 // KIND 6, 7: RPW is the block's side (4, 8, 16 or 32; KIND 7 8, 16 or 32); spmm(bsr_row_ptr, bsr_col, bsr_val, B,
@@ -42,8 +43,8 @@
 // 16·RPW rows / WARPS, column chunks of 8·VN), dynamic shared memory 2·BK·(8·VN + 8, VN odd: 8·VN)·2 +
 // WARPS·16·RPW·(BK + 8)·2.
 // Constraints (checked by the host before compiling, src/ops/sparse/spmm.c): KIND 2, 3 have TPR 32, VN >= 4;
-// KIND 0, 1, 4 have RPW 1, BK 32; KIND 6 TPR 32, BK 32, RPW 4-32, RPW·VN <= 64; all but KIND 3 MINB 1; all but
-// KIND 0, 4 NZV 1.
+// KIND 0, 1, 4 have RPW 1, BK 32; KIND 6 TPR 32, BK 32, RPW 4-32, RPW·VN <= 64; all but KIND 3 and 6 MINB 1; all
+// but KIND 0, 4 NZV 1.
 // Kernel: spmm(row_ptr, col, val, B, C, M, N, K); KIND 3: spmm(segoff, segs, span16, B, C, M, N, K). Grid
 // (ceil(M / rows per block), column chunks), 32·WARPS threads; KIND 2 takes 2·BK·32·VN·ES bytes of dynamic
 // shared memory (ES: an element's bytes, 4 or 2), KIND 3 that and 2·WARPS·span16·16 for the segments (span16: a
@@ -814,7 +815,10 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) spmm(const unsigned *__
 #else
 #define K6_UNROLL _Pragma("unroll")
 #endif
-extern "C" __global__ void __launch_bounds__(THREADS, 1)
+// Registers: uncapped (MINB 1), ptxas took up to 206 and ran 8 warps an SM (run61's ncu: 11% of the warp slots,
+// latency-bound); MINB 2-4 ask for 8·MINB warps an SM.
+#define K6_MINB (MINB == 1 ? 1 : 8 * MINB / WARPS)
+extern "C" __global__ void __launch_bounds__(THREADS, K6_MINB)
 	spmm(const int *__restrict__ bptr, const int *__restrict__ bcol, const elem *__restrict__ bval,
 	     const elem *__restrict__ B, elem *__restrict__ C, int M, int N, int K)
 {

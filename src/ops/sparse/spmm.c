@@ -46,7 +46,8 @@ enum { S_KIND, S_TPR, S_VN, S_WARPS, S_RPW, S_BK, S_MINB, S_NZV, S_NPARAMS };
 	[S_RPW] = {"RPW", "rows per warp (KIND 2, 3; KIND 5: m16 tiles a warp; KIND 6, 7: the block's side)", 6,            \
 		   {1, 2, 4, 8, 16, 32}},                                                                                \
 	[S_BK] = {"BK", "rows of B per shared-memory slab (KIND 2, 3, 5)", 4, {32, 64, 128, 256}},                     \
-	[S_MINB] = {"MINB", "KIND 3: blocks an SM its registers are capped for (launch bounds' minimum)", 4, {1, 2, 3, 4}}, \
+	[S_MINB] = {"MINB", "KIND 3: blocks an SM its registers are capped for (launch bounds' minimum); KIND 6: warps an " \
+			    "SM in eights, 1 uncapped", 4, {1, 2, 3, 4}}, \
 	[S_NZV] = {"NZV", "KIND 0, 4: nonzeros a lane reads at once (4: 16-byte loads of values and of columns)", 2, {1, 4}}
 
 static const struct dlb_param s_params[S_NPARAMS] = {
@@ -136,10 +137,16 @@ static int c_minb(const int *v, const struct dlb_limits *lim)
 	(void)lim;
 	/* KIND 3: the threads an SM allows, and a thread's accumulators and some 48 registers more (56 with slabs
 	 * of over 32 rows) under the cap (ptxas's: the share of the 64K registers, a multiple of 8) */
-	return v[S_KIND] == 3 ? 32 * v[S_WARPS] * v[S_MINB] <= 2048 &&
-					v[S_RPW] * v[S_VN] + (v[S_BK] > 32 ? 56 : 48) <=
-						(65536 / (32 * v[S_WARPS] * v[S_MINB]) & ~7)
-			      : v[S_MINB] == 1;
+	if (v[S_KIND] == 3)
+		return 32 * v[S_WARPS] * v[S_MINB] <= 2048 &&
+		       v[S_RPW] * v[S_VN] + (v[S_BK] > 32 ? 56 : 48) <= (65536 / (32 * v[S_WARPS] * v[S_MINB]) & ~7);
+	/* KIND 6: 8·MINB warps an SM (templates/spmm.cu's K6_MINB): the accumulators, four rows of B, the four
+	 * values of A ptxas loads ahead for each of the block's rows and 28 registers more under 65536 / (256·MINB)
+	 * to a multiple of 8 (fitted to ptxas's reports for both precisions: no candidate it admits spills) */
+	if (v[S_KIND] == 6)
+		return v[S_MINB] == 1 ||
+		       v[S_RPW] * v[S_VN] + 4 * v[S_VN] + 4 * v[S_RPW] + 28 <= (65536 / (256 * v[S_MINB]) & ~7);
+	return v[S_MINB] == 1;
 }
 
 /* KIND 5: a warp's MI = RPW m16 tiles and NI = VN n8 tiles (accumulators 4*RPW*VN: up to 128 registers), its
@@ -161,7 +168,8 @@ static int c_mma(const int *v, const struct dlb_limits *lim)
 	 .kind = DLB_CON_CUSTOM, \
 	 .ok = c_seg}, \
 	{.text = "MINB: KIND 3's, at most 2048 threads an SM (32*WARPS*MINB), registers RPW*VN + 48 " \
-		 "(56 where BK > 32) <= 65536 / (32*WARPS*MINB) to a multiple of 8; 1 for the others", \
+		 "(56 where BK > 32) <= 65536 / (32*WARPS*MINB) to a multiple of 8; KIND 6's (8*MINB warps an SM), " \
+		 "RPW*VN + 4*VN + 4*RPW + 28 <= 65536 / (256*MINB) to a multiple of 8; 1 for the others", \
 	 .kind = DLB_CON_CUSTOM, \
 	 .ok = c_minb}, \
 	{.text = "NZV 4: KIND 0 and 4 only", .kind = DLB_CON_CUSTOM, .ok = c_nzv}, \
