@@ -1,0 +1,24 @@
+#!/bin/bash
+# Device call 82 (sparse, issue 29): the sparsity sweep on an H200 with today's kernels (run43's was an H100's,
+# before KIND 4-7): 7680x1500x2560 fp32, uniform, sparsities 0.70-0.99, default search, `--samples 5 --paired 10`
+# (the call's device time), one database. Each row its own call, so a cut run keeps the rows before it.
+# Prediction: ahead of cuSPARSE at every sparsity (1.25-1.6x), ahead of dense from about 80%.
+. .gpu/env.sh
+exec > >(tee $OUT/log.txt) 2>&1
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
+t0=$(date +%s)
+for sp in 0.99 0.97 0.95 0.93 0.90 0.85 0.80 0.75 0.70; do
+	[ $(( $(date +%s) - t0 )) -gt ${STOP_S:-170} ] && { echo "(stopped before $sp: the call's time)"; break; }
+	timeout -s INT -k 5 60 ./dlbtune --op spmm --prec fp32 --m 7680 --n 1500 --k 2560 --sparsity $sp --samples 5 --paired 10 \
+		--db /tmp/sweep --csv 2>>/tmp/sweep.err >/tmp/one.csv
+	echo "== $sp: exit $? at $(( $(date +%s) - t0 )) s"
+	[ -s $OUT/sweep.csv ] && tail -n +2 /tmp/one.csv >>$OUT/sweep.csv || cat /tmp/one.csv >>$OUT/sweep.csv
+done
+python3 - $OUT/sweep.csv <<'PY'
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    print("  %s | %-50s %9s us | %-10s %9s us | dense %9s us | paired %s | ours wrt dense %s" % (r["sparsity"],
+          r["best_config"][:50], r["tuned_us"], r["cusparse_algo"], r["cusparse_us"], r["dense_us"], r["paired_speedup"],
+          r["speedup_wrt_dense"]))
+PY
+gzip -c /tmp/sweep.err >$OUT/sweep.err.gz
