@@ -32,18 +32,20 @@
 //          a warp's vector loads and shared-memory reads are contiguous
 //   WARPS  warps per block
 //   RPW    rows per warp (KIND 2, 3; KIND 6: the block's side; 1 otherwise)
-//   BK     rows of B per shared-memory slab (KIND 2, 3: two slabs in flight; 32 otherwise)
+//   BK     rows of B per shared-memory slab (KIND 2, 3: two slabs in flight); KIND 6: 32, or 64 for A's blocks
+//          staged in shared memory; 32 otherwise
 //   MINB   KIND 3: blocks an SM its registers are capped for (launch bounds' minimum); KIND 6: warps an SM in
 //          eights (2: 16 warps, 128 registers a thread; 3: 24, 80; 4: 32, 64), 1 uncapped; 1 otherwise
 //   NZV    KIND 0, 4: nonzeros a lane reads at once: 1, or 4 (one load of 4 values and one of 4 columns
 //          where the row's nonzeros are aligned to 4; the head and tail one at a time); 1 otherwise
 // KIND 6, 7: RPW is the block's side (4, 8, 16 or 32; KIND 7 8, 16 or 32); spmm(bsr_row_ptr, bsr_col, bsr_val, B,
-// C, M, N, K), grid (M / RPW block rows, column chunks of WARPS·32·VN), no shared memory.
+// C, M, N, K), grid (M / RPW block rows, column chunks of WARPS·32·VN), no dynamic shared memory (KIND 6 BK 64:
+// 2·RPW·RPW elements of static).
 // KIND 5: RPW is MI (m16 tiles a warp), VN is NI (n8 tiles); spmm(toff, tent, B, C, M, N, K), grid (groups of
 // 16·RPW rows / WARPS, column chunks of 8·VN), dynamic shared memory 2·BK·(8·VN + 8, VN odd: 8·VN)·2 +
 // WARPS·16·RPW·(BK + 8)·2.
 // Constraints (checked by the host before compiling, src/ops/sparse/spmm.c): KIND 2, 3 have TPR 32, VN >= 4;
-// KIND 0, 1, 4 have RPW 1, BK 32; KIND 6 TPR 32, BK 32, RPW 4-32, RPW·VN <= 64; all but KIND 3 and 6 MINB 1; all
+// KIND 0, 1, 4 have RPW 1, BK 32; KIND 6 TPR 32, BK 32 or 64, RPW 4-32, RPW·VN <= 64; all but KIND 3 and 6 MINB 1; all
 // but KIND 0, 4 NZV 1.
 // Kernel: spmm(row_ptr, col, val, B, C, M, N, K); KIND 3: spmm(segoff, segs, span16, B, C, M, N, K). Grid
 // (ceil(M / rows per block), column chunks), 32·WARPS threads; KIND 2 takes 2·BK·32·VN·ES bytes of dynamic
@@ -354,7 +356,7 @@ extern "C" __global__ void KIND1_BOUNDS spmm(const int *__restrict__ row_ptr, co
 }
 #endif
 
-#if KIND == 2 || KIND == 3 || KIND == 5
+#if KIND == 2 || KIND == 3 || KIND == 5 || KIND == 6
 __device__ __forceinline__ unsigned smem_u32(const void *p)
 {
 	return (unsigned)__cvta_generic_to_shared(p);
@@ -818,6 +820,35 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) spmm(const unsigned *__
 // Registers: uncapped (MINB 1), ptxas took up to 206 and ran 8 warps an SM (run61's ncu: 11% of the warp slots,
 // latency-bound); MINB 2-4 ask for 8·MINB warps an SM.
 #define K6_MINB (MINB == 1 ? 1 : 8 * MINB / WARPS)
+#if BK == 64
+// BK 64: A's blocks staged in shared memory, the next block's copy (cp.async, every thread of the block a 16-byte
+// piece) in flight while this one is used, and the next four rows of B loaded before this step's FMAs (across
+// blocks too): with 64 registers of A's values no longer loaded ahead, a lane keeps both steps' rows of B. Each
+// step then waits on neither memory; the FMAs and their order are BK 32's.
+static_assert(RPW * RPW * sizeof(elem) % 16 == 0, "KIND 6 BK 64: whole 16-byte pieces of a block");
+#define K6_PIECES (RPW * RPW * (int)sizeof(elem) / 16)
+__device__ __forceinline__ void k6_stage(elem *dst, const elem *__restrict__ bval, int j)
+{
+	const char *src = reinterpret_cast<const char *>(bval + (i64)j * (RPW * RPW));
+	for (int i = threadIdx.x; i < K6_PIECES; i += THREADS)
+		cp_async_n<16>(reinterpret_cast<char *>(dst) + 16 * i, src + 16 * i, true);
+	asm volatile("cp.async.commit_group;\n" ::);
+}
+// Four values of A's staged block row r, columns c0..c0 + 3, as floats (the same address in every lane).
+__device__ __forceinline__ void k6_lds4(const elem *a, float *out)
+{
+#if SPMM_FP16
+	const uint2 w = *reinterpret_cast<const uint2 *>(a);
+	out[0] = to_f((elem)(w.x & 0xffffu));
+	out[1] = to_f((elem)(w.x >> 16));
+	out[2] = to_f((elem)(w.y & 0xffffu));
+	out[3] = to_f((elem)(w.y >> 16));
+#else
+	const float4 t = *reinterpret_cast<const float4 *>(a);
+	out[0] = t.x, out[1] = t.y, out[2] = t.z, out[3] = t.w;
+#endif
+}
+#endif
 extern "C" __global__ void __launch_bounds__(THREADS, K6_MINB)
 	spmm(const int *__restrict__ bptr, const int *__restrict__ bcol, const elem *__restrict__ bval,
 	     const elem *__restrict__ B, elem *__restrict__ C, int M, int N, int K)
@@ -827,6 +858,9 @@ extern "C" __global__ void __launch_bounds__(THREADS, K6_MINB)
 	const int lane = threadIdx.x % 32, w = threadIdx.x / 32, br = blockIdx.x;
 	const int start = bptr[br], end = bptr[br + 1];
 	const int chunks = (N + THREADS * VN - 1) / (THREADS * VN);
+#if BK == 64
+	__shared__ __align__(16) elem as[2][RPW * RPW];
+#endif
 	for (int ch = blockIdx.y; ch < chunks; ch += gridDim.y) {
 		const int n0 = (ch * WARPS + w) * 32 * VN;
 		float acc[RPW][VN];
@@ -835,6 +869,56 @@ extern "C" __global__ void __launch_bounds__(THREADS, K6_MINB)
 #pragma unroll
 			for (int v = 0; v < VN; v++)
 				acc[r][v] = 0.0f;
+#if BK == 64
+		if (start < end) {
+			k6_stage(as[0], bval, start);
+			float b[4][VN];
+			i64 kn = (i64)__ldg(bcol + start) * RPW; // the rows of B the next loads read
+#pragma unroll
+			for (int cc = 0; cc < 4; cc++)
+				load_row(B, kn + cc, N, n0, lane, 32, b[cc]);
+			for (int j = start; j < end; j++) {
+				const i64 k0 = kn;
+				const i64 k1 = j + 1 < end ? (i64)__ldg(bcol + j + 1) * RPW : -1;
+				if (j + 1 < end) // block j + 1's copy in flight; wait for block j's
+					k6_stage(as[(j + 1 - start) & 1], bval, j + 1);
+				else
+					asm volatile("cp.async.commit_group;\n" ::);
+				asm volatile("cp.async.wait_group 1;\n" ::);
+				__syncthreads();
+				const elem *a = as[(j - start) & 1];
+				K6_UNROLL
+				for (int c0 = 0; c0 < RPW; c0 += 4) {
+					float bn[4][VN]; // the next step's rows: this block's, or the next block's first four
+					const i64 kr = c0 + 4 < RPW ? k0 + c0 + 4 : k1;
+					if (kr >= 0) {
+#pragma unroll
+						for (int cc = 0; cc < 4; cc++)
+							load_row(B, kr + cc, N, n0, lane, 32, bn[cc]);
+					}
+#pragma unroll
+					for (int r = 0; r < RPW; r++) {
+						float a4[4];
+						k6_lds4(a + r * RPW + c0, a4);
+#pragma unroll
+						for (int cc = 0; cc < 4; cc++)
+#pragma unroll
+							for (int v = 0; v < VN; v++)
+								acc[r][v] = fmaf(a4[cc], b[cc][v], acc[r][v]);
+					}
+					if (kr >= 0) {
+#pragma unroll
+						for (int cc = 0; cc < 4; cc++)
+#pragma unroll
+							for (int v = 0; v < VN; v++)
+								b[cc][v] = bn[cc][v];
+					}
+				}
+				kn = k1;
+				__syncthreads(); // every warp is done with block j's copy before block j + 2's lands on it
+			}
+		}
+#else
 		for (int j = start; j < end; j++) {
 			const elem *a = bval + (i64)j * (RPW * RPW);
 			const i64 k0 = (i64)__ldg(bcol + j) * RPW;
@@ -856,6 +940,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, K6_MINB)
 				}
 			}
 		}
+#endif
 #pragma unroll
 		for (int r = 0; r < RPW; r++)
 			store_row(C, (i64)br * RPW + r, N, n0, lane, 32, acc[r]);

@@ -45,7 +45,7 @@ enum { S_KIND, S_TPR, S_VN, S_WARPS, S_RPW, S_BK, S_MINB, S_NZV, S_NPARAMS };
 	[S_WARPS] = {"WARPS", "warps per block (16: KIND 3)", 5, {1, 2, 4, 8, 16}},                                    \
 	[S_RPW] = {"RPW", "rows per warp (KIND 2, 3; KIND 5: m16 tiles a warp; KIND 6, 7: the block's side)", 6,            \
 		   {1, 2, 4, 8, 16, 32}},                                                                                \
-	[S_BK] = {"BK", "rows of B per shared-memory slab (KIND 2, 3, 5)", 4, {32, 64, 128, 256}},                     \
+	[S_BK] = {"BK", "rows of B per shared-memory slab (KIND 2, 3, 5); KIND 6: 64 stages A's blocks in shared memory", 4, {32, 64, 128, 256}},                     \
 	[S_MINB] = {"MINB", "KIND 3: blocks an SM its registers are capped for (launch bounds' minimum); KIND 6: warps an " \
 			    "SM in eights, 1 uncapped", 4, {1, 2, 3, 4}}, \
 	[S_NZV] = {"NZV", "KIND 0, 4: nonzeros a lane reads at once (4: 16-byte loads of values and of columns)", 2, {1, 4}}
@@ -82,11 +82,13 @@ static int c_plain(const int *v, const struct dlb_limits *lim)
 }
 
 /* KIND 6: RPW the block's side (its rows' four columns at a time), every lane of a warp on its own columns (TPR
- * 32), BK unused (32), a lane's accumulators RPW*VN <= 64 */
+ * 32), BK 32 (A's values read from global memory) or 64 (staged in shared memory, B a step ahead), a lane's
+ * accumulators RPW*VN <= 64 */
 static int c_bsr(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
-	return v[S_KIND] != 6 || (v[S_TPR] == 32 && v[S_BK] == 32 && v[S_RPW] >= 4 && v[S_RPW] * v[S_VN] <= 64);
+	return v[S_KIND] != 6 ||
+	       (v[S_TPR] == 32 && (v[S_BK] == 32 || v[S_BK] == 64) && v[S_RPW] >= 4 && v[S_RPW] * v[S_VN] <= 64);
 }
 
 /* fp16's KIND 7: RPW the block's side, 8 (half an m16k8 fragment), 16 or 32 (whole m16k16 ones), VN a warp's
@@ -140,9 +142,14 @@ static int c_minb(const int *v, const struct dlb_limits *lim)
 	if (v[S_KIND] == 3)
 		return 32 * v[S_WARPS] * v[S_MINB] <= 2048 &&
 		       v[S_RPW] * v[S_VN] + (v[S_BK] > 32 ? 56 : 48) <= (65536 / (32 * v[S_WARPS] * v[S_MINB]) & ~7);
+	/* KIND 6 with A staged (BK 64): two steps' rows of B and no values of A ahead; fitted as below */
+	if (v[S_KIND] == 6 && v[S_BK] == 64)
+		return v[S_MINB] == 1 ||
+		       v[S_RPW] * v[S_VN] + 12 * v[S_VN] + 5 * v[S_RPW] + 12 <= (65536 / (256 * v[S_MINB]) & ~7);
 	/* KIND 6: 8·MINB warps an SM (templates/spmm.cu's K6_MINB): the accumulators, four rows of B, the four
 	 * values of A ptxas loads ahead for each of the block's rows and 28 registers more under 65536 / (256·MINB)
-	 * to a multiple of 8 (fitted to ptxas's reports for both precisions: no candidate it admits spills) */
+	 * to a multiple of 8 (fitted to ptxas's reports for both precisions: no candidate it admits spills; a
+	 * different ptxas may need them refitted) */
 	if (v[S_KIND] == 6)
 		return v[S_MINB] == 1 ||
 		       v[S_RPW] * v[S_VN] + 4 * v[S_VN] + 4 * v[S_RPW] + 28 <= (65536 / (256 * v[S_MINB]) & ~7);
@@ -169,11 +176,13 @@ static int c_mma(const int *v, const struct dlb_limits *lim)
 	 .ok = c_seg}, \
 	{.text = "MINB: KIND 3's, at most 2048 threads an SM (32*WARPS*MINB), registers RPW*VN + 48 " \
 		 "(56 where BK > 32) <= 65536 / (32*WARPS*MINB) to a multiple of 8; KIND 6's (8*MINB warps an SM), " \
-		 "RPW*VN + 4*VN + 4*RPW + 28 <= 65536 / (256*MINB) to a multiple of 8; 1 for the others", \
+		 "RPW*VN + 4*VN + 4*RPW + 28 (BK 64: RPW*VN + 12*VN + 5*RPW + 12) <= 65536 / (256*MINB) to a multiple " \
+		 "of 8; 1 for the others", \
 	 .kind = DLB_CON_CUSTOM, \
 	 .ok = c_minb}, \
 	{.text = "NZV 4: KIND 0 and 4 only", .kind = DLB_CON_CUSTOM, .ok = c_nzv}, \
-	{.text = "KIND 6: TPR = 32, BK = 32, RPW (the block's side) >= 4, accumulators RPW*VN <= 64 a thread", \
+	{.text = "KIND 6: TPR = 32, BK = 32 or 64 (A staged in shared memory), RPW (the block's side) >= 4, " \
+		 "accumulators RPW*VN <= 64 a thread", \
 	 .kind = DLB_CON_CUSTOM, \
 	 .ok = c_bsr}
 
