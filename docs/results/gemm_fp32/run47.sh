@@ -1,0 +1,32 @@
+#!/bin/bash
+# Device call 47 for issue 30, prepared 2026-11-28 (not run): DeepBench gemm_inference_server in fp32 with --fp32-math ffma
+# on one build (1a8a847), to check item 125's estimate (1.085x -> about 1.092x). Same as run46.sh (nvidia-h200-x2,
+# the even rows on GPU 0, the odd on GPU 1), default search, --min-search 2, fresh
+# databases; each half stops (SIGINT: the rows done are written) at END seconds.
+. .gpu/env.sh
+exec > >(tee $OUT/log.txt) 2>&1
+nvidia-smi --query-gpu=index,name,driver_version,clocks.max.sm,power.limit --format=csv,noheader
+t0=$(date +%s)
+suite=src/ops/gemm/suites/gemm_inference_server.csv
+awk 'NR == 1 || NR % 2 == 0' $suite > /tmp/tr0.csv
+awk 'NR == 1 || NR % 2 == 1' $suite > /tmp/tr1.csv
+end=${END:-560}
+for g in 0 1; do
+	CUDA_VISIBLE_DEVICES=$g timeout -s INT -k 10 $end ./dlbtune --op gemm --prec fp32 --suite /tmp/tr$g.csv \
+		--db /tmp/dbt$g --min-search 2 --fp32-math ffma --csv >$OUT/tr$g.csv 2>$OUT/tr$g.err &
+done
+wait
+echo "== inference_server ffma, both halves: at $(( $(date +%s) - t0 )) s"
+python3 - $OUT/tr0.csv $OUT/tr1.csv <<'PY'
+import csv, math, sys
+rows = [r for f in sys.argv[1:] for r in csv.DictReader(open(f)) if r.get("paired_speedup")]
+g = lambda v: math.exp(sum(map(math.log, v)) / len(v)) if v else float("nan")
+cls = {}
+for r in rows:
+    m, n, k = int(r["m"]), int(r["n"]), int(r["k"])
+    c = "N <= 16" if n <= 16 else ("< 1 GFLOP" if 2 * m * n * k < 1e9 else ">= 1 GFLOP")
+    cls.setdefault(c, []).append(float(r["paired_speedup"]))
+print("rows %d, paired geomean %.3f" % (len(rows), g([x for v in cls.values() for x in v])))
+for c, v in sorted(cls.items()):
+    print("  %-11s %3d rows %.3f (min %.3f)" % (c, len(v), g(v), min(v)))
+PY
