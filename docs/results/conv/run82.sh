@@ -9,7 +9,7 @@ exec > >(tee $OUT/log.txt) 2>&1
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
 for row in "84 20 256 256" "28 28 256 512"; do
 	read w h c k <<<"$row"
-	timeout -k 5 150 ncu --clock-control none --target-processes all -k regex:'conv_nhwc|conv_reduce' --launch-count 300 \
+	timeout -k 5 75 ncu --clock-control none --target-processes all -k regex:'conv_nhwc|conv_reduce' --launch-count 300 \
 		--metrics gpu__time_duration.sum ./dlbtune --op conv --prec fp16 --layout NHWC --w $w --h $h --c $c --n 1 \
 		--k $k --s 3 --r 3 --pad-w 1 --pad-h 1 --strategy exhaustive \
 		--only "BM=128 BN=128 BK=64 WARPS_M=2 WARPS_N=1 STAGES=4 KIND=2" --db /tmp/ncu_$w$c$k >$OUT/ncu_${w}x$h.txt 2>&1
