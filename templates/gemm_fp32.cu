@@ -325,55 +325,6 @@ __device__ __forceinline__ void store_tile(float (&acc)[TM][TN], float *dst, i64
 	}
 }
 
-// Split-K, KIND 0: the last split of a tile writes C (this thread's TM x TN elements at tm0, tn0) as the splits'
-// partials summed in splitk_sum's order (0, then split 0, 1, ...: the same bits). Four rows of a column at a time
-// (a float4 of each split where M % 4 == 0), two splits' loads in flight before their sums: an element at a time,
-// as splitk_sum alone, waits an L2 round trip for every element and every four splits, the tail every split-K
-// tile waits on (6-24% of the split rows' time, docs/results/gemm_fp32 run43-44). Rows with M % 4 != 0 keep
-// splitk_sum. Not inlined, and two splits not four: the fewest kernels whose registers ptxas caps with a spill
-// (7 of 2608, 4-24 bytes; run45's variants 9-16).
-__device__ __noinline__ void splitk_finish(const float *__restrict__ W, float *__restrict__ C, i64 ldc, i64 M, i64 N,
-					   i64 tm0, i64 tn0, int vec_c)
-{
-	const bool vec = M % 4 == 0;
-	const i64 MN = M * N;
-	const unsigned Z = gridDim.z;
-#pragma unroll 1
-	for (int g = 0; g < TM * TN / 4; g++) {
-		const int j = g / (TM / 4), i = g % (TM / 4) * 4;
-		const i64 row = tm0 + row_of(i), col = tn0 + col_of(j);
-		if (row >= M || col >= N)
-			continue;
-		if (!vec || row + 3 >= M) {
-			for (int u = 0; u < 4 && row + u < M; u++)
-				C[col * ldc + row + u] = splitk_sum(W, M, N, row + u, col);
-			continue;
-		}
-		const float *p = W + col * M + row;
-		float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
-		unsigned z = 0;
-		for (; z + 2 <= Z; z += 2) {
-			float4 v[2];
-#pragma unroll
-			for (int u = 0; u < 2; u++)
-				v[u] = __ldcg(reinterpret_cast<const float4 *>(p + (z + u) * MN));
-#pragma unroll
-			for (int u = 0; u < 2; u++)
-				sum.x += v[u].x, sum.y += v[u].y, sum.z += v[u].z, sum.w += v[u].w;
-		}
-		for (; z < Z; z++) {
-			const float4 v = __ldcg(reinterpret_cast<const float4 *>(p + z * MN));
-			sum.x += v.x, sum.y += v.y, sum.z += v.z, sum.w += v.w;
-		}
-		float *d = C + col * ldc + row;
-		if (vec_c) {
-			*reinterpret_cast<float4 *>(d) = sum;
-		} else {
-			d[0] = sum.x, d[1] = sum.y, d[2] = sum.z, d[3] = sum.w;
-		}
-	}
-}
-
 template <int TA, int TB>
 __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const float *__restrict__ A, i64 lda,
 					  const float *__restrict__ B, i64 ldb, float *__restrict__ C, i64 ldc,
@@ -489,7 +440,13 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const float *__re
 	store_tile(acc, W + (i64)blockIdx.z * MN, M, M, N, tm0, tn0, M % 4 == 0);
 	if (!splitk_last(counters, last_block))
 		return;
-	splitk_finish(W, C, ldc, M, N, tm0, tn0, vec_c);
+	// Rolled on purpose: this runs once per tile, and unrolling it per accumulator costs compile time.
+#pragma unroll 1
+	for (int e = 0; e < TM * TN; e++) {
+		const i64 row = tm0 + row_of(e % TM), col = tn0 + col_of(e / TM);
+		if (row < M && col < N)
+			C[col * ldc + row] = splitk_sum(W, M, N, row, col);
+	}
 	if (tid == 0)
 		counters[blockIdx.x] = 0;
 }

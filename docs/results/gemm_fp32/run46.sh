@@ -1,6 +1,6 @@
 #!/bin/bash
 # Device call 46 for issue 30, prepared 2026-11-28 (not run): DeepBench gemm_training in fp32 with --fp32-math ffma on
-# one build (1a8a847: run43's split-K finish), to check item 125's estimate (0.982x -> about 1.014x). Needs
+# one build (with next_splitk_finish.diff, once run48 has kept it), to check item 125's estimate (0.982x -> about 1.014x). Needs
 # nvidia-h200-x2: GPU 0 takes the even rows, GPU 1 the odd ones (as run30), default search, --min-search 2, fresh
 # databases; each half stops (SIGINT: the rows done are written) at END seconds. run47.sh does inference_server.
 . .gpu/env.sh

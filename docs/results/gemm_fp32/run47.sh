@@ -1,6 +1,6 @@
 #!/bin/bash
 # Device call 47 for issue 30, prepared 2026-11-28 (not run): DeepBench gemm_inference_server in fp32 with --fp32-math ffma
-# on one build (1a8a847), to check item 125's estimate (1.085x -> about 1.092x). Same as run46.sh (nvidia-h200-x2,
+# on one build (with next_splitk_finish.diff, once run48 has kept it), to check item 125's estimate (1.085x -> about 1.092x). Same as run46.sh (nvidia-h200-x2,
 # the even rows on GPU 0, the odd on GPU 1), default search, --min-search 2, fresh
 # databases; each half stops (SIGINT: the rows done are written) at END seconds.
 . .gpu/env.sh
