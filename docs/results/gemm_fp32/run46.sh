@@ -1,13 +1,14 @@
 #!/bin/bash
-# Device call 46 for issue 30, prepared 2026-11-28 (not run): DeepBench gemm_training in fp32 with --fp32-math ffma on
-# one build (with next_splitk_finish.diff, once run48 has kept it), to check item 125's estimate (0.982x -> about 1.014x). Needs
+# Device call 46 for issue 30, prepared 2026-11-28 (not run): a DeepBench GEMM suite (run46.sh [training|inference_server],
+# default training) in fp32 with --fp32-math ffma on one build (with next_splitk_finish.diff, once run48 has kept it), to
+# check item 125's estimate (training 0.982x -> about 1.014x, inference_server 1.085x -> about 1.092x). Needs
 # nvidia-h200-x2: GPU 0 takes the even rows, GPU 1 the odd ones (as run30), default search, --min-search 2, fresh
-# databases; each half stops (SIGINT: the rows done are written) at END seconds. run47.sh does inference_server.
+# databases; each half stops (SIGINT: the rows done are written) at END seconds.
 . .gpu/env.sh
 exec > >(tee $OUT/log.txt) 2>&1
 nvidia-smi --query-gpu=index,name,driver_version,clocks.max.sm,power.limit --format=csv,noheader
 t0=$(date +%s)
-suite=src/ops/gemm/suites/gemm_training.csv
+suite=src/ops/gemm/suites/gemm_${1:-training}.csv
 awk 'NR == 1 || NR % 2 == 0' $suite > /tmp/tr0.csv
 awk 'NR == 1 || NR % 2 == 1' $suite > /tmp/tr1.csv
 end=${END:-560}
@@ -16,7 +17,7 @@ for g in 0 1; do
 		--db /tmp/dbt$g --min-search 2 --fp32-math ffma --csv >$OUT/tr$g.csv 2>$OUT/tr$g.err &
 done
 wait
-echo "== training ffma, both halves: at $(( $(date +%s) - t0 )) s"
+echo "== ${1:-training} ffma, both halves: at $(( $(date +%s) - t0 )) s"
 python3 - $OUT/tr0.csv $OUT/tr1.csv <<'PY'
 import csv, math, sys
 rows = [r for f in sys.argv[1:] for r in csv.DictReader(open(f)) if r.get("paired_speedup")]
