@@ -440,12 +440,38 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const float *__re
 	store_tile(acc, W + (i64)blockIdx.z * MN, M, M, N, tm0, tn0, M % 4 == 0);
 	if (!splitk_last(counters, last_block))
 		return;
-	// Rolled on purpose: this runs once per tile, and unrolling it per accumulator costs compile time.
+	// The sums in splitk_sum's order (0, then split 0, 1, ...: the same bits). Where M % 4 == 0, a split at a
+	// time into acc (dead since its store to W), the float4s of a split in flight together (predicated, not
+	// branched, at the edges): a round trip a split, where an element at a time waits one for every element and
+	// every four splits, the tail every split-K tile waits on (6-24% of the split rows' time in run43-44's
+	// version, docs/results/gemm_fp32). It needs no registers the main loop has not: no spills (compile_all).
+	if (M % 4 == 0) {
+#pragma unroll
+		for (int i = 0; i < TM; i++)
+#pragma unroll
+			for (int j = 0; j < TN; j++)
+				acc[i][j] = 0.f;
+		const float *p = W + tn0 * M + tm0;
 #pragma unroll 1
-	for (int e = 0; e < TM * TN; e++) {
-		const i64 row = tm0 + row_of(e % TM), col = tn0 + col_of(e / TM);
-		if (row < M && col < N)
-			C[col * ldc + row] = splitk_sum(W, M, N, row, col);
+		for (unsigned z = 0; z < gridDim.z; z++, p += MN)
+#pragma unroll
+			for (int j = 0; j < TN; j++)
+#pragma unroll
+				for (int i = 0; i < TM; i += 4) {
+					const bool in = tm0 + row_of(i) < M && tn0 + col_of(j) < N;
+					const float4 v = in ? __ldcg(reinterpret_cast<const float4 *>(p + col_of(j) * M + row_of(i)))
+							    : make_float4(0.f, 0.f, 0.f, 0.f);
+					acc[i][j] += v.x, acc[i + 1][j] += v.y, acc[i + 2][j] += v.z, acc[i + 3][j] += v.w;
+				}
+		store_tile(acc, C, ldc, M, N, tm0, tn0, vec_c);
+	} else {
+		// Rolled on purpose: this runs once per tile, and unrolling it per accumulator costs compile time.
+#pragma unroll 1
+		for (int e = 0; e < TM * TN; e++) {
+			const i64 row = tm0 + row_of(e % TM), col = tn0 + col_of(e / TM);
+			if (row < M && col < N)
+				C[col * ldc + row] = splitk_sum(W, M, N, row, col);
+		}
 	}
 	if (tid == 0)
 		counters[blockIdx.x] = 0;
