@@ -62,7 +62,9 @@ typedef long long i64;
 // (32, 8): a 32 x 32 tile through shared memory, read along whichever dimension x has contiguous.
 // inter 1 (gemm_wgmma.cu's ASPLIT): kp a multiple of 32 and the parts interleaved 32 depths at a time, depth k
 // of part j at (k / 32) * 96 + j * 32 + k % 32 of the line; inter 2: one part, v as it is (no rounding), at k:
-// a K-major copy of A, zeros from K to kp, that ASPLIT's kernel splits itself.
+// a K-major copy of A, zeros from K to kp, that ASPLIT's kernel splits itself; inter 3 (ASPLIT 2): kp a multiple of
+// 32 and two parts, big and small, interleaved 32 depths at a time, depth k of part j at (k / 32) * 64 + j * 32 +
+// k % 32 of a line of 2·kp, for A and B alike (the kernel pairs the parts itself).
 __device__ __forceinline__ float tf32_round(float v)
 {
 	unsigned u;
@@ -92,6 +94,12 @@ extern "C" __global__ void __launch_bounds__(256) split3(const float *__restrict
 		const float v = tile[j][tx], big = tf32_round(v), small = tf32_round(v - big);
 		if (inter == 2) {
 			p[l * kp + k] = v;
+			continue;
+		}
+		if (inter == 3) { // two parts, big then small, interleaved 32 depths at a time (gemm_wgmma.cu's ASPLIT 2)
+			float *o = p + l * 2 * kp + k / 32 * 64 + k % 32;
+			o[0] = big;
+			o[32] = small;
 			continue;
 		}
 		const i64 step = inter ? 32 : kp; // from one part to the next

@@ -134,7 +134,8 @@
 // 3xTF32: k-tiles summed on the tensor cores (scale-d 0 at the first k-step of each group) before one wait and
 // one add into acc by the CUDA cores. 2 (run17, H200): 3-5% faster (paired) than 1 on large shapes, 4 slower
 // than 2 (the group holds its stages until the wait); the error stays at ~1e-8 of sum |a b| (NOTES item 85).
-#define TF32_PROMOTE 2
+// ASPLIT 2: 1, a k-tile's three products (12 k-steps) a group.
+#define TF32_PROMOTE (ASPLIT == 2 ? 1 : 2)
 #endif
 #ifndef ASPLIT
 // 3xTF32 (TMA 0): 1 = A comes as stored (fp32) and each consumer thread loads its wgmma fragments of a stage's A
@@ -143,9 +144,17 @@
 // BK, the parts interleaved a k-tile at a time: k-tile T holds part T % 3 of A's depths (T / 3)*BK ..; A's
 // lines hold kp floats (zeros from the problem's K up: the host's copy where A is not so) and lda is theirs;
 // gemm_nn reads A stored 'n' (M-major, a_mn_load). B is the host's split copy in the same interleaved order.
-// 0 = both operands the host's split copies.
+// 2 = the host's split copies hold two parts a line (PAIR): part 0 the TF32 big part, 1 the remainder,
+// interleaved BK depths at a time (depth k of part j at (k / BK) * 2 * BK + j * BK + k % BK); K (the kernel's)
+// is the depth, kp a multiple of BK, and lda = ldb = 2 * K. A stage holds a k-tile's four tiles (A big, A
+// small, B big, B small; STAGE_BYTES twice the others') and the consumers issue its three products from them,
+// small·big, big·small, big·big: 2 (BM + BN) lines copied into shared memory a k-tile where the three-part
+// copies take 3 (BM + BN), and the split pass writes two parts, not three.
+// 0 = both operands the host's split copies, three parts a line one after the other.
 #define ASPLIT 0
 #endif
+#define ASPL (PREC_TF32 && ASPLIT == 1) // A split in the kernel
+#define PAIR (PREC_TF32 && ASPLIT == 2) // two-part copies, three products a stage
 #ifndef WGS
 #define WGS 2 // consumer warpgroups
 #endif
@@ -201,10 +210,10 @@
 #define PP (PERSIST == 2)                   // ping-pong: each consumer warpgroup a whole tile of its own
 #define AR_OK (!PREC_INT8 && !PREC_TF32 && TMA == 1 && !PERSIST && WGS == 1 && BM == 64) // a resident A can run (below)
 #define MI (BM / (64 * (PP ? 1 : WGS)))
-#define STAGE_BYTES ((BM + BN) * 128)
+#define STAGE_BYTES ((1 + PAIR) * (BM + BN) * 128)
 #define EPI_CS (64 * MI * ES_C + 16)        // bytes per staged column of a consumer's tile in the epilogue
 #define EPI_BYTES (WGS * BN * EPI_CS)       // the epilogue's staging area (the ring's start unless PERSIST)
-#define SMEM_BYTES (STAGES * (BM + BN) * 128 + 16 * STAGES + 1024 + (PERSIST == 1 ? EPI_BYTES : 0))
+#define SMEM_BYTES (STAGES * STAGE_BYTES + 16 * STAGES + 1024 + (PERSIST == 1 ? EPI_BYTES : 0))
 
 static_assert(WGS == 1 || WGS == 2, "WGS must be 1 or 2");
 static_assert(BM == 64 * (PP ? 1 : WGS) * MI && (MI == 1 || MI == 2), "BM must be 64*WGS*MI (PP: 64*MI), MI 1|2");
@@ -219,7 +228,8 @@ static_assert(L2PF == 0 || L2PF == 128 || L2PF == 256, "L2PF in {0, 128, 256}");
 static_assert(INFLIGHT == 0 || INFLIGHT == 1, "INFLIGHT in {0, 1}");
 static_assert(!PREC_TF32 || (!INFLIGHT && !PP && MI * BN <= 128), "TF32: INFLIGHT 0, no ping-pong, MI*BN <= 128");
 static_assert(!PREC_TF32 || (TF32_PROMOTE >= 1 && TF32_PROMOTE < STAGES), "TF32_PROMOTE: at least 1, and fewer k-tiles than the ring holds");
-static_assert(!ASPLIT || (PREC_TF32 && !TMA && !PERSIST && !CLK), "ASPLIT: 3xTF32 with cp.async (TMA 0), no PERSIST, no CLK");
+static_assert(!ASPLIT || (PREC_TF32 && !TMA && !PERSIST && !CLK && ASPLIT <= 2),
+	      "ASPLIT 1, 2: 3xTF32 with cp.async (TMA 0), no PERSIST, no CLK");
 static_assert(BK * ES_AB == 128, "BK is one 128-byte swizzle row");
 static_assert(SMEM_BYTES <= 232448, "shared memory over 227 KiB");
 static_assert(PERSIST || EPI_BYTES <= STAGES * STAGE_BYTES, "epilogue does not fit the ring");
@@ -656,7 +666,7 @@ struct tile_loader {
 	}
 };
 
-#if ASPLIT
+#if ASPL
 // ---- ASPLIT: A's part made in registers, wgmma with A from registers -----------------------------------------
 static_assert(BN == 64 || BN == 128, "ASPLIT: BN 64 or 128");
 static_assert(TF32_PROMOTE == 2, "ASPLIT: the consumer's loop takes the k-tiles two at a time");
@@ -1026,11 +1036,20 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 			tile_loader<BN, B_KMAJ> lb;
 			la.init(A, lda, M, m0, pt, vec_a);
 			lb.init(B, ldb, N, n0, pt, vec_b);
-#if !ASPLIT // (ASPLIT: A's position is worked out per k-tile below)
+#if PAIR // the remainder parts, BK floats along each line; both parts step 2 * BK floats a k-tile
+			tile_loader<BM, A_KMAJ> la2;
+			tile_loader<BN, B_KMAJ> lb2;
+			la2.init(A + BK, lda, M, m0, pt, vec_a);
+			lb2.init(B + BK, ldb, N, n0, pt, vec_b);
+			la.kstep = la2.kstep = lb.kstep = lb2.kstep = 2 * BK * ES_AB;
+			la2.skip(kbeg / BK);
+			lb2.skip(kbeg / BK);
+#endif
+#if !ASPL // (ASPLIT 1: A's position is worked out per k-tile below)
 			la.skip(kbeg / BK);
 #endif
 			lb.skip(kbeg / BK);
-#if ASPLIT // k-tile T = kbeg/BK + t: A's depths (T/3)*BK.. as stored (the consumers make part T % 3 of them)
+#if ASPL // k-tile T = kbeg/BK + t: A's depths (T/3)*BK.. as stored (the consumers make part T % 3 of them)
 			const char *const ga0 = la.g;
 			const i64 T0 = kbeg / BK, kp = K / 3;
 #endif
@@ -1039,16 +1058,25 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 				const u32 s = it % STAGES;
 				mbar_wait(empty0 + 8 * s, ((it / STAGES) & 1) ^ 1);
 				const u32 st = sbase + s * STAGE_BYTES;
+#if PAIR // the stage: A big, A small, B big, B small; positions along the lines of two parts
+				const i64 kq = 2 * (kbeg + (i64)t * BK);
+				lb.load(st + 2 * BM * 128, kq, 2 * kend);
+				lb2.load(st + (2 * BM + BN) * 128, kq + BK, 2 * kend);
+#else
 				lb.load(st + BM * 128, kbeg + (i64)t * BK, kend);
+#endif
 				if (it == 0) // a kernel that wrote A (the host's repack) may still run: wait for it
 					asm volatile("griddepcontrol.wait;" ::: "memory");
-#if ASPLIT
+#if ASPL
 				if constexpr (A_KMAJ) {
 					la.g = ga0 + ((T0 + t) / 3) * la.kstep;
 					la.load(st, ((T0 + t) / 3) * BK, kp);
 				} else {
 					a_mn_load(st, A, lda, M, m0, ((T0 + t) / 3) * BK, pt);
 				}
+#elif PAIR
+				la.load(st, kq, 2 * kend);
+				la2.load(st + BM * 128, kq + BK, 2 * kend);
 #else
 				la.load(st, kbeg + (i64)t * BK, kend);
 #endif
@@ -1087,7 +1115,7 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 	// MN-major: 8-k groups 1024 bytes apart (SBO), 64-element groups 8192 bytes apart (LBO), next k-step
 	// (16 k = two 8-k groups) +2048 bytes.
 	const u64 da0 = make_desc(sbase + (PP ? 0 : wg * MI) * 64 * 128, A_KMAJ ? 16 : 8192, 1024);
-	const u64 db0 = make_desc(sbase + BM * 128, B_KMAJ ? 16 : 8192, 1024);
+	const u64 db0 = make_desc(sbase + (1 + PAIR) * BM * 128, B_KMAJ ? 16 : 8192, 1024); // PAIR: B big
 	constexpr u32 KSTEP_A = A_KMAJ ? 32 : 2048, KSTEP_B = B_KMAJ ? 32 : 2048; // bytes per wgmma k-step
 	constexpr u32 MSTEP_A = 64 * 128;                                      // next m64 block: 8 KiB either way
 
@@ -1114,7 +1142,7 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 #if PREC_TF32
 		ACC tmp[MI][BN / 2]; // TF32_PROMOTE k-tiles' sum (above: the truncation of the tensor cores' accumulation)
 #endif
-#if ASPLIT
+#if ASPL
 		// Two k-tiles a step (a TF32_PROMOTE group): each reads A's fragments from the stage into its own
 		// registers (b), made into part T % 3, and issues its wgmmas with A from them; the registers stay
 		// untouched until the group's wgmmas have retired (wait 0), then the group's sum is added.
@@ -1168,6 +1196,19 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 #endif
 			const u64 soff = (u64)((s * STAGE_BYTES) >> 4);
 			wgmma_fence();
+#if PAIR // small·big, big·small, big·big (the three-part copies' order of parts): A small is BM lines past A
+	 // big, B small BN lines past B big
+#pragma unroll
+			for (int pr = 0; pr < 3; pr++)
+#pragma unroll
+				for (int kk = 0; kk < 4; kk++)
+#pragma unroll
+					for (int mi = 0; mi < MI; mi++)
+						wgmma_bn<TRA, TRB>(tmp[mi],
+								   da0 + soff + (((pr == 0 ? BM * 128 : 0) + mi * MSTEP_A + kk * KSTEP_A) >> 4),
+								   db0 + soff + (((pr == 1 ? BN * 128 : 0) + kk * KSTEP_B) >> 4),
+								   pr > 0 || kk > 0 || t % TF32_PROMOTE != 0);
+#else
 #pragma unroll
 			for (int kk = 0; kk < BK * ES_AB / 32; kk++) {
 #pragma unroll
@@ -1180,6 +1221,7 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 							   db0 + soff + ((kk * KSTEP_B) >> 4), 1);
 #endif
 			}
+#endif // PAIR
 			wgmma_commit();
 #if INFLIGHT
 			wgmma_wait<1>(); // the previous k-tile's wgmmas have retired: hand its stage back
@@ -1355,7 +1397,7 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 #define GEMM_PASS M, N, K, A, lda, B, ldb, C, ldc, W, counters, k_chunk, vec_a, vec_b, vec_c, &tma, &tmb
 
 #if PREC_INT8 || PREC_TF32
-#if ASPLIT // A as stored 'n' (B the split copy, 'n')
+#if ASPL // A as stored 'n' (B the split copy, 'n')
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nn(GEMM_ARGS) { ONLY(LAYOUT_NN, gemm_body<0, 0, false>(GEMM_PASS)); }
 #else
 extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_nn(GEMM_ARGS) { __trap(); }

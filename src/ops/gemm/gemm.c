@@ -28,8 +28,8 @@ static const struct dlb_param gemm_params[GEMM_NPARAMS] = {
 	[GEMM_L2PF] = {"L2PF", "1: A read past L1 with a 256-byte L2 prefetch per miss (skinny)", 2, {0, 1}},
 	[GEMM_WGS] = {"WGS", "consumer warpgroups of 128 threads (3xTF32)", 2, {1, 2}},
 	[GEMM_STAGES] = {"STAGES", "shared-memory stages in the ring (3xTF32)", 3, {3, 4, 6}},
-	[GEMM_ASPLIT] = {"ASPLIT", "1: A split into TF32 parts in the kernel, not copied (3xTF32)", 2,
-			 {0, 1}},
+	[GEMM_ASPLIT] = {"ASPLIT", "3xTF32's copies: 0 three parts, 1 A split in the kernel, 2 two parts a stage", 3,
+			 {0, 1, 2}},
 };
 
 static int is_skinny(const int *v)
@@ -69,8 +69,9 @@ static size_t smem_of(const int *v)
 {
 	if (is_skinny(v))
 		return (size_t)v[GEMM_KS] * (size_t)v[GEMM_BN] * (size_t)v[GEMM_BM] * sizeof(float);
-	if (is_tf32x3(v))
-		return (size_t)v[GEMM_STAGES] * (size_t)(v[GEMM_BM] + v[GEMM_BN]) * 128 + 16 * (size_t)v[GEMM_STAGES] + 1024;
+	if (is_tf32x3(v)) /* gemm_wgmma.cu's SMEM_BYTES: ASPLIT 2's stages hold both parts of each operand */
+		return (size_t)v[GEMM_STAGES] * (size_t)(v[GEMM_BM] + v[GEMM_BN]) * 128 * (v[GEMM_ASPLIT] == 2 ? 2 : 1) +
+		       16 * (size_t)v[GEMM_STAGES] + 1024;
 	/* gemm_fp32.cu's two stages of each operand: BK lines of BM+4 (BN+4) floats, the last group of 8 lines
 	 * shifted by SKEW_MAX (0, 8, 12 floats at BK 8, 16, 32) */
 	int bk = v[GEMM_BK], skew_max = (bk / 8 - 1) * (128 / bk);
@@ -115,7 +116,8 @@ static int c_tf32x3(const int *v, const struct dlb_limits *lim)
 	int mi = tf32x3_mi(v);
 	return v[GEMM_BM] == 64 * v[GEMM_WGS] * mi && (mi == 1 || mi == 2) && v[GEMM_BN] >= 64 &&
 	       mi * v[GEMM_BN] <= 128 &&
-	       tf32x3_epi_bytes(v) <= (size_t)v[GEMM_STAGES] * (size_t)(v[GEMM_BM] + v[GEMM_BN]) * 128;
+	       tf32x3_epi_bytes(v) <= (size_t)v[GEMM_STAGES] * (size_t)(v[GEMM_BM] + v[GEMM_BN]) * 128 *
+					(v[GEMM_ASPLIT] == 2 ? 2 : 1);
 }
 
 static int c_tile_shape(const int *v, const struct dlb_limits *lim)
@@ -194,7 +196,7 @@ enum { GEMM_SPLIT3_KERNEL = 4 };
  * multiple of 32 (whole k-tiles, no read past K); otherwise A 'n' goes through a K-major copy to gemm_tn. */
 static int asplit_nn(const struct dlb_problem *p, const int *v)
 {
-	return is_tf32x3(v) && v[GEMM_ASPLIT] && !GTA(p) && GM(p) % 4 == 0 && GK(p) % 32 == 0;
+	return is_tf32x3(v) && v[GEMM_ASPLIT] == 1 && !GTA(p) && GM(p) % 4 == 0 && GK(p) % 32 == 0;
 }
 
 /* 3xTF32 runs TN on the split copies whatever the problem's layout (ASPLIT: NN where asplit_nn); the FFMA
@@ -206,7 +208,7 @@ static int gemm_spec_of(const struct dlb_problem *p, const int *v)
 
 static int gemm_spec_used(const struct dlb_op *op, int s, const int *v)
 {
-	return is_tf32x3(v) ? s == 2 || (v[GEMM_ASPLIT] && s == 0) : dlb_gemm_spec_used(op, s, v);
+	return is_tf32x3(v) ? s == 2 || (v[GEMM_ASPLIT] == 1 && s == 0) : dlb_gemm_spec_used(op, s, v);
 }
 
 /* ---- problem state ---- */
@@ -479,7 +481,8 @@ static int gemm_variants(void *state, const struct dlb_candidate *c, int *values
 	if (is_tf32x3(c->cfg.v)) {
 		if (!tf32x3_applies(&s->p) || split_reserve(s))
 			return 0;
-		run.dim[GEMM_K] = 3 * (c->cfg.v[GEMM_ASPLIT] ? s->kp32 : s->kp); /* its k runs over the three parts */
+		/* its k runs over the three parts (ASPLIT 2: over the depth, a k-tile's three products at once) */
+		run.dim[GEMM_K] = c->cfg.v[GEMM_ASPLIT] == 2 ? s->kp32 : 3 * (c->cfg.v[GEMM_ASPLIT] ? s->kp32 : s->kp);
 	}
 	int n = dlb_gemm_splits(&run, c->cfg.v, s->g->dev->sm_count, values, max);
 	/* Workspace for the largest split, allocated now: never inside a timed region. */
@@ -530,9 +533,9 @@ static int gemm_launch(void *state, const struct dlb_candidate *c, int split, in
 		DLB_FAIL(DLB_E_LIMIT, "split-K %d needs more workspace or counters than were allocated", split);
 	if (tc && !s->sp[0])
 		DLB_FAIL(DLB_E_LIMIT, "3xTF32's split copies were not allocated (no room on the device)");
-	int asplit = tc && v[GEMM_ASPLIT];
-	int64_t M = GM(p), N = GN(p), K = tc ? 3 * (asplit ? s->kp32 : s->kp) : GK(p), ldc = s->blas.ldc;
-	int64_t lda = tc ? K : s->blas.lda, ldb = tc ? K : s->blas.ldb;
+	int asplit = tc && v[GEMM_ASPLIT] == 1, pair = tc && v[GEMM_ASPLIT] == 2;
+	int64_t M = GM(p), N = GN(p), K = pair ? s->kp32 : tc ? 3 * (asplit ? s->kp32 : s->kp) : GK(p), ldc = s->blas.ldc;
+	int64_t lda = pair ? 2 * K : tc ? K : s->blas.lda, ldb = pair ? 2 * K : tc ? K : s->blas.ldb;
 	int64_t kc = (K + split - 1) / split;
 	kc = (kc + v[GEMM_BK] - 1) / v[GEMM_BK] * v[GEMM_BK];
 	const float *A = s->A[set], *B = s->B[set];
@@ -553,8 +556,8 @@ static int gemm_launch(void *state, const struct dlb_candidate *c, int split, in
 	int nn = asplit_nn(p, v);
 	if (nn && (s->blas.lda % 4 || (uintptr_t)A % 16))
 		DLB_FAIL(DLB_E_LIMIT, "3xTF32 with A split in the kernel needs A's columns 16-byte aligned");
-	if (!asplit) {
-		DLB_CHECK(split_launch(s, c, 0, set, 0));
+	if (!asplit) { /* ASPLIT 2: two parts a line, interleaved a k-tile at a time (split3's inter 3) */
+		DLB_CHECK(split_launch(s, c, 0, set, pair ? 3 : 0));
 		A = s->sp[0];
 	} else if (nn) {
 		lda = s->blas.lda;
@@ -564,7 +567,7 @@ static int gemm_launch(void *state, const struct dlb_candidate *c, int split, in
 	} else {
 		lda = s->blas.lda;
 	}
-	DLB_CHECK(split_launch(s, c, 1, set, asplit));
+	DLB_CHECK(split_launch(s, c, 1, set, pair ? 3 : asplit));
 	vec_a = vec_b = 16; /* the widest copy, in bytes, for gemm_wgmma.cu (vec_c as above: 16-byte stores of C) */
 	struct dlb_tmap tma, tmb;
 	memset(&tma, 0, sizeof tma);
