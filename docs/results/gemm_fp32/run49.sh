@@ -1,6 +1,6 @@
 #!/bin/bash
-# Device call 49 for issue 30, prepared 2026-11-29 (not run): 3xTF32 with two-part copies (ASPLIT 2,
-# docs/results/gemm_fp32/pair_split.diff). The three-part copies make the kernel copy 3 (BM + BN) lines of 128
+# Device call 49 for issue 30, run 2026-11-29 (one H200, logs/run49; landed as 4c716e3): 3xTF32 with two-part copies (ASPLIT 2,
+# pair_split.diff, now in 4c716e3). The three-part copies make the kernel copy 3 (BM + BN) lines of 128
 # bytes into shared memory per k-tile of depth; at 128x128 tiles that is 32 FLOP a byte, and the large shapes run
 # at about 254 TFLOP/s of TF32 (4096^3: 1620 us), about 7.9 TB/s out of L2: the rate fp16's best wgmma kernels
 # reach (128x256 tiles, 700 TFLOP/s). ASPLIT 2 copies each operand as two parts (big, small) interleaved a k-tile
@@ -8,7 +8,7 @@
 # + BN) lines a k-tile (49 FLOP a byte), and the split pass writes 8 bytes an element where it wrote 12. The sums
 # are the same products in a different order (a k-tile's three at a time, small terms first), one promotion into
 # the fp32 accumulators a k-tile.
-# Build: git apply docs/results/gemm_fp32/pair_split.diff; make; make check TESTS=; cp dlbtune tests/gpu_gemm_verify
+# Build (then): git apply pair_split.diff (git show 1e6c68d); make; make check TESTS=; cp dlbtune tests/gpu_gemm_verify
 # .gpu/pair/ (a build of 5748205 + the diff is there from 2026-11-29); carry .gpu/env.sh, .gpu/lib, .gpu/pair.
 # (1) gpu_gemm_verify fp32 on every ASPLIT 2 candidate (the 14 awkward shapes x 4 layouts, every split).
 # (2) Per shape, the 3xTF32 family with ASPLIT 0 alone, then ASPLIT 2 alone (same binary, fresh databases,
