@@ -466,6 +466,13 @@ static int split_reserve(struct gemm_state *s)
 	return 0;
 }
 
+/* The depth gemm_wgmma.cu's 3xTF32 kernel runs over: the three parts of kp one after another (ASPLIT 0) or of
+ * kp32 interleaved a k-tile at a time (1), or kp32 itself, a k-tile's three products at once (2). */
+static int64_t tf32x3_depth(const struct gemm_state *s, const int *v)
+{
+	return v[GEMM_ASPLIT] == 2 ? s->kp32 : 3 * (v[GEMM_ASPLIT] ? s->kp32 : s->kp);
+}
+
 static int gemm_variants(void *state, const struct dlb_candidate *c, int *values, int max)
 {
 	struct gemm_state *s = state;
@@ -481,8 +488,7 @@ static int gemm_variants(void *state, const struct dlb_candidate *c, int *values
 	if (is_tf32x3(c->cfg.v)) {
 		if (!tf32x3_applies(&s->p) || split_reserve(s))
 			return 0;
-		/* its k runs over the three parts (ASPLIT 2: over the depth, a k-tile's three products at once) */
-		run.dim[GEMM_K] = c->cfg.v[GEMM_ASPLIT] == 2 ? s->kp32 : 3 * (c->cfg.v[GEMM_ASPLIT] ? s->kp32 : s->kp);
+		run.dim[GEMM_K] = tf32x3_depth(s, c->cfg.v);
 	}
 	int n = dlb_gemm_splits(&run, c->cfg.v, s->g->dev->sm_count, values, max);
 	/* Workspace for the largest split, allocated now: never inside a timed region. */
@@ -500,8 +506,8 @@ static int gemm_nsets(void *state)
 
 /* 3xTF32's split of operand op (0: A, 1: B) of input set `set` into s->sp[op] (templates/gemm_fp32.cu, split3):
  * lines are rows of op(A) (K-major where A is stored 't') or columns of op(B) (K-major where B is 'n'). inter:
- * split3's (0 three parts of kp one after the other; ASPLIT's 1, parts of kp32 interleaved a k-tile at a time,
- * and 2, A as it is in lines of kp32). */
+ * split3's (0 three parts of kp one after the other; ASPLIT 1's, parts of kp32 interleaved a k-tile at a time,
+ * and 2, A as it is in lines of kp32; 3, ASPLIT 2's two parts interleaved a k-tile at a time). */
 static int split_launch(struct gemm_state *s, const struct dlb_candidate *c, int op, int set, int inter)
 {
 	int rc = 0;
@@ -534,7 +540,7 @@ static int gemm_launch(void *state, const struct dlb_candidate *c, int split, in
 	if (tc && !s->sp[0])
 		DLB_FAIL(DLB_E_LIMIT, "3xTF32's split copies were not allocated (no room on the device)");
 	int asplit = tc && v[GEMM_ASPLIT] == 1, pair = tc && v[GEMM_ASPLIT] == 2;
-	int64_t M = GM(p), N = GN(p), K = pair ? s->kp32 : tc ? 3 * (asplit ? s->kp32 : s->kp) : GK(p), ldc = s->blas.ldc;
+	int64_t M = GM(p), N = GN(p), K = tc ? tf32x3_depth(s, v) : GK(p), ldc = s->blas.ldc;
 	int64_t lda = pair ? 2 * K : tc ? K : s->blas.lda, ldb = pair ? 2 * K : tc ? K : s->blas.ldb;
 	int64_t kc = (K + split - 1) / split;
 	kc = (kc + v[GEMM_BK] - 1) / v[GEMM_BK] * v[GEMM_BK];
