@@ -37,19 +37,7 @@ grep -v '^#' $rows | while IFS=';' read -r row cfg; do
 			--only "$cfg" --strategy exhaustive --samples 5 --paired 10 --db /tmp/ab_$b --csv -v 2>>/tmp/ab_$b.err >/tmp/one_$b.csv
 		cat /tmp/one_$b.csv >>$OUT/ab_$b.csv
 	done
-	python3 - "$row" /tmp/one_before.csv /tmp/one_after.csv <<'PY'
-import csv, sys
-def last(f):
-    rows = list(csv.reader(open(f)))
-    head = rows[0] if rows else []
-    body = [r for r in rows if r != head]
-    return dict(zip(head, body[-1])) if body else None
-b, a = last(sys.argv[2]), last(sys.argv[3])
-if b and a:
-    sp = lambda r: [t for t in r["best_config"].split() if t.startswith("SPLITK")][0]
-    print("%-34s | %-10s %8s %s | %-10s %8s %s | %.3f" % (sys.argv[1], sp(b), b["tuned_us"], b["paired_speedup"], sp(a),
-          a["tuned_us"], a["paired_speedup"], float(a["tuned_us"]) / float(b["tuned_us"])))
-PY
+	python3 docs/results/conv/ab_row.py "$row" /tmp/one_before.csv /tmp/one_after.csv
 done
 echo "== A/B done at $(( $(date +%s) - t0 )) s"
 cat /tmp/ab_*.err | gzip >$OUT/ab.err.gz
