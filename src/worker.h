@@ -34,7 +34,7 @@ struct dlb_w_index {
 struct dlb_w_cand {
 	int cand, variant;
 };
-#define DLB_W_MAX_VARIANTS 8
+#define DLB_W_MAX_VARIANTS 12
 struct dlb_w_variants {
 	int n;
 	int values[DLB_W_MAX_VARIANTS];

@@ -740,6 +740,80 @@ __device__ __forceinline__ void wg_mma(float (&d)[BN / 2], unsigned long long da
 #endif
 }
 
+// Split-K in a cluster (the host's cluster launch of (1, 1, gridDim.z) blocks, gridDim.z <= 8: SPLITK < 0 in
+// src/ops/conv/conv.c). Every split stores its partial tile to its own shared memory (the ring, free once every
+// consumer's wgmmas have retired), BM rows of CL_LD floats (8 more than BN: a warp's float2 stores reach every
+// bank); after a cluster barrier, split z sums rows z·BM/S .. (z+1)·BM/S of every split's tile over distributed
+// shared memory (mapa, ld.shared::cluster, 16 bytes a load, two splits in flight) in the order 0, 1, ... from 0, as
+// conv_reduce does (the same bits), and writes them to y; a second barrier keeps each tile in place until every
+// split has read it. No workspace, no second kernel, and every split's SM takes a share of the sums. The
+// consumer threads call it; the producer's have exited, which the cluster barriers allow.
+#define CL_LD (BN + 8)
+template <int OUT_NHWC>
+__device__ __forceinline__ void conv_cluster_finish(const float (&acc)[WMI][BN / 2], yt *__restrict__ y,
+						    const conv_shape &d, i64 PQ, i64 NPQ, i64 m0, int k0, u32 sbase,
+						    u32 ncta, int wg, int warp, int lane)
+{
+	asm volatile("bar.sync 3, %0;" ::"n"(CONS_THREADS) : "memory"); // every consumer's wgmmas have retired
+#pragma unroll
+	for (int i = 0; i < WMI; i++)
+#pragma unroll
+		for (int r = 0; r < BN / 2; r += 2) {
+			const int row = 64 * (WMI * wg + i) + 16 * warp + lane / 4 + 8 * ((r >> 1) & 1);
+			const int col = 8 * (r / 4) + 2 * (lane % 4);
+			asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(sbase + (u32)(row * CL_LD + col) * 4u),
+				     "f"(acc[i][r]), "f"(acc[i][r + 1])
+				     : "memory");
+		}
+	asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+	u32 rank;
+	asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+	const int rows = BM / (int)ncta, q4 = BN / 4;
+#pragma unroll 1
+	for (int e = (int)threadIdx.x; e < rows * q4; e += CONS_THREADS) {
+		const int row = (int)rank * rows + e / q4, c = 4 * (e % q4);
+		const u32 off = sbase + (u32)(row * CL_LD + c) * 4u;
+		float s[4] = {0.f, 0.f, 0.f, 0.f};
+#pragma unroll 1
+		for (int z0 = 0; z0 < (int)ncta; z0 += 2) { // ncta is even: two splits' loads in flight (four spilled
+							    // in the WARPS_M 2 kernels of 128 accumulators a thread)
+			float4 v[2];
+#pragma unroll
+			for (int u = 0; u < 2; u++) {
+				u32 ra;
+				asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(ra) : "r"(off), "r"(z0 + u));
+				asm volatile("ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [%4];"
+					     : "=f"(v[u].x), "=f"(v[u].y), "=f"(v[u].z), "=f"(v[u].w)
+					     : "r"(ra)
+					     : "memory");
+			}
+#pragma unroll
+			for (int u = 0; u < 2; u++)
+				s[0] += v[u].x, s[1] += v[u].y, s[2] += v[u].z, s[3] += v[u].w;
+		}
+		const i64 m = m0 + row;
+		const int k = k0 + c;
+		if (m >= NPQ)
+			continue;
+		if (OUT_NHWC && d.K % 4 == 0 && k + 3 < d.K) {
+#if TF32
+			*reinterpret_cast<float4 *>(y + m * d.K + k) = make_float4(s[0], s[1], s[2], s[3]);
+#else
+			u32 h0, h1;
+			asm("cvt.rn.f16x2.f32 %0, %2, %1;" : "=r"(h0) : "f"(s[0]), "f"(s[1]));
+			asm("cvt.rn.f16x2.f32 %0, %2, %1;" : "=r"(h1) : "f"(s[2]), "f"(s[3]));
+			*reinterpret_cast<uint2 *>(y + m * d.K + k) = make_uint2(h0, h1);
+#endif
+		} else {
+#pragma unroll
+			for (int j = 0; j < 4; j++)
+				if (k + j < d.K)
+					y[conv_yi<OUT_NHWC>(d, PQ, m, k + j)] = out_of(s[j]);
+		}
+	}
+	asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+
 template <int OUT_NHWC>
 __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const elt *__restrict__ w,
 					     yt *__restrict__ y, const conv_shape &d, float *__restrict__ W,
@@ -1007,6 +1081,12 @@ __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const el
 							y[conv_yi<OUT_NHWC>(d, PQ, m, k + 1)] = out_of(acc[i][r + 1]);
 					}
 				}
+			continue;
+		}
+		u32 ncta;
+		asm("mov.u32 %0, %%cluster_nctarank;" : "=r"(ncta));
+		if (ncta > 1) { // split-K in a cluster of the tile's splits (conv_cluster_finish)
+			conv_cluster_finish<OUT_NHWC>(acc, y, d, PQ, NPQ, m0, k0, sbase, ncta, wg, warp, lane);
 			continue;
 		}
 		// split-K: the partial sums to W[z] for conv_reduce, a thread's two adjacent filters as one 8-byte

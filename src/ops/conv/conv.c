@@ -902,6 +902,13 @@ static int conv_variants(void *state, const struct dlb_candidate *c, int *values
 		values[n++] = split;
 		need = (size_t)split * s->ny;
 	}
+	/* The wgmma kernels' splits 2..8 once more as a thread-block cluster (1, 1, split) summing through
+	 * distributed shared memory (templates/conv_fp16.cu's conv_cluster_finish): SPLITK = -split. No workspace,
+	 * no conv_reduce; a split's partial tile (BM rows of BN + 8 floats) must fit its ring. */
+	for (int i = 1, np = n; i < np && n < max; i++)
+		if (wg_of(s, v) && values[i] <= 8 &&
+		    (size_t)v[s->kind->bm] * (size_t)(v[s->kind->bn] + 8) * 4 + 1024 <= s->dyn(v))
+			values[n++] = -values[i];
 	if (need > s->ws_elems) {
 		dlb_dev_free(s->ws);
 		s->ws = NULL;
@@ -971,12 +978,18 @@ static int conv_launch(void *state, const struct dlb_candidate *c, int split, in
 	const int *v = c->cfg.v;
 	int64_t gx, gy;
 	grid_of(s, v, &gx, &gy);
+	int cluster = split < -1 ? -split : 0; /* SPLITK < 0: the splits as one cluster (conv_variants) */
+	if (cluster) {
+		if (cluster > 8 || !wg_of(s, v))
+			DLB_FAIL(DLB_E_LIMIT, "SPLITK=%d: a cluster of 2..8 splits, wgmma kernels only", split);
+		split = cluster;
+	}
 	if (split < 1)
 		split = 1;
 	if (gx > 0x7fffffff || gy > 65535 || split > 65535)
 		DLB_FAIL(DLB_E_LIMIT, "a grid of %lld x %lld x %d blocks is over the device's limits", (long long)gx,
 			 (long long)gy, split);
-	if (split > 1 && (size_t)split * s->ny > s->ws_elems)
+	if (split > 1 && !cluster && (size_t)split * s->ny > s->ws_elems)
 		DLB_FAIL(DLB_E_LIMIT, "split-K %d needs more workspace than was allocated", split);
 	if (direct_of(s, v)) { /* x and w as they are; the shared memory this problem's tile needs; no tensor maps */
 		struct dlb_tmap none;
@@ -1031,9 +1044,13 @@ static int conv_launch(void *state, const struct dlb_candidate *c, int split, in
 	void *args[] = {&x, &w, &s->y[set], &kd, &s->ws, &kc, &mx, &mw};
 	unsigned threads = (unsigned)s->kind->threads(v);
 	size_t dyn = vec ? s->dyn(v) : 0;
-	DLB_CHECK(dlb_launch(c->kernels[s->nhwc], (dim3){(unsigned)gx, (unsigned)gy, (unsigned)split},
-			     (dim3){threads, 1, 1}, dyn, s->g->dev->stream, args));
-	if (split > 1) { /* the splits' partial sums into y, on every SM (templates/conv_common.cu's conv_reduce) */
+	dim3 grid = {(unsigned)gx, (unsigned)gy, (unsigned)split};
+	if (cluster)
+		DLB_CHECK(dlb_launch_ex(c->kernels[s->nhwc], grid, (dim3){threads, 1, 1}, dyn, s->g->dev->stream, args, 0,
+					(dim3){1, 1, (unsigned)cluster}));
+	else
+		DLB_CHECK(dlb_launch(c->kernels[s->nhwc], grid, (dim3){threads, 1, 1}, dyn, s->g->dev->stream, args));
+	if (split > 1 && !cluster) { /* the splits' partial sums into y, on every SM (templates/conv_common.cu's conv_reduce) */
 		void *rargs[] = {&s->y[set], &s->ws, &kd, &split, &s->nhwc};
 		int64_t groups = ((int64_t)s->ny + 3) / 4;
 		DLB_CHECK(dlb_launch_ex(c->kernels[K_REDUCE], dlb_grid_for(groups, 256, s->g->dev->sm_count),

@@ -190,7 +190,8 @@ static double out_q(const struct dlb_result *r)
 	return (double)Q;
 }
 
-/* The winner's workspace: split-K's partial sums, SPLITK·N·P·Q·K floats (conv.c), none without a split. */
+/* The winner's workspace: split-K's partial sums, SPLITK·N·P·Q·K floats (conv.c), none without a split or with
+ * a cluster's (SPLITK < 0). */
 static double ws_tuned(const struct dlb_result *r)
 {
 	const char *s = r->found ? strstr(r->config, "SPLITK=") : NULL;
