@@ -253,6 +253,28 @@ __device__ __forceinline__ void axpy_row(float *acc, float a, const elem *__rest
 				acc[v] = fmaf(a, to_f(__ldg(b + v)), acc[v]);
 	}
 }
+// The vector path of axpy_row in two halves, so that a group of nonzeros' rows of B are all loaded before the
+// first of their FMAs: axpy_row's path is chosen per nonzero, and behind that branch each row's load waited for the
+// FMAs of the row before (VN > 1: one L2 round trip a nonzero, SASS of KIND 4 VN 4). bvec: the vector path holds
+// for this chunk (VN 1 always: the chunk's one column is in range).
+__device__ __forceinline__ bool b_vectors(int N, int n0)
+{
+	return VN == 1 || (N % VW == 0 && n0 + VN <= N);
+}
+__device__ __forceinline__ void load_brow(const elem *__restrict__ B, int c, int N, int n0, float *x)
+{
+	const elem *b = B + (i64)c * N + n0;
+#pragma unroll
+	for (int q = 0; q < NV; q++)
+		ld_vec<true>(b + q * VW, x + q * VW);
+}
+// acc += a · x in axpy_row's order (the same bits)
+__device__ __forceinline__ void fma_row(float *acc, float a, const float *x)
+{
+#pragma unroll
+	for (int v = 0; v < VN; v++)
+		acc[v] = fmaf(a, x[v], acc[v]);
+}
 // TPR lanes per row, each taking every TPR-th nonzero; VN consecutive columns per chunk, summed across the
 // group by shuffles (a fixed tree: deterministic). Lane v of the group writes column v.
 // Without the 1, ptxas held some NZV 4 kernels, and with B's vector loads some VN 4 and 8 ones, to 32 registers
@@ -283,19 +305,61 @@ extern "C" __global__ void KIND0_BOUNDS spmm(const int *__restrict__ row_ptr, co
 		const int a0 = min((start + 3) & ~3, end), a1 = max(end & ~3, a0);
 		for (int j = start + g; j < a0; j += TPR)
 			axpy_row(acc, to_f(__ldg(val + j)), B, __ldg(col + j), N, n0);
-		for (int q = a0 / 4 + g; q < a1 / 4; q += TPR) {
-			float a[4];
-			ldg4(val, q, a);
-			const col4_t c = __ldg(reinterpret_cast<const col4_t *>(col) + q);
-			axpy_row(acc, a[0], B, c.x, N, n0);
-			axpy_row(acc, a[1], B, c.y, N, n0);
-			axpy_row(acc, a[2], B, c.z, N, n0);
-			axpy_row(acc, a[3], B, c.w, N, n0);
+		if (b_vectors(N, n0)) { // the next group's values and columns load while this group's rows of B do
+			const col4_t *col4 = reinterpret_cast<const col4_t *>(col);
+			float a[4] = {0.f, 0.f, 0.f, 0.f};
+			col4_t c = {};
+			int q = a0 / 4 + g;
+			if (q < a1 / 4) {
+				ldg4(val, q, a);
+				c = __ldg(col4 + q);
+			}
+			for (; q < a1 / 4; q += TPR) {
+				float an[4] = {0.f, 0.f, 0.f, 0.f}, x[4][VN];
+				col4_t cn = {};
+				if (q + TPR < a1 / 4) {
+					ldg4(val, q + TPR, an);
+					cn = __ldg(col4 + q + TPR);
+				}
+				load_brow(B, c.x, N, n0, x[0]);
+				load_brow(B, c.y, N, n0, x[1]);
+				load_brow(B, c.z, N, n0, x[2]);
+				load_brow(B, c.w, N, n0, x[3]);
+#pragma unroll
+				for (int u = 0; u < 4; u++) {
+					fma_row(acc, a[u], x[u]);
+					a[u] = an[u];
+				}
+				c = cn;
+			}
+		} else {
+			for (int q = a0 / 4 + g; q < a1 / 4; q += TPR) {
+				float a[4];
+				ldg4(val, q, a);
+				const col4_t c = __ldg(reinterpret_cast<const col4_t *>(col) + q);
+				axpy_row(acc, a[0], B, c.x, N, n0);
+				axpy_row(acc, a[1], B, c.y, N, n0);
+				axpy_row(acc, a[2], B, c.z, N, n0);
+				axpy_row(acc, a[3], B, c.w, N, n0);
+			}
 		}
 		for (int j = a1 + g; j < end; j += TPR)
 			axpy_row(acc, to_f(__ldg(val + j)), B, __ldg(col + j), N, n0);
 #else
-		for (int j = start + g; j < end; j += TPR)
+		int j = start + g;
+		if (VN > 1 && b_vectors(N, n0)) // four nonzeros' rows of B in flight (VN 1: the compiler's own unrolling does it)
+			for (; j + 3 * TPR < end; j += 4 * TPR) {
+				float a[4], x[4][VN];
+#pragma unroll
+				for (int u = 0; u < 4; u++) {
+					a[u] = to_f(__ldg(val + j + u * TPR));
+					load_brow(B, __ldg(col + j + u * TPR), N, n0, x[u]);
+				}
+#pragma unroll
+				for (int u = 0; u < 4; u++)
+					fma_row(acc, a[u], x[u]);
+			}
+		for (; j < end; j += TPR)
 			axpy_row(acc, to_f(__ldg(val + j)), B, __ldg(col + j), N, n0);
 #endif
 #pragma unroll
