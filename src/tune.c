@@ -169,7 +169,8 @@ static void trial_config(const struct dlb_op *op, const struct dlb_candidate *c,
 		snprintf(buf, len, "%s", c->text);
 }
 
-#define MAX_VARIANTS 8
+/* The points a candidate can add to the search: as many as a worker reply carries (worker.h). */
+#define MAX_VARIANTS DLB_W_MAX_VARIANTS
 
 static void iso_now(char *buf, size_t len)
 {
@@ -877,7 +878,7 @@ static int tune_problem(struct run *x, int pi, struct dlb_candidate *cand, int n
 				DLB_CHECK(finish_trial(x->db, r, t));
 			continue;
 		}
-		for (int v = 0; v < vars.n && v < DLB_W_MAX_VARIANTS; v++)
+		for (int v = 0; v < vars.n && v < MAX_VARIANTS; v++)
 			q.pt[q.npt++] = (struct point){.cand = i, .variant = vars.values[v], .trial = -1};
 	}
 	if (dlb_interrupted)
