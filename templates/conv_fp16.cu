@@ -768,10 +768,13 @@ __device__ __forceinline__ void conv_cluster_finish(const float (&acc)[WMI][BN /
 	asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
 	u32 rank;
 	asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+	// NHWC: neighbouring threads take neighbouring groups of 4 filters of one pixel (y's contiguous dimension);
+	// NCHW: neighbouring pixels of the same 4 filters, so each of a warp's four stores is one run of a y plane
+	// (filters first, they were 32 stores PQ elements apart)
 	const int rows = BM / (int)ncta, q4 = BN / 4;
 #pragma unroll 1
 	for (int e = (int)threadIdx.x; e < rows * q4; e += CONS_THREADS) {
-		const int row = (int)rank * rows + e / q4, c = 4 * (e % q4);
+		const int row = (int)rank * rows + (OUT_NHWC ? e / q4 : e % rows), c = 4 * (OUT_NHWC ? e % q4 : e / rows);
 		const u32 off = sbase + (u32)(row * CL_LD + c) * 4u;
 		float s[4] = {0.f, 0.f, 0.f, 0.f};
 #pragma unroll 1

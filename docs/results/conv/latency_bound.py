@@ -13,6 +13,7 @@ def gm(xs): return math.exp(sum(math.log(x) for x in xs)/len(xs)) if xs else flo
 # DeepBench's speech layers: DeepSpeech (700x161, 341x79) and Speaker ID (350x80, 175x40, 84x20, 42x10)
 SPEECH={('700','161'),('341','79'),('350','80'),('175','40'),('84','20'),('42','10')}
 for name,f,es_in,es_out in [("conv_inference_server fp16 NHWC (run69)","docs/results/conv/logs/run69/inference_server.csv",2,2),
+                 ("conv_inference_server fp16 NHWC (run84, cluster split-K)","docs/results/conv/logs/run84/inference_server_all.csv",2,2),
                  ("conv_training fp16 NHWC (run67)","docs/results/conv/logs/run67/training.csv",2,2),
                  ("conv_training fp16 NHWC (run70)","docs/results/conv/logs/run70/training_rest.csv",2,2),
                  ("conv_training fp32 NCHW (run72)","docs/results/conv/logs/run72/training_fp32.csv",4,4),

@@ -514,6 +514,9 @@ struct conv_state {
 	double tol, tol_tf32; /* fp32's (fp16: the absolute part), and TF32's for cuDNN's default math */
 	float *ws;                /* split-K partial sums, ws_elems floats */
 	size_t ws_elems;
+	cudaKernel_t clu_k;       /* the last cluster launch's kernel, shared memory and cluster size, and how many */
+	size_t clu_smem;          /* such clusters fit the device at once (cudaOccupancyMaxActiveClusters) */
+	int clu_n, clu_slots;
 	struct dlb_cudnn_conv cu; /* cuDNN's descriptors and algorithms for this problem */
 	int cu_open;
 	struct dlb_cudnn_conv *cur_cu; /* what cudnn_launch runs: algorithm cur of cur_cu, on cur_x, cur_w, cur_y */
@@ -1045,9 +1048,23 @@ static int conv_launch(void *state, const struct dlb_candidate *c, int split, in
 	unsigned threads = (unsigned)s->kind->threads(v);
 	size_t dyn = vec ? s->dyn(v) : 0;
 	dim3 grid = {(unsigned)gx, (unsigned)gy, (unsigned)split};
-	if (cluster)
-		DLB_CHECK(dlb_launch_ex(c->kernels[s->nhwc], grid, (dim3){threads, 1, 1}, dyn, s->g->dev->stream, args, 0,
+	if (cluster) {
+		/* conv_variants offers clusters of 2..8 from the configuration alone; whether one fits (the GPU's
+		 * clusters of SMs, the blocks' shared memory) is asked here once for each kernel, so a trial that
+		 * cannot run is stored with this reason, not as a failed launch */
+		cudaKernel_t k = c->kernels[s->nhwc];
+		if (s->clu_k != k || s->clu_smem != dyn || s->clu_n != cluster) {
+			s->clu_k = NULL;
+			DLB_CHECK(dlb_max_clusters(k, (dim3){threads, 1, 1}, dyn, (dim3){1, 1, (unsigned)cluster},
+						   &s->clu_slots));
+			s->clu_k = k, s->clu_smem = dyn, s->clu_n = cluster;
+		}
+		if (s->clu_slots < 1)
+			DLB_FAIL(DLB_E_LIMIT, "SPLITK=%d: no cluster of %d blocks with %zu bytes of shared memory each fits "
+					      "this GPU", -cluster, cluster, dyn);
+		DLB_CHECK(dlb_launch_ex(k, grid, (dim3){threads, 1, 1}, dyn, s->g->dev->stream, args, 0,
 					(dim3){1, 1, (unsigned)cluster}));
+	}
 	else
 		DLB_CHECK(dlb_launch(c->kernels[s->nhwc], grid, (dim3){threads, 1, 1}, dyn, s->g->dev->stream, args));
 	if (split > 1 && !cluster) { /* the splits' partial sums into y, on every SM (templates/conv_common.cu's conv_reduce) */
