@@ -231,32 +231,11 @@ typedef int col_t;
 typedef int4 col4_t;
 #endif
 
-// acc += a · B's row c (VN columns from n0): NV vector loads where the columns are whole and aligned (N a
-// multiple of VW; n0 is a multiple of VN), else element by element with a guard. One request a vector, where
-// the loads one element at a time made N = 4 cost about 1.7x N = 1 on the same matrix (run53).
-__device__ __forceinline__ void axpy_row(float *acc, float a, const elem *__restrict__ B, int c, int N, int n0)
-{
-	const elem *b = B + (i64)c * N + n0;
-	if (VN > 1 && N % VW == 0 && n0 + VN <= N) {
-#pragma unroll
-		for (int q = 0; q < NV; q++) {
-			float x[VW];
-			ld_vec<true>(b + q * VW, x);
-#pragma unroll
-			for (int v = 0; v < VW; v++)
-				acc[q * VW + v] = fmaf(a, x[v], acc[q * VW + v]);
-		}
-	} else {
-#pragma unroll
-		for (int v = 0; v < VN; v++)
-			if (n0 + v < N)
-				acc[v] = fmaf(a, to_f(__ldg(b + v)), acc[v]);
-	}
-}
-// The vector path of axpy_row in two halves, so that a group of nonzeros' rows of B are all loaded before the
-// first of their FMAs: axpy_row's path is chosen per nonzero, and behind that branch each row's load waited for the
-// FMAs of the row before (VN > 1: one L2 round trip a nonzero, SASS of KIND 4 VN 4). bvec: the vector path holds
-// for this chunk (VN 1 always: the chunk's one column is in range).
+// B's row c, VN columns from n0, into x: NV vector loads (the columns whole and aligned: b_vectors). One request a
+// vector, where the loads one element at a time made N = 4 cost about 1.7x N = 1 on the same matrix (run53).
+// Loading and multiplying are apart so that a group of nonzeros' rows of B are all in flight before the first of
+// their FMAs: behind a per-nonzero choice of path, each row's load waited for the FMAs of the row before (VN > 1:
+// one L2 round trip a nonzero, SASS of KIND 4 VN 4), so the loops choose the path once a chunk.
 __device__ __forceinline__ bool b_vectors(int N, int n0)
 {
 	return VN == 1 || (N % VW == 0 && n0 + VN <= N);
@@ -268,12 +247,28 @@ __device__ __forceinline__ void load_brow(const elem *__restrict__ B, int c, int
 	for (int q = 0; q < NV; q++)
 		ld_vec<true>(b + q * VW, x + q * VW);
 }
-// acc += a · x in axpy_row's order (the same bits)
+// acc += a · x, column by column
 __device__ __forceinline__ void fma_row(float *acc, float a, const float *x)
 {
 #pragma unroll
 	for (int v = 0; v < VN; v++)
 		acc[v] = fmaf(a, x[v], acc[v]);
+}
+// acc += a · B's row c for one nonzero: by vectors where b_vectors holds (VN > 1), else element by element with a
+// guard (the same bits either way)
+__device__ __forceinline__ void axpy_row(float *acc, float a, const elem *__restrict__ B, int c, int N, int n0)
+{
+	if (VN > 1 && b_vectors(N, n0)) {
+		float x[VN];
+		load_brow(B, c, N, n0, x);
+		fma_row(acc, a, x);
+	} else {
+		const elem *b = B + (i64)c * N + n0;
+#pragma unroll
+		for (int v = 0; v < VN; v++)
+			if (n0 + v < N)
+				acc[v] = fmaf(a, to_f(__ldg(b + v)), acc[v]);
+	}
 }
 // TPR lanes per row, each taking every TPR-th nonzero; VN consecutive columns per chunk, summed across the
 // group by shuffles (a fixed tree: deterministic). Lane v of the group writes column v.
