@@ -770,7 +770,7 @@ __device__ __forceinline__ void conv_cluster_finish(const float (&acc)[WMI][BN /
 	asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
 	// NHWC: neighbouring threads take neighbouring groups of 4 filters of one pixel (y's contiguous dimension);
 	// NCHW: neighbouring pixels of the same 4 filters, so each of a warp's four stores is one run of a y plane
-	// (filters first, they were 32 stores PQ elements apart)
+	// (with filters across the warp, a store's 32 values were P·Q elements apart)
 	const int rows = BM / (int)ncta, q4 = BN / 4;
 #pragma unroll 1
 	for (int e = (int)threadIdx.x; e < rows * q4; e += CONS_THREADS) {

@@ -1064,9 +1064,9 @@ static int conv_launch(void *state, const struct dlb_candidate *c, int split, in
 					      "this GPU", -cluster, cluster, dyn);
 		DLB_CHECK(dlb_launch_ex(k, grid, (dim3){threads, 1, 1}, dyn, s->g->dev->stream, args, 0,
 					(dim3){1, 1, (unsigned)cluster}));
-	}
-	else
+	} else {
 		DLB_CHECK(dlb_launch(c->kernels[s->nhwc], grid, (dim3){threads, 1, 1}, dyn, s->g->dev->stream, args));
+	}
 	if (split > 1 && !cluster) { /* the splits' partial sums into y, on every SM (templates/conv_common.cu's conv_reduce) */
 		void *rargs[] = {&s->y[set], &s->ws, &kd, &split, &s->nhwc};
 		int64_t groups = ((int64_t)s->ny + 3) / 4;
