@@ -169,9 +169,6 @@ static void trial_config(const struct dlb_op *op, const struct dlb_candidate *c,
 		snprintf(buf, len, "%s", c->text);
 }
 
-/* The points a candidate can add to the search: as many as a worker reply carries (worker.h). */
-#define MAX_VARIANTS DLB_W_MAX_VARIANTS
-
 static void iso_now(char *buf, size_t len)
 {
 	time_t now = time(NULL);
@@ -832,8 +829,9 @@ static int tune_problem(struct run *x, int pi, struct dlb_candidate *cand, int n
 	struct prun q = {.x = x, .r = r, .progress = progress};
 	double t0 = now_s();
 	int mine = x->ks ? x->ks->nconf + ncand - x->ks->n : ncand; /* the candidates this problem may try */
-	r->trials = calloc((size_t)(mine ? mine : 1) * MAX_VARIANTS, sizeof *r->trials);
-	q.pt = calloc((size_t)(mine ? mine : 1) * MAX_VARIANTS, sizeof *q.pt);
+	/* points: each candidate adds at most as many as a worker reply carries (worker.h) */
+	r->trials = calloc((size_t)(mine ? mine : 1) * DLB_W_MAX_VARIANTS, sizeof *r->trials);
+	q.pt = calloc((size_t)(mine ? mine : 1) * DLB_W_MAX_VARIANTS, sizeof *q.pt);
 	if (!r->trials || !q.pt)
 		DLB_FAIL(ENOMEM, "out of memory");
 	if (!o->retune) /* an interrupted run's trials are not measured again; --retune measures everything */
@@ -878,7 +876,7 @@ static int tune_problem(struct run *x, int pi, struct dlb_candidate *cand, int n
 				DLB_CHECK(finish_trial(x->db, r, t));
 			continue;
 		}
-		for (int v = 0; v < vars.n && v < MAX_VARIANTS; v++)
+		for (int v = 0; v < vars.n && v < DLB_W_MAX_VARIANTS; v++)
 			q.pt[q.npt++] = (struct point){.cand = i, .variant = vars.values[v], .trial = -1};
 	}
 	if (dlb_interrupted)
