@@ -44,6 +44,9 @@
 #ifndef KIND
 #define KIND 0 // 0: the FFMA implicit GEMM; 3: the direct kernel in 3xTF32 (below); 1 and 2 are conv_fp16.cu's
 #endif
+#ifndef X2D
+#define X2D 0 // KIND 0: 1 = a 1x1 filter (src/ops/conv/conv.c's r1s1_dims, the "-1x1" cubins)
+#endif
 #if KIND == 3
 #define THREADS BM // two 16-pixel strips a warp
 #else
@@ -99,12 +102,80 @@ __device__ __forceinline__ void conv_body(const float *__restrict__ x, const flo
 		for (int j = 0; j < TN; j++)
 			acc[i][j] = 0.f;
 	float ra[LA], rb[LB];
+#if X2D
+	// A 1x1 filter: tap g of output pixel m is channel g of one input pixel (h, w) = (p·stride_h - pad_h,
+	// q·stride_w - pad_w), x[n][g][h][w] (NCHW) or x[n][h][w][g] (NHWC), or 0 where that pixel is in the padding;
+	// and w[k][g]. Each element a thread loads is decoded once into its address at the block's first channel
+	// (xp, wp; xok, wok: in range), which each stage advances by BK channels: no division by R·S and S and no
+	// read of the pixel tables per element and stage, as the general path has. Where whole groups of four fall
+	// to each thread (XV, WV), a thread's elements are such groups: four pixels of one channel of x in NCHW,
+	// four channels of one filter of w, read as one float4 where the layer allows it (xv: stride 1, no padding
+	// and H·W a multiple of 4, so a group is four neighbours in one image, 16-byte aligned; wv: C and the
+	// split's chunk multiples of 4), else one by one (docs/NOTES.md item 138). load() is called for g0 = gbeg,
+	// gbeg + BK, ... in turn.
+#define XV (!NHWC && LA % 4 == 0 && (BM / 4 * BK) % THREADS == 0 && BM / 4 * BK >= THREADS)
+#define WV (LB % 4 == 0 && (BN * BK / 4) % THREADS == 0 && BN * BK / 4 >= THREADS)
+	__builtin_assume(tid >= 0 && tid < THREADS); // the launch's block size: e < BM·BK holds where LA·THREADS = BM·BK
+	const i64 xs = NHWC ? 1 : (i64)d.H * d.W; // from one channel to the next in x
+	const bool xv = XV && xs % 4 == 0 && d.str_h == 1 && d.str_w == 1 && d.pad_h == 0 && d.pad_w == 0,
+		   wv = WV && CRS % 4 == 0 && kc % 4 == 0;
+	const float *xp[LA], *wp[LB];
+	bool xok[LA], wok[LB];
+#pragma unroll
+	for (int i = 0; i < LA; i++) {
+		const int e = tid + i * THREADS, q = tid + i / 4 * THREADS; // element e, or group q's element i % 4
+		const int mm = XV ? q % (BM / 4) * 4 + i % 4 : NHWC ? e / BK : e % BM;
+		const int gg = XV ? q / (BM / 4) : NHWC ? e % BK : e / BM;
+		xok[i] = (XV || e < BM * BK) && (unsigned)pix_h[mm] < (unsigned)d.H && (unsigned)pix_w[mm] < (unsigned)d.W;
+		xp[i] = x + (xok[i] ? pix_base[mm] + ((i64)pix_h[mm] * d.W + pix_w[mm]) * (NHWC ? d.C : 1) + (gbeg + gg) * xs : 0);
+	}
+#pragma unroll
+	for (int i = 0; i < LB; i++) {
+		const int e = tid + i * THREADS, q = tid + i / 4 * THREADS;
+		const int k = k0 + (WV ? q / (BK / 4) : e / BK), gg = WV ? q % (BK / 4) * 4 + i % 4 : e % BK;
+		wok[i] = (WV || e < BN * BK) && k < d.K;
+		wp[i] = w + (wok[i] ? (i64)k * CRS + gbeg + gg : 0);
+	}
+	auto load = [&](int g0) {
+#pragma unroll
+		for (int i = 0; i < LA; i++) {
+			const int e = tid + i * THREADS, q = tid + i / 4 * THREADS;
+			const int g = g0 + (XV ? q / (BM / 4) : NHWC ? e % BK : e / BM);
+			if (XV && xv) { // four neighbours of one image, past N·P·Q all or none (N·P·Q = N·H·W, a multiple of 4)
+				if (i % 4 == 0) {
+					const float4 v = xok[i] && g < gend ? __ldg(reinterpret_cast<const float4 *>(xp[i]))
+									    : make_float4(0.f, 0.f, 0.f, 0.f);
+					ra[i] = v.x, ra[i + 1] = v.y, ra[i + 2] = v.z, ra[i + 3] = v.w;
+					xp[i] += xok[i] ? BK * xs : 0;
+				}
+			} else {
+				ra[i] = xok[i] && g < gend ? *xp[i] : 0.f;
+				xp[i] += xok[i] ? BK * xs : 0;
+			}
+		}
+#pragma unroll
+		for (int i = 0; i < LB; i++) {
+			const int e = tid + i * THREADS, q = tid + i / 4 * THREADS;
+			const int g = g0 + (WV ? q % (BK / 4) * 4 + i % 4 : e % BK);
+			if (WV && wv) { // four channels of one filter, all below gend or none (C and the chunk multiples of 4)
+				if (i % 4 == 0) {
+					const float4 v = wok[i] && g < gend ? __ldg(reinterpret_cast<const float4 *>(wp[i]))
+									    : make_float4(0.f, 0.f, 0.f, 0.f);
+					rb[i] = v.x, rb[i + 1] = v.y, rb[i + 2] = v.z, rb[i + 3] = v.w;
+					wp[i] += wok[i] ? BK : 0;
+				}
+			} else {
+				rb[i] = wok[i] && g < gend ? *wp[i] : 0.f;
+				wp[i] += wok[i] ? BK : 0;
+			}
+		}
+	};
+#else
 	auto load = [&](int g0) {
 #pragma unroll
 		for (int i = 0; i < LA; i++) {
 			const int e = tid + i * THREADS;
-			const int mm = NHWC ? e / BK : e % BM, gg = NHWC ? e % BK : e / BM;
-			const int g = g0 + gg;
+			const int mm = NHWC ? e / BK : e % BM, gg = NHWC ? e % BK : e / BM, g = g0 + gg;
 			float v = 0.f;
 			if (e < BM * BK && g < gend) {
 				int c, r, s;
@@ -133,16 +204,36 @@ __device__ __forceinline__ void conv_body(const float *__restrict__ x, const flo
 			rb[i] = e < BN * BK && k < d.K && g < gend ? w[(i64)k * CRS + g] : 0.f;
 		}
 	};
+#endif
 	auto store = [&](int buf) {
+#if X2D
+		if (XV) { // group tid + i/4·THREADS: four pixels of one channel, a 16-byte piece of a row of As
 #pragma unroll
-		for (int i = 0; i < LA; i++) {
-			const int e = tid + i * THREADS;
-			if (e < BM * BK)
-				As[buf][NHWC ? e % BK : e / BM][NHWC ? e / BK : e % BM] = ra[i];
+			for (int i = 0; i < LA; i += 4) {
+				const int q = tid + i / 4 * THREADS;
+				*reinterpret_cast<float4 *>(&As[buf][q / (BM / 4)][q % (BM / 4) * 4]) =
+					make_float4(ra[i], ra[i + 1], ra[i + 2], ra[i + 3]);
+			}
+		} else
+#endif
+		{
+#pragma unroll
+			for (int i = 0; i < LA; i++) {
+				const int e = tid + i * THREADS;
+				if (e < BM * BK)
+					As[buf][NHWC ? e % BK : e / BM][NHWC ? e / BK : e % BM] = ra[i];
+			}
 		}
 #pragma unroll
 		for (int i = 0; i < LB; i++) {
-			const int e = tid + i * THREADS;
+			const int e = tid + i * THREADS, q = tid + i / 4 * THREADS;
+#if X2D
+			if (WV) { // group q: four channels of one filter
+				Bs[buf][q % (BK / 4) * 4 + i % 4][q / (BK / 4)] = rb[i];
+				continue;
+			}
+#endif
+			(void)q;
 			if (e < BN * BK)
 				Bs[buf][e % BK][e / BK] = rb[i];
 		}

@@ -44,7 +44,7 @@ done
 echo "conv int8: $n cubins, IMMA in each"
 n=0 nw=0 nd=0
 for f in "$tmp"/e/fp32/*.cubin; do
-	case $f in *_NCHW.sm_90a.cubin | *_NCHW3xTF32.sm_90a.cubin | *_NCHW3xTF32-1x1.sm_90a.cubin) k=conv_nchw ;; *) k=conv_nhwc ;; esac
+	case $f in *_NCHW.sm_90a.cubin | *_NCHW3xTF32.sm_90a.cubin | *_NCHW3xTF32-1x1.sm_90a.cubin | *_NCHW-1x1.sm_90a.cubin) k=conv_nchw ;; *) k=conv_nhwc ;; esac
 	case $f in
 	*_KIND-1_* | *_KIND-2_*) # 3xTF32: HGMMA
 		c=$(count "$f" $k HGMMA) nw=$((nw + 1))

@@ -333,28 +333,53 @@ static int x2d_dims(const int64_t *d)
 	       d[CONV_PAD_H] == 0 && d[CONV_N] * d[CONV_H] * d[CONV_W] <= INT32_MAX;
 }
 
+/* Whether a problem's filter is 1x1 (any stride, padding, dilation): tap g of an output pixel is then channel g of
+ * one input pixel, which the FFMA kernel's X2D loads decode once (templates/conv_fp32.cu, docs/NOTES.md item 138). */
+static int r1s1_dims(const int64_t *d)
+{
+	return d[CONV_R] == 1 && d[CONV_S] == 1;
+}
+
 /* fp32: one cubin per layout (the other layout's kernel traps), and per kind: FFMA (templates/conv_fp32.cu) or
  * 3xTF32 (conv_fp16.cu with TF32 1; x and w read from the NHWC and KRSC split copies, y in the problem's layout),
- * KIND 2's on 1x1 layers apart (x2d_dims) */
-enum { F_SPEC_NCHW, F_SPEC_NHWC, F_SPEC_NCHW_T, F_SPEC_NHWC_T, F_SPEC_NCHW_T2, F_SPEC_NHWC_T2, F_NSPECS };
+ * KIND 2's on 1x1 stride-1 layers apart (x2d_dims), FFMA's on every 1x1 layer (r1s1_dims) */
+enum {
+	F_SPEC_NCHW,
+	F_SPEC_NHWC,
+	F_SPEC_NCHW_T,
+	F_SPEC_NHWC_T,
+	F_SPEC_NCHW_T2,
+	F_SPEC_NHWC_T2,
+	F_SPEC_NCHW_X2D,
+	F_SPEC_NHWC_X2D,
+	F_NSPECS
+};
 static const char *const conv_spec_defines[] = {
     "#define LAYOUT_NCHW 1\n#define LAYOUT_NHWC 0\n#define TF32 0\n",
     "#define LAYOUT_NCHW 0\n#define LAYOUT_NHWC 1\n#define TF32 0\n",
     "#define LAYOUT_NCHW 1\n#define LAYOUT_NHWC 0\n#define TF32 1\n#define VEC 1\n#define WARPS_N 1\n",
     "#define LAYOUT_NCHW 0\n#define LAYOUT_NHWC 1\n#define TF32 1\n#define VEC 1\n#define WARPS_N 1\n",
     "#define LAYOUT_NCHW 1\n#define LAYOUT_NHWC 0\n#define TF32 1\n#define VEC 1\n#define WARPS_N 1\n#define X2D 1\n",
-    "#define LAYOUT_NCHW 0\n#define LAYOUT_NHWC 1\n#define TF32 1\n#define VEC 1\n#define WARPS_N 1\n#define X2D 1\n"};
-static const char *const conv_spec_names[] = {"NCHW", "NHWC", "NCHW3xTF32", "NHWC3xTF32", "NCHW3xTF32-1x1", "NHWC3xTF32-1x1"};
+    "#define LAYOUT_NCHW 0\n#define LAYOUT_NHWC 1\n#define TF32 1\n#define VEC 1\n#define WARPS_N 1\n#define X2D 1\n",
+    "#define LAYOUT_NCHW 1\n#define LAYOUT_NHWC 0\n#define TF32 0\n#define X2D 1\n",
+    "#define LAYOUT_NCHW 0\n#define LAYOUT_NHWC 1\n#define TF32 0\n#define X2D 1\n"};
+static const char *const conv_spec_names[] = {"NCHW",           "NHWC",           "NCHW3xTF32", "NHWC3xTF32",
+					      "NCHW3xTF32-1x1", "NHWC3xTF32-1x1", "NCHW-1x1",   "NHWC-1x1"};
 
 static int conv_spec_of(const struct dlb_problem *p, const int *v)
 {
-	int base = !f_wgmma(v) ? F_SPEC_NCHW : v[CONV_KIND] == 2 && x2d_dims(p->dim) ? F_SPEC_NCHW_T2 : F_SPEC_NCHW_T;
+	int base = f_ffma(v) ? (r1s1_dims(p->dim) ? F_SPEC_NCHW_X2D : F_SPEC_NCHW)
+		   : !f_wgmma(v) ? F_SPEC_NCHW
+		   : v[CONV_KIND] == 2 && x2d_dims(p->dim) ? F_SPEC_NCHW_T2
+							   : F_SPEC_NCHW_T;
 	return base + (int)p->dim[CONV_LAYOUT];
 }
 
 static int conv_spec_used(const struct dlb_op *op, int s, const int *v)
 {
 	(void)op;
+	if (s >= F_SPEC_NCHW_X2D)
+		return f_ffma(v);
 	if (s >= F_SPEC_NCHW_T2)
 		return v[CONV_KIND] == 2;
 	return (s >= F_SPEC_NCHW_T) == f_wgmma(v);
