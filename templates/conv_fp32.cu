@@ -111,8 +111,8 @@ __device__ __forceinline__ void conv_body(const float *__restrict__ x, const flo
 	// to each thread (XV, WV), a thread's elements are such groups: four pixels of one channel of x in NCHW,
 	// four channels of one filter of w, read as one float4 where the layer allows it (xv: stride 1, no padding
 	// and H·W a multiple of 4, so a group is four neighbours in one image, 16-byte aligned; wv: C and the
-	// split's chunk multiples of 4), else one by one (docs/NOTES.md item 138). load() is called for g0 = gbeg,
-	// gbeg + BK, ... in turn.
+	// split's chunk multiples of 4), else one by one (docs/NOTES.md item 138). load() must be called for g0 =
+	// gbeg, gbeg + BK, ... in turn, as the two-stage loop below does: the addresses advance a stage a call.
 #define XV (!NHWC && LA % 4 == 0 && (BM / 4 * BK) % THREADS == 0 && BM / 4 * BK >= THREADS)
 #define WV (LB % 4 == 0 && (BN * BK / 4) % THREADS == 0 && BN * BK / 4 >= THREADS)
 	__builtin_assume(tid >= 0 && tid < THREADS); // the launch's block size: e < BM·BK holds where LA·THREADS = BM·BK

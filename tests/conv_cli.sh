@@ -47,7 +47,7 @@ for prec in fp16 fp32 int8; do
 	# (NHWC with C % 8 == 0), and those with STAGES=2 and BK <= 32 in its register-staged kernels for NCHW and NHWC
 	# as well, except the direct kernel (KIND 3), which has only those two; int8: each in its four (NCHW and NHWC;
 	# 16-byte copies where C % 16 == 0, else 4-byte). fp16 and fp32: KIND 2 once more in both layouts for 1x1
-	# layers ("-1x1": x read as a plain matrix); fp32's KIND 0 too (its loads without divisions)
+	# stride-1 layers ("-1x1": x read as a plain matrix); fp32's KIND 0 too, on every 1x1 layer (its loads decoded once)
 	case $prec in
 	fp32) specs="NCHW, NHWC, NCHW3xTF32, NHWC3xTF32, NCHW3xTF32-1x1, NHWC3xTF32-1x1, NCHW-1x1 and NHWC-1x1" k=2 ;;
 	int8) specs="NCHW4, NHWC4, NCHW16 and NHWC16" k=4 ;;
@@ -79,8 +79,8 @@ for prec in fp16 fp32 int8; do
 	[ "$nsp" -le $maxsp ] && [ "$nwg" = 0 ] ||
 		{ echo "FAIL: $prec candidates spill registers:"; printf '%s\n' "$spills" | cut -c1-200; fail=1; }
 done
-# DeepBench ran NCHW: its suite needs only the NCHW cubins (and for its 1x1 stride-1 layers KIND 0's and KIND 2's
-# "-1x1" ones: the sample keeps each KIND's first configuration), all of them already in the kernel cache
+# DeepBench ran NCHW: its suite needs only the NCHW cubins (and the "-1x1" ones: KIND 0's for its 1x1 layers, KIND 2's
+# for its 1x1 stride-1 layers; the sample keeps each KIND's first configuration), all of them already in the kernel cache
 out=$("$bin" compile --op conv --arch sm_90a --suite training --every $every32 2>&1 | tail -n 2)
 printf '%s\n' "$out" | grep -q "^conv fp32: [1-9][0-9]* read from the kernel cache, 0 compiled by NVRTC" &&
 	printf '%s\n' "$out" | grep -q "^compiled [1-9][0-9]* candidates (.*as NCHW, NCHW3xTF32, NCHW3xTF32-1x1 and NCHW-1x1) for sm_90a, 0 failed" ||

@@ -7,7 +7,9 @@
 # in NCHW and NHWC; then rows for the direct kernel (KIND 3) with odd strides along the width, 2 and 3
 # channels, 70 and 37 filters (two filter tiles; odd in NHWC), dilation 2 along the height, unequal pads, one
 # with 9 taps, fewer than one mma step, and one with 504 (56 channels, 3x3), near the kernel's bound, where
-# fp32's accumulated rounding is largest: the exhaustive strategy verifies every candidate and split before
+# fp32's accumulated rounding is largest; and two 1x1 rows for the fp32 FFMA kernel's 1x1 loads: 8x6 pixels (H·W a
+# multiple of 4: x read four pixels at a time in NCHW) and 13x11 with padding and strides 2 and 3 (NHWC): the
+# exhaustive strategy verifies every candidate and split before
 # its one timing sample, in fp32, fp16 (rows with C a multiple of 8 run the fp16 cp.async kernel, NCHW
 # ones after copying x and w to NHWC) and int8 (C padded to a multiple of 4; exact).
 # 0 wrong, 0 faults, every row verified, split-K tried. int8: cuDNN's int8 verified and timed on an NHWC row,
@@ -28,7 +30,7 @@ for prec in ${GPU_CONV_PRECS:-fp32 fp16 int8}; do
 	[ $rc = 0 ] || { echo "FAIL: $prec: dlbtune exited $rc"; tail -20 "$tmp/err"; fail=1; }
 	lines=$(grep -c " ok, .* wrong, .* faults)" "$tmp/err")
 	bad=$(grep " ok, .* wrong, .* faults)" "$tmp/err" | grep -vc " ok, 0 wrong, 0 faults)")
-	[ "$lines" = 21 ] && [ "$bad" = 0 ] || { echo "FAIL: $prec: $lines problems searched, $bad with wrong answers or faults:";
+	[ "$lines" = 23 ] && [ "$bad" = 0 ] || { echo "FAIL: $prec: $lines problems searched, $bad with wrong answers or faults:";
 		grep " ok, .* wrong, .* faults)" "$tmp/err"; fail=1; }
 	col='NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }'
 	# quoted fields (the configurations) may hold commas: blank them first

@@ -324,7 +324,8 @@ static const char *const conv_kernels[] = {"conv_nchw", "conv_nhwc", "conv_reduc
 
 /* Whether a problem's x is the plain matrix [N·H·W][C] once in NHWC (a 1x1 filter, stride 1, no padding: the
  * output pixels are the input's). The copy engine's kernels (KIND 2) then read it through a tiled tensor map, a
- * GEMM's loads, compiled apart (X2D 1 in the specialisations "…-1x1"): on an H200 the im2col map's loads cost
+ * GEMM's loads, compiled apart (X2D 1 in KIND 2's specialisations "…-1x1"; the FFMA kernel's "-1x1" ones are
+ * every 1x1 layer, r1s1_dims): on an H200 the im2col map's loads cost
  * about 10% on such layers (NOTES item 61), and choosing between the two at run time slowed the other layers'
  * KIND 2 kernels by 5-8% (run60). */
 static int x2d_dims(const int64_t *d)
@@ -837,7 +838,7 @@ static int tma_maps(struct conv_state *s, int set, const void *x, const void *w,
 		uint32_t step[2] = {(uint32_t)d->str_w, (uint32_t)d->str_h};
 		uint64_t crs = (uint64_t)d->C * (uint64_t)d->R * (uint64_t)d->S;
 		t->xb = NULL;
-		if (x2d_dims(s->run)) /* the "-1x1" specialisations (X2D 1: conv_spec_of, h_spec_of) */
+		if (x2d_dims(s->run)) /* KIND 2's "-1x1" specialisations (X2D 1: conv_spec_of, h_spec_of) */
 			DLB_CHECK(dlb_tmap_2d(mx, es, x, (uint64_t)d->C, (uint64_t)d->N * d->H * d->W, (uint64_t)d->C * es,
 					      (uint32_t)(128 / es), (uint32_t)bm));
 		else
