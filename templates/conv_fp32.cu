@@ -105,21 +105,21 @@ __device__ __forceinline__ void conv_body(const float *__restrict__ x, const flo
 #if X2D
 	// A 1x1 filter: tap g of output pixel m is channel g of one input pixel (h, w) = (p·stride_h - pad_h,
 	// q·stride_w - pad_w), x[n][g][h][w] (NCHW) or x[n][h][w][g] (NHWC), or 0 where that pixel is in the padding;
-	// and w[k][g]. Each element a thread loads is decoded once into its address at the block's first channel
-	// (xp, wp; xok, wok: in range), which each stage advances by BK channels: no division by R·S and S and no
+	// and w[k][g]. Each element a thread loads is decoded once into its offset at the block's first channel
+	// (xo, wo; xok, wok: in range), which each stage advances by BK channels: no division by R·S and S and no
 	// read of the pixel tables per element and stage, as the general path has. Where whole groups of four fall
 	// to each thread (XV, WV), a thread's elements are such groups: four pixels of one channel of x in NCHW,
 	// four channels of one filter of w, read as one float4 where the layer allows it (xv: stride 1, no padding
 	// and H·W a multiple of 4, so a group is four neighbours in one image, 16-byte aligned; wv: C and the
 	// split's chunk multiples of 4), else one by one (docs/NOTES.md item 138). load() must be called for g0 =
-	// gbeg, gbeg + BK, ... in turn, as the two-stage loop below does: the addresses advance a stage a call.
-#define XV (!NHWC && LA % 4 == 0 && (BM / 4 * BK) % THREADS == 0 && BM / 4 * BK >= THREADS)
-#define WV (LB % 4 == 0 && (BN * BK / 4) % THREADS == 0 && BN * BK / 4 >= THREADS)
+	// gbeg, gbeg + BK, ... in turn, as the two-stage loop below does: the offsets advance a stage a call.
+#define XV (!NHWC && (BM / 4 * BK) % THREADS == 0) // then LA = 4·(BM/4·BK/THREADS)
+#define WV ((BN * BK / 4) % THREADS == 0)
 	__builtin_assume(tid >= 0 && tid < THREADS); // the launch's block size: e < BM·BK holds where LA·THREADS = BM·BK
 	const i64 xs = NHWC ? 1 : (i64)d.H * d.W; // from one channel to the next in x
 	const bool xv = XV && xs % 4 == 0 && d.str_h == 1 && d.str_w == 1 && d.pad_h == 0 && d.pad_w == 0,
 		   wv = WV && CRS % 4 == 0 && kc % 4 == 0;
-	const float *xp[LA], *wp[LB];
+	i64 xo[LA], wo[LB]; // offsets, not pointers: past the last channel they may point past the tensor, unread
 	bool xok[LA], wok[LB];
 #pragma unroll
 	for (int i = 0; i < LA; i++) {
@@ -127,14 +127,14 @@ __device__ __forceinline__ void conv_body(const float *__restrict__ x, const flo
 		const int mm = XV ? q % (BM / 4) * 4 + i % 4 : NHWC ? e / BK : e % BM;
 		const int gg = XV ? q / (BM / 4) : NHWC ? e % BK : e / BM;
 		xok[i] = (XV || e < BM * BK) && (unsigned)pix_h[mm] < (unsigned)d.H && (unsigned)pix_w[mm] < (unsigned)d.W;
-		xp[i] = x + (xok[i] ? pix_base[mm] + ((i64)pix_h[mm] * d.W + pix_w[mm]) * (NHWC ? d.C : 1) + (gbeg + gg) * xs : 0);
+		xo[i] = xok[i] ? pix_base[mm] + ((i64)pix_h[mm] * d.W + pix_w[mm]) * (NHWC ? d.C : 1) + (gbeg + gg) * xs : 0;
 	}
 #pragma unroll
 	for (int i = 0; i < LB; i++) {
 		const int e = tid + i * THREADS, q = tid + i / 4 * THREADS;
 		const int k = k0 + (WV ? q / (BK / 4) : e / BK), gg = WV ? q % (BK / 4) * 4 + i % 4 : e % BK;
 		wok[i] = (WV || e < BN * BK) && k < d.K;
-		wp[i] = w + (wok[i] ? (i64)k * CRS + gbeg + gg : 0);
+		wo[i] = wok[i] ? (i64)k * CRS + gbeg + gg : 0;
 	}
 	auto load = [&](int g0) {
 #pragma unroll
@@ -143,14 +143,14 @@ __device__ __forceinline__ void conv_body(const float *__restrict__ x, const flo
 			const int g = g0 + (XV ? q / (BM / 4) : NHWC ? e % BK : e / BM);
 			if (XV && xv) { // four neighbours of one image, past N·P·Q all or none (N·P·Q = N·H·W, a multiple of 4)
 				if (i % 4 == 0) {
-					const float4 v = xok[i] && g < gend ? __ldg(reinterpret_cast<const float4 *>(xp[i]))
+					const float4 v = xok[i] && g < gend ? __ldg(reinterpret_cast<const float4 *>(x + xo[i]))
 									    : make_float4(0.f, 0.f, 0.f, 0.f);
 					ra[i] = v.x, ra[i + 1] = v.y, ra[i + 2] = v.z, ra[i + 3] = v.w;
-					xp[i] += xok[i] ? BK * xs : 0;
+					xo[i] += BK * xs;
 				}
 			} else {
-				ra[i] = xok[i] && g < gend ? *xp[i] : 0.f;
-				xp[i] += xok[i] ? BK * xs : 0;
+				ra[i] = xok[i] && g < gend ? x[xo[i]] : 0.f;
+				xo[i] += BK * xs;
 			}
 		}
 #pragma unroll
@@ -159,14 +159,14 @@ __device__ __forceinline__ void conv_body(const float *__restrict__ x, const flo
 			const int g = g0 + (WV ? q % (BK / 4) * 4 + i % 4 : e % BK);
 			if (WV && wv) { // four channels of one filter, all below gend or none (C and the chunk multiples of 4)
 				if (i % 4 == 0) {
-					const float4 v = wok[i] && g < gend ? __ldg(reinterpret_cast<const float4 *>(wp[i]))
+					const float4 v = wok[i] && g < gend ? __ldg(reinterpret_cast<const float4 *>(w + wo[i]))
 									    : make_float4(0.f, 0.f, 0.f, 0.f);
 					rb[i] = v.x, rb[i + 1] = v.y, rb[i + 2] = v.z, rb[i + 3] = v.w;
-					wp[i] += wok[i] ? BK : 0;
+					wo[i] += BK;
 				}
 			} else {
-				rb[i] = wok[i] && g < gend ? *wp[i] : 0.f;
-				wp[i] += wok[i] ? BK : 0;
+				rb[i] = wok[i] && g < gend ? w[wo[i]] : 0.f;
+				wo[i] += BK;
 			}
 		}
 	};
