@@ -12,7 +12,8 @@
 #   Prediction: 0 wrong; those rows from run91's 1.048x paired to 1.15-1.3x (the epilogue was a third to a half of
 #   a thread's instructions there).
 # PART=2: conv_training fp32 NCHW whole (run91: 1.295x). Prediction 1.33-1.40x.
-# PART=3: gpu_conv int8 and fp16 (side by side; fp16's KIND 3 section afterwards alone if the limit cuts it).
+# PART=3: gpu_conv int8 and fp16 (side by side; if the limit cuts fp16 in its KIND 3 section, run92.sh PART=2 runs
+#   that section alone).
 . .gpu/env.sh
 exec > >(tee $OUT/log.txt) 2>&1
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
