@@ -48,11 +48,31 @@ __device__ __forceinline__ void conv_pixels(i64 *base, int *ph, int *pw, const c
 	__syncthreads();
 }
 
-// y's index of output pixel m (n, p, q) and filter k: NHWC y[m][k], NCHW y[n][k][p][q]
+// y's index of output pixel m (n, p, q) at filter 0: NHWC y[m][0] = m·K, NCHW y[n][0][p][q] = n·K·P·Q + p·Q + q =
+// m + n·(K - 1)·P·Q; filter k's is that plus k·conv_ystep (NHWC 1, NCHW P·Q). A store site decodes each pixel
+// once and steps through its filters: m / PQ, a 64-bit division (some 40 instructions when both fit 32 bits, else a
+// called routine), done once a stored element (as it was) cost an NCHW epilogue about as much as a short
+// reduction's whole loop (docs/NOTES.md item 140).
 template <int NHWC>
-__device__ __forceinline__ i64 conv_yi(const conv_shape &d, i64 PQ, i64 m, int k)
+__device__ __forceinline__ i64 conv_ypix(const conv_shape &d, i64 PQ, i64 m)
 {
-	return NHWC ? m * d.K + k : (m / PQ * d.K + k) * PQ + m % PQ;
+	return NHWC ? m * d.K : m + m / PQ * (d.K - 1) * PQ;
+}
+template <int NHWC>
+__device__ __forceinline__ i64 conv_ystep(i64 PQ)
+{
+	return NHWC ? 1 : PQ;
+}
+
+// One 8- or 16-byte store to y (p aligned to it): written through a float2 pointer, NVRTC compiled the KIND 0
+// epilogue's to two 4-byte stores, and __stwb's to STG.E.64.STRONG.SM
+__device__ __forceinline__ void conv_st2(float *p, float a, float b)
+{
+	asm volatile("st.global.v2.f32 [%0], {%1, %2};" ::"l"(p), "f"(a), "f"(b) : "memory");
+}
+__device__ __forceinline__ void conv_st4(float *p, float a, float b, float c, float e)
+{
+	asm volatile("st.global.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(p), "f"(a), "f"(b), "f"(c), "f"(e) : "memory");
 }
 
 // Split-K: each split writes its partial sums to W[blockIdx.z] (N·P·Q × K, row m, column k) and is done; the host
@@ -119,11 +139,23 @@ __device__ __forceinline__ void conv_reduce_body(Out *__restrict__ y, const Part
 					if (e0 + i < MK)
 						sum[i] += __ldcg(W + z * MK + e0 + i);
 			}
+		if (nhwc) {
+#pragma unroll
+			for (int i = 0; i < 4; i++)
+				if (e0 + i < MK)
+					put(y, e0 + i, sum[i]);
+			continue;
+		}
+		// NCHW: element e is pixel e / K, filter e % K; the group's four decoded once, stepped through
+		i64 m = e0 / d.K, yp = conv_ypix<0>(d, PQ, m);
+		int k = (int)(e0 - m * d.K);
 #pragma unroll
 		for (int i = 0; i < 4; i++) {
-			const i64 e = e0 + i;
-			if (e < MK)
-				put(y, nhwc ? e : conv_yi<0>(d, PQ, e / d.K, (int)(e % d.K)), sum[i]);
+			if (e0 + i >= MK)
+				break;
+			put(y, yp + (i64)k * PQ, sum[i]);
+			if (++k == d.K && i < 3)
+				k = 0, yp = conv_ypix<0>(d, PQ, ++m);
 		}
 	}
 }

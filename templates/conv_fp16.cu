@@ -140,24 +140,26 @@ __device__ __forceinline__ void store_tile(const float (&acc)[MI][NI][4], h16 *_
 #pragma unroll
 		for (int i = 0; i < MI; i++)
 #pragma unroll
-			for (int j = 0; j < NI; j++)
+			for (int e = 0; e < 4; e += 2) {
+				const i64 m = m0 + wm0 + i * 16 + gid + (e >= 2 ? 8 : 0);
+				if (m >= NPQ)
+					continue;
+				const i64 yp = conv_ypix<NHWC>(d, PQ, m); // once a pixel
 #pragma unroll
-				for (int e = 0; e < 4; e += 2) {
-					const i64 m = m0 + wm0 + i * 16 + gid + (e >= 2 ? 8 : 0);
+				for (int j = 0; j < NI; j++) {
 					const int k = k0 + wn0 + j * 8 + t4 * 2;
-					if (m >= NPQ)
-						continue;
 					if (NHWC && d.K % 2 == 0 && k + 1 < d.K) {
 						const unsigned v = (unsigned)to_half(acc[i][j][e]) |
 								   (unsigned)to_half(acc[i][j][e + 1]) << 16;
 						*reinterpret_cast<unsigned *>(y + m * d.K + k) = v;
 					} else {
 						if (k < d.K)
-							y[conv_yi<NHWC>(d, PQ, m, k)] = to_half(acc[i][j][e]);
+							y[yp + (i64)k * conv_ystep<NHWC>(PQ)] = to_half(acc[i][j][e]);
 						if (k + 1 < d.K)
-							y[conv_yi<NHWC>(d, PQ, m, k + 1)] = to_half(acc[i][j][e + 1]);
+							y[yp + (i64)(k + 1) * conv_ystep<NHWC>(PQ)] = to_half(acc[i][j][e + 1]);
 					}
 				}
+			}
 		return;
 	}
 	float *wz = W + (i64)blockIdx.z * MK;
@@ -557,6 +559,7 @@ __device__ __forceinline__ void conv_body_direct(const h16 *__restrict__ x, cons
 			if (p >= d.P || q >= d.Q)
 				continue;
 			const i64 m = ((i64)n * d.P + p) * d.Q + q;
+			const i64 yp = NHWC ? m * d.K : m + (i64)n * (d.K - 1) * PQ; // conv_ypix, n known
 #pragma unroll
 			for (int j = 0; j < NI; j++) {
 				const int k = k0 + j * 8 + t4 * 2;
@@ -566,9 +569,9 @@ __device__ __forceinline__ void conv_body_direct(const h16 *__restrict__ x, cons
 						(unsigned)to_half(v0) | (unsigned)to_half(v1) << 16;
 				} else {
 					if (k < d.K)
-						y[conv_yi<NHWC>(d, PQ, m, k)] = to_half(v0);
+						y[yp + (i64)k * conv_ystep<NHWC>(PQ)] = to_half(v0);
 					if (k + 1 < d.K)
-						y[conv_yi<NHWC>(d, PQ, m, k + 1)] = to_half(v1);
+						y[yp + (i64)(k + 1) * conv_ystep<NHWC>(PQ)] = to_half(v1);
 				}
 			}
 		}
@@ -808,10 +811,11 @@ __device__ __forceinline__ void conv_cluster_finish(const float (&acc)[WMI][BN /
 			*reinterpret_cast<uint2 *>(y + m * d.K + k) = make_uint2(h0, h1);
 #endif
 		} else {
+			const i64 yp = conv_ypix<OUT_NHWC>(d, PQ, m);
 #pragma unroll
 			for (int j = 0; j < 4; j++)
 				if (k + j < d.K)
-					y[conv_yi<OUT_NHWC>(d, PQ, m, k + j)] = out_of(s[j]);
+					y[yp + (i64)(k + j) * conv_ystep<OUT_NHWC>(PQ)] = out_of(s[j]);
 		}
 	}
 	asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
@@ -1064,24 +1068,32 @@ __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const el
 #pragma unroll
 			for (int i = 0; i < WMI; i++)
 #pragma unroll
-				for (int r = 0; r < BN / 2; r += 2) {
-					const i64 m = m0 + 64 * (WMI * wg + i) + 16 * warp + lane / 4 + 8 * ((r >> 1) & 1);
-					const int k = k0 + 8 * (r / 4) + 2 * (lane % 4);
+				for (int h = 0; h < 2; h++) { // the thread's two rows: r with (r >> 1) & 1 == h
+					const i64 m = m0 + 64 * (WMI * wg + i) + 16 * warp + lane / 4 + 8 * h;
 					if (m >= NPQ)
 						continue;
-					if (OUT_NHWC && d.K % 2 == 0 && k + 1 < d.K) {
+					const i64 yp = conv_ypix<OUT_NHWC>(d, PQ, m); // once a pixel
+#pragma unroll
+					for (int r = 2 * h; r < BN / 2; r += 4) {
+						const int k = k0 + 8 * (r / 4) + 2 * (lane % 4);
+						if (OUT_NHWC && d.K % 2 == 0 && k + 1 < d.K) {
 #if TF32
-						*reinterpret_cast<float2 *>(y + m * d.K + k) = make_float2(acc[i][r], acc[i][r + 1]);
+							*reinterpret_cast<float2 *>(y + m * d.K + k) =
+								make_float2(acc[i][r], acc[i][r + 1]);
 #else
-						u32 h;
-						asm("cvt.rn.f16x2.f32 %0, %2, %1;" : "=r"(h) : "f"(acc[i][r]), "f"(acc[i][r + 1]));
-						*reinterpret_cast<u32 *>(y + m * d.K + k) = h;
+							u32 hv;
+							asm("cvt.rn.f16x2.f32 %0, %2, %1;"
+							    : "=r"(hv)
+							    : "f"(acc[i][r]), "f"(acc[i][r + 1]));
+							*reinterpret_cast<u32 *>(y + m * d.K + k) = hv;
 #endif
-					} else {
-						if (k < d.K)
-							y[conv_yi<OUT_NHWC>(d, PQ, m, k)] = out_of(acc[i][r]);
-						if (k + 1 < d.K)
-							y[conv_yi<OUT_NHWC>(d, PQ, m, k + 1)] = out_of(acc[i][r + 1]);
+						} else {
+							if (k < d.K)
+								y[yp + (i64)k * conv_ystep<OUT_NHWC>(PQ)] = out_of(acc[i][r]);
+							if (k + 1 < d.K)
+								y[yp + (i64)(k + 1) * conv_ystep<OUT_NHWC>(PQ)] =
+									out_of(acc[i][r + 1]);
+						}
 					}
 				}
 			continue;

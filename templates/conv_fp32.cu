@@ -267,15 +267,38 @@ __device__ __forceinline__ void conv_body(const float *__restrict__ x, const flo
 	const i64 mt = m0 + tm * TM;
 	const int kt = k0 + tn * TN;
 	if (gridDim.z == 1) {
+		if (!NHWC && (TM == 2 || TM % 4 == 0) && PQ % TM == 0) {
+			// the thread's TM pixels lie in one image, side by side in y (NCHW), at an index that is a
+			// multiple of TM (mt and P·Q are), or all past N·P·Q: one float2 or float4 store a filter (y
+			// must be 16-byte aligned, as cudaMalloc's allocations in conv.c are)
+			if (mt >= NPQ)
+				return;
+			float *yt = y + conv_ypix<0>(d, PQ, mt) + (i64)kt * PQ;
+#pragma unroll
+			for (int j = 0; j < TN; j++) {
+				if (kt + j >= d.K)
+					break;
+#pragma unroll
+				for (int i = 0; i < TM; i += TM < 4 ? TM : 4) {
+					if constexpr (TM == 2)
+						conv_st2(yt + i, acc[i][j], acc[i + 1][j]);
+					else
+						conv_st4(yt + i, acc[i][j], acc[i + 1][j], acc[i + 2][j], acc[i + 3][j]);
+				}
+				yt += PQ;
+			}
+			return;
+		}
 #pragma unroll
 		for (int i = 0; i < TM; i++) {
 			const i64 m = mt + i;
 			if (m >= NPQ)
 				continue;
+			const i64 yp = conv_ypix<NHWC>(d, PQ, m);
 #pragma unroll
 			for (int j = 0; j < TN; j++)
 				if (kt + j < d.K)
-					y[conv_yi<NHWC>(d, PQ, m, kt + j)] = acc[i][j];
+					y[yp + (i64)(kt + j) * conv_ystep<NHWC>(PQ)] = acc[i][j];
 		}
 		return;
 	}
@@ -492,6 +515,7 @@ __device__ __forceinline__ void conv_body_direct(const float *__restrict__ x, co
 			if (p >= d.P || q >= d.Q)
 				continue;
 			const i64 m = ((i64)n * d.P + p) * d.Q + q;
+			const i64 yp = NHWC ? m * d.K : m + (i64)n * (d.K - 1) * PQ; // conv_ypix, n known
 #pragma unroll
 			for (int j = 0; j < DNI; j++) {
 				const int k = k0 + j * 8 + t4 * 2;
@@ -500,9 +524,9 @@ __device__ __forceinline__ void conv_body_direct(const float *__restrict__ x, co
 					*reinterpret_cast<float2 *>(y + m * d.K + k) = make_float2(v0, v1);
 				} else {
 					if (k < d.K)
-						y[conv_yi<NHWC>(d, PQ, m, k)] = v0;
+						y[yp + (i64)k * conv_ystep<NHWC>(PQ)] = v0;
 					if (k + 1 < d.K)
-						y[conv_yi<NHWC>(d, PQ, m, k + 1)] = v1;
+						y[yp + (i64)(k + 1) * conv_ystep<NHWC>(PQ)] = v1;
 				}
 			}
 		}

@@ -94,22 +94,24 @@ __device__ __forceinline__ void store_tile(const int (&acc)[MI][NI][4], int *__r
 #pragma unroll
 		for (int i = 0; i < MI; i++)
 #pragma unroll
-			for (int j = 0; j < NI; j++)
+			for (int e = 0; e < 4; e += 2) {
+				const i64 m = m0 + wm0 + i * 16 + gid + (e >= 2 ? 8 : 0);
+				if (m >= NPQ)
+					continue;
+				const i64 yp = conv_ypix<NHWC>(d, PQ, m); // once a pixel
 #pragma unroll
-				for (int e = 0; e < 4; e += 2) {
-					const i64 m = m0 + wm0 + i * 16 + gid + (e >= 2 ? 8 : 0);
+				for (int j = 0; j < NI; j++) {
 					const int k = k0 + wn0 + j * 8 + t4 * 2;
-					if (m >= NPQ)
-						continue;
 					if (NHWC && d.K % 2 == 0 && k + 1 < d.K) {
 						*reinterpret_cast<int2 *>(y + m * d.K + k) = make_int2(acc[i][j][e], acc[i][j][e + 1]);
 					} else {
 						if (k < d.K)
-							y[conv_yi<NHWC>(d, PQ, m, k)] = acc[i][j][e];
+							y[yp + (i64)k * conv_ystep<NHWC>(PQ)] = acc[i][j][e];
 						if (k + 1 < d.K)
-							y[conv_yi<NHWC>(d, PQ, m, k + 1)] = acc[i][j][e + 1];
+							y[yp + (i64)(k + 1) * conv_ystep<NHWC>(PQ)] = acc[i][j][e + 1];
 					}
 				}
+			}
 		return;
 	}
 	int *wz = W + (i64)blockIdx.z * MK;

@@ -99,13 +99,14 @@ static int f_c_direct(const int *v, const struct dlb_limits *lim)
 				v[CONV_TM] == 2 && v[CONV_TN] == 2 && v[CONV_WM] == 1 && v[CONV_ST] == 2);
 }
 
-/* as fp16's wgmma (h_c_wgmma), but BN 64-256: BM = 64 x WARPS_M x (1 or 2); the accumulators of a thread's m64
- * blocks at most 128 columns, as each k-tile is summed apart in as many more registers (templates/conv_fp16.cu) */
+/* as fp16's wgmma (h_c_wgmma), BN 32-256: BM = 64 x WARPS_M x (1 or 2); the accumulators of a thread's m64
+ * blocks at most 128 columns, as each k-tile is summed apart in as many more registers (templates/conv_fp16.cu).
+ * BN 32 (m64n32k8) is for layers with 32 filters, which a 64-wide tile computes twice over (docs/NOTES.md 141) */
 static int f_c_tf32(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
 	int mi = v[CONV_BM] / (64 * v[CONV_WM]);
-	return !f_wgmma(v) || (v[CONV_BK] == 32 && v[CONV_TM] == 2 && v[CONV_TN] == 2 && v[CONV_BN] >= 64 &&
+	return !f_wgmma(v) || (v[CONV_BK] == 32 && v[CONV_TM] == 2 && v[CONV_TN] == 2 && v[CONV_BN] >= 32 &&
 			       v[CONV_BM] == 64 * v[CONV_WM] * mi && (mi == 1 || mi == 2) && mi * v[CONV_BN] <= 128);
 }
 
@@ -113,7 +114,7 @@ static const struct dlb_constraint conv_constraints[] = {
 	{.text = "FFMA: BM % TM == 0 and BN % TN == 0", .kind = DLB_CON_CUSTOM, .ok = f_c_mult},
 	{.text = "FFMA: threads = (BM/TM)*(BN/TN) in [64, 256]", .kind = DLB_CON_CUSTOM, .ok = f_c_threads},
 	{.text = "FFMA: BM <= 128, BN <= 128, BK <= 16, WARPS_M = 1, STAGES = 2", .kind = DLB_CON_CUSTOM, .ok = f_c_ffma},
-	{.text = "3xTF32: BK = 32, TM = TN = 2, BM = 64*WARPS_M*MI (MI 1 or 2), BN >= 64, MI*BN <= 128",
+	{.text = "3xTF32: BK = 32, TM = TN = 2, BM = 64*WARPS_M*MI (MI 1 or 2), BN >= 32, MI*BN <= 128",
 	 .kind = DLB_CON_CUSTOM, .ok = f_c_tf32},
 	{.text = "direct (KIND 3): BM >= 64, BK 16 or 32 dividing BM, BN <= 64, TM = TN = 2, WARPS_M = 1, STAGES = 2",
 	 .kind = DLB_CON_CUSTOM, .ok = f_c_direct},
