@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+# A CPU check of fp16's KIND 4 (templates/conv_fp16.cu's conv_body_direct_ld) before it runs on a GPU: the
+# kernel's shared-memory layout (the patch's phase-ordered slots, the filters' rows, off8), every lane's
+# ldmatrix row address, the mma.sync m16n8k16 fragments those rows make, and the epilogue's mapping, emulated
+# block by block in integers and compared with a direct convolution. Also checks each ldmatrix's eight rows for
+# 16-byte alignment and bank conflicts, and that no read touches shared memory the block did not write.
+# Usage: direct_ld_emulate.py [shapes] (default 300 random NHWC shapes with C % 8 == 0).
+import random, sys
+import numpy as np
+
+def check(N, C, H, W, K, R, S, ph, pw, sh, sw, dh, dw, BM, BN, BK, WM, rng):
+    P = (H + 2 * ph - dh * (R - 1) - 1) // sh + 1
+    Q = (W + 2 * pw - dw * (S - 1) - 1) // sw + 1
+    if P < 1 or Q < 1:
+        return None
+    x = rng.integers(-3, 4, size=(N, H, W, C)).astype(np.int64)
+    w = rng.integers(-3, 4, size=(K, R, S, C)).astype(np.int64)
+    # reference
+    ref = np.zeros((N, P, Q, K), dtype=np.int64)
+    for r in range(R):
+        for s in range(S):
+            for p in range(P):
+                ih = p * sh - ph + r * dh
+                if not 0 <= ih < H: continue
+                iw = np.arange(Q) * sw - pw + s * dw
+                ok = (iw >= 0) & (iw < W)
+                ref[:, p, ok, :] += np.einsum('nqc,kc->nqk', x[:, ih, iw[ok], :], w[:, r, s, :])
+    DQ, DP = BK, BM // BK
+    THREADS = 32 * WM
+    MI, NI = BM // WM // 16, BN // 8
+    TR = (DP - 1) * sh + (R - 1) * dh + 1
+    TC = (DQ - 1) * sw + (S - 1) * dw + 1
+    TCs = (TC + sw - 1) // sw
+    Cp = C if (C // 8) % 2 else C + 8
+    RL = sw * TCs * Cp
+    CRS = C * R * S
+    Kt = (CRS + 15) & ~15
+    WP = Kt + 8
+    C8 = C // 8
+    smem = 2 * (TR * RL + BN * WP) + 4 * (Kt // 8)
+    if smem > 220 * 1024:
+        return None
+    y = np.full((N, P, Q, K), -999999, dtype=np.int64)
+    qt, pt = (Q + DQ - 1) // DQ, (P + DP - 1) // DP
+    conflicts = 0
+    for by in range((K + BN - 1) // BN):
+        k0 = by * BN
+        for t in range(N * qt * pt):
+            n, pq = t // (qt * pt), t % (qt * pt)
+            p0, q0 = pq // qt * DP, pq % qt * DQ
+            ih0, iw0 = p0 * sh - ph, q0 * sw - pw
+            xs = np.zeros(TR * RL, dtype=np.int64); xw = np.zeros(TR * RL, dtype=bool)
+            for e in range(TR * TC * C8):
+                c8, rj = e % C8, e // C8
+                j, row = rj % TC, rj // TC
+                ih, iw = ih0 + row, iw0 + j
+                dst = row * RL + ((j % sw) * TCs + j // sw) * Cp + c8 * 8
+                assert dst % 8 == 0 and dst + 8 <= TR * RL
+                ok = 0 <= ih < H and 0 <= iw < W
+                xs[dst:dst + 8] = x[n, ih, iw, c8 * 8:c8 * 8 + 8] if ok else 0
+                assert not xw[dst:dst + 8].any(), "a patch slot written twice"
+                xw[dst:dst + 8] = True
+            ws = np.zeros(BN * WP, dtype=np.int64); wwr = np.zeros(BN * WP, dtype=bool)
+            wflat = w.reshape(K, CRS)
+            for e in range(BN * (Kt // 8)):
+                kk, k8 = e // (Kt // 8), e % (Kt // 8)
+                ok = k8 * 8 < CRS and k0 + kk < K
+                ws[kk * WP + k8 * 8: kk * WP + k8 * 8 + 8] = wflat[k0 + kk, k8 * 8:k8 * 8 + 8] if ok else 0
+                wwr[kk * WP + k8 * 8: kk * WP + k8 * 8 + 8] = True
+            off8 = []
+            for k8 in range(Kt // 8):
+                k = 8 * k8
+                c, s, r = k % C, k // C % S, k // C // S
+                cw = s * dw
+                off8.append(r * dh * RL + ((cw % sw) * TCs + cw // sw) * Cp + c if k < CRS else 0)
+            def ldm(addrs, arr, wr):  # addrs: 32 lanes' row starts (halves); returns 4 matrices of 8x8
+                nonlocal conflicts
+                mats = []
+                for m in range(4):
+                    rows = addrs[8 * m:8 * m + 8]
+                    for a in rows:
+                        assert a % 8 == 0 and a >= 0 and a + 8 <= len(arr), "ldmatrix row out of range or unaligned"
+                        assert wr[a:a + 8].all(), "ldmatrix reads shared memory nobody wrote"
+                    if len(set((a // 8) % 8 for a in rows)) != 8:
+                        conflicts += 1
+                    mats.append(np.array([arr[a:a + 8] for a in rows]))
+                return mats
+            for warp in range(WM):
+                acc = np.zeros((MI, NI, 16, 8), dtype=np.int64)  # per strip i, tile j: the 16x8 C tile
+                for kb in range(0, Kt, 16):
+                    # B: x4 over pairs of n8 tiles; lane: row br = lane%8 + 8*(lane//16), k half bk = lane//8%2
+                    Bt = np.zeros((NI, 16, 8), dtype=np.int64)  # k x n
+                    for j in range(0, NI - 1, 2):
+                        addrs = [(j * 8 + (l % 8 + 8 * (l // 16))) * WP + 8 * (l // 8 % 2) + kb for l in range(32)]
+                        m = ldm(addrs, ws, wwr)
+                        # matrix rows are filters (n), columns k: m0 (n0-7,k0-7) m1 (n0-7,k8-15) m2 (n8-15,k0-7) m3
+                        Bt[j, 0:8, :] = m[0].T; Bt[j, 8:16, :] = m[1].T
+                        Bt[j + 1, 0:8, :] = m[2].T; Bt[j + 1, 8:16, :] = m[3].T
+                    if NI % 2:
+                        addrs = [((NI - 1) * 8 + l % 8) * WP + 8 * (l // 8 % 2) + kb for l in range(32)]
+                        m = ldm(addrs, ws, wwr)  # x2: the first two matrices only
+                        Bt[NI - 1, 0:8, :] = m[0].T; Bt[NI - 1, 8:16, :] = m[1].T
+                    for i in range(MI):
+                        strip = warp * MI + i
+                        pr = strip // (DQ // 16)
+                        addrs = []
+                        for l in range(32):
+                            ar, ak = l % 8 + 8 * (l // 8 % 2), l // 16
+                            pc = strip % (DQ // 16) * 16 + ar
+                            addrs.append(pr * sh * RL + pc * Cp + off8[kb // 8 + ak])
+                        m = ldm(addrs, xs, xw)
+                        A = np.zeros((16, 16), dtype=np.int64)  # pixels x k
+                        A[0:8, 0:8], A[8:16, 0:8], A[0:8, 8:16], A[8:16, 8:16] = m[0], m[1], m[2], m[3]
+                        for j in range(NI):
+                            acc[i, j] += A @ Bt[j]
+                # the epilogue (direct_store): strip i's pixel row pr, columns q0 + ..*16 + 0..15
+                for i in range(MI):
+                    strip = warp * MI + i
+                    p = p0 + strip // (DQ // 16)
+                    for rr in range(16):
+                        q = q0 + strip % (DQ // 16) * 16 + rr
+                        if p >= P or q >= Q: continue
+                        for j in range(NI):
+                            for cc in range(8):
+                                k = k0 + j * 8 + cc
+                                if k < K:
+                                    y[n, p, q, k] = acc[i, j, rr, cc]
+    bad = int((y != ref).sum())
+    return bad, conflicts, smem
+
+def main():
+    nshapes = int(sys.argv[1]) if len(sys.argv) > 1 else 300
+    rng = np.random.default_rng(7)
+    random.seed(7)
+    tiles = [(bm, bn, bk, wm) for bm in (64, 128) for bn in (32, 64) for bk in (16, 32, 64) for wm in (2, 4)
+             if bm % bk == 0 and (bm // 16) % wm == 0]
+    done = bad_total = conf_total = 0
+    # the rows this kernel is for, then random shapes
+    fixed = [(1, 32, 79, 341, 32, 5, 10, 0, 0, 2, 2, 1, 1), (2, 32, 12, 120, 64, 3, 3, 1, 1, 1, 1, 1, 1),
+             (1, 64, 6, 60, 128, 3, 3, 1, 1, 1, 1, 1, 1), (1, 16, 24, 240, 32, 3, 3, 1, 1, 1, 1, 1, 1)]
+    while done < nshapes:
+        if fixed:
+            N, C, H, W, K, R, S, ph, pw, sh, sw, dh, dw = fixed.pop(0)
+        else:
+            N = random.choice([1, 2, 3]); C = 8 * random.choice([1, 2, 3, 4, 5, 8])
+            H = random.randint(1, 24); W = random.randint(1, 40); K = random.choice([1, 3, 8, 17, 32, 40, 64, 70])
+            R = random.randint(1, 5); S = random.randint(1, 10); sh = random.randint(1, 3); sw = random.randint(1, 3)
+            dh = random.choice([1, 1, 2]); dw = random.choice([1, 1, 2]); ph = random.randint(0, 3); pw = random.randint(0, 3)
+        BM, BN, BK, WM = random.choice(tiles)
+        res = check(N, C, H, W, K, R, S, ph, pw, sh, sw, dh, dw, BM, BN, BK, WM, rng)
+        if res is None:
+            continue
+        bad, conf, smem = res
+        done += 1
+        bad_total += bad; conf_total += conf
+        if bad or conf:
+            print("MISMATCH" if bad else "CONFLICT", (N, C, H, W, K, R, S, ph, pw, sh, sw, dh, dw), (BM, BN, BK, WM), bad, conf)
+    print("%d shapes: %d wrong outputs, %d ldmatrix matrices with a bank conflict" % (done, bad_total, conf_total))
+    return 1 if bad_total or conf_total else 0
+
+sys.exit(main())
