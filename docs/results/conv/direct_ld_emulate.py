@@ -4,9 +4,14 @@
 # ldmatrix row address, the mma.sync m16n8k16 fragments those rows make, and the epilogue's mapping, emulated
 # block by block in integers and compared with a direct convolution. Also checks each ldmatrix's eight rows for
 # 16-byte alignment and bank conflicts, and that no read touches shared memory the block did not write.
-# Usage: direct_ld_emulate.py [shapes] (default 300 random NHWC shapes with C % 8 == 0).
+# With --slab L, the kernel of next_direct_ld_slab.diff: where Kt > 2·L the filters a slab of L k at a time in two
+# buffers, each refilled with slab sl + 2 once slab sl's steps are done (L = 256 in the template; a smaller L tests
+# more slabs).
+# Usage: direct_ld_emulate.py [shapes] [--slab L] (default 300 random NHWC shapes with C % 8 == 0).
 import random, sys
 import numpy as np
+
+SLAB = None
 
 def check(N, C, H, W, K, R, S, ph, pw, sh, sw, dh, dw, BM, BN, BK, WM, rng):
     P = (H + 2 * ph - dh * (R - 1) - 1) // sh + 1
@@ -35,9 +40,15 @@ def check(N, C, H, W, K, R, S, ph, pw, sh, sw, dh, dw, BM, BN, BK, WM, rng):
     RL = sw * TCs * Cp
     CRS = C * R * S
     Kt = (CRS + 15) & ~15
-    WP = Kt + 8
     C8 = C // 8
-    smem = 2 * (TR * RL + BN * WP) + 4 * (Kt // 8)
+    if SLAB is None:  # all the filters at once: one "slab" of Kt
+        L, NB = Kt, 1
+    else:
+        L = Kt if Kt <= 2 * SLAB else SLAB
+        NB = 2 if Kt > L else 1
+    WP = L + 8
+    NS = (Kt + L - 1) // L
+    smem = 2 * (TR * RL + NB * BN * WP) + 4 * (Kt // 8)
     if smem > 220 * 1024:
         return None
     y = np.full((N, P, Q, K), -999999, dtype=np.int64)
@@ -60,13 +71,20 @@ def check(N, C, H, W, K, R, S, ph, pw, sh, sw, dh, dw, BM, BN, BK, WM, rng):
                 xs[dst:dst + 8] = x[n, ih, iw, c8 * 8:c8 * 8 + 8] if ok else 0
                 assert not xw[dst:dst + 8].any(), "a patch slot written twice"
                 xw[dst:dst + 8] = True
-            ws = np.zeros(BN * WP, dtype=np.int64); wwr = np.zeros(BN * WP, dtype=bool)
             wflat = w.reshape(K, CRS)
-            for e in range(BN * (Kt // 8)):
-                kk, k8 = e // (Kt // 8), e % (Kt // 8)
-                ok = k8 * 8 < CRS and k0 + kk < K
-                ws[kk * WP + k8 * 8: kk * WP + k8 * 8 + 8] = wflat[k0 + kk, k8 * 8:k8 * 8 + 8] if ok else 0
-                wwr[kk * WP + k8 * 8: kk * WP + k8 * 8 + 8] = True
+            bufs = [np.zeros(BN * WP, dtype=np.int64) for _ in range(NB)]
+            bwr = [np.zeros(BN * WP, dtype=bool) for _ in range(NB)]
+            def load_slab(sl, b):
+                bwr[b][:] = False  # what the slab does not write is stale: reading it is an error
+                for e in range(BN * (L // 8)):
+                    kk, k8 = e // (L // 8), e % (L // 8)
+                    k = sl * L + 8 * k8
+                    ok = k < CRS and k0 + kk < K
+                    bufs[b][kk * WP + k8 * 8: kk * WP + k8 * 8 + 8] = wflat[k0 + kk, k:k + 8] if ok else 0
+                    bwr[b][kk * WP + k8 * 8: kk * WP + k8 * 8 + 8] = True
+            load_slab(0, 0)
+            if NS > 1:
+                load_slab(1, 1)
             off8 = []
             for k8 in range(Kt // 8):
                 k = 8 * k8
@@ -85,9 +103,12 @@ def check(N, C, H, W, K, R, S, ph, pw, sh, sw, dh, dw, BM, BN, BK, WM, rng):
                         conflicts += 1
                     mats.append(np.array([arr[a:a + 8] for a in rows]))
                 return mats
-            for warp in range(WM):
-                acc = np.zeros((MI, NI, 16, 8), dtype=np.int64)  # per strip i, tile j: the 16x8 C tile
-                for kb in range(0, Kt, 16):
+            accs = np.zeros((WM, MI, NI, 16, 8), dtype=np.int64)
+            for sl in range(NS):
+              ws, wwr = bufs[sl % 2], bwr[sl % 2]
+              for warp in range(WM):
+                acc = accs[warp]  # per strip i, tile j: the 16x8 C tile
+                for kb in range(0, min(L, Kt - sl * L), 16):
                     # B: x4 over pairs of n8 tiles; lane: row br = lane%8 + 8*(lane//16), k half bk = lane//8%2
                     Bt = np.zeros((NI, 16, 8), dtype=np.int64)  # k x n
                     for j in range(0, NI - 1, 2):
@@ -107,12 +128,16 @@ def check(N, C, H, W, K, R, S, ph, pw, sh, sw, dh, dw, BM, BN, BK, WM, rng):
                         for l in range(32):
                             ar, ak = l % 8 + 8 * (l // 8 % 2), l // 16
                             pc = strip % (DQ // 16) * 16 + ar
-                            addrs.append(pr * sh * RL + pc * Cp + off8[kb // 8 + ak])
+                            addrs.append(pr * sh * RL + pc * Cp + off8[(sl * L + kb) // 8 + ak])
                         m = ldm(addrs, xs, xw)
                         A = np.zeros((16, 16), dtype=np.int64)  # pixels x k
                         A[0:8, 0:8], A[8:16, 0:8], A[0:8, 8:16], A[8:16, 8:16] = m[0], m[1], m[2], m[3]
                         for j in range(NI):
                             acc[i, j] += A @ Bt[j]
+              if sl + 2 < NS:
+                  load_slab(sl + 2, sl % 2)
+            for warp in range(WM):
+                acc = accs[warp]
                 # the epilogue (direct_store): strip i's pixel row pr, columns q0 + ..*16 + 0..15
                 for i in range(MI):
                     strip = warp * MI + i
@@ -129,7 +154,13 @@ def check(N, C, H, W, K, R, S, ph, pw, sh, sw, dh, dw, BM, BN, BK, WM, rng):
     return bad, conflicts, smem
 
 def main():
-    nshapes = int(sys.argv[1]) if len(sys.argv) > 1 else 300
+    global SLAB
+    args = sys.argv[1:]
+    if '--slab' in args:
+        i = args.index('--slab')
+        SLAB = int(args[i + 1])
+        del args[i:i + 2]
+    nshapes = int(args[0]) if args else 300
     rng = np.random.default_rng(7)
     random.seed(7)
     tiles = [(bm, bn, bk, wm) for bm in (64, 128) for bn in (32, 64) for bk in (16, 32, 64) for wm in (2, 4)
