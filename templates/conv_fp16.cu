@@ -72,7 +72,8 @@ typedef unsigned short yt;
 #endif
 #ifndef KIND
 #define KIND 0 // 0: mma.sync; 1: wgmma fed by a cp.async producer warpgroup; 2: wgmma fed by the copy engine
-#endif         // (1 and 2: sm_90a, VEC only; 2: C a multiple of 64 as well); 3: direct, mma.sync (VEC 0; below)
+#endif         // (1 and 2: sm_90a, VEC only; 2: C a multiple of 64 as well); 3: direct, mma.sync (VEC 0; below);
+               // 4: direct, ldmatrix (VEC 1, NHWC)
 #if KIND == 1 || KIND == 2
 #define THREADS (128 * (WARPS_M + 1)) // WARPS_M consumer warpgroups along the pixels, one producer
 #else
@@ -383,7 +384,7 @@ __device__ __forceinline__ void conv_body_vec(const h16 *__restrict__ x, const h
 }
 #endif
 
-#if KIND == 3
+#if KIND == 3 || KIND == 4
 // ---- KIND 3: direct convolution for layers with few taps (C·R·S <= 512: first layers, speech front ends) ----
 // The implicit GEMM above spends these layers' time on its reduction's machinery (stages, im2col loads, the
 // unfolded copies of C not a multiple of 8); their reduction is one to a few mma steps and their cost is the
@@ -405,6 +406,42 @@ __device__ __forceinline__ void conv_body_vec(const h16 *__restrict__ x, const h
 static_assert(BM % BK == 0 && BK % 16 == 0, "direct: the tile is DP rows of DQ = BK pixels, a multiple of 16");
 static_assert(WARPS_N == 1 && (BM / 16) % WARPS_M == 0 && BN % DNW == 0,
 	      "direct: each warp owns whole 16-pixel strips and all BN filters");
+
+// KIND 3 and 4's epilogue: a warp's MI strips of 16 pixels x NI·8 filters, in mma.sync's accumulator layout
+template <int NHWC>
+__device__ __forceinline__ void direct_store(const float (&acc)[MI][NI][4], h16 *__restrict__ y, const conv_shape &d,
+					     int n, int p0, int q0, int k0, int warp, int lane)
+{
+	const int gid = lane / 4, t4 = lane % 4;
+	const i64 PQ = (i64)d.P * d.Q;
+	// y: pixel (p0 + pr, q0 + pc (+8)), filters k0 + 8j + 2·t4 (+1)
+#pragma unroll
+	for (int i = 0; i < MI; i++) {
+		const int strip = warp * MI + i, p = p0 + strip / (DQ / 16);
+#pragma unroll
+		for (int h = 0; h < 2; h++) {
+			const int q = q0 + strip % (DQ / 16) * 16 + gid + 8 * h;
+			if (p >= d.P || q >= d.Q)
+				continue;
+			const i64 m = ((i64)n * d.P + p) * d.Q + q;
+			const i64 yp = NHWC ? m * d.K : m + (i64)n * (d.K - 1) * PQ; // conv_ypix, n known
+#pragma unroll
+			for (int j = 0; j < NI; j++) {
+				const int k = k0 + j * 8 + t4 * 2;
+				const float v0 = acc[i][j][2 * h], v1 = acc[i][j][2 * h + 1];
+				if (NHWC && d.K % 2 == 0 && k + 1 < d.K) {
+					*reinterpret_cast<unsigned *>(y + m * d.K + k) =
+						(unsigned)to_half(v0) | (unsigned)to_half(v1) << 16;
+				} else {
+					if (k < d.K)
+						y[yp + (i64)k * conv_ystep<NHWC>(PQ)] = to_half(v0);
+					if (k + 1 < d.K)
+						y[yp + (i64)(k + 1) * conv_ystep<NHWC>(PQ)] = to_half(v1);
+				}
+			}
+		}
+	}
+}
 
 template <int NHWC>
 __device__ __forceinline__ void conv_body_direct(const h16 *__restrict__ x, const h16 *__restrict__ w,
@@ -516,7 +553,6 @@ __device__ __forceinline__ void conv_body_direct(const h16 *__restrict__ x, cons
 		base[i] = pr * d.str_h * RL + pc * d.str_w * cs;
 	}
 	const int step8 = 8 * d.str_w * cs;
-	const i64 PQ = (i64)d.P * d.Q;
 
 	float acc[MI][NI][4];
 #pragma unroll
@@ -549,35 +585,133 @@ __device__ __forceinline__ void conv_body_direct(const h16 *__restrict__ x, cons
 		}
 	}
 
-	// y: pixel (p0 + pr, q0 + pc (+8)), filters k0 + 8j + 2·t4 (+1)
+	direct_store<NHWC>(acc, y, d, n, p0, q0, k0, warp, lane);
+}
+
+#if KIND == 4
+// ---- KIND 4: KIND 3 for NHWC with C a multiple of 8, its fragments read with ldmatrix (sm_90's shared memory) ----
+// KIND 3's 16-bit fragment reads conflict in shared memory once C >= 8: a strip's eight rows (pixels) are
+// str_w·C elements apart, which at C = 32 and stride 2 is 128 bytes, one bank for all eight. Here a patch row
+// holds its TC columns by phase: column j (0 <= j < TC) in slot (j % str_w)·TCs + j / str_w, TCs = ceil(TC /
+// str_w), a slot Cp halves (C where C/8 is odd, else C + 8). The tile's pixel pc reads column pc·str_w +
+// s·dil_w at tap s, the slot of phase (s·dil_w) % str_w, index pc + (s·dil_w) / str_w: a strip's 16 pixels at one
+// tap are 16 consecutive slots, an odd number of 16-byte units apart, so the 8 rows of each ldmatrix matrix fall in
+// 8 different groups of banks. k runs in KRSC's order (c fastest): with C % 8 == 0 a fragment's 8 k are 8
+// channels of one tap, contiguous in a slot, so ldmatrix reads x4 a 16x16 tile of x (16 pixels, 16 k) from
+// 16-byte rows at base(pixel) + off8[k / 8], off8 the slot offsets of every eighth k. The filters are BN rows of
+// L + 8 halves (L/8 + 1 units: odd, conflict-free too), read x4 for two n8 tiles: the whole reduction (L = Kt)
+// where Kt <= 2·DSLAB, else slabs of L = DSLAB k in two buffers, the next slab's copies in flight while the tensor
+// cores work on this one (two buffers of DSLAB are then less than one of Kt), so the reduction's length is not
+// bounded by shared memory, only the patch is. Patch and filters arrive by 16-byte cp.async (zeros in the
+// padding, past C·R·S and past K), within conv.c's DIRECT_LD_SMEM (220 KiB: the kernel is offered only where a
+// block may have that, sm_90). As in KIND 3, the taps past C·R·S (off8 0) read real x against zero weights:
+// finite inputs give exact zeros there.
+// Shared memory (src/ops/conv/conv.c's direct_ld_smem, the same formulas): the patch TR·RL halves (RL =
+// str_w·TCs·Cp), the filters 1 or 2 (NS > 1) buffers of BN·(L + 8) halves, off8 Kt/8 ints.
+#define DSLAB 256 // k a filter slab (a multiple of 16; conv.c's DIRECT_LD_SLAB)
+template <int NHWC>
+__device__ __forceinline__ void conv_body_direct_ld(const h16 *__restrict__ x, const h16 *__restrict__ w,
+						    h16 *__restrict__ y, const conv_shape &d)
+{
+	extern __shared__ __align__(16) unsigned char dsm[];
+	const int TR = (DP - 1) * d.str_h + (d.R - 1) * d.dil_h + 1, TC = (DQ - 1) * d.str_w + (d.S - 1) * d.dil_w + 1;
+	const int TCs = (TC + d.str_w - 1) / d.str_w, Cp = (d.C / 8) % 2 ? d.C : d.C + 8, RL = d.str_w * TCs * Cp;
+	const int CRS = d.C * d.R * d.S, Kt = (CRS + 15) & ~15, C8 = d.C / 8;
+	// the filters a slab of L k at a time (the whole reduction where Kt <= 2·DSLAB), NS slabs, two buffers where NS > 1
+	const int L = Kt <= 2 * DSLAB ? Kt : DSLAB, WP = L + 8, NS = (Kt + L - 1) / L;
+	h16 *xs = reinterpret_cast<h16 *>(dsm);
+	h16 *ws = xs + TR * RL;
+	int *off8 = reinterpret_cast<int *>(ws + (NS > 1 ? 2 : 1) * BN * WP);
+
+	const int qt = (d.Q + DQ - 1) / DQ, pt = (d.P + DP - 1) / DP, k0 = blockIdx.y * BN;
+	const int t = blockIdx.x; // the tile: image n, output rows p0.., columns q0..
+	const int n = t / (qt * pt), pq = t % (qt * pt), p0 = pq / qt * DP, q0 = pq % qt * DQ;
+	const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+	const int ih0 = p0 * d.str_h - d.pad_h, iw0 = q0 * d.str_w - d.pad_w;
+
+	// the patch: chunk e = (row·TC + j)·C8 + c8, 8 channels of column j of patch row `row`
+	for (int e = threadIdx.x; e < TR * TC * C8; e += THREADS) {
+		const int c8 = e % C8, rj = e / C8, j = rj % TC, row = rj / TC, ih = ih0 + row, iw = iw0 + j;
+		const bool ok = ih >= 0 && ih < d.H && iw >= 0 && iw < d.W;
+		cp16(xs + row * RL + ((j % d.str_w) * TCs + j / d.str_w) * Cp + c8 * 8,
+		     ok ? x + (((i64)n * d.H + ih) * d.W + iw) * d.C + c8 * 8 : x, ok);
+	}
+	// slab sl of the filters into buffer b: chunk e = kk·(L/8) + k8 (CRS % 8 == 0: a chunk is wholly in w or wholly
+	// past C·R·S)
+	auto load_slab = [&](int sl, h16 *b) {
+		for (int e = threadIdx.x; e < BN * (L / 8); e += THREADS) {
+			const int kk = e / (L / 8), k8 = e % (L / 8), k = sl * L + 8 * k8;
+			const bool ok = k < CRS && k0 + kk < d.K;
+			cp16(b + kk * WP + 8 * k8, ok ? w + (i64)(k0 + kk) * CRS + k : w, ok);
+		}
+	};
+	load_slab(0, ws);
+	cp_commit(); // group 0: the patch and slab 0
+	if (NS > 1)
+		load_slab(1, ws + BN * WP);
+	cp_commit(); // group 1: slab 1 (empty where NS == 1); slab sl is group sl
+	for (int k8 = threadIdx.x; k8 < Kt / 8; k8 += THREADS) { // while they come: the taps' slot offsets
+		const int k = 8 * k8, c = k % d.C, s = k / d.C % d.S, r = k / d.C / d.S, cw = s * d.dil_w;
+		off8[k8] = k < CRS ? r * d.dil_h * RL + ((cw % d.str_w) * TCs + cw / d.str_w) * Cp + c : 0;
+	}
+
+	// ldmatrix's rows: x, this lane's pixel of a strip (lanes 8-15 and 24-31 the lower 8) and its k half (lanes
+	// 16-31 the upper 8 k); w, this lane's filter of a pair of n8 tiles (lanes 16-31 the second) and k half
+	const int ar = lane % 8 + 8 * (lane / 8 % 2), ak = lane / 16, br = lane % 8 + 8 * (lane / 16), bk = lane / 8 % 2;
+	int abase[MI];
 #pragma unroll
 	for (int i = 0; i < MI; i++) {
-		const int strip = warp * MI + i, p = p0 + strip / (DQ / 16);
+		const int strip = warp * MI + i, pr = strip / (DQ / 16), pc = strip % (DQ / 16) * 16 + ar;
+		abase[i] = pr * d.str_h * RL + pc * Cp;
+	}
+	const int wl = br * WP + 8 * bk; // this lane's row in a slab buffer
+
+	float acc[MI][NI][4];
 #pragma unroll
-		for (int h = 0; h < 2; h++) {
-			const int q = q0 + strip % (DQ / 16) * 16 + gid + 8 * h;
-			if (p >= d.P || q >= d.Q)
-				continue;
-			const i64 m = ((i64)n * d.P + p) * d.Q + q;
-			const i64 yp = NHWC ? m * d.K : m + (i64)n * (d.K - 1) * PQ; // conv_ypix, n known
+	for (int i = 0; i < MI; i++)
 #pragma unroll
-			for (int j = 0; j < NI; j++) {
-				const int k = k0 + j * 8 + t4 * 2;
-				const float v0 = acc[i][j][2 * h], v1 = acc[i][j][2 * h + 1];
-				if (NHWC && d.K % 2 == 0 && k + 1 < d.K) {
-					*reinterpret_cast<unsigned *>(y + m * d.K + k) =
-						(unsigned)to_half(v0) | (unsigned)to_half(v1) << 16;
-				} else {
-					if (k < d.K)
-						y[yp + (i64)k * conv_ystep<NHWC>(PQ)] = to_half(v0);
-					if (k + 1 < d.K)
-						y[yp + (i64)(k + 1) * conv_ystep<NHWC>(PQ)] = to_half(v1);
-				}
+		for (int j = 0; j < NI; j++)
+#pragma unroll
+			for (int e = 0; e < 4; e++)
+				acc[i][j][e] = 0.f;
+	for (int sl = 0; sl < NS; sl++) {
+		cp_wait<1>(); // this thread's groups up to sl (slab sl; the patch with slab 0) have landed
+		__syncthreads(); // and every thread's; off8 too
+		const h16 *wc = ws + (sl % 2) * BN * WP;
+		const int kend = Kt - sl * L < L ? Kt - sl * L : L;
+		for (int kb = 0; kb < kend; kb += 16) {
+			const int o = off8[(sl * L + kb) / 8 + ak];
+			u32 b[NI][2];
+#pragma unroll
+			for (int j = 0; j + 1 < NI; j += 2) {
+				u32 r[4];
+				ldm_x4(r, wc + wl + j * 8 * WP + kb);
+				b[j][0] = r[0], b[j][1] = r[1], b[j + 1][0] = r[2], b[j + 1][1] = r[3];
+			}
+			if (NI % 2) { // the last n8 tile alone: lanes 0-15's rows (lane % 8, k half bk)
+				u32 r[2];
+				ldm_x2(r, wc + ((NI - 1) * 8 + lane % 8) * WP + 8 * bk + kb);
+				b[NI - 1][0] = r[0], b[NI - 1][1] = r[1];
+			}
+#pragma unroll
+			for (int i = 0; i < MI; i++) {
+				u32 a[4];
+				ldm_x4(a, xs + abase[i] + o);
+#pragma unroll
+				for (int j = 0; j < NI; j++)
+					mma16816(acc[i][j], a[0], a[1], a[2], a[3], b[j][0], b[j][1]);
 			}
 		}
+		if (sl + 2 < NS) {
+			__syncthreads(); // every warp is done with buffer sl % 2 before slab sl + 2 refills it
+			load_slab(sl + 2, ws + (sl % 2) * BN * WP);
+		}
+		cp_commit(); // group sl + 2 (empty past the last slab)
 	}
+	direct_store<NHWC>(acc, y, d, n, p0, q0, k0, warp, lane);
 }
-#endif // KIND == 3
+#endif // KIND == 4
+#endif // KIND == 3 || KIND == 4
 
 #endif // !TF32
 
@@ -1153,6 +1287,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) conv_nchw(CONV
 	conv_let_reduce_start();
 #if KIND == 3
 	ONLY(LAYOUT_NCHW, conv_body_direct<0>(x, w, y, d));
+#elif KIND == 4 // NHWC only (src/ops/conv/conv.c offers it nothing else)
+	__trap();
 #elif VEC && KIND >= 1
 	ONLY(LAYOUT_NCHW, conv_body_wg<0>(CONV_PASS, &tmx, &tmw));
 #elif VEC // x and w as NHWC and KRSC (the host's to_nhwc copies), y NCHW
@@ -1167,6 +1303,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) conv_nhwc(CONV
 	conv_let_reduce_start();
 #if KIND == 3
 	ONLY(LAYOUT_NHWC, conv_body_direct<1>(x, w, y, d));
+#elif KIND == 4
+	ONLY(LAYOUT_NHWC, conv_body_direct_ld<1>(x, w, y, d));
 #elif VEC && KIND >= 1
 	ONLY(LAYOUT_NHWC, conv_body_wg<1>(CONV_PASS, &tmx, &tmw));
 #elif VEC

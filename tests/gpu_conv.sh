@@ -65,5 +65,23 @@ for prec in ${GPU_CONV_PRECS:-fp32 fp16 int8}; do
 	[ "$want" -ge 11 ] && [ "$lines" = "$want" ] && [ "$won" = "$want" ] ||
 		{ echo "FAIL: $prec KIND=3:"; grep " ok, .* wrong, .* faults)" "$tmp/err3"; tail -5 "$tmp/err3"; fail=1; }
 done
+# fp16's KIND 4 (the direct kernel read with ldmatrix: NHWC, C a multiple of 8, more than one tap) alone on the
+# awkward NHWC rows it applies to and on tests/conv_direct_ld.csv's: DeepSpeech's 341x79 c32 10x5 at stride 2 (C·R·S 1600, past KIND
+# 3's bound), C = 8 with strides 3 and 1 and dilation 2 along the width, C = 40 (C/8 odd: slots unpadded) with 70
+# filters (three tiles of 32, the last partial), C·R·S 576 with dilation 2, and 7x7 at stride 2 on 24 channels
+case " ${GPU_CONV_PRECS:-fp32 fp16 int8} " in
+*" fp16 "*)
+	{ awk -F, 'NR == 1 || ($14 ~ /^NHWC/ && $3 % 8 == 0 && $6 * $7 > 1)' "$top_srcdir/tests/conv_awkward.csv"
+	  tail -n +2 "$top_srcdir/tests/conv_direct_ld.csv"; } >"$tmp/direct4.csv"
+	want=$(($(wc -l <"$tmp/direct4.csv") - 1))
+	"$bin" --op conv --suite "$tmp/direct4.csv" --prec fp16 --only 'KIND=4' --strategy exhaustive --fixed-samples 1 \
+		--db "$tmp/db4" --csv -v >"$tmp/out4.csv" 2>"$tmp/err4" || { echo "FAIL: fp16 KIND=4: dlbtune exited $?"; tail -20 "$tmp/err4"; fail=1; }
+	lines=$(grep -c " ok, 0 wrong, 0 faults)" "$tmp/err4")
+	won=$(grep -c 'KIND=4' "$tmp/out4.csv")
+	echo "fp16 KIND=4 alone: $lines of $want rows verified without a wrong answer or fault, $won won by KIND 4"
+	[ "$want" -ge 9 ] && [ "$lines" = "$want" ] && [ "$won" = "$want" ] ||
+		{ echo "FAIL: fp16 KIND=4:"; grep " ok, .* wrong, .* faults)" "$tmp/err4"; tail -5 "$tmp/err4"; fail=1; }
+	;;
+esac
 echo "gpu_conv: $([ $fail = 0 ] && echo passed || echo failed)"
 exit $fail

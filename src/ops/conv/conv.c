@@ -55,6 +55,11 @@ static int f_ffma(const int *v)
  * warp; its shared memory depends on the problem (direct_smem), up to DIRECT_SMEM. */
 #define DIRECT_SMEM ((size_t)96 * 1024)
 #define DIRECT_MAX_TAPS 512 /* C·R·S at most: beyond it the implicit GEMM's stages win */
+/* fp16's KIND 4 (NHWC, C % 8 == 0): conflict-free ldmatrix reads make longer reductions worth a patch in shared
+ * memory (the filters stream through it in slabs); bounded by the shared memory alone, up to what sm_90 lets a
+ * block have besides the kernels' static 16·BM + 4 bytes (227 KiB) */
+#define DIRECT_LD_SMEM ((size_t)220 * 1024)
+#define DIRECT_LD_SLAB 256 /* k a filter slab of KIND 4 (templates/conv_fp16.cu's DSLAB) */
 static int f_direct(const int *v)
 {
 	return v[CONV_KIND] == 3;
@@ -175,11 +180,14 @@ static const struct dlb_param h_params[H_NPARAMS] = {
 	[H_KIND] = {"KIND",
 		    "0: mma.sync; 1: wgmma, cp.async copies (sm_90a, C a multiple of 8); 2: wgmma, the copy engine "
 		    "(sm_90a, C a multiple of 64; im2col, or a tiled map of x on 1x1 stride-1 layers); 3: direct, "
-		    "mma.sync on the input patch in shared memory (C x R x S <= 512, a tile of BM/BK rows of BK pixels)",
-		    4,
-		    {0, 1, 2, 3},
+		    "mma.sync on the input patch in shared memory (C x R x S <= 512, a tile of BM/BK rows of BK pixels); "
+		    "4: direct as 3 with ldmatrix on a bank-spread patch (NHWC, C a multiple of 8, filters of more than one "
+		    "tap, sm_90's shared memory)",
+		    5,
+		    {0, 1, 2, 3, 4},
 		    1,
-		    (const char *const[]){"mma.sync", "wgmma, cp.async", "wgmma, TMA", "direct, mma.sync"}},
+		    (const char *const[]){"mma.sync", "wgmma, cp.async", "wgmma, TMA", "direct, mma.sync",
+					  "direct, ldmatrix"}},
 };
 
 static int h_wgmma(const int *v)
@@ -189,10 +197,11 @@ static int h_wgmma(const int *v)
 
 /* KIND 3 (templates/conv_fp16.cu's conv_body_direct): the block's input patch and filters in shared memory, the
  * mma.sync fragments read from them; BK is the tile's width in pixels. Its shared memory depends on the
- * problem (direct_smem); the kernels may take up to DIRECT_SMEM bytes. */
+ * problem (direct_smem); the kernels may take up to DIRECT_SMEM bytes. KIND 4 (conv_body_direct_ld) the same
+ * with ldmatrix, for NHWC with C % 8 == 0, up to DIRECT_LD_SMEM. */
 static int h_direct(const int *v)
 {
-	return v[H_KIND] == 3;
+	return v[H_KIND] == 3 || v[H_KIND] == 4;
 }
 
 /* two stages of both tiles (rows padded by 8 halves), the block's decoded pixels */
@@ -244,7 +253,7 @@ static int h_c_stages(const int *v, const struct dlb_limits *lim)
 	return v[H_ST] <= 4 || h_wgmma(v);
 }
 
-/* KIND 3: one warp along the filters (all BN of them), whole 16-pixel strips a warp, filters of at most 64 */
+/* KIND 3 and 4: one warp along the filters (all BN of them), whole 16-pixel strips a warp, filters of at most 64 */
 static int h_c_direct(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
@@ -254,7 +263,7 @@ static int h_c_direct(const int *v, const struct dlb_limits *lim)
 
 static const struct dlb_constraint h_constraints[] = {
 	{.text = "STAGES > 4: wgmma only", .kind = DLB_CON_CUSTOM, .ok = h_c_stages},
-	{.text = "direct (KIND 3): WARPS_N = 1, STAGES = 2, BN <= 64, BK divides BM, whole 16-pixel strips a warp",
+	{.text = "direct (KIND 3, 4): WARPS_N = 1, STAGES = 2, BN <= 64, BK divides BM, whole 16-pixel strips a warp",
 	 .kind = DLB_CON_CUSTOM, .ok = h_c_direct},
 	{.text = "mma.sync: BM <= 128, warp tile BM/WARPS_M >= 16 pixels (one mma row)", .kind = DLB_CON_CUSTOM,
 	 .ok = h_c_warp_m},
@@ -290,7 +299,7 @@ static int h_l_smem(const int *v, const struct dlb_limits *lim)
 static size_t h_dyn_smem(const int *v)
 {
 	if (h_direct(v))
-		return DIRECT_SMEM;
+		return v[H_KIND] == 4 ? DIRECT_LD_SMEM : DIRECT_SMEM;
 	if (h_wgmma(v))
 		return (size_t)v[H_ST] * (size_t)(v[H_BM] + v[H_BN]) * 128 + 1024 + 8192 * (size_t)v[H_WM];
 	return (size_t)v[H_ST] * (size_t)(v[H_BM] + v[H_BN]) * (size_t)(v[H_BK] + 8) * 2;
@@ -416,6 +425,8 @@ static int h_scalar(const int *v)
  * (x2d_dims; KIND 2 runs only where C % 64 == 0, tma_ok) */
 static int h_spec_of(const struct dlb_problem *p, const int *v)
 {
+	if (v[H_KIND] == 4) /* NHWC with C % 8 == 0 only (direct_smem) */
+		return H_SPEC_NHWC8;
 	if (h_direct(v) || (!h_vec(p->dim) && h_scalar(v)))
 		return (int)p->dim[CONV_LAYOUT];
 	int x2d = v[H_KIND] == 2 && x2d_dims(p->dim);
@@ -429,6 +440,8 @@ static int h_spec_used(const struct dlb_op *op, int s, const int *v)
 	(void)op;
 	if (s >= H_SPEC_NHWC8_X2D)
 		return v[H_KIND] == 2;
+	if (v[H_KIND] == 4)
+		return s == H_SPEC_NHWC8;
 	if (h_direct(v))
 		return s == H_SPEC_NCHW || s == H_SPEC_NHWC;
 	return s == H_SPEC_NHWC8 || s == H_SPEC_NCHW8 || h_scalar(v);
@@ -755,10 +768,28 @@ static int conv_nsets(void *state)
 	return ((struct conv_state *)state)->nsets;
 }
 
-/* KIND 3, the direct kernel (fp16's and fp32's) */
+/* KIND 3, the direct kernel (fp16's and fp32's), and fp16's KIND 4 */
 static int direct_of(const struct conv_state *s, const int *v)
 {
-	return s->kind->kd >= 0 && v[s->kind->kd] == 3;
+	return s->kind->kd >= 0 && (v[s->kind->kd] == 3 || v[s->kind->kd] == 4);
+}
+
+/* fp16's KIND 4 (conv_body_direct_ld): NHWC with C % 8 == 0 and a filter of more than one tap (on 1x1 layers no
+ * two taps share a pixel, and the implicit GEMM reads x once already); the patch TR rows of str_w·TCs slots (TCs =
+ * ceil(TC / str_w)) of Cp halves (C where C/8 is odd, else C + 8), the filters one or two
+ * (more than one slab) buffers of BN rows of L + 8 halves (L = Kt where Kt <= 2·DIRECT_LD_SLAB, else
+ * DIRECT_LD_SLAB; Kt = C·R·S rounded up to 16), Kt/8 offsets; 0 where it does not apply */
+static size_t direct_ld_smem(const struct conv_state *s, const int *v)
+{
+	const struct conv_shape *d = &s->d;
+	if (!s->nhwc || d->C % 8 != 0 || d->R * d->S == 1)
+		return 0;
+	int64_t kt = ((int64_t)d->C * d->R * d->S + 15) / 16 * 16, cp = (d->C / 8) % 2 ? d->C : d->C + 8;
+	int64_t dq = v[s->kind->bk], dp = v[s->kind->bm] / v[s->kind->bk];
+	int64_t tr = (dp - 1) * d->str_h + (int64_t)(d->R - 1) * d->dil_h + 1,
+		tc = (dq - 1) * d->str_w + (int64_t)(d->S - 1) * d->dil_w + 1, tcs = (tc + d->str_w - 1) / d->str_w;
+	int64_t l = kt <= 2 * DIRECT_LD_SLAB ? kt : DIRECT_LD_SLAB, nb = kt > l ? 2 : 1;
+	return (size_t)(2 * (tr * d->str_w * tcs * cp + nb * v[s->kind->bn] * (l + 8)) + 4 * (kt / 8));
 }
 
 /* KIND 3's shared memory on this problem (conv_body_direct of templates/conv_fp16.cu and conv_fp32.cu): the input
@@ -774,6 +805,8 @@ static size_t direct_smem(const struct conv_state *s, const int *v)
 	int64_t dq = v[s->kind->bk], dp = v[s->kind->bm] / v[s->kind->bk];
 	int64_t tr = (dp - 1) * d->str_h + (int64_t)(d->R - 1) * d->dil_h + 1,
 		tc = (dq - 1) * d->str_w + (int64_t)(d->S - 1) * d->dil_w + 1;
+	if (v[s->kind->kd] == 4)
+		return direct_ld_smem(s, v);
 	if (taps > DIRECT_MAX_TAPS)
 		return 0;
 	return (size_t)(es * ((d->C * tr * tc + per16 - 1) / per16 * per16 + (f32 ? 2 : 1) * v[s->kind->bn] * (kt + per16)) +
@@ -912,7 +945,7 @@ static int conv_variants(void *state, const struct dlb_candidate *c, int *values
 	if (direct_of(s, v)) { /* no split; 0 where it does not apply or its shared memory is over its bound */
 		size_t need = direct_smem(s, v);
 		values[0] = 1;
-		return need > 0 && need <= DIRECT_SMEM && gx <= 0x7fffffff;
+		return need > 0 && need <= (v[s->kind->kd] == 4 ? DIRECT_LD_SMEM : DIRECT_SMEM) && gx <= 0x7fffffff;
 	}
 	if (s->kind->type == DLB_CUDNN_F16 && !s->vec && !h_scalar(v) && !s->cpad)
 		return 0; /* STAGES and BK 64 are the cp.async kernel's */
