@@ -7,11 +7,38 @@
 # With --slab L, the kernel of next_direct_ld_slab.diff: where Kt > 2·L the filters a slab of L k at a time in two
 # buffers, each refilled with slab sl + 2 once slab sl's steps are done (L = 256 in the template; a smaller L tests
 # more slabs).
-# Usage: direct_ld_emulate.py [shapes] [--slab L] (default 300 random NHWC shapes with C % 8 == 0).
+# With --stepped, the patch's copies in next_k4_copies.diff's order (each thread's chunks stepped with carries,
+# j / str_w by a multiply-high): every slot written once, none read unwritten.
+# Usage: direct_ld_emulate.py [shapes] [--slab L] [--stepped] (default 300 random NHWC shapes with C % 8 == 0).
 import random, sys
 import numpy as np
 
 SLAB = None
+STEPPED = False
+
+def patch_chunks(TR, TC, C8, THREADS, sw):
+    """The patch's 16-byte chunks as (row, column j, c8, j // sw, j % sw), in the kernel's order: chunk e =
+    (row·TC + j)·C8 + c8 decomposed by division, or (STEPPED, next_k4_copies.diff) each thread's first chunk
+    decomposed and the next ones stepped by THREADS's digits with carries, j // sw by a 32-bit multiply-high"""
+    if not STEPPED:
+        for e in range(TR * TC * C8):
+            c8, rj = e % C8, e // C8
+            j, row = rj % TC, rj // TC
+            yield row, j, c8, j // sw, j % sw
+        return
+    dc8, drj = THREADS % C8, THREADS // C8
+    dj, drow = drj % TC, drj // TC
+    mw = (0xFFFFFFFF // sw + 1) & 0xFFFFFFFF
+    for tid in range(THREADS):
+        c8, j, row = tid % C8, tid // C8 % TC, tid // C8 // TC
+        e = tid
+        while e < TR * TC * C8:
+            jq = j if sw == 1 else (j * mw) >> 32
+            yield row, j, c8, jq, j - jq * sw
+            e += THREADS
+            c8 += dc8; j += dj; row += drow
+            if c8 >= C8: c8 -= C8; j += 1
+            if j >= TC: j -= TC; row += 1
 
 def check(N, C, H, W, K, R, S, ph, pw, sh, sw, dh, dw, BM, BN, BK, WM, rng):
     P = (H + 2 * ph - dh * (R - 1) - 1) // sh + 1
@@ -61,11 +88,9 @@ def check(N, C, H, W, K, R, S, ph, pw, sh, sw, dh, dw, BM, BN, BK, WM, rng):
             p0, q0 = pq // qt * DP, pq % qt * DQ
             ih0, iw0 = p0 * sh - ph, q0 * sw - pw
             xs = np.zeros(TR * RL, dtype=np.int64); xw = np.zeros(TR * RL, dtype=bool)
-            for e in range(TR * TC * C8):
-                c8, rj = e % C8, e // C8
-                j, row = rj % TC, rj // TC
+            for row, j, c8, jq, ph_ in patch_chunks(TR, TC, C8, THREADS, sw):
                 ih, iw = ih0 + row, iw0 + j
-                dst = row * RL + ((j % sw) * TCs + j // sw) * Cp + c8 * 8
+                dst = row * RL + (ph_ * TCs + jq) * Cp + c8 * 8
                 assert dst % 8 == 0 and dst + 8 <= TR * RL
                 ok = 0 <= ih < H and 0 <= iw < W
                 xs[dst:dst + 8] = x[n, ih, iw, c8 * 8:c8 * 8 + 8] if ok else 0
@@ -154,8 +179,11 @@ def check(N, C, H, W, K, R, S, ph, pw, sh, sw, dh, dw, BM, BN, BK, WM, rng):
     return bad, conflicts, smem
 
 def main():
-    global SLAB
+    global SLAB, STEPPED
     args = sys.argv[1:]
+    if '--stepped' in args:
+        STEPPED = True
+        args.remove('--stepped')
     if '--slab' in args:
         i = args.index('--slab')
         SLAB = int(args[i + 1])
