@@ -48,3 +48,10 @@ fi
 grep -hE "wrong|fault" $OUT/*.err | grep -v " 0 wrong, 0 faults" | cut -c1-220 | tail -4
 grep -c "KIND=4" $OUT/speech_fp16.csv $OUT/inference_ld.csv 2>/dev/null
 gzip -f $OUT/*.err $OUT/err4.txt
+# The session's last call (its logs: logs/run96/ncu_k4.txt) profiled 3e49ca4's winner on 341x79 n32, on a build of
+# 3e49ca4 (this script's pipelined build was not kept):
+#   ncu --target-processes all -k regex:'conv_nhwc' -c 1 --section SpeedOfLight --section WarpStateStats \
+#     --section SchedulerStats --section Occupancy --section MemoryWorkloadAnalysis --section LaunchStats \
+#     --section ComputeWorkloadAnalysis --section SourceCounters ./dlbtune --op conv --prec fp16 --layout NHWC \
+#     --w 341 --h 79 --c 32 --n 32 --k 32 --s 10 --r 5 --stride-w 2 --stride-h 2 \
+#     --only 'BM=128 BN=32 BK=16 WARPS_M=4 WARPS_N=1 STAGES=2 KIND=4' --db /tmp/ncu4
