@@ -63,6 +63,49 @@ __device__ __forceinline__ i64 conv_ystep(i64 PQ)
 {
 	return NHWC ? 1 : PQ;
 }
+// conv_ypix where the image n of pixel m is known: no division
+template <int NHWC>
+__device__ __forceinline__ i64 conv_ypix_n(const conv_shape &d, i64 PQ, i64 m, int n)
+{
+	return NHWC ? m * d.K : m + (i64)n * (d.K - 1) * PQ;
+}
+
+// The direct kernels' epilogue (fp32's KIND 3, fp16's KIND 3 and 4): a warp's MI strips of 16 pixels x NI·8
+// filters in mma.sync's accumulator layout, strip s at row s / (DQ / 16) of a tile DQ pixels wide from (p0, q0)
+// of image n, filters from k0. Put writes y's elements: Put::two(p, a, b) two adjacent filters of an NHWC pixel
+// in one store (p aligned to it), Put::one(p, a) one.
+template <int NHWC, int MI, int NI, int DQ, class Put, class T>
+__device__ __forceinline__ void conv_direct_store(const float (&acc)[MI][NI][4], T *__restrict__ y, const conv_shape &d,
+						  int n, int p0, int q0, int k0, int warp, int lane)
+{
+	const int gid = lane / 4, t4 = lane % 4;
+	const i64 PQ = (i64)d.P * d.Q;
+	// y: pixel (p0 + pr, q0 + pc (+8)), filters k0 + 8j + 2·t4 (+1)
+#pragma unroll
+	for (int i = 0; i < MI; i++) {
+		const int strip = warp * MI + i, p = p0 + strip / (DQ / 16);
+#pragma unroll
+		for (int h = 0; h < 2; h++) {
+			const int q = q0 + strip % (DQ / 16) * 16 + gid + 8 * h;
+			if (p >= d.P || q >= d.Q)
+				continue;
+			const i64 m = ((i64)n * d.P + p) * d.Q + q, yp = conv_ypix_n<NHWC>(d, PQ, m, n);
+#pragma unroll
+			for (int j = 0; j < NI; j++) {
+				const int k = k0 + j * 8 + t4 * 2;
+				const float v0 = acc[i][j][2 * h], v1 = acc[i][j][2 * h + 1];
+				if (NHWC && d.K % 2 == 0 && k + 1 < d.K) {
+					Put::two(y + m * d.K + k, v0, v1);
+				} else {
+					if (k < d.K)
+						Put::one(y + yp + (i64)k * conv_ystep<NHWC>(PQ), v0);
+					if (k + 1 < d.K)
+						Put::one(y + yp + (i64)(k + 1) * conv_ystep<NHWC>(PQ), v1);
+				}
+			}
+		}
+	}
+}
 
 // One 8- or 16-byte store to y (p aligned to it): written through a float2 pointer, NVRTC compiled the KIND 0
 // epilogue's to two 4-byte stores, and __stwb's to STG.E.64.STRONG.SM

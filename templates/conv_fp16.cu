@@ -407,40 +407,22 @@ static_assert(BM % BK == 0 && BK % 16 == 0, "direct: the tile is DP rows of DQ =
 static_assert(WARPS_N == 1 && (BM / 16) % WARPS_M == 0 && BN % DNW == 0,
 	      "direct: each warp owns whole 16-pixel strips and all BN filters");
 
-// KIND 3 and 4's epilogue: a warp's MI strips of 16 pixels x NI·8 filters, in mma.sync's accumulator layout
+// KIND 3 and 4's epilogue: conv_common.cu's conv_direct_store, halves
+struct direct_put {
+	static __device__ __forceinline__ void two(h16 *p, float a, float b)
+	{
+		*reinterpret_cast<unsigned *>(p) = (unsigned)to_half(a) | (unsigned)to_half(b) << 16;
+	}
+	static __device__ __forceinline__ void one(h16 *p, float a)
+	{
+		*p = to_half(a);
+	}
+};
 template <int NHWC>
 __device__ __forceinline__ void direct_store(const float (&acc)[MI][NI][4], h16 *__restrict__ y, const conv_shape &d,
 					     int n, int p0, int q0, int k0, int warp, int lane)
 {
-	const int gid = lane / 4, t4 = lane % 4;
-	const i64 PQ = (i64)d.P * d.Q;
-	// y: pixel (p0 + pr, q0 + pc (+8)), filters k0 + 8j + 2·t4 (+1)
-#pragma unroll
-	for (int i = 0; i < MI; i++) {
-		const int strip = warp * MI + i, p = p0 + strip / (DQ / 16);
-#pragma unroll
-		for (int h = 0; h < 2; h++) {
-			const int q = q0 + strip % (DQ / 16) * 16 + gid + 8 * h;
-			if (p >= d.P || q >= d.Q)
-				continue;
-			const i64 m = ((i64)n * d.P + p) * d.Q + q;
-			const i64 yp = NHWC ? m * d.K : m + (i64)n * (d.K - 1) * PQ; // conv_ypix, n known
-#pragma unroll
-			for (int j = 0; j < NI; j++) {
-				const int k = k0 + j * 8 + t4 * 2;
-				const float v0 = acc[i][j][2 * h], v1 = acc[i][j][2 * h + 1];
-				if (NHWC && d.K % 2 == 0 && k + 1 < d.K) {
-					*reinterpret_cast<unsigned *>(y + m * d.K + k) =
-						(unsigned)to_half(v0) | (unsigned)to_half(v1) << 16;
-				} else {
-					if (k < d.K)
-						y[yp + (i64)k * conv_ystep<NHWC>(PQ)] = to_half(v0);
-					if (k + 1 < d.K)
-						y[yp + (i64)(k + 1) * conv_ystep<NHWC>(PQ)] = to_half(v1);
-				}
-			}
-		}
-	}
+	conv_direct_store<NHWC, MI, NI, DQ, direct_put>(acc, y, d, n, p0, q0, k0, warp, lane);
 }
 
 template <int NHWC>

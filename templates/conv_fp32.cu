@@ -355,6 +355,18 @@ __device__ __forceinline__ void mma1688_0(float (&c)[4], const unsigned (&a)[4],
 		     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1), "f"(0.f));
 }
 
+// the epilogue's stores (conv_common.cu's conv_direct_store)
+struct direct_put {
+	static __device__ __forceinline__ void two(float *p, float a, float b)
+	{
+		*reinterpret_cast<float2 *>(p) = make_float2(a, b);
+	}
+	static __device__ __forceinline__ void one(float *p, float a)
+	{
+		*p = a;
+	}
+};
+
 template <int NHWC>
 __device__ __forceinline__ void conv_body_direct(const float *__restrict__ x, const float *__restrict__ w,
 						 float *__restrict__ y, const conv_shape &d)
@@ -504,33 +516,7 @@ __device__ __forceinline__ void conv_body_direct(const float *__restrict__ x, co
 		}
 	}
 
-	// y: pixel (p0 + pr, q0 + pc (+8)), filters k0 + 8j + 2·t4 (+1)
-	const i64 PQ = (i64)d.P * d.Q;
-#pragma unroll
-	for (int i = 0; i < DMI; i++) {
-		const int strip = warp * DMI + i, p = p0 + strip / (DQ / 16);
-#pragma unroll
-		for (int h = 0; h < 2; h++) {
-			const int q = q0 + strip % (DQ / 16) * 16 + gid + 8 * h;
-			if (p >= d.P || q >= d.Q)
-				continue;
-			const i64 m = ((i64)n * d.P + p) * d.Q + q;
-			const i64 yp = NHWC ? m * d.K : m + (i64)n * (d.K - 1) * PQ; // conv_ypix, n known
-#pragma unroll
-			for (int j = 0; j < DNI; j++) {
-				const int k = k0 + j * 8 + t4 * 2;
-				const float v0 = acc[i][j][2 * h], v1 = acc[i][j][2 * h + 1];
-				if (NHWC && d.K % 2 == 0 && k + 1 < d.K) {
-					*reinterpret_cast<float2 *>(y + m * d.K + k) = make_float2(v0, v1);
-				} else {
-					if (k < d.K)
-						y[yp + (i64)k * conv_ystep<NHWC>(PQ)] = v0;
-					if (k + 1 < d.K)
-						y[yp + (i64)(k + 1) * conv_ystep<NHWC>(PQ)] = v1;
-				}
-			}
-		}
-	}
+	conv_direct_store<NHWC, DMI, DNI, DQ, direct_put>(acc, y, d, n, p0, q0, k0, warp, lane);
 }
 #endif // KIND == 3
 
