@@ -4,7 +4,10 @@
 # kernel at 1.95 IPC with the ALU the busiest pipe; its SASS spent about 100 instructions a 16-byte patch copy
 # (four runtime divisions) and 45 a filter copy (L a runtime value), more than its mma loop. Here the patch's
 # chunks are stepped with carries (j / str_w by a multiply-high) and the slabs' copies use DSLAB, a constant.
-# Build here: .gpu/k4slab/dlbtune is 3e49ca4's (run95's kernel), ./dlbtune this tree's. Carry dlbtune and .gpu.
+# Build here, in this order (021c5dc's KIND 4 has 3e49ca4's SASS, NOTES item 147):
+#   make -j2 && mkdir -p .gpu/k4slab && cp dlbtune .gpu/k4slab/
+#   git apply docs/results/conv/next_k4_copies.diff && make -j2
+# (.gpu/k4slab/dlbtune: run95's kernel; ./dlbtune: the cheaper copies.) Carry dlbtune and .gpu.
 # (1) KIND 4 alone, exhaustive, on its 9 test rows (tests/gpu_conv.sh's section): every candidate verified.
 # (2) KIND 4 alone on the six 341x79 rows (speech_341.csv), fresh databases: 3e49ca4, then this build.
 # Prediction: 1.15-1.4x faster on the 341x79 rows (n32 135 -> 95-115 µs).
