@@ -9,12 +9,15 @@
 # more slabs).
 # With --stepped, the patch's copies in next_k4_copies.diff's order (each thread's chunks stepped with carries,
 # j / str_w by a multiply-high): every slot written once, none read unwritten.
-# Usage: direct_ld_emulate.py [shapes] [--slab L] [--stepped] (default 300 random NHWC shapes with C % 8 == 0).
+# With --splits, each shape's reduction split 1, 2, 3, 4 or 8 ways as next_k4_split.diff's split-K does (a split's
+# k from z·kc, its slabs and offsets of its own, the partial sums added).
+# Usage: direct_ld_emulate.py [shapes] [--slab L] [--stepped] [--splits] (default 300 random NHWC shapes, C % 8 == 0).
 import random, sys
 import numpy as np
 
 SLAB = None
 STEPPED = False
+SPLITS = 1
 
 def patch_chunks(TR, TC, C8, THREADS, sw):
     """The patch's 16-byte chunks as (row, column j, c8, j // sw, j % sw), in the kernel's order: chunk e =
@@ -96,26 +99,6 @@ def check(N, C, H, W, K, R, S, ph, pw, sh, sw, dh, dw, BM, BN, BK, WM, rng):
                 xs[dst:dst + 8] = x[n, ih, iw, c8 * 8:c8 * 8 + 8] if ok else 0
                 assert not xw[dst:dst + 8].any(), "a patch slot written twice"
                 xw[dst:dst + 8] = True
-            wflat = w.reshape(K, CRS)
-            bufs = [np.zeros(BN * WP, dtype=np.int64) for _ in range(NB)]
-            bwr = [np.zeros(BN * WP, dtype=bool) for _ in range(NB)]
-            def load_slab(sl, b):
-                bwr[b][:] = False  # what the slab does not write is stale: reading it is an error
-                for e in range(BN * (L // 8)):
-                    kk, k8 = e // (L // 8), e % (L // 8)
-                    k = sl * L + 8 * k8
-                    ok = k < CRS and k0 + kk < K
-                    bufs[b][kk * WP + k8 * 8: kk * WP + k8 * 8 + 8] = wflat[k0 + kk, k:k + 8] if ok else 0
-                    bwr[b][kk * WP + k8 * 8: kk * WP + k8 * 8 + 8] = True
-            load_slab(0, 0)
-            if NS > 1:
-                load_slab(1, 1)
-            off8 = []
-            for k8 in range(Kt // 8):
-                k = 8 * k8
-                c, s, r = k % C, k // C % S, k // C // S
-                cw = s * dw
-                off8.append(r * dh * RL + ((cw % sw) * TCs + cw // sw) * Cp + c if k < CRS else 0)
             def ldm(addrs, arr, wr):  # addrs: 32 lanes' row starts (halves); returns 4 matrices of 8x8
                 nonlocal conflicts
                 mats = []
@@ -128,42 +111,78 @@ def check(N, C, H, W, K, R, S, ph, pw, sh, sw, dh, dw, BM, BN, BK, WM, rng):
                         conflicts += 1
                     mats.append(np.array([arr[a:a + 8] for a in rows]))
                 return mats
-            accs = np.zeros((WM, MI, NI, 16, 8), dtype=np.int64)
-            for sl in range(NS):
-              ws, wwr = bufs[sl % 2], bwr[sl % 2]
+            wflat = w.reshape(K, CRS)
+            # split-K (next_k4_split.diff): split z reduces k from kb0 = z·kc, KS of them, into its own partial sums
+            # (conv_reduce adds them); kc as conv.c's chunk_of: ceil(CRS / splits) rounded up to BK
+            kc = ((CRS + SPLITS - 1) // SPLITS + BK - 1) // BK * BK if SPLITS > 1 else CRS
+            for z in range(SPLITS):
+              kb0 = z * kc if SPLITS > 1 else 0
+              KS = min(kc, CRS - kb0) if SPLITS > 1 else CRS
+              assert KS > 0
+              Kts = (KS + 15) & ~15
+              if SLAB is None:
+                  Ls, NBs = Kts, 1
+              else:
+                  Ls = Kts if Kts <= 2 * SLAB else SLAB
+                  NBs = 2 if Kts > Ls else 1
+              WPs, NSs = Ls + 8, (Kts + Ls - 1) // Ls
+              assert 2 * (TR * RL + NBs * BN * WPs) + 4 * (Kts // 8) <= smem, "a split's layout past the allocation"
+              bufs = [np.zeros(BN * WPs, dtype=np.int64) for _ in range(NBs)]
+              bwr = [np.zeros(BN * WPs, dtype=bool) for _ in range(NBs)]
+              def load_slab(sl, b):
+                  bwr[b][:] = False  # what the slab does not write is stale: reading it is an error
+                  for e in range(BN * (Ls // 8)):
+                      kk, k8 = e // (Ls // 8), e % (Ls // 8)
+                      k = sl * Ls + 8 * k8
+                      ok = kb0 + k < CRS and k0 + kk < K
+                      bufs[b][kk * WPs + k8 * 8: kk * WPs + k8 * 8 + 8] = wflat[k0 + kk, kb0 + k:kb0 + k + 8] if ok else 0
+                      bwr[b][kk * WPs + k8 * 8: kk * WPs + k8 * 8 + 8] = True
+              load_slab(0, 0)
+              if NSs > 1:
+                  load_slab(1, 1)
+              off8 = []
+              for k8 in range(Kts // 8):
+                  k = kb0 + 8 * k8
+                  c, s, r = k % C, k // C % S, k // C // S
+                  cw = s * dw
+                  off8.append(r * dh * RL + ((cw % sw) * TCs + cw // sw) * Cp + c if 8 * k8 < KS else 0)
+              accs = np.zeros((WM, MI, NI, 16, 8), dtype=np.int64)
+              for sl in range(NSs):
+                ws, wwr = bufs[sl % 2], bwr[sl % 2]
+                for warp in range(WM):
+                  acc = accs[warp]  # per strip i, tile j: the 16x8 C tile
+                  for kb in range(0, min(Ls, Kts - sl * Ls), 16):
+                      # B: x4 over pairs of n8 tiles; lane: row br = lane%8 + 8*(lane//16), k half bk = lane//8%2
+                      Bt = np.zeros((NI, 16, 8), dtype=np.int64)  # k x n
+                      for j in range(0, NI - 1, 2):
+                          addrs = [(j * 8 + (l % 8 + 8 * (l // 16))) * WPs + 8 * (l // 8 % 2) + kb for l in range(32)]
+                          m = ldm(addrs, ws, wwr)
+                          # matrix rows are filters (n), columns k: m0 (n0-7,k0-7) m1 (n0-7,k8-15) m2 (n8-15,k0-7) m3
+                          Bt[j, 0:8, :] = m[0].T; Bt[j, 8:16, :] = m[1].T
+                          Bt[j + 1, 0:8, :] = m[2].T; Bt[j + 1, 8:16, :] = m[3].T
+                      if NI % 2:
+                          addrs = [((NI - 1) * 8 + l % 8) * WPs + 8 * (l // 8 % 2) + kb for l in range(32)]
+                          m = ldm(addrs, ws, wwr)  # x2: the first two matrices only
+                          Bt[NI - 1, 0:8, :] = m[0].T; Bt[NI - 1, 8:16, :] = m[1].T
+                      for i in range(MI):
+                          strip = warp * MI + i
+                          pr = strip // (DQ // 16)
+                          addrs = []
+                          for l in range(32):
+                              ar, ak = l % 8 + 8 * (l // 8 % 2), l // 16
+                              pc = strip % (DQ // 16) * 16 + ar
+                              addrs.append(pr * sh * RL + pc * Cp + off8[(sl * Ls + kb) // 8 + ak])
+                          m = ldm(addrs, xs, xw)
+                          A = np.zeros((16, 16), dtype=np.int64)  # pixels x k
+                          A[0:8, 0:8], A[8:16, 0:8], A[0:8, 8:16], A[8:16, 8:16] = m[0], m[1], m[2], m[3]
+                          for j in range(NI):
+                              acc[i, j] += A @ Bt[j]
+                if sl + 2 < NSs:
+                    load_slab(sl + 2, sl % 2)
               for warp in range(WM):
-                acc = accs[warp]  # per strip i, tile j: the 16x8 C tile
-                for kb in range(0, min(L, Kt - sl * L), 16):
-                    # B: x4 over pairs of n8 tiles; lane: row br = lane%8 + 8*(lane//16), k half bk = lane//8%2
-                    Bt = np.zeros((NI, 16, 8), dtype=np.int64)  # k x n
-                    for j in range(0, NI - 1, 2):
-                        addrs = [(j * 8 + (l % 8 + 8 * (l // 16))) * WP + 8 * (l // 8 % 2) + kb for l in range(32)]
-                        m = ldm(addrs, ws, wwr)
-                        # matrix rows are filters (n), columns k: m0 (n0-7,k0-7) m1 (n0-7,k8-15) m2 (n8-15,k0-7) m3
-                        Bt[j, 0:8, :] = m[0].T; Bt[j, 8:16, :] = m[1].T
-                        Bt[j + 1, 0:8, :] = m[2].T; Bt[j + 1, 8:16, :] = m[3].T
-                    if NI % 2:
-                        addrs = [((NI - 1) * 8 + l % 8) * WP + 8 * (l // 8 % 2) + kb for l in range(32)]
-                        m = ldm(addrs, ws, wwr)  # x2: the first two matrices only
-                        Bt[NI - 1, 0:8, :] = m[0].T; Bt[NI - 1, 8:16, :] = m[1].T
-                    for i in range(MI):
-                        strip = warp * MI + i
-                        pr = strip // (DQ // 16)
-                        addrs = []
-                        for l in range(32):
-                            ar, ak = l % 8 + 8 * (l // 8 % 2), l // 16
-                            pc = strip % (DQ // 16) * 16 + ar
-                            addrs.append(pr * sh * RL + pc * Cp + off8[(sl * L + kb) // 8 + ak])
-                        m = ldm(addrs, xs, xw)
-                        A = np.zeros((16, 16), dtype=np.int64)  # pixels x k
-                        A[0:8, 0:8], A[8:16, 0:8], A[0:8, 8:16], A[8:16, 8:16] = m[0], m[1], m[2], m[3]
-                        for j in range(NI):
-                            acc[i, j] += A @ Bt[j]
-              if sl + 2 < NS:
-                  load_slab(sl + 2, sl % 2)
-            for warp in range(WM):
                 acc = accs[warp]
-                # the epilogue (direct_store): strip i's pixel row pr, columns q0 + ..*16 + 0..15
+                # the epilogue (direct_store; with splits, direct_partials and conv_reduce's sum in split order):
+                # strip i's pixel row pr, columns q0 + ..*16 + 0..15
                 for i in range(MI):
                     strip = warp * MI + i
                     p = p0 + strip // (DQ // 16)
@@ -174,13 +193,16 @@ def check(N, C, H, W, K, R, S, ph, pw, sh, sw, dh, dw, BM, BN, BK, WM, rng):
                             for cc in range(8):
                                 k = k0 + j * 8 + cc
                                 if k < K:
-                                    y[n, p, q, k] = acc[i, j, rr, cc]
+                                    y[n, p, q, k] = acc[i, j, rr, cc] if z == 0 else y[n, p, q, k] + acc[i, j, rr, cc]
     bad = int((y != ref).sum())
     return bad, conflicts, smem
 
 def main():
-    global SLAB, STEPPED
+    global SLAB, STEPPED, SPLITS
     args = sys.argv[1:]
+    splits = '--splits' in args
+    if splits:
+        args.remove('--splits')
     if '--stepped' in args:
         STEPPED = True
         args.remove('--stepped')
@@ -193,7 +215,7 @@ def main():
     random.seed(7)
     tiles = [(bm, bn, bk, wm) for bm in (64, 128) for bn in (32, 64) for bk in (16, 32, 64) for wm in (2, 4)
              if bm % bk == 0 and (bm // 16) % wm == 0]
-    done = bad_total = conf_total = 0
+    done = bad_total = conf_total = nsplit = 0
     # the rows this kernel is for, then random shapes
     fixed = [(1, 32, 79, 341, 32, 5, 10, 0, 0, 2, 2, 1, 1), (2, 32, 12, 120, 64, 3, 3, 1, 1, 1, 1, 1, 1),
              (1, 64, 6, 60, 128, 3, 3, 1, 1, 1, 1, 1, 1), (1, 16, 24, 240, 32, 3, 3, 1, 1, 1, 1, 1, 1)]
@@ -206,15 +228,20 @@ def main():
             R = random.randint(1, 5); S = random.randint(1, 10); sh = random.randint(1, 3); sw = random.randint(1, 3)
             dh = random.choice([1, 1, 2]); dw = random.choice([1, 1, 2]); ph = random.randint(0, 3); pw = random.randint(0, 3)
         BM, BN, BK, WM = random.choice(tiles)
+        SPLITS = random.choice([1, 2, 3, 4, 8]) if splits else 1
+        kc = ((C * R * S + SPLITS - 1) // SPLITS + BK - 1) // BK * BK
+        if kc * (SPLITS - 1) >= C * R * S:  # conv.c offers no such split (the last would have no k)
+            SPLITS = 1
         res = check(N, C, H, W, K, R, S, ph, pw, sh, sw, dh, dw, BM, BN, BK, WM, rng)
         if res is None:
             continue
         bad, conf, smem = res
         done += 1
+        nsplit += SPLITS > 1
         bad_total += bad; conf_total += conf
         if bad or conf:
             print("MISMATCH" if bad else "CONFLICT", (N, C, H, W, K, R, S, ph, pw, sh, sw, dh, dw), (BM, BN, BK, WM), bad, conf)
-    print("%d shapes: %d wrong outputs, %d ldmatrix matrices with a bank conflict" % (done, bad_total, conf_total))
+    print("%d shapes (%d split): %d wrong outputs, %d ldmatrix matrices with a bank conflict" % (done, nsplit, bad_total, conf_total))
     return 1 if bad_total or conf_total else 0
 
 sys.exit(main())
