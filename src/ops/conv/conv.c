@@ -942,10 +942,11 @@ static int conv_variants(void *state, const struct dlb_candidate *c, int *values
 	int64_t tiles = gx * gy, sms = s->g->dev->sm_count, bk = v[s->kind->bk],
 		crs = (int64_t)shape_run(s, v)->C * shape_run(s, v)->R * shape_run(s, v)->S, steps = (crs + bk - 1) / bk;
 	int n = 0;
-	if (direct_of(s, v)) { /* no split; 0 where it does not apply or its shared memory is over its bound */
+	if (direct_of(s, v)) { /* no split; 0 where it does not apply or its shared memory is over the bound the
+				  * op's dyn_smem gives its kind */
 		size_t need = direct_smem(s, v);
 		values[0] = 1;
-		return need > 0 && need <= (v[s->kind->kd] == 4 ? DIRECT_LD_SMEM : DIRECT_SMEM) && gx <= 0x7fffffff;
+		return need > 0 && need <= s->dyn(v) && gx <= 0x7fffffff;
 	}
 	if (s->kind->type == DLB_CUDNN_F16 && !s->vec && !h_scalar(v) && !s->cpad)
 		return 0; /* STAGES and BK 64 are the cp.async kernel's */
