@@ -51,19 +51,22 @@ for prec in ${GPU_CONV_PRECS:-fp32 fp16 int8}; do
 	fi
 	grep " ok, .* wrong, .* faults)" "$tmp/err" | sed 's/^ *//' | cut -c1-120
 done
-# the direct kernel (KIND 3: fp16, and fp32 in 3xTF32) alone on every awkward row it applies to (C·R·S <= 512):
-# each row verified, its winner a KIND 3 candidate
+# kind_alone PREC KIND ROWS MIN: KIND alone, every candidate, on the suite ROWS (at least MIN rows): each row
+# verified, its winner a KIND candidate
+kind_alone() {
+	want=$(($(wc -l <"$3") - 1))
+	"$bin" --op conv --suite "$3" --prec $1 --only "KIND=$2" --strategy exhaustive --fixed-samples 1 \
+		--db "$tmp/db$2$1" --csv -v >"$tmp/out$2.csv" 2>"$tmp/err$2" || { echo "FAIL: $1 KIND=$2: dlbtune exited $?"; tail -20 "$tmp/err$2"; fail=1; }
+	lines=$(grep -c " ok, 0 wrong, 0 faults)" "$tmp/err$2")
+	won=$(grep -c "KIND=$2" "$tmp/out$2.csv")
+	echo "$1 KIND=$2 alone: $lines of $want rows verified without a wrong answer or fault, $won won by KIND $2"
+	[ "$want" -ge $4 ] && [ "$lines" = "$want" ] && [ "$won" = "$want" ] ||
+		{ echo "FAIL: $1 KIND=$2:"; grep " ok, .* wrong, .* faults)" "$tmp/err$2"; tail -5 "$tmp/err$2"; fail=1; }
+}
+# the direct kernel (KIND 3: fp16, and fp32 in 3xTF32) alone on every awkward row it applies to (C·R·S <= 512)
 awk -F, 'NR == 1 || $3 * $7 * $6 <= 512' "$top_srcdir/tests/conv_awkward.csv" >"$tmp/direct.csv"
-want=$(($(wc -l <"$tmp/direct.csv") - 1))
 for prec in ${GPU_CONV_PRECS:-fp32 fp16 int8}; do
-	[ $prec = int8 ] && continue # int8 has no KIND
-	"$bin" --op conv --suite "$tmp/direct.csv" --prec $prec --only 'KIND=3' --strategy exhaustive --fixed-samples 1 \
-		--db "$tmp/db3$prec" --csv -v >"$tmp/out3.csv" 2>"$tmp/err3" || { echo "FAIL: $prec KIND=3: dlbtune exited $?"; tail -20 "$tmp/err3"; fail=1; }
-	lines=$(grep -c " ok, 0 wrong, 0 faults)" "$tmp/err3")
-	won=$(grep -c 'KIND=3' "$tmp/out3.csv")
-	echo "$prec KIND=3 alone: $lines of $want rows verified without a wrong answer or fault, $won won by KIND 3"
-	[ "$want" -ge 11 ] && [ "$lines" = "$want" ] && [ "$won" = "$want" ] ||
-		{ echo "FAIL: $prec KIND=3:"; grep " ok, .* wrong, .* faults)" "$tmp/err3"; tail -5 "$tmp/err3"; fail=1; }
+	[ $prec = int8 ] || kind_alone $prec 3 "$tmp/direct.csv" 11 # int8 has no KIND
 done
 # fp16's KIND 4 (the direct kernel read with ldmatrix: NHWC, C a multiple of 8, more than one tap) alone on the
 # awkward NHWC rows it applies to and on tests/conv_direct_ld.csv's: DeepSpeech's 341x79 c32 10x5 at stride 2 (C·R·S 1600, past KIND
@@ -73,14 +76,7 @@ case " ${GPU_CONV_PRECS:-fp32 fp16 int8} " in
 *" fp16 "*)
 	{ awk -F, 'NR == 1 || ($14 ~ /^NHWC/ && $3 % 8 == 0 && $6 * $7 > 1)' "$top_srcdir/tests/conv_awkward.csv"
 	  tail -n +2 "$top_srcdir/tests/conv_direct_ld.csv"; } >"$tmp/direct4.csv"
-	want=$(($(wc -l <"$tmp/direct4.csv") - 1))
-	"$bin" --op conv --suite "$tmp/direct4.csv" --prec fp16 --only 'KIND=4' --strategy exhaustive --fixed-samples 1 \
-		--db "$tmp/db4" --csv -v >"$tmp/out4.csv" 2>"$tmp/err4" || { echo "FAIL: fp16 KIND=4: dlbtune exited $?"; tail -20 "$tmp/err4"; fail=1; }
-	lines=$(grep -c " ok, 0 wrong, 0 faults)" "$tmp/err4")
-	won=$(grep -c 'KIND=4' "$tmp/out4.csv")
-	echo "fp16 KIND=4 alone: $lines of $want rows verified without a wrong answer or fault, $won won by KIND 4"
-	[ "$want" -ge 9 ] && [ "$lines" = "$want" ] && [ "$won" = "$want" ] ||
-		{ echo "FAIL: fp16 KIND=4:"; grep " ok, .* wrong, .* faults)" "$tmp/err4"; tail -5 "$tmp/err4"; fail=1; }
+	kind_alone fp16 4 "$tmp/direct4.csv" 9
 	;;
 esac
 echo "gpu_conv: $([ $fail = 0 ] && echo passed || echo failed)"
