@@ -611,18 +611,41 @@ __device__ __forceinline__ void conv_body_direct_ld(const h16 *__restrict__ x, c
 	const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
 	const int ih0 = p0 * d.str_h - d.pad_h, iw0 = q0 * d.str_w - d.pad_w;
 
-	// the patch: chunk e = (row·TC + j)·C8 + c8, 8 channels of column j of patch row `row`
-	for (int e = threadIdx.x; e < TR * TC * C8; e += THREADS) {
-		const int c8 = e % C8, rj = e / C8, j = rj % TC, row = rj / TC, ih = ih0 + row, iw = iw0 + j;
-		const bool ok = ih >= 0 && ih < d.H && iw >= 0 && iw < d.W;
-		cp16(xs + row * RL + ((j % d.str_w) * TCs + j / d.str_w) * Cp + c8 * 8,
-		     ok ? x + (((i64)n * d.H + ih) * d.W + iw) * d.C + c8 * 8 : x, ok);
+	// the patch: chunk e = (row·TC + j)·C8 + c8, 8 channels of column j of patch row `row`. A thread's chunks are
+	// THREADS apart: its first one decomposed, then stepped by THREADS's digits with carries (no division a chunk;
+	// the divisions made a copy cost about 100 instructions, NOTES item 146), j / str_w by a multiply-high
+	{
+		const int dc8 = THREADS % C8, drj = THREADS / C8, dj = drj % TC, drow = drj / TC, sw = d.str_w;
+		const u32 mw = 0xFFFFFFFFu / (u32)sw + 1; // ceil(2^32 / str_w): j / str_w exact for j < 2^32 / str_w
+		int c8 = threadIdx.x % C8, j = threadIdx.x / C8 % TC, row = threadIdx.x / C8 / TC;
+		const h16 *xn = x + (i64)n * d.H * d.W * d.C;
+		for (int e = threadIdx.x; e < TR * TC * C8; e += THREADS) {
+			const int ih = ih0 + row, iw = iw0 + j, jq = sw == 1 ? j : (int)__umulhi((u32)j, mw);
+			const bool ok = ih >= 0 && ih < d.H && iw >= 0 && iw < d.W;
+			cp16(xs + row * RL + ((j - jq * sw) * TCs + jq) * Cp + c8 * 8,
+			     ok ? xn + ((i64)ih * d.W + iw) * d.C + c8 * 8 : x, ok);
+			c8 += dc8, j += dj, row += drow;
+			if (c8 >= C8)
+				c8 -= C8, j++;
+			if (j >= TC)
+				j -= TC, row++;
+		}
 	}
 	// slab sl of the filters into buffer b: chunk e = kk·(L/8) + k8 (CRS % 8 == 0: a chunk is wholly in w or wholly
-	// past C·R·S)
+	// past C·R·S). With more than one slab L is DSLAB, a constant: the loop's divisions are shifts and it unrolls.
 	auto load_slab = [&](int sl, h16 *b) {
-		for (int e = threadIdx.x; e < BN * (L / 8); e += THREADS) {
-			const int kk = e / (L / 8), k8 = e % (L / 8), k = sl * L + 8 * k8;
+		if (NS > 1) {
+#pragma unroll
+			for (int e0 = 0; e0 < BN * (DSLAB / 8); e0 += THREADS) {
+				const int e = e0 + threadIdx.x, kk = e / (DSLAB / 8), k8 = e % (DSLAB / 8), k = sl * DSLAB + 8 * k8;
+				const bool ok = k < CRS && k0 + kk < d.K;
+				if (BN * (DSLAB / 8) % THREADS == 0 || e < BN * (DSLAB / 8))
+					cp16(b + kk * (DSLAB + 8) + 8 * k8, ok ? w + (i64)(k0 + kk) * CRS + k : w, ok);
+			}
+			return;
+		}
+		for (int e = threadIdx.x; e < BN * (L / 8); e += THREADS) { // the only slab: once a block
+			const int kk = e / (L / 8), k8 = e % (L / 8), k = 8 * k8;
 			const bool ok = k < CRS && k0 + kk < d.K;
 			cp16(b + kk * WP + 8 * k8, ok ? w + (i64)(k0 + kk) * CRS + k : w, ok);
 		}

@@ -1,4 +1,5 @@
 #!/bin/bash
+# Ran on 2026-11-29 in the eighth session that day (one NVIDIA H200): logs/run97, docs/NOTES.md item 149.
 # Device calls 97 for convolution (issue 28), prepared 2026-11-29 (the seventh session that day; not run: its device
 # time ran out). fp16's KIND 4 twice changed (docs/NOTES.md items 146 and 148):
 #  - next_k4_copies.diff: cheaper copies. run96's ncu had the kernel at 1.95 IPC with the ALU the busiest pipe; its
@@ -41,6 +42,7 @@ case "${PART:-1}" in
 		timeout -s INT -k 5 45 $bin --op conv --prec fp16 --layout NHWC --suite $d/speech_341.csv --only 'KIND=4' \
 			--db /tmp/db341$b --csv >$OUT/k4_$b.csv 2>/dev/null
 		echo "== (2) KIND 4 alone, $b: exit $? in $(( $(date +%s) - t0 )) s"
+		# as run; the quoted best_config holds commas, so these columns were the wrong ones (logs/run97/part1 has the CSVs)
 		cut -d, -f4,18,20 $OUT/k4_$b.csv | sed 's/ WARPS_N=1 STAGES=2 KIND=4//'
 	done
 	gzip -f $OUT/err4.txt
