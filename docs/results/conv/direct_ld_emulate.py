@@ -11,13 +11,18 @@
 # j / str_w by a multiply-high): every slot written once, none read unwritten.
 # With --splits, each shape's reduction split 1, 2, 3, 4 or 8 ways as next_k4_split.diff's split-K does (a split's
 # k from z·kc, its slabs and offsets of its own, the partial sums added).
-# Usage: direct_ld_emulate.py [shapes] [--slab L] [--stepped] [--splits] (default 300 random NHWC shapes, C % 8 == 0).
+# With --swizzle, the unpadded slots of logs/run100/k4_swz128.diff (NOTES item 150; not kept): where C/8 is 2, 4 or a multiple of 8 a
+# slot holds C halves and its unit u is stored at u ^ swz(slot), swz(sl) = (sl >> SH) & SM; off8 carries the tap's
+# slot % 8 in bits 28-30 and each lane XORs its offset's unit bits with swz(ar + that).
+# Usage: direct_ld_emulate.py [shapes] [--slab L] [--stepped] [--splits] [--swizzle] (default 300 random NHWC
+# shapes, C % 8 == 0).
 import random, sys
 import numpy as np
 
 SLAB = None
 STEPPED = False
 SPLITS = 1
+SWIZZLE = False
 
 def patch_chunks(TR, TC, C8, THREADS, sw):
     """The patch's 16-byte chunks as (row, column j, c8, j // sw, j % sw), in the kernel's order: chunk e =
@@ -66,7 +71,12 @@ def check(N, C, H, W, K, R, S, ph, pw, sh, sw, dh, dw, BM, BN, BK, WM, rng):
     TR = (DP - 1) * sh + (R - 1) * dh + 1
     TC = (DQ - 1) * sw + (S - 1) * dw + 1
     TCs = (TC + sw - 1) // sw
-    Cp = C if (C // 8) % 2 else C + 8
+    C8 = C // 8
+    SWZ = SWIZZLE and (C8 in (2, 4) or C8 % 8 == 0)
+    SH = 2 if C8 == 2 else 1 if C8 == 4 else 0
+    SM = 0 if not SWZ else 7 if C8 >= 8 else C8 - 1
+    swz = lambda sl: (sl >> SH) & SM
+    Cp = C if C8 % 2 or SWZ else C + 8
     RL = sw * TCs * Cp
     CRS = C * R * S
     Kt = (CRS + 15) & ~15
@@ -93,7 +103,8 @@ def check(N, C, H, W, K, R, S, ph, pw, sh, sw, dh, dw, BM, BN, BK, WM, rng):
             xs = np.zeros(TR * RL, dtype=np.int64); xw = np.zeros(TR * RL, dtype=bool)
             for row, j, c8, jq, ph_ in patch_chunks(TR, TC, C8, THREADS, sw):
                 ih, iw = ih0 + row, iw0 + j
-                dst = row * RL + (ph_ * TCs + jq) * Cp + c8 * 8
+                slot = ph_ * TCs + jq
+                dst = row * RL + slot * Cp + (c8 ^ swz(slot)) * 8
                 assert dst % 8 == 0 and dst + 8 <= TR * RL
                 ok = 0 <= ih < H and 0 <= iw < W
                 xs[dst:dst + 8] = x[n, ih, iw, c8 * 8:c8 * 8 + 8] if ok else 0
@@ -145,7 +156,10 @@ def check(N, C, H, W, K, R, S, ph, pw, sh, sw, dh, dw, BM, BN, BK, WM, rng):
                   k = kb0 + 8 * k8
                   c, s, r = k % C, k // C % S, k // C // S
                   cw = s * dw
-                  off8.append(r * dh * RL + ((cw % sw) * TCs + cw // sw) * Cp + c if 8 * k8 < KS else 0)
+                  T = (cw % sw) * TCs + cw // sw
+                  o = (r * dh * RL + T * Cp + c) | (T % 8) << 28 if 8 * k8 < KS else 0
+                  assert o < 2 ** 31
+                  off8.append(o)
               accs = np.zeros((WM, MI, NI, 16, 8), dtype=np.int64)
               for sl in range(NSs):
                 ws, wwr = bufs[sl % 2], bwr[sl % 2]
@@ -171,7 +185,9 @@ def check(N, C, H, W, K, R, S, ph, pw, sh, sw, dh, dw, BM, BN, BK, WM, rng):
                           for l in range(32):
                               ar, ak = l % 8 + 8 * (l // 8 % 2), l // 16
                               pc = strip % (DQ // 16) * 16 + ar
-                              addrs.append(pr * sh * RL + pc * Cp + off8[(sl * Ls + kb) // 8 + ak])
+                              ow = off8[(sl * Ls + kb) // 8 + ak]
+                              o = (ow & 0x0FFFFFFF) ^ (swz(ar + (ow >> 28)) << 3)
+                              addrs.append(pr * sh * RL + pc * Cp + o)
                           m = ldm(addrs, xs, xw)
                           A = np.zeros((16, 16), dtype=np.int64)  # pixels x k
                           A[0:8, 0:8], A[8:16, 0:8], A[0:8, 8:16], A[8:16, 8:16] = m[0], m[1], m[2], m[3]
@@ -198,8 +214,11 @@ def check(N, C, H, W, K, R, S, ph, pw, sh, sw, dh, dw, BM, BN, BK, WM, rng):
     return bad, conflicts, smem
 
 def main():
-    global SLAB, STEPPED, SPLITS
+    global SLAB, STEPPED, SPLITS, SWIZZLE
     args = sys.argv[1:]
+    if '--swizzle' in args:
+        SWIZZLE = True
+        args.remove('--swizzle')
     splits = '--splits' in args
     if splits:
         args.remove('--splits')
@@ -223,7 +242,7 @@ def main():
         if fixed:
             N, C, H, W, K, R, S, ph, pw, sh, sw, dh, dw = fixed.pop(0)
         else:
-            N = random.choice([1, 2, 3]); C = 8 * random.choice([1, 2, 3, 4, 5, 8])
+            N = random.choice([1, 2, 3]); C = 8 * random.choice([1, 2, 3, 4, 5, 6, 8, 16])
             H = random.randint(1, 24); W = random.randint(1, 40); K = random.choice([1, 3, 8, 17, 32, 40, 64, 70])
             R = random.randint(1, 5); S = random.randint(1, 10); sh = random.randint(1, 3); sw = random.randint(1, 3)
             dh = random.choice([1, 1, 2]); dw = random.choice([1, 1, 2]); ph = random.randint(0, 3); pw = random.randint(0, 3)
