@@ -774,6 +774,15 @@ static int direct_of(const struct conv_state *s, const int *v)
 	return s->kind->kd >= 0 && (v[s->kind->kd] == 3 || v[s->kind->kd] == 4);
 }
 
+/* The direct kernels' input patch under a tile of BM/BK rows of BK pixels: tr rows, tc columns of x */
+static void direct_patch(const struct conv_state *s, const int *v, int64_t *tr, int64_t *tc)
+{
+	const struct conv_shape *d = &s->d;
+	int64_t dq = v[s->kind->bk], dp = v[s->kind->bm] / v[s->kind->bk];
+	*tr = (dp - 1) * d->str_h + (int64_t)(d->R - 1) * d->dil_h + 1;
+	*tc = (dq - 1) * d->str_w + (int64_t)(d->S - 1) * d->dil_w + 1;
+}
+
 /* fp16's KIND 4 (conv_body_direct_ld): NHWC with C % 8 == 0 and a filter of more than one tap (on 1x1 layers no
  * two taps share a pixel, and the implicit GEMM reads x once already); the patch TR rows of str_w·TCs slots (TCs =
  * ceil(TC / str_w)) of Cp halves (C where C/8 is odd, else C + 8), the filters one or two
@@ -784,10 +793,9 @@ static size_t direct_ld_smem(const struct conv_state *s, const int *v)
 	const struct conv_shape *d = &s->d;
 	if (!s->nhwc || d->C % 8 != 0 || d->R * d->S == 1)
 		return 0;
-	int64_t kt = ((int64_t)d->C * d->R * d->S + 15) / 16 * 16, cp = (d->C / 8) % 2 ? d->C : d->C + 8;
-	int64_t dq = v[s->kind->bk], dp = v[s->kind->bm] / v[s->kind->bk];
-	int64_t tr = (dp - 1) * d->str_h + (int64_t)(d->R - 1) * d->dil_h + 1,
-		tc = (dq - 1) * d->str_w + (int64_t)(d->S - 1) * d->dil_w + 1, tcs = (tc + d->str_w - 1) / d->str_w;
+	int64_t kt = ((int64_t)d->C * d->R * d->S + 15) / 16 * 16, cp = (d->C / 8) % 2 ? d->C : d->C + 8, tr, tc;
+	direct_patch(s, v, &tr, &tc);
+	int64_t tcs = (tc + d->str_w - 1) / d->str_w;
 	int64_t l = kt <= 2 * DIRECT_LD_SLAB ? kt : DIRECT_LD_SLAB, nb = kt > l ? 2 : 1;
 	return (size_t)(2 * (tr * d->str_w * tcs * cp + nb * v[s->kind->bn] * (l + 8)) + 4 * (kt / 8));
 }
@@ -799,16 +807,14 @@ static size_t direct_ld_smem(const struct conv_state *s, const int *v)
  * DIRECT_MAX_TAPS taps). */
 static size_t direct_smem(const struct conv_state *s, const int *v)
 {
-	const struct conv_shape *d = &s->d;
-	const int f32 = s->kind->type == DLB_CUDNN_F32, es = s->kind->es_in, step = f32 ? 8 : 16, per16 = 16 / es;
-	int64_t taps = (int64_t)d->C * d->R * d->S, kt = (taps + step - 1) / step * step;
-	int64_t dq = v[s->kind->bk], dp = v[s->kind->bm] / v[s->kind->bk];
-	int64_t tr = (dp - 1) * d->str_h + (int64_t)(d->R - 1) * d->dil_h + 1,
-		tc = (dq - 1) * d->str_w + (int64_t)(d->S - 1) * d->dil_w + 1;
 	if (v[s->kind->kd] == 4)
 		return direct_ld_smem(s, v);
+	const struct conv_shape *d = &s->d;
+	const int f32 = s->kind->type == DLB_CUDNN_F32, es = s->kind->es_in, step = f32 ? 8 : 16, per16 = 16 / es;
+	int64_t taps = (int64_t)d->C * d->R * d->S, kt = (taps + step - 1) / step * step, tr, tc;
 	if (taps > DIRECT_MAX_TAPS)
 		return 0;
+	direct_patch(s, v, &tr, &tc);
 	return (size_t)(es * ((d->C * tr * tc + per16 - 1) / per16 * per16 + (f32 ? 2 : 1) * v[s->kind->bn] * (kt + per16)) +
 			4 * kt);
 }
