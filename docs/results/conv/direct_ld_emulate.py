@@ -14,8 +14,12 @@
 # With --swizzle, the unpadded slots of logs/run100/k4_swz128.diff (NOTES item 150; not kept): where C/8 is 2, 4 or a multiple of 8 a
 # slot holds C halves and its unit u is stored at u ^ swz(slot), swz(sl) = (sl >> SH) & SM; off8 carries the tap's
 # slot % 8 in bits 28-30 and each lane XORs its offset's unit bits with swz(ar + that).
-# Usage: direct_ld_emulate.py [shapes] [--slab L] [--stepped] [--splits] [--swizzle] (default 300 random NHWC
-# shapes, C % 8 == 0).
+# With --wgmma, next_k4_wgmma.diff (NOTES item 151) where WARPS_M is 4 and BN 32 or 64: the slabs stored as
+# 128-byte swizzled lines of 64 k (L a multiple of 64), read as wgmma's descriptor addresses them (start + 1024
+# an 8-filter group + 128 a filter + 2 a k, bits 4-6 XORed with bits 7-9), 64 k a pass past kend to a multiple of
+# 64 (off8 has KO entries); the A fragments by ldmatrix as before. --slab must then be a multiple of 64.
+# Usage: direct_ld_emulate.py [shapes] [--slab L] [--stepped] [--splits] [--swizzle] [--wgmma] (default 300
+# random NHWC shapes, C % 8 == 0).
 import random, sys
 import numpy as np
 
@@ -23,6 +27,8 @@ SLAB = None
 STEPPED = False
 SPLITS = 1
 SWIZZLE = False
+WGMMA = False
+WG_SHAPES = 0  # shapes that ran the --wgmma path
 
 def patch_chunks(TR, TC, C8, THREADS, sw):
     """The patch's 16-byte chunks as (row, column j, c8, j // sw, j % sw), in the kernel's order: chunk e =
@@ -81,16 +87,24 @@ def check(N, C, H, W, K, R, S, ph, pw, sh, sw, dh, dw, BM, BN, BK, WM, rng):
     CRS = C * R * S
     Kt = (CRS + 15) & ~15
     C8 = C // 8
+    wg = WGMMA and WM == 4 and BN in (32, 64)
+    r64 = lambda v: (v + 63) // 64 * 64
     if SLAB is None:  # all the filters at once: one "slab" of Kt
-        L, NB = Kt, 1
+        L, NB = (r64(Kt) if wg else Kt), 1
     else:
-        L = Kt if Kt <= 2 * SLAB else SLAB
+        L = (r64(Kt) if wg else Kt) if Kt <= 2 * SLAB else SLAB
         NB = 2 if Kt > L else 1
     WP = L + 8
     NS = (Kt + L - 1) // L
-    smem = 2 * (TR * RL + NB * BN * WP) + 4 * (Kt // 8)
+    if wg:  # conv.c's direct_ld_smem for K4WG
+        smem = 1024 + 2 * (NB * BN * L + TR * RL) + 4 * (r64(Kt) // 8)
+    else:
+        smem = 2 * (TR * RL + NB * BN * WP) + 4 * (Kt // 8)
     if smem > 220 * 1024:
         return None
+    if wg:
+        global WG_SHAPES
+        WG_SHAPES += 1
     y = np.full((N, P, Q, K), -999999, dtype=np.int64)
     qt, pt = (Q + DQ - 1) // DQ, (P + DP - 1) // DP
     conflicts = 0
@@ -132,27 +146,37 @@ def check(N, C, H, W, K, R, S, ph, pw, sh, sw, dh, dw, BM, BN, BK, WM, rng):
               assert KS > 0
               Kts = (KS + 15) & ~15
               if SLAB is None:
-                  Ls, NBs = Kts, 1
+                  Ls, NBs = (r64(Kts) if wg else Kts), 1
               else:
-                  Ls = Kts if Kts <= 2 * SLAB else SLAB
+                  Ls = (r64(Kts) if wg else Kts) if Kts <= 2 * SLAB else SLAB
                   NBs = 2 if Kts > Ls else 1
               WPs, NSs = Ls + 8, (Kts + Ls - 1) // Ls
-              assert 2 * (TR * RL + NBs * BN * WPs) + 4 * (Kts // 8) <= smem, "a split's layout past the allocation"
-              bufs = [np.zeros(BN * WPs, dtype=np.int64) for _ in range(NBs)]
-              bwr = [np.zeros(BN * WPs, dtype=bool) for _ in range(NBs)]
+              KOs = r64(Kts) if wg else Kts
+              if wg:
+                  assert Ls % 64 == 0
+                  assert 1024 + 2 * (NBs * BN * Ls + TR * RL) + 4 * (KOs // 8) <= smem
+              else:
+                  assert 2 * (TR * RL + NBs * BN * WPs) + 4 * (Kts // 8) <= smem, "a split's layout past the allocation"
+              bsize = BN * Ls if wg else BN * WPs
+              bufs = [np.zeros(bsize, dtype=np.int64) for _ in range(NBs)]
+              bwr = [np.zeros(bsize, dtype=bool) for _ in range(NBs)]
+              def slab_at(kk, k8):
+                  return k8 // 8 * (BN * 64) + kk * 64 + ((k8 % 8) ^ (kk % 8)) * 8 if wg else kk * WPs + k8 * 8
               def load_slab(sl, b):
                   bwr[b][:] = False  # what the slab does not write is stale: reading it is an error
                   for e in range(BN * (Ls // 8)):
                       kk, k8 = e // (Ls // 8), e % (Ls // 8)
                       k = sl * Ls + 8 * k8
                       ok = kb0 + k < CRS and k0 + kk < K
-                      bufs[b][kk * WPs + k8 * 8: kk * WPs + k8 * 8 + 8] = wflat[k0 + kk, kb0 + k:kb0 + k + 8] if ok else 0
-                      bwr[b][kk * WPs + k8 * 8: kk * WPs + k8 * 8 + 8] = True
+                      at = slab_at(kk, k8)
+                      assert not bwr[b][at:at + 8].any(), "a slab chunk written twice"
+                      bufs[b][at:at + 8] = wflat[k0 + kk, kb0 + k:kb0 + k + 8] if ok else 0
+                      bwr[b][at:at + 8] = True
               load_slab(0, 0)
               if NSs > 1:
                   load_slab(1, 1)
               off8 = []
-              for k8 in range(Kts // 8):
+              for k8 in range(KOs // 8):
                   k = kb0 + 8 * k8
                   c, s, r = k % C, k // C % S, k // C // S
                   cw = s * dw
@@ -165,9 +189,21 @@ def check(N, C, H, W, K, R, S, ph, pw, sh, sw, dh, dw, BM, BN, BK, WM, rng):
                 ws, wwr = bufs[sl % 2], bwr[sl % 2]
                 for warp in range(WM):
                   acc = accs[warp]  # per strip i, tile j: the 16x8 C tile
-                  for kb in range(0, min(Ls, Kts - sl * Ls), 16):
+                  kend = min(Ls, Kts - sl * Ls)
+                  steps = [kb + 16 * u for kb in range(0, kend, 64) for u in range(4)] if wg else range(0, kend, 16)
+                  for kb in steps:
+                    Bt = np.zeros((NI, 16, 8), dtype=np.int64)  # k x n
+                    if wg:  # wgmma's B: the descriptor's addresses (bytes), swizzled, into the slab's halves
+                      assert kb < Ls
+                      start = kb // 64 * BN * 128 + kb % 64 * 2
+                      for nn in range(BN):
+                          for kl in range(16):
+                              pre = start + nn // 8 * 1024 + nn % 8 * 128 + kl * 2
+                              phys = pre ^ (((pre >> 7) & 7) << 4)
+                              assert wwr[phys // 2], "wgmma reads slab memory nobody wrote"
+                              Bt[nn // 8, kl, nn % 8] = ws[phys // 2]
+                    else:
                       # B: x4 over pairs of n8 tiles; lane: row br = lane%8 + 8*(lane//16), k half bk = lane//8%2
-                      Bt = np.zeros((NI, 16, 8), dtype=np.int64)  # k x n
                       for j in range(0, NI - 1, 2):
                           addrs = [(j * 8 + (l % 8 + 8 * (l // 16))) * WPs + 8 * (l // 8 % 2) + kb for l in range(32)]
                           m = ldm(addrs, ws, wwr)
@@ -178,21 +214,21 @@ def check(N, C, H, W, K, R, S, ph, pw, sh, sw, dh, dw, BM, BN, BK, WM, rng):
                           addrs = [((NI - 1) * 8 + l % 8) * WPs + 8 * (l // 8 % 2) + kb for l in range(32)]
                           m = ldm(addrs, ws, wwr)  # x2: the first two matrices only
                           Bt[NI - 1, 0:8, :] = m[0].T; Bt[NI - 1, 8:16, :] = m[1].T
-                      for i in range(MI):
-                          strip = warp * MI + i
-                          pr = strip // (DQ // 16)
-                          addrs = []
-                          for l in range(32):
-                              ar, ak = l % 8 + 8 * (l // 8 % 2), l // 16
-                              pc = strip % (DQ // 16) * 16 + ar
-                              ow = off8[(sl * Ls + kb) // 8 + ak]
-                              o = (ow & 0x0FFFFFFF) ^ (swz(ar + (ow >> 28)) << 3)
-                              addrs.append(pr * sh * RL + pc * Cp + o)
-                          m = ldm(addrs, xs, xw)
-                          A = np.zeros((16, 16), dtype=np.int64)  # pixels x k
-                          A[0:8, 0:8], A[8:16, 0:8], A[0:8, 8:16], A[8:16, 8:16] = m[0], m[1], m[2], m[3]
-                          for j in range(NI):
-                              acc[i, j] += A @ Bt[j]
+                    for i in range(MI):
+                        strip = warp * MI + i
+                        pr = strip // (DQ // 16)
+                        addrs = []
+                        for l in range(32):
+                            ar, ak = l % 8 + 8 * (l // 8 % 2), l // 16
+                            pc = strip % (DQ // 16) * 16 + ar
+                            ow = off8[(sl * Ls + kb) // 8 + ak]
+                            o = (ow & 0x0FFFFFFF) ^ (swz(ar + (ow >> 28)) << 3)
+                            addrs.append(pr * sh * RL + pc * Cp + o)
+                        m = ldm(addrs, xs, xw)
+                        A = np.zeros((16, 16), dtype=np.int64)  # pixels x k
+                        A[0:8, 0:8], A[8:16, 0:8], A[0:8, 8:16], A[8:16, 8:16] = m[0], m[1], m[2], m[3]
+                        for j in range(NI):
+                            acc[i, j] += A @ Bt[j]
                 if sl + 2 < NSs:
                     load_slab(sl + 2, sl % 2)
               for warp in range(WM):
@@ -214,8 +250,11 @@ def check(N, C, H, W, K, R, S, ph, pw, sh, sw, dh, dw, BM, BN, BK, WM, rng):
     return bad, conflicts, smem
 
 def main():
-    global SLAB, STEPPED, SPLITS, SWIZZLE
+    global SLAB, STEPPED, SPLITS, SWIZZLE, WGMMA
     args = sys.argv[1:]
+    if '--wgmma' in args:
+        WGMMA = True
+        args.remove('--wgmma')
     if '--swizzle' in args:
         SWIZZLE = True
         args.remove('--swizzle')
@@ -260,7 +299,8 @@ def main():
         bad_total += bad; conf_total += conf
         if bad or conf:
             print("MISMATCH" if bad else "CONFLICT", (N, C, H, W, K, R, S, ph, pw, sh, sw, dh, dw), (BM, BN, BK, WM), bad, conf)
-    print("%d shapes (%d split): %d wrong outputs, %d ldmatrix matrices with a bank conflict" % (done, nsplit, bad_total, conf_total))
+    print("%d shapes (%d split%s): %d wrong outputs, %d ldmatrix matrices with a bank conflict" %
+          (done, nsplit, ", %d through wgmma" % WG_SHAPES if WGMMA else "", bad_total, conf_total))
     return 1 if bad_total or conf_total else 0
 
 sys.exit(main())
