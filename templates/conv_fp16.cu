@@ -126,6 +126,12 @@ __device__ __forceinline__ yt out_of(float f)
 #endif
 }
 
+// wgmma's accumulator operands (KIND 1, 2 and 4): eight "+f" of d from i, and eight operand numbers
+#define WGO8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), \
+		"+f"(d[i + 6]), "+f"(d[i + 7])
+#define WGO32(i) WGO8(i), WGO8(i + 8), WGO8(i + 16), WGO8(i + 24)
+#define WGS8(a, b, c, e, f, g, h, k) "%" #a ", %" #b ", %" #c ", %" #e ", %" #f ", %" #g ", %" #h ", %" #k
+
 #if !TF32 // the mma.sync kernels: fp16 only
 // The block's results: accumulator e of mma tile (i, j) is pixel wm0 + 16i + gid (+8 for e >= 2) and filter
 // wn0 + 8j + 2·t4 + e % 2. Without split-K straight to y (NHWC: a thread's two adjacent filters as one 32-bit
@@ -590,7 +596,45 @@ __device__ __forceinline__ void conv_body_direct(const h16 *__restrict__ x, cons
 // finite inputs give exact zeros there.
 // Shared memory (src/ops/conv/conv.c's direct_ld_smem, the same formulas): the patch TR·RL halves (RL =
 // str_w·TCs·Cp), the filters 1 or 2 (NS > 1) buffers of BN·(L + 8) halves, off8 Kt/8 ints.
-#define DSLAB 256 // k a filter slab (a multiple of 16; conv.c's DIRECT_LD_SLAB)
+#define DSLAB 256 // k a filter slab (a multiple of 64; conv.c's DIRECT_LD_SLAB)
+// K4WG: a block of one warpgroup (WARPS_M 4) multiplies with wgmma, A (x) from the registers ldmatrix fills as for
+// mma.sync, B (the filters) read by the tensor cores from the slab, stored as KIND 1's w lines: 64 k (128 bytes) a
+// line, chunk c of filter line n at n·128 + (c ^ n % 8)·16, a block of BN lines for each 64 k (NOTES item 151)
+#ifndef K4WG
+#define K4WG (WARPS_M == 4 && (BN == 32 || BN == 64))
+#endif
+#if K4WG
+// d[0..BN/2) += A·B: A 64 x 16 from registers (a warp's rows 16w.. in mma.m16n8k16's A fragment), B BN x 16 (db)
+__device__ __forceinline__ void k4_wgmma(float (&d)[BN / 2], const u32 (&a)[4], unsigned long long db)
+{
+#if BN == 32
+	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %21, 0;\n"
+		     "wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 {"
+		     WGS8(0, 1, 2, 3, 4, 5, 6, 7) ", " WGS8(8, 9, 10, 11, 12, 13, 14, 15)
+		     "}, {%16, %17, %18, %19}, %20, p, 1, 1, 0;\n}\n"
+		     : WGO8(0), WGO8(8)
+		     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1));
+#else
+	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
+		     "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {"
+		     WGS8(0, 1, 2, 3, 4, 5, 6, 7) ", " WGS8(8, 9, 10, 11, 12, 13, 14, 15) ", "
+		     WGS8(16, 17, 18, 19, 20, 21, 22, 23) ", " WGS8(24, 25, 26, 27, 28, 29, 30, 31)
+		     "}, {%32, %33, %34, %35}, %36, p, 1, 1, 0;\n}\n"
+		     : WGO32(0)
+		     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1));
+#endif
+}
+template <int N> __device__ __forceinline__ void k4_wg_wait()
+{
+	asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
+}
+// the slab's descriptor at its k (a multiple of 16): K-major, 128-byte swizzle, LBO 16 bytes, SBO 1024
+__device__ __forceinline__ unsigned long long k4_desc(u32 slab, int k)
+{
+	const u32 addr = slab + (u32)(k / 64) * (BN * 128u) + (u32)(k % 64) * 2u;
+	return (unsigned long long)((addr & 0x3FFFF) >> 4) | (1ull << 16) | (64ull << 32) | (1ull << 62);
+}
+#endif
 template <int NHWC>
 __device__ __forceinline__ void conv_body_direct_ld(const h16 *__restrict__ x, const h16 *__restrict__ w,
 						    h16 *__restrict__ y, const conv_shape &d)
@@ -600,10 +644,17 @@ __device__ __forceinline__ void conv_body_direct_ld(const h16 *__restrict__ x, c
 	const int TCs = (TC + d.str_w - 1) / d.str_w, Cp = (d.C / 8) % 2 ? d.C : d.C + 8, RL = d.str_w * TCs * Cp;
 	const int CRS = d.C * d.R * d.S, Kt = (CRS + 15) & ~15, C8 = d.C / 8;
 	// the filters a slab of L k at a time (the whole reduction where Kt <= 2·DSLAB), NS slabs, two buffers where NS > 1
-	const int L = Kt <= 2 * DSLAB ? Kt : DSLAB, WP = L + 8, NS = (Kt + L - 1) / L;
+#if K4WG // the slabs first, 1024-byte aligned (the swizzle's atoms), lines of 64 k
+	const int L = Kt <= 2 * DSLAB ? (Kt + 63) & ~63 : DSLAB, NS = (Kt + L - 1) / L, WB = BN * L, KO = (Kt + 63) & ~63;
+	h16 *ws = reinterpret_cast<h16 *>(dsm + ((1024u - (smem_addr(dsm) & 1023u)) & 1023u));
+	h16 *xs = ws + (NS > 1 ? 2 : 1) * WB;
+	int *off8 = reinterpret_cast<int *>(xs + TR * RL);
+#else
+	const int L = Kt <= 2 * DSLAB ? Kt : DSLAB, WP = L + 8, NS = (Kt + L - 1) / L, WB = BN * WP, KO = Kt;
 	h16 *xs = reinterpret_cast<h16 *>(dsm);
 	h16 *ws = xs + TR * RL;
-	int *off8 = reinterpret_cast<int *>(ws + (NS > 1 ? 2 : 1) * BN * WP);
+	int *off8 = reinterpret_cast<int *>(ws + (NS > 1 ? 2 : 1) * WB);
+#endif
 
 	const int qt = (d.Q + DQ - 1) / DQ, pt = (d.P + DP - 1) / DP, k0 = blockIdx.y * BN;
 	const int t = blockIdx.x; // the tile: image n, output rows p0.., columns q0..
@@ -631,6 +682,12 @@ __device__ __forceinline__ void conv_body_direct_ld(const h16 *__restrict__ x, c
 				j -= TC, row++;
 		}
 	}
+	// where chunk k8 of filter kk goes in a slab of l k: a row of l + 8 halves, or (K4WG) KIND 1's swizzled lines
+#if K4WG
+#define slab_at(b, kk, k8, l) ((b) + (k8) / 8 * (BN * 64) + (kk) * 64 + ((k8) % 8 ^ (kk) % 8) * 8)
+#else
+#define slab_at(b, kk, k8, l) ((b) + (kk) * ((l) + 8) + 8 * (k8))
+#endif
 	// slab sl of the filters into buffer b: chunk e = kk·(L/8) + k8 (CRS % 8 == 0: a chunk is wholly in w or wholly
 	// past C·R·S). With more than one slab L is DSLAB, a constant: the loop's divisions are shifts and it unrolls.
 	auto load_slab = [&](int sl, h16 *b) {
@@ -640,22 +697,22 @@ __device__ __forceinline__ void conv_body_direct_ld(const h16 *__restrict__ x, c
 				const int e = e0 + threadIdx.x, kk = e / (DSLAB / 8), k8 = e % (DSLAB / 8), k = sl * DSLAB + 8 * k8;
 				const bool ok = k < CRS && k0 + kk < d.K;
 				if (BN * (DSLAB / 8) % THREADS == 0 || e < BN * (DSLAB / 8))
-					cp16(b + kk * (DSLAB + 8) + 8 * k8, ok ? w + (i64)(k0 + kk) * CRS + k : w, ok);
+					cp16(slab_at(b, kk, k8, DSLAB), ok ? w + (i64)(k0 + kk) * CRS + k : w, ok);
 			}
 			return;
 		}
 		for (int e = threadIdx.x; e < BN * (L / 8); e += THREADS) { // the only slab: once a block
 			const int kk = e / (L / 8), k8 = e % (L / 8), k = 8 * k8;
 			const bool ok = k < CRS && k0 + kk < d.K;
-			cp16(b + kk * WP + 8 * k8, ok ? w + (i64)(k0 + kk) * CRS + k : w, ok);
+			cp16(slab_at(b, kk, k8, L), ok ? w + (i64)(k0 + kk) * CRS + k : w, ok);
 		}
 	};
 	load_slab(0, ws);
 	cp_commit(); // group 0: the patch and slab 0
 	if (NS > 1)
-		load_slab(1, ws + BN * WP);
+		load_slab(1, ws + WB);
 	cp_commit(); // group 1: slab 1 (empty where NS == 1); slab sl is group sl
-	for (int k8 = threadIdx.x; k8 < Kt / 8; k8 += THREADS) { // while they come: the taps' slot offsets
+	for (int k8 = threadIdx.x; k8 < KO / 8; k8 += THREADS) { // while they come: the taps' slot offsets
 		const int k = 8 * k8, c = k % d.C, s = k / d.C % d.S, r = k / d.C / d.S, cw = s * d.dil_w;
 		off8[k8] = k < CRS ? r * d.dil_h * RL + ((cw % d.str_w) * TCs + cw / d.str_w) * Cp + c : 0;
 	}
@@ -669,7 +726,11 @@ __device__ __forceinline__ void conv_body_direct_ld(const h16 *__restrict__ x, c
 		const int strip = warp * MI + i, pr = strip / (DQ / 16), pc = strip % (DQ / 16) * 16 + ar;
 		abase[i] = pr * d.str_h * RL + pc * Cp;
 	}
+#if !K4WG
 	const int wl = br * WP + 8 * bk; // this lane's row in a slab buffer
+#else
+	(void)br, (void)bk;
+#endif
 
 	float acc[MI][NI][4];
 #pragma unroll
@@ -681,9 +742,38 @@ __device__ __forceinline__ void conv_body_direct_ld(const h16 *__restrict__ x, c
 				acc[i][j][e] = 0.f;
 	for (int sl = 0; sl < NS; sl++) {
 		cp_wait<1>(); // this thread's groups up to sl (slab sl; the patch with slab 0) have landed
+#if K4WG
+		asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); // visible to the tensor cores' reads
+#endif
 		__syncthreads(); // and every thread's; off8 too
-		const h16 *wc = ws + (sl % 2) * BN * WP;
+		const h16 *wc = ws + (sl % 2) * WB;
 		const int kend = Kt - sl * L < L ? Kt - sl * L : L;
+#if K4WG
+		// 64 k a pass: the four k-steps' A fragments read first, then their MI·4 wgmmas in one group, retired before
+		// the next pass's ldmatrix write the registers again (ptxas serializes every wgmma when registers they read
+		// are written while they may be in flight: C7513). The other block's warpgroup fills the tensor cores
+		// meanwhile. A pass past kend (to a multiple of 64) reads zero weights: the slab is zeros past C·R·S, off8
+		// has KO entries.
+		const u32 wsl = smem_addr(wc);
+		for (int kb = 0; kb < kend; kb += 64) {
+			u32 a[4][MI][4];
+#pragma unroll
+			for (int u = 0; u < 4; u++) {
+				const int ow = off8[(sl * L + kb + 16 * u) / 8 + ak];
+#pragma unroll
+				for (int i = 0; i < MI; i++)
+					ldm_x4(a[u][i], xs + abase[i] + ow);
+			}
+			asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+			for (int u = 0; u < 4; u++)
+#pragma unroll
+				for (int i = 0; i < MI; i++)
+					k4_wgmma(reinterpret_cast<float(&)[BN / 2]>(acc[i]), a[u][i], k4_desc(wsl, kb + 16 * u));
+			asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+			k4_wg_wait<0>();
+		}
+#else
 		for (int kb = 0; kb < kend; kb += 16) {
 			const int o = off8[(sl * L + kb) / 8 + ak];
 			u32 b[NI][2];
@@ -707,9 +797,10 @@ __device__ __forceinline__ void conv_body_direct_ld(const h16 *__restrict__ x, c
 					mma16816(acc[i][j], a[0], a[1], a[2], a[3], b[j][0], b[j][1]);
 			}
 		}
+#endif
 		if (sl + 2 < NS) {
 			__syncthreads(); // every warp is done with buffer sl % 2 before slab sl + 2 refills it
-			load_slab(sl + 2, ws + (sl % 2) * BN * WP);
+			load_slab(sl + 2, ws + (sl % 2) * WB);
 		}
 		cp_commit(); // group sl + 2 (empty past the last slab)
 	}
@@ -814,10 +905,6 @@ __device__ __forceinline__ void mb_expect_tx(u32 bar, u32 bytes)
 }
 #endif
 // d[0..BN/2) += A (64 x 16, descriptor da) · B (BN x 16, db)^T, fp16 in, fp32 accumulators
-#define WGO8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), \
-		"+f"(d[i + 6]), "+f"(d[i + 7])
-#define WGO32(i) WGO8(i), WGO8(i + 8), WGO8(i + 16), WGO8(i + 24)
-#define WGS8(a, b, c, e, f, g, h, k) "%" #a ", %" #b ", %" #c ", %" #e ", %" #f ", %" #g ", %" #h ", %" #k
 #define WG_SC_(n) #n
 #define WG_SC_N(n) WG_SC_(n)
 #define WG_SC WG_SC_N(WG_SCN) // the operand after the accumulators and the two descriptors: scale-d, 1

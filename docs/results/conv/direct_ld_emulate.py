@@ -14,7 +14,7 @@
 # With --swizzle, the unpadded slots of logs/run100/k4_swz128.diff (NOTES item 150; not kept): where C/8 is 2, 4 or a multiple of 8 a
 # slot holds C halves and its unit u is stored at u ^ swz(slot), swz(sl) = (sl >> SH) & SM; off8 carries the tap's
 # slot % 8 in bits 28-30 and each lane XORs its offset's unit bits with swz(ar + that).
-# With --wgmma, next_k4_wgmma.diff (NOTES item 151) where WARPS_M is 4 and BN 32 or 64: the slabs stored as
+# With --wgmma, KIND 4's wgmma path (NOTES items 151-152, landed after run101) where WARPS_M is 4 and BN 32 or 64: the slabs stored as
 # 128-byte swizzled lines of 64 k (L a multiple of 64), read as wgmma's descriptor addresses them (start + 1024
 # an 8-filter group + 128 a filter + 2 a k, bits 4-6 XORed with bits 7-9), 64 k a pass past kend to a multiple of
 # 64 (off8 has KO entries); the A fragments by ldmatrix as before. --slab must then be a multiple of 64.

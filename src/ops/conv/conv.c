@@ -306,9 +306,15 @@ static size_t h_dyn_smem(const int *v)
 }
 
 /* wgmma exists only on the arch-specific Hopper target */
+/* KIND 4 with one warpgroup and BN 32 or 64 multiplies with wgmma (templates/conv_fp16.cu's K4WG) */
+static int h_k4wg(const int *v)
+{
+	return v[H_KIND] == 4 && v[H_WM] == 4 && (v[H_BN] == 32 || v[H_BN] == 64);
+}
+
 static int h_l_wgmma(const int *v, const struct dlb_limits *lim)
 {
-	return !h_wgmma(v) || !lim || lim->sm == 0 || (lim->sm == 90 && lim->sm_specific);
+	return !(h_wgmma(v) || h_k4wg(v)) || !lim || lim->sm == 0 || (lim->sm == 90 && lim->sm_specific);
 }
 
 static int h_l_dyn(const int *v, const struct dlb_limits *lim)
@@ -323,7 +329,8 @@ static const struct dlb_constraint h_limit_checks[] = {
 	{.text = "shared memory 2*STAGES*(BM+BN)*(BK+8)+16*BM+4 bytes (wgmma: 128*STAGES*(BM+BN)+1024+8192*WARPS_M+16*BM+4+"
 		 "16*STAGES) <= opt-in limit per block",
 	 .kind = DLB_CON_CUSTOM, .ok = h_l_dyn},
-	{.text = "wgmma only on sm_90a", .kind = DLB_CON_CUSTOM, .ok = h_l_wgmma},
+	{.text = "wgmma (KIND 1, 2; KIND 4 with WARPS_M 4 and BN 32 or 64) only on sm_90a", .kind = DLB_CON_CUSTOM,
+	 .ok = h_l_wgmma},
 };
 
 /* Every conv op's kernels, by index: the two layouts' convolutions (the first ndyn_kernels), split-K's
@@ -787,7 +794,9 @@ static void direct_patch(const struct conv_state *s, const int *v, int64_t *tr, 
  * two taps share a pixel, and the implicit GEMM reads x once already); the patch TR rows of str_w·TCs slots (TCs =
  * ceil(TC / str_w)) of Cp halves (C where C/8 is odd, else C + 8), the filters one or two
  * (more than one slab) buffers of BN rows of L + 8 halves (L = Kt where Kt <= 2·DIRECT_LD_SLAB, else
- * DIRECT_LD_SLAB; Kt = C·R·S rounded up to 16), Kt/8 offsets; 0 where it does not apply */
+ * DIRECT_LD_SLAB; Kt = C·R·S rounded up to 16), Kt/8 offsets; with one warpgroup and BN 32 or 64 (K4WG, wgmma)
+ * the slabs lines of 64 k without padding (L = Kt rounded up to 64 where Kt <= 2·DIRECT_LD_SLAB), offsets to Kt
+ * rounded up to 64, and 1024 bytes for the slabs' alignment; 0 where it does not apply */
 static size_t direct_ld_smem(const struct conv_state *s, const int *v)
 {
 	const struct conv_shape *d = &s->d;
@@ -795,9 +804,13 @@ static size_t direct_ld_smem(const struct conv_state *s, const int *v)
 		return 0;
 	int64_t kt = ((int64_t)d->C * d->R * d->S + 15) / 16 * 16, cp = (d->C / 8) % 2 ? d->C : d->C + 8, tr, tc;
 	direct_patch(s, v, &tr, &tc);
-	int64_t tcs = (tc + d->str_w - 1) / d->str_w;
+	int64_t tcs = (tc + d->str_w - 1) / d->str_w, bn = v[s->kind->bn];
+	if (h_k4wg(v)) { /* wgmma's lines of 64 k, 1024-byte aligned */
+		int64_t l = kt <= 2 * DIRECT_LD_SLAB ? (kt + 63) / 64 * 64 : DIRECT_LD_SLAB, nb = kt > l ? 2 : 1;
+		return (size_t)(1024 + 2 * (nb * bn * l + tr * d->str_w * tcs * cp) + 4 * ((kt + 63) / 64 * 8));
+	}
 	int64_t l = kt <= 2 * DIRECT_LD_SLAB ? kt : DIRECT_LD_SLAB, nb = kt > l ? 2 : 1;
-	return (size_t)(2 * (tr * d->str_w * tcs * cp + nb * v[s->kind->bn] * (l + 8)) + 4 * (kt / 8));
+	return (size_t)(2 * (tr * d->str_w * tcs * cp + nb * bn * (l + 8)) + 4 * (kt / 8));
 }
 
 /* KIND 3's shared memory on this problem (conv_body_direct of templates/conv_fp16.cu and conv_fp32.cu): the input
