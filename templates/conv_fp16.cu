@@ -624,6 +624,9 @@ __device__ __forceinline__ void k4_wgmma(float (&d)[BN / 2], const u32 (&a)[4], 
 		     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1));
 #endif
 }
+template <int U> struct k4u { // a pass of U k-steps
+	static constexpr int value = U;
+};
 template <int N> __device__ __forceinline__ void k4_wg_wait()
 {
 	asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
@@ -749,30 +752,42 @@ __device__ __forceinline__ void conv_body_direct_ld(const h16 *__restrict__ x, c
 		const h16 *wc = ws + (sl % 2) * WB;
 		const int kend = Kt - sl * L < L ? Kt - sl * L : L;
 #if K4WG
-		// 64 k a pass: the four k-steps' A fragments read first, then their MI·4 wgmmas in one group, retired before
-		// the next pass's ldmatrix write the registers again (ptxas serializes every wgmma when registers they read
-		// are written while they may be in flight: C7513). The other block's warpgroup fills the tensor cores
-		// meanwhile. A pass past kend (to a multiple of 64) reads zero weights: the slab is zeros past C·R·S, off8
-		// has KO entries.
+		// 128 k a pass (64 at a slab's end): the k-steps' A fragments read first, then their MI·U wgmmas in one
+		// group, retired before the next pass's ldmatrix write the registers again (ptxas serializes every wgmma
+		// when registers they read are written while they may be in flight: C7513). So each pass waits once for
+		// its fragments and once for the tensor cores; the other block's warpgroup fills them meanwhile (NOTES
+		// item 153: with 64 k a pass those waits held a fifth of the stall samples). A pass past kend (to a
+		// multiple of 64) reads zero weights: the slab is zeros past C·R·S, off8 has KO entries. The descriptor
+		// is computed once a pass: k-step u is 32 bytes on within a 64-k block of lines (2 in the descriptor's
+		// 16-byte units), BN·128 bytes on across one.
 		const u32 wsl = smem_addr(wc);
-		for (int kb = 0; kb < kend; kb += 64) {
-			u32 a[4][MI][4];
+		const int kend64 = (kend + 63) & ~63;
+		auto pass = [&](int kb, auto tag) {
+			constexpr int U = decltype(tag)::value;
+			u32 a[U][MI][4];
 #pragma unroll
-			for (int u = 0; u < 4; u++) {
+			for (int u = 0; u < U; u++) {
 				const int ow = off8[(sl * L + kb + 16 * u) / 8 + ak];
 #pragma unroll
 				for (int i = 0; i < MI; i++)
 					ldm_x4(a[u][i], xs + abase[i] + ow);
 			}
+			const unsigned long long d0 = k4_desc(wsl, kb);
 			asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #pragma unroll
-			for (int u = 0; u < 4; u++)
+			for (int u = 0; u < U; u++)
 #pragma unroll
 				for (int i = 0; i < MI; i++)
-					k4_wgmma(reinterpret_cast<float(&)[BN / 2]>(acc[i]), a[u][i], k4_desc(wsl, kb + 16 * u));
+					k4_wgmma(reinterpret_cast<float(&)[BN / 2]>(acc[i]), a[u][i],
+						 d0 + (unsigned long long)(u / 4 * (BN * 8) + u % 4 * 2));
 			asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
 			k4_wg_wait<0>();
-		}
+		};
+		int kb = 0;
+		for (; kb + 128 <= kend64; kb += 128)
+			pass(kb, k4u<8>{});
+		if (kb < kend64)
+			pass(kb, k4u<4>{});
 #else
 		for (int kb = 0; kb < kend; kb += 16) {
 			const int o = off8[(sl * L + kb) / 8 + ak];

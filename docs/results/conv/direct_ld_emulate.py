@@ -16,8 +16,9 @@
 # slot % 8 in bits 28-30 and each lane XORs its offset's unit bits with swz(ar + that).
 # With --wgmma, KIND 4's wgmma path (NOTES items 151-152, landed after run101) where WARPS_M is 4 and BN 32 or 64: the slabs stored as
 # 128-byte swizzled lines of 64 k (L a multiple of 64), read as wgmma's descriptor addresses them (start + 1024
-# an 8-filter group + 128 a filter + 2 a k, bits 4-6 XORed with bits 7-9), 64 k a pass past kend to a multiple of
-# 64 (off8 has KO entries); the A fragments by ldmatrix as before. --slab must then be a multiple of 64.
+# an 8-filter group + 128 a filter + 2 a k, bits 4-6 XORed with bits 7-9), 128 k a pass and 64 at the end, past
+# kend to a multiple of 64 (off8 has KO entries), each pass's descriptor computed once and stepped (NOTES item
+# 153); the A fragments by ldmatrix as before. --slab must then be a multiple of 64.
 # Usage: direct_ld_emulate.py [shapes] [--slab L] [--stepped] [--splits] [--swizzle] [--wgmma] (default 300
 # random NHWC shapes, C % 8 == 0).
 import random, sys
@@ -190,12 +191,20 @@ def check(N, C, H, W, K, R, S, ph, pw, sh, sw, dh, dw, BM, BN, BK, WM, rng):
                 for warp in range(WM):
                   acc = accs[warp]  # per strip i, tile j: the 16x8 C tile
                   kend = min(Ls, Kts - sl * Ls)
-                  steps = [kb + 16 * u for kb in range(0, kend, 64) for u in range(4)] if wg else range(0, kend, 16)
-                  for kb in steps:
+                  if wg:  # passes of 128 k and one of 64 at the end (to kend rounded up to 64), the descriptor once
+                      kend64, passes, kp = r64(kend), [], 0  # a pass: k-step u at d0 + (u // 4)·BN·128 + (u % 4)·32 bytes
+                      while kp + 128 <= kend64:
+                          passes.append((kp, 8)); kp += 128
+                      if kp < kend64:
+                          passes.append((kp, 4))
+                      steps = [(kp + 16 * u, kp // 64 * BN * 128 + u // 4 * BN * 128 + u % 4 * 32)
+                               for kp, U in passes for u in range(U)]
+                  else:
+                      steps = [(kb, None) for kb in range(0, kend, 16)]
+                  for kb, start in steps:
                     Bt = np.zeros((NI, 16, 8), dtype=np.int64)  # k x n
                     if wg:  # wgmma's B: the descriptor's addresses (bytes), swizzled, into the slab's halves
-                      assert kb < Ls
-                      start = kb // 64 * BN * 128 + kb % 64 * 2
+                      assert kb < Ls and start < BN * Ls * 2
                       for nn in range(BN):
                           for kl in range(16):
                               pre = start + nn // 8 * 1024 + nn % 8 * 128 + kl * 2
