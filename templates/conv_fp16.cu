@@ -131,6 +131,11 @@ __device__ __forceinline__ yt out_of(float f)
 		"+f"(d[i + 6]), "+f"(d[i + 7])
 #define WGO32(i) WGO8(i), WGO8(i + 8), WGO8(i + 16), WGO8(i + 24)
 #define WGS8(a, b, c, e, f, g, h, k) "%" #a ", %" #b ", %" #c ", %" #e ", %" #f ", %" #g ", %" #h ", %" #k
+// a shared-memory operand's wgmma descriptor (KIND 1, 2 and 4): K-major, 128-byte swizzle, LBO 16, SBO 1024
+__device__ __forceinline__ unsigned long long wg_desc(u32 addr)
+{
+	return (unsigned long long)((addr & 0x3FFFF) >> 4) | (1ull << 16) | (64ull << 32) | (1ull << 62);
+}
 
 #if !TF32 // the mma.sync kernels: fp16 only
 // The block's results: accumulator e of mma tile (i, j) is pixel wm0 + 16i + gid (+8 for e >= 2) and filter
@@ -631,12 +636,6 @@ template <int N> __device__ __forceinline__ void k4_wg_wait()
 {
 	asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
 }
-// the slab's descriptor at its k (a multiple of 16): K-major, 128-byte swizzle, LBO 16 bytes, SBO 1024
-__device__ __forceinline__ unsigned long long k4_desc(u32 slab, int k)
-{
-	const u32 addr = slab + (u32)(k / 64) * (BN * 128u) + (u32)(k % 64) * 2u;
-	return (unsigned long long)((addr & 0x3FFFF) >> 4) | (1ull << 16) | (64ull << 32) | (1ull << 62);
-}
 #endif
 template <int NHWC>
 __device__ __forceinline__ void conv_body_direct_ld(const h16 *__restrict__ x, const h16 *__restrict__ w,
@@ -772,7 +771,7 @@ __device__ __forceinline__ void conv_body_direct_ld(const h16 *__restrict__ x, c
 				for (int i = 0; i < MI; i++)
 					ldm_x4(a[u][i], xs + abase[i] + ow);
 			}
-			const unsigned long long d0 = k4_desc(wsl, kb);
+			const unsigned long long d0 = wg_desc(wsl + (u32)(kb / 64) * (BN * 128u)); // kb: a multiple of 64
 			asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #pragma unroll
 			for (int u = 0; u < U; u++)
@@ -867,10 +866,6 @@ static_assert(WMI >= 1 && BM == 64 * WGS * WMI, "wgmma: BM = 64 x WARPS_M x (1 o
 static_assert(BN == 32 || BN == 64 || BN == 128 || BN == 256, "wgmma: BN 32, 64, 128 or 256");
 static_assert(STAGES >= 2, "wgmma: one stage in flight and one filling");
 
-__device__ __forceinline__ unsigned long long wg_desc(u32 addr) // K-major, 128-byte swizzle: LBO 16, SBO 1024
-{
-	return (unsigned long long)((addr & 0x3FFFF) >> 4) | (1ull << 16) | (64ull << 32) | (1ull << 62);
-}
 
 __device__ __forceinline__ void mb_init(u32 bar, u32 count)
 {

@@ -305,13 +305,13 @@ static size_t h_dyn_smem(const int *v)
 	return (size_t)v[H_ST] * (size_t)(v[H_BM] + v[H_BN]) * (size_t)(v[H_BK] + 8) * 2;
 }
 
-/* wgmma exists only on the arch-specific Hopper target */
 /* KIND 4 with one warpgroup and BN 32 or 64 multiplies with wgmma (templates/conv_fp16.cu's K4WG) */
 static int h_k4wg(const int *v)
 {
 	return v[H_KIND] == 4 && v[H_WM] == 4 && (v[H_BN] == 32 || v[H_BN] == 64);
 }
 
+/* wgmma exists only on the arch-specific Hopper target */
 static int h_l_wgmma(const int *v, const struct dlb_limits *lim)
 {
 	return !(h_wgmma(v) || h_k4wg(v)) || !lim || lim->sm == 0 || (lim->sm == 90 && lim->sm_specific);
