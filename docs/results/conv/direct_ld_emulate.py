@@ -18,8 +18,9 @@
 # 128-byte swizzled lines of 64 k (L a multiple of 64), read as wgmma's descriptor addresses them (start + 1024
 # an 8-filter group + 128 a filter + 2 a k, bits 4-6 XORed with bits 7-9), 128 k a pass and 64 at the end, past
 # kend to a multiple of 64 (off8 has KO entries), each pass's descriptor computed once and stepped (NOTES item
-# 153); the A fragments by ldmatrix as before. --slab must then be a multiple of 64.
-# Usage: direct_ld_emulate.py [shapes] [--slab L] [--stepped] [--splits] [--swizzle] [--wgmma] (default 300
+# 153); the A fragments by ldmatrix as before. --slab must then be a multiple of 64. With --pass256 also
+# next_k4_pass256.diff's passes of 256 k first where BN is 32.
+# Usage: direct_ld_emulate.py [shapes] [--slab L] [--stepped] [--splits] [--swizzle] [--wgmma] [--pass256] (default 300
 # random NHWC shapes, C % 8 == 0).
 import random, sys
 import numpy as np
@@ -30,6 +31,8 @@ SPLITS = 1
 SWIZZLE = False
 WGMMA = False
 WG_SHAPES = 0  # shapes that ran the --wgmma path
+PASS256 = False  # --pass256: next_k4_pass256.diff's passes of 256 k where BN is 32
+P256_USED = [0]  # such passes emulated (a warp's)
 
 def patch_chunks(TR, TC, C8, THREADS, sw):
     """The patch's 16-byte chunks as (row, column j, c8, j // sw, j % sw), in the kernel's order: chunk e =
@@ -193,6 +196,9 @@ def check(N, C, H, W, K, R, S, ph, pw, sh, sw, dh, dw, BM, BN, BK, WM, rng):
                   kend = min(Ls, Kts - sl * Ls)
                   if wg:  # passes of 128 k and one of 64 at the end (to kend rounded up to 64), the descriptor once
                       kend64, passes, kp = r64(kend), [], 0  # a pass: k-step u at d0 + (u // 4)·BN·128 + (u % 4)·32 bytes
+                      while PASS256 and BN == 32 and kp + 256 <= kend64:
+                          passes.append((kp, 16)); kp += 256
+                          P256_USED[0] += 1
                       while kp + 128 <= kend64:
                           passes.append((kp, 8)); kp += 128
                       if kp < kend64:
@@ -259,8 +265,11 @@ def check(N, C, H, W, K, R, S, ph, pw, sh, sw, dh, dw, BM, BN, BK, WM, rng):
     return bad, conflicts, smem
 
 def main():
-    global SLAB, STEPPED, SPLITS, SWIZZLE, WGMMA
+    global SLAB, STEPPED, SPLITS, SWIZZLE, WGMMA, PASS256
     args = sys.argv[1:]
+    if '--pass256' in args:
+        PASS256 = True
+        args.remove('--pass256')
     if '--wgmma' in args:
         WGMMA = True
         args.remove('--wgmma')
@@ -310,6 +319,8 @@ def main():
             print("MISMATCH" if bad else "CONFLICT", (N, C, H, W, K, R, S, ph, pw, sh, sw, dh, dw), (BM, BN, BK, WM), bad, conf)
     print("%d shapes (%d split%s): %d wrong outputs, %d ldmatrix matrices with a bank conflict" %
           (done, nsplit, ", %d through wgmma" % WG_SHAPES if WGMMA else "", bad_total, conf_total))
+    if PASS256:
+        print("%d warp passes of 256 k" % P256_USED[0])
     return 1 if bad_total or conf_total else 0
 
 sys.exit(main())
