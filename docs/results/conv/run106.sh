@@ -15,6 +15,9 @@
 # PART=3: A/B on 20 of run102's rows (pdl_rows.csv: its 12 worst, 4 from the middle, 4 best), each row's run102
 #   winner configuration (every split variant) timed by both builds in turn: --strategy exhaustive --samples 5
 #   --paired 10, fp16 NHWC.
+#   ab_row.py prints both builds' paired speedups (each against cuDNN in its own process) beside the time ratio.
+# A sample's first launch follows the L2 flush and cannot overlap: with 20 µs the least a sample lasts (src/app.c), a 5 µs row takes about 4
+#   launches a sample, so at most about 3/4 of the overlap shows, and half on rows of 10-16 µs.
 # Prediction: rows under 7 µs 0.3-0.8 µs faster (1.05-1.15x, and the paired speedup up by as much: cuDNN's
 #   launches do not change), rows over 10 µs within 3%.
 . .gpu/env.sh
@@ -35,7 +38,8 @@ case "${PART:-1}" in
 	i=0
 	tail -n +2 $d/pdl_rows.csv | while IFS=, read w h c n k s r pw ph sw sh dw dh cfg; do
 		i=$((i + 1)); p="--w $w --h $h --c $c --n $n --k $k --s $s --r $r --pad-w $pw --pad-h $ph --stride-w $sw --stride-h $sh --dil-w $dw --dil-h $dh"
-		for b in base pdl; do
+		order="base pdl"; [ $((i % 2)) = 0 ] && order="pdl base" # alternating, so drift falls on both sides
+		for b in $order; do
 			bin=./dlbtune; [ $b = base ] && bin=.gpu/base/dlbtune
 			timeout -s INT -k 5 40 $bin --op conv --prec fp16 --layout NHWC $p --only "$cfg" --strategy exhaustive \
 				--samples 5 --paired 10 --db /tmp/ab/db$i$b --csv </dev/null >/tmp/ab/r$i$b.csv 2>/tmp/ab/r$i$b.err || echo "row $i $b: exit $?"
