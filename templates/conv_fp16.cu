@@ -632,10 +632,6 @@ __device__ __forceinline__ void k4_wgmma(float (&d)[BN / 2], const u32 (&a)[4], 
 template <int U> struct k4u { // a pass of U k-steps
 	static constexpr int value = U;
 };
-template <int N> __device__ __forceinline__ void k4_wg_wait()
-{
-	asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
-}
 #endif
 template <int NHWC>
 __device__ __forceinline__ void conv_body_direct_ld(const h16 *__restrict__ x, const h16 *__restrict__ w,
@@ -780,7 +776,7 @@ __device__ __forceinline__ void conv_body_direct_ld(const h16 *__restrict__ x, c
 					k4_wgmma(reinterpret_cast<float(&)[BN / 2]>(acc[i]), a[u][i],
 						 d0 + (unsigned long long)(u / 4 * (BN * 8) + u % 4 * 2));
 			asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-			k4_wg_wait<0>();
+			asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
 		};
 		int kb = 0;
 		for (; kb + 128 <= kend64; kb += 128)
@@ -865,7 +861,6 @@ static_assert(BK * sizeof(elt) == 128, "wgmma: BK is one 128-byte line");
 static_assert(WMI >= 1 && BM == 64 * WGS * WMI, "wgmma: BM = 64 x WARPS_M x (1 or 2)");
 static_assert(BN == 32 || BN == 64 || BN == 128 || BN == 256, "wgmma: BN 32, 64, 128 or 256");
 static_assert(STAGES >= 2, "wgmma: one stage in flight and one filling");
-
 
 __device__ __forceinline__ void mb_init(u32 bar, u32 count)
 {
