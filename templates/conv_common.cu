@@ -130,6 +130,16 @@ __device__ __forceinline__ void conv_let_reduce_start()
 	asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 #endif
 }
+// The convolutions are programmatic dependent launches too (sm_90; conv.c's launch_conv): a convolution may be
+// scheduled while the kernel before it on the stream (the same convolution on the previous input set, a layer
+// before it, a copy of x) runs its last blocks, and waits here, before its first access to global memory, for
+// that kernel to finish and its writes to be visible. Its launch and its blocks' start overlap that kernel's tail.
+__device__ __forceinline__ void conv_wait_prior()
+{
+#if __CUDA_ARCH__ >= 900
+	asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
 
 __device__ __forceinline__ void conv_ld4(const float *p, float (&v)[4])
 {
@@ -148,7 +158,8 @@ template <class Part, class Out, class Put>
 __device__ __forceinline__ void conv_reduce_body(Out *__restrict__ y, const Part *__restrict__ W, const conv_shape &d,
 						 int splits, int nhwc, Put put)
 {
-#if __CUDA_ARCH__ >= 900
+#if __CUDA_ARCH__ >= 900 // the next convolution may start too (it waits for this one: conv_wait_prior)
+	asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 	asm volatile("griddepcontrol.wait;" ::: "memory");
 #endif
 	const i64 PQ = (i64)d.P * d.Q, MK = (i64)d.N * PQ * d.K, groups = (MK + 3) / 4;

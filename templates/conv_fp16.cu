@@ -1382,6 +1382,7 @@ __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const el
 extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) conv_nchw(CONV_ARGS)
 {
 	conv_let_reduce_start();
+	conv_wait_prior();
 #if KIND == 3
 	ONLY(LAYOUT_NCHW, conv_body_direct<0>(x, w, y, d));
 #elif KIND == 4 // NHWC only (src/ops/conv/conv.c offers it nothing else)
@@ -1398,6 +1399,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) conv_nchw(CONV
 extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) conv_nhwc(CONV_ARGS)
 {
 	conv_let_reduce_start();
+	conv_wait_prior();
 #if KIND == 3
 	ONLY(LAYOUT_NHWC, conv_body_direct<1>(x, w, y, d));
 #elif KIND == 4

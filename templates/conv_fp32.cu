@@ -536,6 +536,7 @@ __device__ __forceinline__ void conv_body_direct(const float *__restrict__ x, co
 extern "C" __global__ void __launch_bounds__(THREADS, CONV_MINB) conv_nchw(CONV_ARGS)
 {
 	conv_let_reduce_start();
+	conv_wait_prior();
 #if KIND == 3
 	ONLY(LAYOUT_NCHW, conv_body_direct<0>(x, w, y, d));
 #else
@@ -546,6 +547,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, CONV_MINB) conv_nchw(CONV_
 extern "C" __global__ void __launch_bounds__(THREADS, CONV_MINB) conv_nhwc(CONV_ARGS)
 {
 	conv_let_reduce_start();
+	conv_wait_prior();
 #if KIND == 3
 	ONLY(LAYOUT_NHWC, conv_body_direct<1>(x, w, y, d));
 #else

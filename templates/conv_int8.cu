@@ -221,12 +221,14 @@ __device__ __forceinline__ void conv_body(const s8 *__restrict__ x, const s8 *__
 extern "C" __global__ void __launch_bounds__(THREADS) conv_nchw(CONV_ARGS)
 {
 	conv_let_reduce_start();
+	conv_wait_prior();
 	ONLY(LAYOUT_NCHW, conv_body<0>(CONV_PASS)); // x and w as NHWC and KRSC (the host's to_nhwc copies), y NCHW
 }
 
 extern "C" __global__ void __launch_bounds__(THREADS) conv_nhwc(CONV_ARGS)
 {
 	conv_let_reduce_start();
+	conv_wait_prior();
 	ONLY(LAYOUT_NHWC, conv_body<1>(CONV_PASS));
 }
 

@@ -1,5 +1,8 @@
 #!/bin/bash
-# Device calls 106 for convolution (issue 28), prepared 2026-11-29 (the ninth session). Not run.
+# Device calls 106 for convolution (issue 28), prepared 2026-11-29 (the ninth session).
+# Run 2026-11-29 (the tenth session), one NVIDIA H200: PART=1 passed (503 s); PART=2 reached its 580 s limit in
+# gpu_conv's last section (fp32 KIND 3 alone) after fp32's and int8's 23 rows each passed (46 of 46, 0 wrong); that
+# section then ran alone as an inline command (logs/run106/fp32_kind3_alone.*): 19 of 19, 0 wrong. Logs in logs/run106.
 # next_conv_pdl.diff: every convolution a programmatic dependent launch on sm_90 (conv.c's launch_conv), each conv
 # kernel waiting (griddepcontrol.wait) before its first global access; they already let their dependents start
 # at once (conv_let_reduce_start). So a convolution's launch and block start overlap the tail of the kernel
@@ -8,7 +11,7 @@
 # 5.11 -> 4.94).
 # Build here:
 #   make -j2 && mkdir -p .gpu/base && cp dlbtune .gpu/base/                   (the landed build)
-#   git apply docs/results/conv/next_conv_pdl.diff && make -j2                (./dlbtune: PDL)
+#   git apply docs/results/conv/next_conv_pdl.diff && make -j2                (./dlbtune: PDL; landed with run106's logs, the file removed)
 # Carry dlbtune and .gpu.
 # PART=1: gpu_conv fp16 (about 450 s); PART=2: gpu_conv fp32 and int8; the diff changes every conv kernel, so it
 #   lands only with all three passing.

@@ -1054,6 +1054,16 @@ fail:
 	return rc;
 }
 
+/* A convolution's launch: on sm_90 a programmatic dependent one (templates/conv_common.cu's conv_wait_prior), so
+ * its start overlaps the tail of the kernel before it on the stream, as conv_reduce's overlaps the convolution's;
+ * in clusters of `cluster` splits where cluster > 1 (conv_variants' SPLITK < 0). */
+static int launch_conv(struct conv_state *s, cudaKernel_t k, dim3 grid, unsigned threads, size_t smem, void **args,
+		       int cluster)
+{
+	return dlb_launch_ex(k, grid, (dim3){threads, 1, 1}, smem, s->g->dev->stream, args, s->g->dev->cc_major >= 9,
+			     (dim3){1, 1, (unsigned)cluster});
+}
+
 static int conv_launch(void *state, const struct dlb_candidate *c, int split, int set)
 {
 	int rc = 0;
@@ -1078,9 +1088,8 @@ static int conv_launch(void *state, const struct dlb_candidate *c, int split, in
 		struct dlb_tmap none;
 		memset(&none, 0, sizeof none);
 		void *dargs[] = {&s->x[set], &s->w[set], &s->y[set], &s->d, &s->ws, &split, &none, &none};
-		DLB_CHECK(dlb_launch(c->kernels[s->nhwc], (dim3){(unsigned)gx, (unsigned)gy, 1},
-				     (dim3){(unsigned)s->kind->threads(v), 1, 1}, direct_smem(s, v), s->g->dev->stream,
-				     dargs));
+		DLB_CHECK(launch_conv(s, c->kernels[s->nhwc], (dim3){(unsigned)gx, (unsigned)gy, 1},
+				      (unsigned)s->kind->threads(v), direct_smem(s, v), dargs, 1));
 		return 0;
 	}
 	int kc = chunk_of(s, v, split);
@@ -1142,10 +1151,9 @@ static int conv_launch(void *state, const struct dlb_candidate *c, int split, in
 		if (s->clu_slots < 1)
 			DLB_FAIL(DLB_E_LIMIT, "SPLITK=%d: no cluster of %d blocks with %zu bytes of shared memory each fits "
 					      "this GPU", -cluster, cluster, dyn);
-		DLB_CHECK(dlb_launch_ex(k, grid, (dim3){threads, 1, 1}, dyn, s->g->dev->stream, args, 0,
-					(dim3){1, 1, (unsigned)cluster}));
+		DLB_CHECK(launch_conv(s, k, grid, threads, dyn, args, cluster));
 	} else {
-		DLB_CHECK(dlb_launch(c->kernels[s->nhwc], grid, (dim3){threads, 1, 1}, dyn, s->g->dev->stream, args));
+		DLB_CHECK(launch_conv(s, c->kernels[s->nhwc], grid, threads, dyn, args, 1));
 	}
 	if (split > 1 && !cluster) { /* the splits' partial sums into y, on every SM (templates/conv_common.cu's conv_reduce) */
 		void *rargs[] = {&s->y[set], &s->ws, &kd, &split, &s->nhwc};
