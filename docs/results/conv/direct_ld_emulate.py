@@ -19,7 +19,7 @@
 # an 8-filter group + 128 a filter + 2 a k, bits 4-6 XORed with bits 7-9), 128 k a pass and 64 at the end, past
 # kend to a multiple of 64 (off8 has KO entries), each pass's descriptor computed once and stepped (NOTES item
 # 153); the A fragments by ldmatrix as before. --slab must then be a multiple of 64. With --pass256 also
-# next_k4_pass256.diff's passes of 256 k first where BN is 32.
+# k4_pass256_tried.diff's passes of 256 k first where BN is 32.
 # Usage: direct_ld_emulate.py [shapes] [--slab L] [--stepped] [--splits] [--swizzle] [--wgmma] [--pass256] (default 300
 # random NHWC shapes, C % 8 == 0).
 import random, sys
@@ -31,7 +31,7 @@ SPLITS = 1
 SWIZZLE = False
 WGMMA = False
 WG_SHAPES = 0  # shapes that ran the --wgmma path
-PASS256 = False  # --pass256: next_k4_pass256.diff's passes of 256 k where BN is 32
+PASS256 = False  # --pass256: k4_pass256_tried.diff's passes of 256 k where BN is 32
 P256_USED = [0]  # such passes emulated (a warp's)
 
 def patch_chunks(TR, TC, C8, THREADS, sw):

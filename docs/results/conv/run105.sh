@@ -1,14 +1,17 @@
 #!/bin/bash
 # Device calls 105 for convolution (issue 28), prepared 2026-11-29 (the ninth session; its device time was spent
-# on run101-104). Not run.
+# on run101-104).
+# Run 2026-11-29 (the tenth session), one NVIDIA H200: PART=1 not run (run106 PART=1's gpu_conv fp16 covered the
+# 128-k passes); PART=2 run with .gpu/k4wg128 holding the PDL build (run106's, landed) and ./dlbtune that build +
+# k4_pass256_tried.diff. Logs in logs/run105. Not kept (docs/NOTES.md item 157).
 # PART=1: gpu_conv fp16 alone on the landed build (8ca5e74: KIND 4's 128-k passes, run104; the test has not run on
 #   it: run104 checked KIND 4's section only, the change being inside #if K4WG), about 450 s.
-# PART=2: next_k4_pass256.diff, passes of 256 k where BN is 32 (a whole slab a pass; docs/NOTES.md item 154):
+# PART=2: k4_pass256_tried.diff, passes of 256 k where BN is 32 (a whole slab a pass; docs/NOTES.md item 154):
 #   (1) KIND 4 alone, exhaustive, on its 9 test rows, 0 wrong? (2) KIND 4 alone on the six 341x79 rows, the two
 #   builds twice, alternating; (3) ncu's source page of the n32 winner; (4) conv_training's 16 speech rows.
 # Build here:
 #   make -j2 && mkdir -p .gpu/k4wg128 && cp dlbtune .gpu/k4wg128/              (the landed build)
-#   git apply docs/results/conv/next_k4_pass256.diff && make -j2               (./dlbtune: 256-k passes)
+#   git apply docs/results/conv/k4_pass256_tried.diff && make -j2               (./dlbtune: 256-k passes)
 # Carry dlbtune and .gpu. PART=1 runs the test on .gpu/k4wg128's binary (top_builddir).
 # Prediction (PART=2): the pass 272 instructions for 256 k against 2 x 144, two waits a slab instead of four:
 #   1.01-1.04x on the 341x79 rows n4-n32, the speech rows 1.271x -> 1.27-1.29x.
