@@ -119,6 +119,19 @@ extern "C" __global__ void __launch_bounds__(256) split3(const float *__restrict
 		i64 k_chunk, int vec_a, int vec_b, int vec_c
 #define GEMM_PASS M, N, K, A, lda, B, ldb, C, ldc, W, counters, k_chunk, vec_a, vec_b, vec_c
 
+// The tile and skinny kernels are programmatic dependent launches on sm_90 (src/ops/gemm/gemm.c's gemm_launch):
+// each block first lets the kernel after it on the stream start, then waits, before its first access to global
+// memory, for the kernel before it to finish and its writes (C, W, the counters) to be visible. A launch and its
+// blocks' start overlap the tail of the kernel before; the next grid's blocks are placed only once every block of
+// this one has run the trigger, so they take no SM from this grid's later waves.
+__device__ __forceinline__ void gemm_overlap_prior()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+	asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+	asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 // Split-K, both families: once a block's partial products are in W, whether it is the last split of its tile to
 // arrive (every thread of the block calls it; flag is a __shared__ word). That block then sums the partials
 // (splitk_sum) and leaves the tile's counter at zero for the next launch.
@@ -485,10 +498,10 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const float *__re
 		counters[blockIdx.x] = 0;
 }
 
-extern "C" __global__ void __launch_bounds__(THREADS) gemm_nn(GEMM_ARGS) { ONLY(LAYOUT_NN, gemm_body<0, 0>(GEMM_PASS)); }
-extern "C" __global__ void __launch_bounds__(THREADS) gemm_nt(GEMM_ARGS) { ONLY(LAYOUT_NT, gemm_body<0, 1>(GEMM_PASS)); }
-extern "C" __global__ void __launch_bounds__(THREADS) gemm_tn(GEMM_ARGS) { ONLY(LAYOUT_TN, gemm_body<1, 0>(GEMM_PASS)); }
-extern "C" __global__ void __launch_bounds__(THREADS) gemm_tt(GEMM_ARGS) { ONLY(LAYOUT_TT, gemm_body<1, 1>(GEMM_PASS)); }
+extern "C" __global__ void __launch_bounds__(THREADS) gemm_nn(GEMM_ARGS) { gemm_overlap_prior(); ONLY(LAYOUT_NN, gemm_body<0, 0>(GEMM_PASS)); }
+extern "C" __global__ void __launch_bounds__(THREADS) gemm_nt(GEMM_ARGS) { gemm_overlap_prior(); ONLY(LAYOUT_NT, gemm_body<0, 1>(GEMM_PASS)); }
+extern "C" __global__ void __launch_bounds__(THREADS) gemm_tn(GEMM_ARGS) { gemm_overlap_prior(); ONLY(LAYOUT_TN, gemm_body<1, 0>(GEMM_PASS)); }
+extern "C" __global__ void __launch_bounds__(THREADS) gemm_tt(GEMM_ARGS) { gemm_overlap_prior(); ONLY(LAYOUT_TT, gemm_body<1, 1>(GEMM_PASS)); }
 
 #endif // KIND == 0
 
@@ -698,9 +711,9 @@ __device__ __forceinline__ void skinny_body(GEMM_ARGS)
 		counters[blockIdx.x] = 0;
 }
 
-extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) gemm_nn(GEMM_ARGS) { ONLY(LAYOUT_NN, skinny_body<0, 0>(GEMM_PASS)); }
-extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) gemm_nt(GEMM_ARGS) { ONLY(LAYOUT_NT, skinny_body<0, 1>(GEMM_PASS)); }
-extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) gemm_tn(GEMM_ARGS) { ONLY(LAYOUT_TN, skinny_body<1, 0>(GEMM_PASS)); }
-extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) gemm_tt(GEMM_ARGS) { ONLY(LAYOUT_TT, skinny_body<1, 1>(GEMM_PASS)); }
+extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) gemm_nn(GEMM_ARGS) { gemm_overlap_prior(); ONLY(LAYOUT_NN, skinny_body<0, 0>(GEMM_PASS)); }
+extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) gemm_nt(GEMM_ARGS) { gemm_overlap_prior(); ONLY(LAYOUT_NT, skinny_body<0, 1>(GEMM_PASS)); }
+extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) gemm_tn(GEMM_ARGS) { gemm_overlap_prior(); ONLY(LAYOUT_TN, skinny_body<1, 0>(GEMM_PASS)); }
+extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) gemm_tt(GEMM_ARGS) { gemm_overlap_prior(); ONLY(LAYOUT_TT, skinny_body<1, 1>(GEMM_PASS)); }
 
 #endif // KIND == 2

@@ -1,6 +1,6 @@
 #!/bin/bash
-# Device calls 53 for issue 30, prepared 2026-11-29 (the tenth session). Not run.
-# next_gemm_pdl.diff: the FFMA tile and skinny kernels (KIND 0, 2) programmatic dependent launches on sm_90
+# Device calls 53 for issue 30, prepared 2026-11-29 (the tenth session), run 2026-11-30 on an H200 (logs/run53; PART=3 not run). Landed.
+# the diff (landed with run53): the FFMA tile and skinny kernels (KIND 0, 2) programmatic dependent launches on sm_90
 # (gemm.c's gemm_launch; templates/gemm_fp32.cu's gemm_overlap_prior: the trigger, then griddepcontrol.wait
 # before the first global access), as conv's run106 (docs/NOTES.md items 156, 158). Static: registers of all 373
 # KIND 0 and 2 candidates (NN and TN) unchanged; the 64x64, 128x64 and 128x128 8x16 tiles' SASS the same but for

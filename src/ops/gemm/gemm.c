@@ -550,8 +550,10 @@ static int gemm_launch(void *state, const struct dlb_candidate *c, int split, in
 	int vec_a = lda % 4 == 0, vec_b = ldb % 4 == 0, vec_c = ldc % 4 == 0;
 	void *args[] = {&M, &N, &K, &A, &lda, &B, &ldb, &C, &ldc, &W, &counters, &kc, &vec_a, &vec_b, &vec_c};
 	if (!tc) {
-		DLB_CHECK(dlb_launch(c->kernels[GTA(p) * 2 + GTB(p)], (dim3){(unsigned)(mt * nt), 1, (unsigned)split},
-				     (dim3){(unsigned)threads_of(v), 1, 1}, 0, s->g->dev->stream, args));
+		/* on sm_90 a programmatic dependent launch (templates/gemm_fp32.cu's gemm_overlap_prior) */
+		DLB_CHECK(dlb_launch_ex(c->kernels[GTA(p) * 2 + GTB(p)], (dim3){(unsigned)(mt * nt), 1, (unsigned)split},
+					(dim3){(unsigned)threads_of(v), 1, 1}, 0, s->g->dev->stream, args,
+					s->g->dev->cc_major >= 9, (dim3){1, 1, 1}));
 		return 0;
 	}
 	/* 3xTF32: the splits first, in the same timed launch, then gemm_wgmma.cu's TN kernel on the copies (lines
