@@ -1,12 +1,12 @@
 #!/bin/bash
-# Device calls 88 for sparse (issue 29), prepared 2026-11-29 (the tenth session). Not run.
-# next_spmm_pdl.diff: every spmm kernel a programmatic dependent launch on sm_90 (spmm.c's launch_spmm), each
+# Device calls 88 for sparse (issue 29), prepared 2026-11-29 (the tenth session), run 2026-11-30 on an H200 (logs/run88; not kept: spmm_pdl_tried.diff).
+# spmm_pdl_tried.diff: every spmm kernel a programmatic dependent launch on sm_90 (spmm.c's launch_spmm), each
 # kernel letting the next grid start and then waiting (griddepcontrol.wait) before its first global access
 # (templates/spmm.cu's spmm_overlap_prior), as conv's run106 (docs/NOTES.md items 156, 158). The SpMV and N = 2, 4
 # rows take 7-21 µs, of which a launch and ramp are a few; conv's 5 µs rows saved 0.5 µs in back-to-back pairs.
 # Build here:
 #   make -j2 && mkdir -p .gpu/spbase && cp dlbtune .gpu/spbase/                  (the landed build)
-#   git apply docs/results/sparse/next_spmm_pdl.diff && make -j2                 (./dlbtune: PDL)
+#   git apply docs/results/sparse/spmm_pdl_tried.diff && make -j2                 (./dlbtune: PDL)
 # Carry dlbtune and .gpu.
 # PART=1: gpu_spmm on the PDL build (every candidate of both precisions on the awkward problems; about 200 s).
 # PART=2: A/B on the 12 rows with N <= 4 (small_rows.csv: DeepBench's four SpMV rows and run84's eight N = 2, 4),
