@@ -1,5 +1,5 @@
 #!/bin/bash
-# Device calls 107 for convolution (issue 28), prepared 2026-11-29 (the tenth session). Not run.
+# Device calls 107 for convolution (issue 28), prepared 2026-11-29 (the tenth session), run 2026-11-30 on an H200 (logs/run107; PART=2 with lim 225).
 # PART=1: run102 again on the PDL build (every convolution a programmatic dependent launch; docs/NOTES.md item
 #   156): conv_inference_server's 55 distinct batch-1 rows and 22 speech rows (batch1_speech_inference.csv),
 #   fp16 NHWC, default search, fresh database (run102: 412 s, 1.178x paired; batch 1 1.163x, speech 1.266x).
@@ -15,7 +15,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
 d=docs/results/conv
 case "${PART:-1}" in
 1) suite=$d/batch1_speech_inference.csv; name=batch1_speech; lim=540 ;;
-2) suite=$d/speech_training.csv; name=speech_fp16; lim=240 ;;
+2) suite=$d/speech_training.csv; name=speech_fp16; lim=225 ;;
 esac
 t0=$(date +%s)
 timeout -s INT -k 10 $lim ./dlbtune --op conv --prec fp16 --layout NHWC --suite $suite --db /tmp/db$name -v --csv \
