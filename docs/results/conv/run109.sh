@@ -1,0 +1,53 @@
+#!/bin/bash
+# Device call 109 for convolution (issue 28), prepared 2026-11-30. Not run.
+# The batch-1 3x3 layers still at or below cuDNN after PDL (run107, docs/NOTES.md item 161): 28x28 c256 k512
+# (ours 13.0 us against IMPLICIT_PRECOMP_GEMM's 11.6; floor about 5) and 84x20 c256 k256 (11.0 against 11.8).
+# Both run the wgmma kernel fed by TMA's im2col mode (KIND 2), split over C·R·S, at 13-15% of the fp16 peak.
+# ncu on our winner (speed of light, occupancy, launch, warp states, memory, compute) and on every cuDNN kernel
+# the same process launches (cudnnFind's candidates, then the timed ones: names, grids, registers, durations),
+# to see what cuDNN's fastest kernel does differently: its tile, its grid, whether it splits K, its L2 traffic.
+# Build here (./bootstrap && ./configure && make), carry dlbtune and .gpu.
+. .gpu/env.sh
+exec > >(tee $OUT/log.txt) 2>&1
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
+l28="--w 28 --h 28 --c 256 --k 512 --n 1 --s 3 --r 3 --pad-w 1 --pad-h 1"
+l84="--w 84 --h 20 --c 256 --k 256 --n 1 --s 3 --r 3 --pad-w 1 --pad-h 1"
+sec="--section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis"
+for job in "28|$l28|BM=64 BN=64 BK=64 WARPS_M=1 WARPS_N=1 STAGES=6 KIND=2 SPLITK" \
+	"84|$l84|BM=128 BN=128 BK=64 WARPS_M=2 WARPS_N=1 STAGES=4 KIND=2 SPLITK"; do
+	IFS='|' read -r name layer cfg <<<"$job"
+	common="./dlbtune --op conv --prec fp16 --layout NHWC $layer --only '$cfg' --power-ms 0 --fixed-samples 2 --paired 0"
+	t0=$(date +%s)
+	eval timeout -k 5 150 ncu --clock-control none -k regex:conv_nhwc --launch-skip 2 --launch-count 1 $sec --csv \
+		--page details $common --db /tmp/db_o$name >$OUT/ours_$name.csv 2>$OUT/ours_$name.err
+	echo "== $name ours: exit $? in $(( $(date +%s) - t0 )) s"
+	t0=$(date +%s)
+	eval timeout -k 5 200 ncu --clock-control none -k "regex:'xmma|cutlass|implicit|fprop|winograd|cudnn|fft|gemm|sm90|sm80'" \
+		--launch-count 80 --section SpeedOfLight --section LaunchStats --csv --page details $common \
+		--db /tmp/db_v$name >$OUT/cudnn_$name.csv 2>$OUT/cudnn_$name.err
+	echo "== $name cuDNN's kernels: exit $? in $(( $(date +%s) - t0 )) s"
+	python3 - $OUT/ours_$name.csv $OUT/cudnn_$name.csv <<'PY'
+import csv, sys, collections
+def load(f):
+    rows = [r for r in csv.reader(open(f, errors="replace")) if len(r) > 10]
+    if not rows: return []
+    h = rows[0]; return [dict(zip(h, r)) for r in rows[1:]]
+want = ("Duration", "Compute (SM) Throughput", "Memory Throughput", "L2 Cache Throughput", "DRAM Throughput",
+        "Grid Size", "Block Size", "Registers Per Thread", "Dynamic Shared Memory Per Block", "Achieved Occupancy",
+        "Issue Slots Busy", "Warp Cycles Per Issued Instruction")
+for f in sys.argv[1:]:
+    k = collections.defaultdict(dict)
+    for r in load(f):
+        if r.get("Metric Name") in want:
+            k[(r["ID"], r["Kernel Name"][:110])][r["Metric Name"]] = r["Metric Value"] + " " + r.get("Metric Unit", "")
+    print("  %s: %d kernels" % (f.split("/")[-1], len(k)))
+    best = {}
+    for (i, n), m in k.items():  # each kernel name's shortest launch
+        v, _, u = m.get("Duration", "1e9 us").partition(" ")  # to microseconds
+        d = float(v.replace(",", "")) * {"ns": 1e-3, "nsecond": 1e-3, "ms": 1e3, "msecond": 1e3}.get(u.strip(), 1)
+        if n not in best or d < best[n][0]: best[n] = (d, m)
+    for n, (d, m) in sorted(best.items(), key=lambda x: x[1][0])[:8]:
+        print("   %s\n     %s" % (n, "; ".join("%s %s" % (w, m[w].strip()) for w in want if w in m)))
+PY
+done
+gzip -f $OUT/*.csv $OUT/*.err
