@@ -1,15 +1,44 @@
 #!/bin/bash
-# Device call 109 for convolution (issue 28), prepared 2026-11-30. Not run.
+# Device calls 109 for convolution (issue 28), prepared 2026-11-30. Not run. PART=1 (default): ncu; PART=2: the search.
 # The batch-1 3x3 layers still at or below cuDNN after PDL (run107, docs/NOTES.md item 161): 28x28 c256 k512
 # (ours 13.0 us against IMPLICIT_PRECOMP_GEMM's 11.6; floor about 5) and 84x20 c256 k256 (11.0 against 11.8).
 # Both run the wgmma kernel fed by TMA's im2col mode (KIND 2), split over C·R·S, at 13-15% of the fp16 peak.
 # ncu on our winner (speed of light, occupancy, launch, warp states, memory, compute) and on every cuDNN kernel
 # the same process launches (cudnnFind's candidates, then the timed ones: names, grids, registers, durations),
 # to see what cuDNN's fastest kernel does differently: its tile, its grid, whether it splits K, its L2 traffic.
+# PART=2: is it the search? run107's default search ("model", window 8, at least 3 s) evaluated 55 of 2238
+# candidates on 28x28 c256 k512 and stopped. The 8 worst batch-1 rows of run107 (worst_batch1.csv) tuned twice
+# on fresh databases: default, then --window 64 --min-search 30. Prediction: within 3% on most rows; if the
+# wide search finds 5% or more on several, the search's stop is part of the gap (about 300 s).
 # Build here (./bootstrap && ./configure && make), carry dlbtune and .gpu.
 . .gpu/env.sh
 exec > >(tee $OUT/log.txt) 2>&1
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
+if [ "${PART:-1}" = 2 ]; then
+	t0=$(date +%s)
+	for w in default wide; do
+		x=; [ $w = wide ] && x="--window 64 --min-search 30"
+		timeout -s INT -k 10 280 ./dlbtune --op conv --prec fp16 --layout NHWC --suite docs/results/conv/worst_batch1.csv \
+			--db /tmp/dbw_$w $x -v --csv >$OUT/worst_$w.csv 2>$OUT/worst_$w.err
+		echo "== worst batch-1 rows, $w search: exit $? at $(( $(date +%s) - t0 )) s"
+	done
+	python3 - $OUT/worst_default.csv $OUT/worst_wide.csv <<'PY'
+import csv, math, sys
+a, b = (list(csv.DictReader(open(f))) for f in sys.argv[1:3])
+key = lambda r: tuple(r[c] for c in ("w", "h", "c", "n", "k", "s", "r", "stride-w"))
+d = {key(r): r for r in a}
+a, b = [d[key(y)] for y in b if key(y) in d], [y for y in b if key(y) in d]
+gm = lambda v: math.exp(sum(map(math.log, v)) / len(v))
+for x, y in zip(a, b):
+    print("  %sx%s c%s k%s %sx%s: default %s us (%s), wide %s us (%s), %.3f" % (x["w"], x["h"], x["c"], x["k"], x["s"], x["r"],
+          x["tuned_us"], x["paired_speedup"], y["tuned_us"], y["paired_speedup"], float(y["tuned_us"]) / float(x["tuned_us"])))
+print("  wide / default time %.3f; paired %.3f -> %.3f over %d rows" % (gm([float(y["tuned_us"]) / float(x["tuned_us"]) for x, y in zip(a, b)]),
+      gm([float(x["paired_speedup"]) for x in a]), gm([float(y["paired_speedup"]) for y in b]), len(b)))
+PY
+	grep -h "candidates, .* samples" $OUT/worst_*.err | cut -c1-160
+	gzip -f $OUT/*.err
+	exit 0
+fi
 l28="--w 28 --h 28 --c 256 --k 512 --n 1 --s 3 --r 3 --pad-w 1 --pad-h 1"
 l84="--w 84 --h 20 --c 256 --k 256 --n 1 --s 3 --r 3 --pad-w 1 --pad-h 1"
 sec="--section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis"
