@@ -2,7 +2,7 @@
 # gpu_sass: tests/sass_ops' opcode table against NVIDIA's disassembler, where there is one (the GPU machine
 # has nvdisasm; our CPU machines do not: exit 77 there). For a sample of cubins of each tensor-core family
 # (conv fp16, conv fp32 with its 3xTF32 wgmma cubins; GEMM fp16 and int8, mma.sync and wgmma; GEMM fp32's
-# 3xTF32 ones, all of them), the number of HMMA, IMMA, HGMMA and IGMMA
+# 3xTF32 ones, all of them), the number of HMMA, IMMA, HGMMA, IGMMA, ACQBULK, LDG and STG
 # instructions nvdisasm prints must equal sass_ops' counts.
 top_builddir=${top_builddir:-.}
 bin="$top_builddir/dlbtune"
@@ -25,7 +25,7 @@ done
 n=0
 for f in "$tmp"/e/*/*.cubin; do
 	"$dis" "$f" >"$tmp/d.txt" 2>&1 || { echo "FAIL: nvdisasm $(basename "$f")"; fail=1; continue; }
-	for name in HMMA IMMA HGMMA IGMMA; do
+	for name in HMMA IMMA HGMMA IGMMA ACQBULK LDG STG; do
 		theirs=$(grep -cE "^[^;]*[ }]$name[. ]" "$tmp/d.txt")
 		ours=$("$ops" "$f" | awk -v n="$name" '{ for (i = 3; i <= NF; i++) if (index($i, n "=") == 1) s += substr($i, length(n) + 2) } END { print s + 0 }')
 		[ "$theirs" = "$ours" ] || { echo "FAIL: $(basename "$f"): $name: nvdisasm $theirs, sass_ops $ours"; fail=1; }

@@ -4,7 +4,9 @@
 # source specialisations (NCHW, NHWC, NHWC8, NCHW8 and the 1x1 ones), has HMMA (KIND=0, 3 and 4) or HGMMA (KIND=1 and 2) in the kernel it runs, every sampled int8 one IMMA;
 # the fp32 ones HGMMA in their 3xTF32 wgmma kernels (KIND=1 and 2), HMMA in their direct ones (KIND=3, 3xTF32 on
 # mma.sync) and no matrix instruction in their FFMA ones; GEMM's mma.sync candidates (KIND=0) have HMMA (fp16) or IMMA (int8), its wgmma ones
-# (KIND=1) HGMMA or IGMMA, and fp32's 3xTF32 ones (KIND=1) HGMMA; spmm fp16's tensor-core candidates (KIND=5) HMMA. tests/gpu_sass.sh checks sass_ops' opcodes against nvdisasm where there is one.
+# (KIND=1) HGMMA or IGMMA, and fp32's 3xTF32 ones (KIND=1) HGMMA; spmm fp16's tensor-core candidates (KIND=5) HMMA.
+# The kernels launched as programmatic dependents (conv's, conv_reduce, GEMM fp32's FFMA ones) wait before they
+# touch global memory. tests/gpu_sass.sh checks sass_ops' opcodes against nvdisasm where there is one.
 top_builddir=${top_builddir:-.}
 bin="$top_builddir/dlbtune"
 ops="$top_builddir/tests/sass_ops"
@@ -17,6 +19,18 @@ progress "sass_check: compiling samples of conv and GEMM for sm_90a and reading 
 
 # COUNT FILE KERNEL NAME: NAME's count in KERNEL of FILE ("" when the kernel is not there)
 count() { "$ops" "$1" | awk -v k="$2" -v n="$3" '$2 == k { for (i = 3; i <= NF; i++) if (index($i, n "=") == 1) print substr($i, length(n) + 2) }'; }
+# WAITS_FIRST FILE KERNEL...: each KERNEL of FILE that is there (a programmatic dependent launch on sm_90) has an
+# ACQBULK (griddepcontrol.wait) before its first global-memory access in the code's layout; prints the failures
+waits_first() {
+	f=$1
+	shift
+	for k in "$@"; do
+		"$ops" "$f" | awk -v k="$k" -v f="$(basename "$f")" '$2 == k {
+			for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] + 0 }
+			if (v["wait_at"] < 0 || (v["global_at"] >= 0 && v["global_at"] < v["wait_at"]))
+				printf "FAIL: %s: %s is a dependent launch but touches global memory (instruction %d) before its ACQBULK (%d)\n", f, k, v["global_at"], v["wait_at"] }'
+	done
+}
 # SUM FILE NAME: NAME's count over every kernel of FILE
 sum() { "$ops" "$1" | awk -v n="$2" '{ for (i = 3; i <= NF; i++) if (index($i, n "=") == 1) s += substr($i, length(n) + 2) } END { print s + 0 }'; }
 
@@ -100,6 +114,19 @@ for f in "$tmp"/f/fp32/*.cubin; do
 done
 [ $nw -ge 1 ] && [ $n -gt $nw ] || { echo "FAIL: $n fp32 gemm cubins, $nw of them 3xTF32"; fail=1; }
 echo "gemm fp32: $n cubins, HGMMA in each of the $nw 3xTF32 ones, no matrix instruction in the FFMA ones"
+
+# Programmatic dependent launches (sm_90): every convolution kernel and conv_reduce (conv.c's launch_conv), and
+# GEMM fp32's FFMA tiles and skinny kernels (gemm.c's gemm_launch), wait for the kernel before them
+# (griddepcontrol.wait, SASS ACQBULK) before they first read or write global memory
+n=0
+for f in "$tmp"/e/*/*.cubin "$tmp"/f/fp32/*_KIND-0_*.cubin "$tmp"/f/fp32/*_KIND-2_*.cubin; do
+	[ -f "$f" ] || continue
+	bad=$(waits_first "$f" conv_nchw conv_nhwc conv_reduce gemm_nn gemm_nt gemm_tn gemm_tt)
+	[ -z "$bad" ] || { printf '%s\n' "$bad"; fail=1; }
+	n=$((n + 1))
+done
+[ $n -ge 40 ] || { echo "FAIL: only $n cubins with dependent launches"; fail=1; }
+echo "dependent launches: $n conv and GEMM fp32 cubins, griddepcontrol.wait before the first global access in each"
 
 # spmm fp16: HMMA in each KIND=5 and KIND=7 candidate (the tensor cores on A made dense, and on A's BSR blocks),
 # none in the CUDA-core ones

@@ -4,7 +4,10 @@
  * and its low 12 bits are the opcode. The opcodes below were read from nvdisasm's output on the GPU
  * machine (tests/gpu_sass.sh checks them there against nvdisasm on the same cubins).
  *
- *   sass_ops FILE.cubin...        one line a kernel: "FILE KERNEL instructions=N HMMA=a IMMA=b HGMMA=c IGMMA=d"
+ *   sass_ops FILE.cubin...        one line a kernel: "FILE KERNEL instructions=N HMMA=a IMMA=b HGMMA=c IGMMA=d
+ *                                 ACQBULK=e LDG=f STG=g wait_at=W global_at=G": W the index of the kernel's first
+ *                                 ACQBULK (griddepcontrol.wait), G of its first global-memory access in the
+ *                                 code's layout (LDG, STG, LD, LDGSTS, ATOMG, UTMALDG), -1 where there is none
  *   sass_ops -a FILE.cubin...     one line a file with the counts of every opcode ("0x23c=8 ..."), for the
  *                                 cross-check
  * Exit 0, or 1 with the reason for a file that is not a 64-bit little-endian ELF with sane sections. */
@@ -23,7 +26,14 @@ static const struct {
 	 * a cubin whose only wgmmas are of that form: 8 of them, as many as the source issues */
 	{0x9f0, 0xdf0, "HGMMA"},
 	{0x9f1, 0x9f1, "IGMMA"}, /* wgmma.mma_async with s8/u8 inputs (sm_90a) */
+	{0x82e, 0x82e, "ACQBULK"}, /* griddepcontrol.wait */
+	{0x981, 0x981, "LDG"},
+	{0x986, 0x986, "STG"},
 };
+/* the global-memory accesses a programmatic dependent launch must not make before its ACQBULK: LDG, STG, LD
+ * (generic), LDGSTS (cp.async), ATOMG and UTMALDG (TMA, two encodings) */
+static const unsigned global_ops[] = {0x981, 0x986, 0x980, 0xfae, 0x9a8, 0x3b4, 0x5b4};
+#define NGLOBAL (sizeof global_ops / sizeof global_ops[0])
 #define NNAMED (sizeof named / sizeof named[0])
 
 static uint64_t get(const unsigned char *p, int n)
@@ -99,17 +109,23 @@ static int scan(const char *path, int all)
 			goto out;
 		}
 		unsigned count[NNAMED] = {0};
+		long long wait_at = -1, global_at = -1;
 		for (uint64_t at = 0; at < size; at += 16) {
 			unsigned op = (unsigned)(get(b + off + at, 2) & 0xfff);
 			hist[op]++;
 			for (size_t k = 0; k < NNAMED; k++)
 				count[k] += op == named[k].op || op == named[k].op2;
+			if (op == 0x82e && wait_at < 0)
+				wait_at = (long long)(at / 16);
+			for (size_t k = 0; k < NGLOBAL && global_at < 0; k++)
+				if (op == global_ops[k])
+					global_at = (long long)(at / 16);
 		}
 		if (!all) {
 			printf("%s %s instructions=%llu", path, nm + 6, (unsigned long long)(size / 16));
 			for (size_t k = 0; k < NNAMED; k++)
 				printf(" %s=%u", named[k].name, count[k]);
-			printf("\n");
+			printf(" wait_at=%lld global_at=%lld\n", wait_at, global_at);
 		}
 	}
 	if (all) {
