@@ -36,8 +36,9 @@
 //          staged in shared memory; 32 otherwise
 //   MINB   KIND 3: blocks an SM its registers are capped for (launch bounds' minimum); KIND 6: warps an SM in
 //          eights (2: 16 warps, 128 registers a thread; 3: 24, 80; 4: 32, 64), 1 uncapped; 1 otherwise
-//   NZV    KIND 0, 4: nonzeros a lane reads at once: 1, or 4 (one load of 4 values and one of 4 columns
-//          where the row's nonzeros are aligned to 4; the head and tail one at a time); 1 otherwise
+//   NZV    KIND 0, 4: nonzeros a lane reads at once: 1, 4 (one load of 4 values and one of 4 columns where the
+//          row's nonzeros are aligned to 4; the head and tail one at a time) or 8 (the same, aligned to 8, in
+//          16-byte loads: ld_nz); 1 otherwise
 // KIND 6, 7: RPW is the block's side (4, 8, 16 or 32; KIND 7 8, 16 or 32); spmm(bsr_row_ptr, bsr_col, bsr_val, B,
 // C, M, N, K), grid (M / RPW block rows, column chunks of WARPS·32·VN), no dynamic shared memory (KIND 6 BK 64:
 // 2·RPW·RPW elements of static).
@@ -225,11 +226,70 @@ __device__ __forceinline__ void store_row(elem *__restrict__ C, i64 r, int N, in
 #if KIND == 0 || KIND == 4
 #if KIND == 4
 typedef unsigned short col_t;
-typedef ushort4 col4_t;
 #else
 typedef int col_t;
-typedef int4 col4_t;
 #endif
+
+// A lane's group of NZV nonzeros (NZV 4 or 8; the group's first is NZV·q, NZV-aligned): ld_nz loads their values
+// as floats and their columns as stored, col_at gives the u-th column (u a constant once the loops unroll).
+// Values: one 16-byte load of fp32 per four (fp16: 8 bytes per four, 16 per eight); columns: one 16-byte load per
+// four 32-bit ones (KIND 0) or per eight 16-bit ones (KIND 4: NZV 4 reads 8 bytes).
+#if NZV == 8 && KIND == 4
+typedef uint4 colv_t;
+__device__ __forceinline__ int col_at(const colv_t &c, int u)
+{
+	const unsigned w = u < 2 ? c.x : u < 4 ? c.y : u < 6 ? c.z : c.w;
+	return (int)(u % 2 ? w >> 16 : w & 0xffffu);
+}
+#elif NZV == 8
+struct colv_t {
+	int4 lo, hi;
+};
+__device__ __forceinline__ int col_at(const colv_t &c, int u)
+{
+	const int4 &h = u < 4 ? c.lo : c.hi;
+	return u % 4 == 0 ? h.x : u % 4 == 1 ? h.y : u % 4 == 2 ? h.z : h.w;
+}
+#elif KIND == 4
+typedef ushort4 colv_t;
+__device__ __forceinline__ int col_at(const colv_t &c, int u)
+{
+	return u == 0 ? c.x : u == 1 ? c.y : u == 2 ? c.z : c.w;
+}
+#else
+typedef int4 colv_t;
+__device__ __forceinline__ int col_at(const colv_t &c, int u)
+{
+	return u == 0 ? c.x : u == 1 ? c.y : u == 2 ? c.z : c.w;
+}
+#endif
+__device__ __forceinline__ void ld_nz(const elem *__restrict__ val, const col_t *__restrict__ col, int q, float *a,
+				      colv_t &c)
+{
+#if NZV == 8
+#if SPMM_FP16
+	const uint4 w = __ldg(reinterpret_cast<const uint4 *>(val) + q);
+	const unsigned ws[4] = {w.x, w.y, w.z, w.w};
+#pragma unroll
+	for (int i = 0; i < 4; i++) {
+		a[2 * i] = to_f((elem)(ws[i] & 0xffffu));
+		a[2 * i + 1] = to_f((elem)(ws[i] >> 16));
+	}
+#else
+	ldg4(val, 2 * q, a);
+	ldg4(val, 2 * q + 1, a + 4);
+#endif
+#if KIND == 4
+	c = __ldg(reinterpret_cast<const uint4 *>(col) + q);
+#else
+	c.lo = __ldg(reinterpret_cast<const int4 *>(col) + 2 * q);
+	c.hi = __ldg(reinterpret_cast<const int4 *>(col) + 2 * q + 1);
+#endif
+#else
+	ldg4(val, q, a);
+	c = __ldg(reinterpret_cast<const colv_t *>(col) + q);
+#endif
+}
 
 // B's row c, VN columns from n0, into x: NV vector loads (the columns whole and aligned: b_vectors). One request a
 // vector, where the loads one element at a time made N = 4 cost about 1.7x N = 1 on the same matrix (run53).
@@ -274,7 +334,7 @@ __device__ __forceinline__ void axpy_row(float *acc, float a, const elem *__rest
 // group by shuffles (a fixed tree: deterministic). Lane v of the group writes column v.
 // Without the 1, ptxas held some NZV 4 kernels, and with B's vector loads some VN 4 and 8 ones, to 32 registers
 // (full occupancy at 64 threads a block), and they spilled.
-#if NZV == 4 || VN > 1
+#if NZV > 1 || VN > 1
 #define KIND0_BOUNDS __launch_bounds__(THREADS, 1)
 #else
 #define KIND0_BOUNDS __launch_bounds__(THREADS)
@@ -294,48 +354,41 @@ extern "C" __global__ void KIND0_BOUNDS spmm(const int *__restrict__ row_ptr, co
 #pragma unroll
 		for (int v = 0; v < VN; v++)
 			acc[v] = 0.0f;
-#if NZV == 4
-		// the row's nonzeros four at a time where they are aligned (one vector load of values and one of
-		// columns a lane), the unaligned head and tail one at a time
-		const int a0 = min((start + 3) & ~3, end), a1 = max(end & ~3, a0);
+#if NZV > 1
+		// the row's nonzeros NZV at a time where they are aligned (a lane's values and columns in 16-byte loads:
+		// ld_nz), the unaligned head and tail one at a time
+		const int a0 = min((start + NZV - 1) & ~(NZV - 1), end), a1 = max(end & ~(NZV - 1), a0);
 		for (int j = start + g; j < a0; j += TPR)
 			axpy_row(acc, to_f(__ldg(val + j)), B, __ldg(col + j), N, n0);
 		if (b_vectors(N, n0)) { // the next group's values and columns load while this group's rows of B do
-			const col4_t *col4 = reinterpret_cast<const col4_t *>(col);
-			float a[4] = {0.f, 0.f, 0.f, 0.f};
-			col4_t c = {};
-			int q = a0 / 4 + g;
-			if (q < a1 / 4) {
-				ldg4(val, q, a);
-				c = __ldg(col4 + q);
-			}
-			for (; q < a1 / 4; q += TPR) {
-				float an[4] = {0.f, 0.f, 0.f, 0.f}, x[4][VN];
-				col4_t cn = {};
-				if (q + TPR < a1 / 4) {
-					ldg4(val, q + TPR, an);
-					cn = __ldg(col4 + q + TPR);
-				}
-				load_brow(B, c.x, N, n0, x[0]);
-				load_brow(B, c.y, N, n0, x[1]);
-				load_brow(B, c.z, N, n0, x[2]);
-				load_brow(B, c.w, N, n0, x[3]);
+			float a[NZV] = {};
+			colv_t c = {};
+			int q = a0 / NZV + g;
+			if (q < a1 / NZV)
+				ld_nz(val, col, q, a, c);
+			for (; q < a1 / NZV; q += TPR) {
+				float an[NZV] = {}, x[NZV][VN];
+				colv_t cn = {};
+				if (q + TPR < a1 / NZV)
+					ld_nz(val, col, q + TPR, an, cn);
 #pragma unroll
-				for (int u = 0; u < 4; u++) {
+				for (int u = 0; u < NZV; u++)
+					load_brow(B, col_at(c, u), N, n0, x[u]);
+#pragma unroll
+				for (int u = 0; u < NZV; u++) {
 					fma_row(acc, a[u], x[u]);
 					a[u] = an[u];
 				}
 				c = cn;
 			}
 		} else {
-			for (int q = a0 / 4 + g; q < a1 / 4; q += TPR) {
-				float a[4];
-				ldg4(val, q, a);
-				const col4_t c = __ldg(reinterpret_cast<const col4_t *>(col) + q);
-				axpy_row(acc, a[0], B, c.x, N, n0);
-				axpy_row(acc, a[1], B, c.y, N, n0);
-				axpy_row(acc, a[2], B, c.z, N, n0);
-				axpy_row(acc, a[3], B, c.w, N, n0);
+			for (int q = a0 / NZV + g; q < a1 / NZV; q += TPR) {
+				float a[NZV];
+				colv_t c;
+				ld_nz(val, col, q, a, c);
+#pragma unroll
+				for (int u = 0; u < NZV; u++)
+					axpy_row(acc, a[u], B, col_at(c, u), N, n0);
 			}
 		}
 		for (int j = a1 + g; j < end; j += TPR)

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Device calls 89 for sparse (issue 29), prepared 2026-11-30. Not run.
+# Device calls 89 for sparse (issue 29), prepared and run 2026-11-30 on one NVIDIA H200 (logs/run89; NOTES 164).
 # The build: next_nzv8.diff applied. KIND 0 and 4 read NZV 8 nonzeros a lane at once too (templates/spmm.cu's
 # ld_nz: fp32 values in two 16-byte loads, fp16 in one; KIND 4's eight 16-bit columns in one, KIND 0's in two), the next
 # group's loads issued while this group's rows of B are read, as NZV 4; VN <= 4 (docs/NOTES.md item 162). Why: the

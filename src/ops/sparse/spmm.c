@@ -48,7 +48,8 @@ enum { S_KIND, S_TPR, S_VN, S_WARPS, S_RPW, S_BK, S_MINB, S_NZV, S_NPARAMS };
 	[S_BK] = {"BK", "rows of B per shared-memory slab (KIND 2, 3, 5); KIND 6: 64 stages A's blocks in shared memory", 4, {32, 64, 128, 256}},                     \
 	[S_MINB] = {"MINB", "KIND 3: blocks an SM its registers are capped for (launch bounds' minimum); KIND 6: warps an " \
 			    "SM in eights, 1 uncapped", 4, {1, 2, 3, 4}}, \
-	[S_NZV] = {"NZV", "KIND 0, 4: nonzeros a lane reads at once (4: 16-byte loads of values and of columns)", 2, {1, 4}}
+	[S_NZV] = {"NZV", "KIND 0, 4: nonzeros a lane reads at once (4, 8: 16-byte loads of values and of columns)", 3, \
+		   {1, 4, 8}}
 
 static const struct dlb_param s_params[S_NPARAMS] = {
 	[S_KIND] = {"KIND", KIND_ABOUT "; " KIND6_ABOUT, 6, {0, 1, 2, 3, 4, 6}, 1,
@@ -128,10 +129,11 @@ static int c_seg(const int *v, const struct dlb_limits *lim)
 	return v[S_KIND] == 3 ? seg_format_of(v) >= 0 : v[S_WARPS] <= 8;
 }
 
+/* NZV 8 holds eight rows of B a lane in flight: VN <= 4 (the N <= 4 rows it is for) */
 static int c_nzv(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
-	return v[S_KIND] == 0 || v[S_KIND] == 4 || v[S_NZV] == 1;
+	return v[S_NZV] == 1 || ((v[S_KIND] == 0 || v[S_KIND] == 4) && (v[S_NZV] == 4 || v[S_VN] <= 4));
 }
 
 static int c_minb(const int *v, const struct dlb_limits *lim)
@@ -180,7 +182,7 @@ static int c_mma(const int *v, const struct dlb_limits *lim)
 		 "of 8; 1 for the others", \
 	 .kind = DLB_CON_CUSTOM, \
 	 .ok = c_minb}, \
-	{.text = "NZV 4: KIND 0 and 4 only", .kind = DLB_CON_CUSTOM, .ok = c_nzv}, \
+	{.text = "NZV 4, 8: KIND 0 and 4 only; NZV 8 with VN <= 4", .kind = DLB_CON_CUSTOM, .ok = c_nzv}, \
 	{.text = "KIND 6: TPR = 32, BK = 32 or 64 (A staged in shared memory), RPW (the block's side) >= 4, " \
 		 "accumulators RPW*VN <= 64 a thread", \
 	 .kind = DLB_CON_CUSTOM, \
@@ -312,7 +314,7 @@ static void *val_of(struct spmm_state *s, int set)
 	return s->av[set];
 }
 
-/* the columns start 16-byte aligned after the values (NZV 4 reads them four at a time) */
+/* the columns start 16-byte aligned after the values (NZV 4 and 8 read them in 16-byte loads) */
 static int *col_of(struct spmm_state *s, int set)
 {
 	return (int *)((char *)s->av[set] + (((size_t)s->nnz * (size_t)s->es + 15) & ~(size_t)15));
