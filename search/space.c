@@ -195,3 +195,9 @@ int dlb_config_parse(const struct dlb_space *s, const char *text, struct dlb_con
 	}
 	return seen == (1 << s->nparams) - 1 ? 0 : DLB_E_PARSE;
 }
+
+int dlb_value_before(int a, int b)
+{
+	int ma = a < 0 ? -a : a, mb = b < 0 ? -b : b;
+	return ma != mb ? ma < mb : a < b;
+}

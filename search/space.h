@@ -96,4 +96,11 @@ int dlb_space_enumerate(const struct dlb_space *s, const struct dlb_limits *limi
 void dlb_config_format(const struct dlb_space *s, const struct dlb_config *c, char *buf, int len);
 /* Parse the format above back; 0 or DLB_E_PARSE. */
 int dlb_config_parse(const struct dlb_space *s, const char *text, struct dlb_config *c);
+
+/* The order of a parameter's values along the search's coordinate: by magnitude, a negative value just before
+ * its positive twin (-2 before 2 before -4). A negative value names the same amount done another way (a split
+ * over K reduced in a cluster rather than through memory, say): ranked by sign first, the two ways would sit at
+ * opposite ends of the axis, where the model's curve and the polish's one-step neighbours cannot see that
+ * -4 is next to 4. Returns 1 when a comes before b. */
+int dlb_value_before(int a, int b);
 #endif

@@ -151,7 +151,7 @@ static int recorded_landscape(const struct dlb_result *r, const struct dlb_op *o
 		int nd = 0;
 		for (int i = 0; i < n; i++) {
 			int v = raw[i][d], at = 0;
-			while (at < nd && distinct[at] < v)
+			while (at < nd && dlb_value_before(distinct[at], v))
 				at++;
 			if (at < nd && distinct[at] == v)
 				continue;

@@ -714,7 +714,7 @@ static int point_coords(const struct dlb_op *op, const struct dlb_candidate *can
 	for (int i = 0; i < n; i++)
 		for (int d = 0; d < dim; d++) {
 			int v = d < op->space.nparams ? cand[pt[i].cand].cfg.v[d] : pt[i].variant, at = 0;
-			while (at < nv[d] && vals[d][at] < v)
+			while (at < nv[d] && dlb_value_before(vals[d][at], v))
 				at++;
 			if (at < nv[d] && vals[d][at] == v)
 				continue;

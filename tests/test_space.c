@@ -406,6 +406,18 @@ static void test_splits(void)
 	CHECK_EQ_INT(dlb_gemm_splits(&q, w, 132, s, 16), 1);
 }
 
+/* The search's coordinate order of a parameter's values: by magnitude, negative before positive at equal
+ * magnitude, so that a variant done another way (-4) sits beside its twin (4). */
+static void test_value_order(void)
+{
+	const int want[] = {-1, 1, -2, 2, -4, 4, -8, 8, 16};
+	for (int i = 0; i < 9; i++)
+		for (int j = 0; j < 9; j++)
+			CHECK(dlb_value_before(want[i], want[j]) == (i < j), "%d before %d: %d", want[i], want[j],
+			      dlb_value_before(want[i], want[j]));
+	CHECK(dlb_value_before(0, -1) && !dlb_value_before(3, 3), "0 before -1, 3 not before 3");
+}
+
 int main(void)
 {
 	space = &dlb_op_gemm.space;
@@ -414,5 +426,6 @@ int main(void)
 	test_text();
 	test_report();
 	test_splits();
+	test_value_order();
 	return TEST_DONE();
 }
