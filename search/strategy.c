@@ -323,6 +323,11 @@ static double wall_s(void *arg)
 	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+int dlb_search_window_ceiling(int window_max)
+{
+	return window_max > 4 ? window_max : window_max > 0 ? 4 : 8;
+}
+
 int dlb_search(const struct dlb_search_opts *o, const struct dlb_points *p, dlb_evaluate_fn evaluate, void *arg,
 	       struct dlb_search_result *res)
 {
@@ -338,9 +343,10 @@ int dlb_search(const struct dlb_search_opts *o, const struct dlb_points *p, dlb_
 		if (oo.start < p->dim + 3)
 			oo.start = p->dim + 3;
 	}
-	if (oo.window <= 0) { /* a fiftieth of the space, within 4..8 */
+	if (oo.window <= 0) { /* a fiftieth of the space, within 4..window_max (8) */
+		int most = dlb_search_window_ceiling(oo.window_max);
 		oo.window = p->n / 50;
-		oo.window = oo.window < 4 ? 4 : oo.window > 8 ? 8 : oo.window;
+		oo.window = oo.window < 4 ? 4 : oo.window > most ? most : oo.window;
 	}
 	if (!oo.clock)
 		oo.clock = wall_s;

@@ -157,6 +157,9 @@ struct dlb_op {
 	int ndyn_kernels;                    /* the first ndyn_kernels of them (the main kernels, one per layout) take
 	                                      * dyn_smem; the rest none */
 	const char *variant_name;            /* a launch-time tunable (e.g. SPLITK), or NULL */
+	int search_window_max;               /* the search's default window: a fiftieth of the points, within 4 and
+	                                      * this (0: 8); more for a space whose best kind of kernel is a small
+	                                      * part of it (docs/NOTES.md item 165) */
 	/* Source specialisations: per configuration, nspecs cubins, each compiled with one of spec_defines after
 	 * the tunables' defines (gemm: one per kernel layout, whose other layouts' kernels trap). A problem needs
 	 * only the one its launches use with configuration v (spec_of), which compiles in a fraction of the time

@@ -229,6 +229,8 @@ static int simulate_db(const struct dlb_cli *c, const struct dlb_search_opts *so
 		first[nfirst] = -1;
 		struct dlb_search_opts sso = *so;
 		sso.first = first;
+		if (!sso.window && rows[i].r.p.op) /* as tune does: the op's ceiling on the default window */
+			sso.window_max = rows[i].r.p.op->search_window_max;
 		struct dlb_sim_result one;
 		int sr = dlb_simulate(&L, &sso, ro, c->trials, (uint64_t)c->seed, &one);
 		int n = L.n;

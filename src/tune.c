@@ -907,6 +907,7 @@ static int tune_problem(struct run *x, int pi, struct dlb_candidate *cand, int n
 	}
 	first[nseed] = -1;
 	so.first = first;
+	so.window_max = op->search_window_max;
 	so.ahead = ahead;
 	so.pick = pick;
 	/* The search's seconds (its minimum, its budget) are the user's: wall time, waits for the compiler
