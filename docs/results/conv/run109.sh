@@ -1,5 +1,6 @@
 #!/bin/bash
-# Device calls 109 for convolution (issue 28), prepared 2026-11-30. Not run. PART=1 (default): ncu; PART=2: the search.
+# Device calls 109 for convolution (issue 28), prepared 2026-11-30. PART=2 run (logs/run109/part2, one H200); PART=1
+# (default, ncu) not run yet: its first try had a wrong --only (below).
 # The batch-1 3x3 layers still at or below cuDNN after PDL (run107, docs/NOTES.md item 161): 28x28 c256 k512
 # (ours 13.0 us against IMPLICIT_PRECOMP_GEMM's 11.6; floor about 5) and 84x20 c256 k256 (11.0 against 11.8).
 # Both run the wgmma kernel fed by TMA's im2col mode (KIND 2), split over C·R·S, at 13-15% of the fp16 peak.
@@ -42,8 +43,10 @@ fi
 l28="--w 28 --h 28 --c 256 --k 512 --n 1 --s 3 --r 3 --pad-w 1 --pad-h 1"
 l84="--w 84 --h 20 --c 256 --k 256 --n 1 --s 3 --r 3 --pad-w 1 --pad-h 1"
 sec="--section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis"
-for job in "28|$l28|BM=64 BN=64 BK=64 WARPS_M=1 WARPS_N=1 STAGES=6 KIND=2 SPLITK" \
-	"84|$l84|BM=128 BN=128 BK=64 WARPS_M=2 WARPS_N=1 STAGES=4 KIND=2 SPLITK"; do
+# --only names a configuration, not a launch variant (SPLITK): run 2026-11-30 with "SPLITK" in the string,
+# PART=1 stopped with exit 2 at once. Both rows now take run110's exhaustive winner (SPLITK=-4 chosen by the search).
+for job in "28|$l28|BM=128 BN=128 BK=64 WARPS_M=2 WARPS_N=1 STAGES=4 KIND=2" \
+	"84|$l84|BM=128 BN=128 BK=64 WARPS_M=2 WARPS_N=1 STAGES=4 KIND=2"; do
 	IFS='|' read -r name layer cfg <<<"$job"
 	common="./dlbtune --op conv --prec fp16 --layout NHWC $layer --only '$cfg' --power-ms 0 --fixed-samples 2 --paired 0"
 	t0=$(date +%s)
