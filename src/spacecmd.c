@@ -127,9 +127,9 @@ int dlb_space_report(FILE *out, const struct dlb_op *op, enum dlb_prec prec, int
 			"launch-time variants: each candidate also runs with the values of %s that suit each\n"
 			"problem, so a problem measures more points than there are candidates\n",
 			op->variant_name);
-	fprintf(out, "%-*s  %6d\n", width, "candidates to compile", kept);
 	fprintf(out, "the search's default window: a 50th of a problem's points, within 4..%d (--window)\n",
 		dlb_search_window_ceiling(op->search_window_max));
+	fprintf(out, "%-*s  %6d\n", width, "candidates to compile", kept);
 	if (fflush(out) || ferror(out))
 		DLB_FAIL(EIO, "cannot write the space of %s: %s", op->name, strerror(errno ? errno : EIO));
 fail:
