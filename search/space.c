@@ -198,6 +198,6 @@ int dlb_config_parse(const struct dlb_space *s, const char *text, struct dlb_con
 
 int dlb_value_before(int a, int b)
 {
-	int ma = a < 0 ? -a : a, mb = b < 0 ? -b : b;
+	unsigned ma = a < 0 ? 0u - (unsigned)a : (unsigned)a, mb = b < 0 ? 0u - (unsigned)b : (unsigned)b; /* INT_MIN too */
 	return ma != mb ? ma < mb : a < b;
 }

@@ -9,6 +9,7 @@
 #include "testlib.h"
 
 #include <errno.h>
+#include <limits.h>
 
 /* The split-K rule of dlb_gemm_splits: a split grid has at most WAVES blocks per SM, and each split keeps at least
  * KSTEPS k-steps of BK. */
@@ -347,6 +348,7 @@ static void test_report(void)
 		at = end;
 	}
 	CHECK(at && !at[1], "the count is not the last line");
+	CHECK_HAS(text, "the search's default window: a 50th of a problem's points, within 4..8 (--window)\n");
 	CHECK(!strstr(text, "BM=16 BN=32"), "configurations listed without verbose");
 	free(text);
 
@@ -361,6 +363,18 @@ static void test_report(void)
 	CHECK_EQ_INT(rc, DLB_E_USAGE);
 	CHECK_HAS(dlb_last_error(), "holds the fp32 space");
 	free(text);
+
+	/* an op's ceiling on the default window: shown, and what the search takes (0: 8; at least 4) */
+	struct dlb_op wide = dlb_op_gemm;
+	wide.search_window_max = 48;
+	text = report_of(&wide, DLB_PREC_FP32, 0, &rc);
+	CHECK_HAS(text, "within 4..48 (--window)\n");
+	free(text);
+	CHECK_EQ_INT(dlb_search_window_ceiling(0), 8);
+	CHECK_EQ_INT(dlb_search_window_ceiling(-3), 8);
+	CHECK_EQ_INT(dlb_search_window_ceiling(3), 4);
+	CHECK_EQ_INT(dlb_search_window_ceiling(6), 6);
+	CHECK_EQ_INT(dlb_search_window_ceiling(48), 48);
 
 	struct dlb_op broken = dlb_op_gemm;
 	struct dlb_constraint rows_bad[] = {{.text = "BM % 0", .kind = DLB_CON_MULTIPLE, .a = 0, .b = DLB_CONST}};
@@ -416,6 +430,7 @@ static void test_value_order(void)
 			CHECK(dlb_value_before(want[i], want[j]) == (i < j), "%d before %d: %d", want[i], want[j],
 			      dlb_value_before(want[i], want[j]));
 	CHECK(dlb_value_before(0, -1) && !dlb_value_before(3, 3), "0 before -1, 3 not before 3");
+	CHECK(dlb_value_before(INT_MAX, INT_MIN) && !dlb_value_before(INT_MIN, INT_MAX), "INT_MIN is the largest magnitude");
 }
 
 int main(void)
