@@ -37,8 +37,8 @@ struct dlb_search_opts {
 	double (*clock)(void *arg); /* seconds, given evaluate's arg; NULL: the monotonic wall clock */
 	uint64_t seed;
 	double eps;     /* improvement that counts (default 0.01) */
-	int window;     /* evaluations without one before stopping (0, the default: a fiftieth of the candidates, within
-	                 * 4..window_max) */
+	int window;     /* evaluations without one before stopping (0, the default: a fiftieth of the points, within
+	                 * 4..the ceiling of window_max) */
 	int window_max; /* the default window's ceiling (0: 8) */
 	double min_s;   /* the window stops no search before this many seconds (by clock): where candidates are cheap to
 	                 * time, searching on costs little and finds what the model missed; 0 (the default): none */
@@ -59,7 +59,7 @@ struct dlb_search_opts {
 	int lookahead; /* 0: 8 */
 };
 void dlb_search_defaults(struct dlb_search_opts *o);
-/* The default window's ceiling for a window_max (dlb_search_opts): 8 for 0, at least 4. */
+/* The default window's ceiling for a window_max (dlb_search_opts): 8 for 0 or less, else window_max, at least 4. */
 int dlb_search_window_ceiling(int window_max);
 
 struct dlb_search_result {
