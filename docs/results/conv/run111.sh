@@ -6,10 +6,10 @@
 # PART=1: worst_batch1.csv (run109 PART=2's 8 rows), default search, fresh database. run109 on the old build:
 #   default 0.931x paired, --window 64 --min-search 30 1.003x. Prediction: 0.98-1.00x, in about twice the
 #   default's 75 s (the larger window; the compiles of a cold cache dominate).
-# PART=2, PART=3: run107's batch-1 and speech inference rows (batch1_speech_inference.csv), first 39 rows and the
-#   other 28, fresh databases (run107 whole: 429 s; batch 1 1.303x, speech 1.344x). Prediction: batch 1
-#   1.303x -> 1.35-1.40x; the search about 2x longer. Then python3 docs/results/conv/latency_bound.py with
-#   the two CSVs joined.
+# PART=2, 3, 4: run107's batch-1 and speech inference rows (batch1_speech_inference.csv) in thirds (rows 1-23,
+#   24-45, 46-67), fresh databases (run107 whole: 429 s with the window of 8; batch 1 1.303x, speech 1.344x).
+#   Prediction: batch 1 1.303x -> 1.35-1.40x; the search about 2x longer (about 300 s a third). Then
+#   python3 docs/results/conv/latency_bound.py with the three CSVs joined.
 # Build here (./bootstrap && ./configure && make), carry dlbtune and .gpu.
 . .gpu/env.sh
 exec > >(tee $OUT/log.txt) 2>&1
@@ -17,8 +17,9 @@ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
 d=docs/results/conv
 case "${PART:-1}" in
 1) cp $d/worst_batch1.csv /tmp/suite.csv; name=worst ;;
-2) head -n 40 $d/batch1_speech_inference.csv >/tmp/suite.csv; name=b1s_a ;;
-3) (head -n 1 $d/batch1_speech_inference.csv; tail -n +41 $d/batch1_speech_inference.csv) >/tmp/suite.csv; name=b1s_b ;;
+2|3|4) r=(x x "2,24" "25,46" "47,68"); from=${r[$PART]%,*}; to=${r[$PART]#*,} # rows 1-23, 24-45, 46-67
+	(head -n 1 $d/batch1_speech_inference.csv; sed -n "${from},${to}p" $d/batch1_speech_inference.csv) >/tmp/suite.csv
+	name=b1s_$PART ;;
 esac
 t0=$(date +%s)
 timeout -s INT -k 10 ${LIMIT:-560} ./dlbtune --op conv --prec fp16 --layout NHWC --suite /tmp/suite.csv --db /tmp/db$name -v \
