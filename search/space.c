@@ -201,3 +201,25 @@ int dlb_value_before(int a, int b)
 	unsigned ma = a < 0 ? 0u - (unsigned)a : (unsigned)a, mb = b < 0 ? 0u - (unsigned)b : (unsigned)b; /* INT_MIN too */
 	return ma != mb ? ma < mb : a < b;
 }
+
+int dlb_value_ranks(int *v, int n, int stride, int *distinct)
+{
+	int nd = 0;
+	for (int i = 0; i < n; i++) { /* the distinct values, in order (insertion: a parameter has few) */
+		int x = v[(size_t)i * (size_t)stride], at = 0;
+		while (at < nd && dlb_value_before(distinct[at], x))
+			at++;
+		if (at < nd && distinct[at] == x)
+			continue;
+		memmove(distinct + at + 1, distinct + at, (size_t)(nd - at) * sizeof *distinct);
+		distinct[at] = x;
+		nd++;
+	}
+	for (int i = 0; i < n; i++) {
+		int *x = &v[(size_t)i * (size_t)stride], at = 0;
+		while (distinct[at] != *x)
+			at++;
+		*x = at;
+	}
+	return nd;
+}

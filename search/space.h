@@ -103,4 +103,9 @@ int dlb_config_parse(const struct dlb_space *s, const char *text, struct dlb_con
  * opposite ends of the axis, where the model's curve and the polish's one-step neighbours cannot see that
  * -4 is next to 4. Returns 1 when a comes before b. */
 int dlb_value_before(int a, int b);
+/* The search's coordinates along one parameter: each of n values, stride ints apart, replaced in place by its
+ * rank among the distinct values in dlb_value_before's order. distinct: scratch for n ints. Returns how many
+ * distinct values there are. tune and simulate both rank their points with it, so a replay sees the axes a
+ * search saw. */
+int dlb_value_ranks(int *v, int n, int stride, int *distinct);
 #endif

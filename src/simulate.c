@@ -88,11 +88,11 @@ static int recorded_landscape(const struct dlb_result *r, const struct dlb_op *o
 		return 1;
 	if (dlb_landscape_alloc(n, dim, L))
 		return ENOMEM;
-	int (*raw)[MAX_DIM] = calloc((size_t)n, sizeof *raw);
+	int *distinct = calloc((size_t)n, sizeof *distinct); /* scratch for the coordinates */
 	double *sds = calloc((size_t)n, sizeof *sds);
 	*trial_of = calloc((size_t)n, sizeof **trial_of);
-	if (!raw || !sds || !*trial_of) {
-		free(raw);
+	if (!distinct || !sds || !*trial_of) {
+		free(distinct);
 		free(sds);
 		free(*trial_of);
 		*trial_of = NULL;
@@ -104,7 +104,8 @@ static int recorded_landscape(const struct dlb_result *r, const struct dlb_op *o
 		const struct dlb_trial *t = &r->trials[i];
 		if (!timed_trial(t))
 			continue;
-		config_values(t->config, names, raw[j], MAX_DIM);
+		config_values(t->config, names, vals, MAX_DIM);
+		memcpy(&L->coord[(size_t)j * (size_t)dim], vals, (size_t)dim * sizeof *vals);
 		(*trial_of)[j] = i;
 		L->truth[j] = t->median_us;
 		/* the CI half-width of a median is about 1.25 standard errors of a mean: sd ~ half * sqrt(n) / (1.25 t) */
@@ -137,37 +138,10 @@ static int recorded_landscape(const struct dlb_result *r, const struct dlb_op *o
 		for (int k = 0; k < op->space.nparams; k++)
 			if (op->space.params[k].categorical && !strcmp(op->space.params[k].name, names0[d]))
 				L->categorical |= 1u << d;
-	/* coordinates: each value's rank among the distinct values of its parameter */
-	int *distinct = calloc((size_t)n, sizeof *distinct);
-	if (!distinct) {
-		free(raw);
-		free(sds);
-		free(*trial_of);
-		*trial_of = NULL;
-		dlb_landscape_free(L);
-		return ENOMEM;
-	}
-	for (int d = 0; d < dim; d++) {
-		int nd = 0;
-		for (int i = 0; i < n; i++) {
-			int v = raw[i][d], at = 0;
-			while (at < nd && dlb_value_before(distinct[at], v))
-				at++;
-			if (at < nd && distinct[at] == v)
-				continue;
-			memmove(distinct + at + 1, distinct + at, (size_t)(nd - at) * sizeof *distinct);
-			distinct[at] = v;
-			nd++;
-		}
-		for (int i = 0; i < n; i++) {
-			int at = 0;
-			while (distinct[at] != raw[i][d])
-				at++;
-			L->coord[i * dim + d] = at;
-		}
-	}
+	/* coordinates: each value's rank among the distinct values of its parameter, as tune ranks them */
+	for (int d = 0; d < dim; d++)
+		dlb_value_ranks(L->coord + d, n, dim, distinct);
 	free(distinct);
-	free(raw);
 	free(sds);
 	return 0;
 }
@@ -229,7 +203,7 @@ static int simulate_db(const struct dlb_cli *c, const struct dlb_search_opts *so
 		first[nfirst] = -1;
 		struct dlb_search_opts sso = *so;
 		sso.first = first;
-		if (!sso.window && rows[i].r.p.op) /* as tune does: the op's ceiling on the default window */
+		if (rows[i].r.p.op) /* as tune does: the op's ceiling on the default window */
 			sso.window_max = rows[i].r.p.op->search_window_max;
 		struct dlb_sim_result one;
 		int sr = dlb_simulate(&L, &sso, ro, c->trials, (uint64_t)c->seed, &one);

@@ -710,27 +710,15 @@ fail:
 static int point_coords(const struct dlb_op *op, const struct dlb_candidate *cand, const struct point *pt, int n,
 			int dim, int *coord)
 {
-	int vals[DLB_MAX_PARAMS + 1][64], nv[DLB_MAX_PARAMS + 1] = {0};
+	int *distinct = malloc((size_t)(n ? n : 1) * sizeof *distinct);
+	if (!distinct)
+		return ENOMEM;
 	for (int i = 0; i < n; i++)
-		for (int d = 0; d < dim; d++) {
-			int v = d < op->space.nparams ? cand[pt[i].cand].cfg.v[d] : pt[i].variant, at = 0;
-			while (at < nv[d] && dlb_value_before(vals[d][at], v))
-				at++;
-			if (at < nv[d] && vals[d][at] == v)
-				continue;
-			if (nv[d] == 64)
-				return DLB_E_USAGE;
-			memmove(&vals[d][at + 1], &vals[d][at], (size_t)(nv[d] - at) * sizeof(int));
-			vals[d][at] = v;
-			nv[d]++;
-		}
-	for (int i = 0; i < n; i++)
-		for (int d = 0; d < dim; d++) {
-			int v = d < op->space.nparams ? cand[pt[i].cand].cfg.v[d] : pt[i].variant, at = 0;
-			while (vals[d][at] != v)
-				at++;
-			coord[i * dim + d] = at;
-		}
+		for (int d = 0; d < dim; d++)
+			coord[i * dim + d] = d < op->space.nparams ? cand[pt[i].cand].cfg.v[d] : pt[i].variant;
+	for (int d = 0; d < dim; d++)
+		dlb_value_ranks(coord + d, n, dim, distinct);
+	free(distinct);
 	return 0;
 }
 

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define OP_ACQBULK 0x82e /* griddepcontrol.wait: counted, and where a kernel first waits */
 static const struct {
 	unsigned op, op2; /* op2: a second encoding of the same instruction (op where there is none) */
 	const char *name;
@@ -26,7 +27,7 @@ static const struct {
 	 * a cubin whose only wgmmas are of that form: 8 of them, as many as the source issues */
 	{0x9f0, 0xdf0, "HGMMA"},
 	{0x9f1, 0x9f1, "IGMMA"}, /* wgmma.mma_async with s8/u8 inputs (sm_90a) */
-	{0x82e, 0x82e, "ACQBULK"}, /* griddepcontrol.wait */
+	{OP_ACQBULK, OP_ACQBULK, "ACQBULK"}, /* griddepcontrol.wait */
 	{0x981, 0x981, "LDG"},
 	{0x986, 0x986, "STG"},
 };
@@ -115,7 +116,7 @@ static int scan(const char *path, int all)
 			hist[op]++;
 			for (size_t k = 0; k < NNAMED; k++)
 				count[k] += op == named[k].op || op == named[k].op2;
-			if (op == 0x82e && wait_at < 0)
+			if (op == OP_ACQBULK && wait_at < 0)
 				wait_at = (long long)(at / 16);
 			for (size_t k = 0; k < NGLOBAL && global_at < 0; k++)
 				if (op == global_ops[k])

@@ -431,6 +431,12 @@ static void test_value_order(void)
 			      dlb_value_before(want[i], want[j]));
 	CHECK(dlb_value_before(0, -1) && !dlb_value_before(3, 3), "0 before -1, 3 not before 3");
 	CHECK(dlb_value_before(INT_MAX, INT_MIN) && !dlb_value_before(INT_MIN, INT_MAX), "INT_MIN is the largest magnitude");
+	/* ranks in place, every other int (a second parameter's values between, untouched) */
+	int v[] = {4, 7, -4, 7, 1, 7, -2, 7, 4, 7, 16, 7}, distinct[6];
+	const int rank[] = {3, 7, 2, 7, 0, 7, 1, 7, 3, 7, 4, 7};
+	CHECK_EQ_INT(dlb_value_ranks(v, 6, 2, distinct), 5);
+	for (int i = 0; i < 12; i++)
+		CHECK(v[i] == rank[i], "value %d: rank %d, want %d", i, v[i], rank[i]);
 }
 
 int main(void)
