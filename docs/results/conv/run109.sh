@@ -1,6 +1,6 @@
 #!/bin/bash
 # Device calls 109 for convolution (issue 28), prepared 2026-11-30. PART=2 run (logs/run109/part2, one H200); PART=1
-# (default, ncu) not run yet: its first try had a wrong --only (below).
+# (default, ncu) run in a later session on e20a9d1 (logs/run109/part1); its first try had a wrong --only (below).
 # The batch-1 3x3 layers still at or below cuDNN after PDL (run107, docs/NOTES.md item 161): 28x28 c256 k512
 # (ours 13.0 us against IMPLICIT_PRECOMP_GEMM's 11.6; floor about 5) and 84x20 c256 k256 (11.0 against 11.8).
 # Both run the wgmma kernel fed by TMA's im2col mode (KIND 2), split over C·R·S, at 13-15% of the fp16 peak.

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Device calls 111 for convolution (issue 28), prepared 2026-11-30. Not run.
+# Device calls 111 for convolution (issue 28), prepared and run 2026-11-30 (one H200; logs/run111, README.md).
 # The build: the search's coordinates by magnitude (-4 beside 4) and conv's default window up to 48 (a 50th of a
 # problem's points) instead of 8 (docs/NOTES.md item 165). Replays of run110's two exhaustive batch-1 landscapes
 # (no seeds) put the default's choice 11.3% off the best before, 2.0% after, for 5.1% of the points instead of 2.0%.
