@@ -4,10 +4,12 @@
 # by cp.async in a ring of STAGES 3 or 4, so no loads wait in registers and no shared-memory stores follow them;
 # run52's ncu put 27% of KIND 0's stall samples in that block between k-tiles ("wait" on its address arithmetic,
 # 32 STS, the barrier; docs/NOTES.md item 132). Vectors along the rows as 16-byte copies, along k as four 4-byte
-# copies (as cuBLAS's sm80 ffma kernels), zeros by src-size 0 at the edges. BM, BN >= 64, BK 8 or 16: 53 more
-# candidates for sm_90a (417 -> 470). Static (no GPU): none of the 53 spills in NN or TN; 128x64 BK 16 8x8 takes
-# 129-143 registers (KIND 0: 167), 64x64 BK 16 8x8 128-147; KIND 0's SASS unchanged but for register names
-# and the order of a few zeroings (the k-tile's FMAs moved into a lambda both kinds share).
+# copies (as cuBLAS's sm80 ffma kernels), zeros by src-size 0 at the edges. BM, BN >= 64, TM 8, TN >= 4, BK 8
+# or 16: 35 more candidates for sm_90a (417 -> 452). Static (no GPU): none of the 35 spills in any layout with
+# NVRTC for sm_90a or sm_80 (4x8 and 8x2 tiles spilled 4-36 bytes in TN and NT: left out); 128x64 BK 16 8x8
+# takes 129-167 registers (KIND 0: 167), 64x64 BK 16 8x8 128-165; KIND 0's SASS unchanged but for register
+# names and the order of a few zeroings (the k-tile's FMAs moved into a lambda both kinds share). A review
+# emulated the loaders and the ring on the CPU against tile_loader for all shapes, edges and splits: equal.
 # Build here:
 #   make -j2 && mkdir -p .gpu/gbase && cp dlbtune .gpu/gbase/                      (the landed build)
 #   git apply docs/results/gemm_fp32/next_cpasync.diff && make -j2 && make -j2 tests/gpu_gemm_verify
