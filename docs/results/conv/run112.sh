@@ -6,9 +6,13 @@
 # Why: run109 PART=1 (ncu) found cuDNN's fastest kernel on the batch-1 3x3 rows a 64x64x64 wgmma tile, one wave
 # of 104-108 blocks in clusters of 4, no split, 14 stages; ours with that tile and grid (no multicast) 13.25 us
 # against its 10.56 (under ncu) and our best (128x128, a 4-way cluster split) 11.1 us in the harness.
+# The diff also offers STAGES 12 to the wgmma kernels with BM 64 and BN <= 64 (cuDNN's kernel holds about 14
+# stages of 16 KB; ours stopped at 8): 8 candidates, 192 KB of ring for 64x64.
 # Static: the 116 MC candidates compile for sm_90a in every specialisation (348 kernels on mc_rows.csv); SASS
 # UTMALDG.4D.IM2COL.MULTICAST, remote arrivals (SYNCS.ARRIVE.TRANS64.RED), 108 registers for 64x64 MC 4 (102
 # without), no local memory.
+# Before landing: with the diff, conv_cli's shifted sample takes a wgmma tile whose NCHW8 kernel already spills
+# 24 bytes on HEAD (BM 128 BN 256 WARPS_M 2 STAGES 2, NOTES item 173); fix that first.
 # Build here:
 #   make -j2 && mkdir -p .gpu/cbase && cp dlbtune .gpu/cbase/                      (the landed build)
 #   git apply docs/results/conv/next_conv_mc.diff && make -j2                       (./dlbtune: MC)
@@ -19,8 +23,8 @@
 #   on 3 images (459 pixels, edge slices past the last pixel), 5x5 NCHW. Prediction: 0 wrong, 0 faults, no hang.
 #   Then gpu_conv fp16 (the awkward rows, every candidate with MC among them). About 300 s.
 # PART=2: KIND 2 alone (`--only KIND=2`, exhaustive) on the two 3x3 rows: the best MC point against the best
-#   without. Prediction: 64x64 MC 4 STAGES 8 about 11 us (13.25 without), within 5% of the 4-way cluster split
-#   (11.1); the split stays the best or ties. About 540 s (174 kernels compiled cold).
+#   without, and STAGES 12 against 8. Prediction: 64x64 MC 4 STAGES 8 about 11 us (13.25 without), within 5% of
+#   the 4-way cluster split (11.1); the split stays the best or ties; STAGES 12 within 3% of 8. About 540 s (174 kernels compiled cold).
 # PART=3: A/B, worst_batch1.csv and run107's batch-1 rows' first third, default search, fresh databases, the
 #   builds in turn. Prediction: within 2% on most rows; 3-8% faster on 3x3 rows with C·R·S >= 2304.
 . .gpu/env.sh
@@ -58,6 +62,12 @@ for line in open(sys.argv[1]):
             best[mc] = (us, m.group(1) + " SPLITK=" + (m.group(3) or "1"))
 for mc in sorted(best):
     print("  MC=%s best %.3f us  %s" % (mc, best[mc][0], best[mc][1]))
+st = {}
+for line in open(sys.argv[1]):
+    m = re.search(r"BM=64 BN=64 BK=64 WARPS_M=1 WARPS_N=1 STAGES=(\d+) KIND=2 MC=(\d)(?: SPLITK=(-?\d+))? ok +n=\d+ +(\d+\.\d+) us", line)
+    if m and (m.group(3) or "1") == "1":
+        st[(int(m.group(2)), int(m.group(1)))] = float(m.group(4))
+print("  64x64 without a split, us by (MC, STAGES):", " ".join("%d,%d: %.2f" % (k + (v,)) for k, v in sorted(st.items())))
 PY
 	done
 	gzip -f $OUT/*.err $OUT/*.show
