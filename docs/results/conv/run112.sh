@@ -11,8 +11,9 @@
 # Static: the 116 MC candidates compile for sm_90a in every specialisation (348 kernels on mc_rows.csv); SASS
 # UTMALDG.4D.IM2COL.MULTICAST, remote arrivals (SYNCS.ARRIVE.TRANS64.RED), 108 registers for 64x64 MC 4 (102
 # without), no local memory.
-# Before landing: with the diff, conv_cli's shifted sample takes a wgmma tile whose NCHW8 kernel already spills
-# 24 bytes on HEAD (BM 128 BN 256 WARPS_M 2 STAGES 2, NOTES item 173); fix that first.
+# The diff also reads each wgmma block's first tile after its setmaxnreg (first_tile): ptxas had spilled it across
+# the reallocation in 128x256 WARPS_M 2's NCHW8 kernels on HEAD (24 bytes; NOTES item 173), which conv_cli's
+# sample, shifted by the larger space, takes. PART=3's A/B includes that change for every wgmma kernel.
 # Build here:
 #   make -j2 && mkdir -p .gpu/cbase && cp dlbtune .gpu/cbase/                      (the landed build)
 #   git apply docs/results/conv/next_conv_mc.diff && make -j2                       (./dlbtune: MC)
