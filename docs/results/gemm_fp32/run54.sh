@@ -29,26 +29,22 @@ exec > >(tee $OUT/log.txt) 2>&1
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
 d=docs/results/gemm_fp32
 t0=$(date +%s)
-summary() { python3 - "$@" <<'PY'
+# each CSV by class and winners' families (summary.py), then with two, the second build's time over the first's
+summary() {
+	for f in "$@"; do echo "  ${f##*/}:"; python3 $d/summary.py "$f"; done
+	[ $# = 2 ] || return 0
+	python3 - "$@" <<'PY'
 import csv, math, sys
 g = lambda v: math.exp(sum(map(math.log, v)) / len(v)) if v else float("nan")
-cls = lambda r: "N <= 16" if int(r["n"]) <= 16 else ("< 1 GFLOP" if 2 * int(r["m"]) * int(r["n"]) * int(r["k"]) < 1e9 else ">= 1 GFLOP")
-runs = [[r for r in csv.DictReader(open(f)) if r.get("paired_speedup")] for f in sys.argv[1:]]
-for f, rows in zip(sys.argv[1:], runs):
-    fam = {}
-    for r in rows:
-        fam[r["kernel_family"]] = fam.get(r["kernel_family"], 0) + 1
-    print("  %s: %d rows, paired %.3f; %s; winners %s" % (f.split("/")[-1], len(rows), g([float(r["paired_speedup"]) for r in rows]),
-          ", ".join("%s %.3f" % (c, g([float(r["paired_speedup"]) for r in rows if cls(r) == c])) for c in ("N <= 16", "< 1 GFLOP", ">= 1 GFLOP")), fam))
-if len(runs) == 2:
-    key = lambda r: (r["m"], r["n"], r["k"], r["layout"])
-    b = {key(r): r for r in runs[0]}
-    pairs = [(b[key(r)], r) for r in runs[1] if key(r) in b]
-    x = [float(a["tuned_us"]) / float(o["tuned_us"]) for o, a in pairs]
-    print("  cp.async build / base time %.3f over %d rows (min %.3f, max %.3f)" % (g(x), len(x), min(x), max(x)))
-    for o, a in pairs:
-        print("    %5s %5s %5s %s %9s %9s %s -> %s  %s" % (a["m"], a["n"], a["k"], a["layout"], o["tuned_us"], a["tuned_us"],
-              o["paired_speedup"], a["paired_speedup"], a["best_config"][:40]))
+key = lambda r: (r["m"], r["n"], r["k"], r["layout"])
+a, b = ([r for r in csv.DictReader(open(f)) if r.get("paired_speedup")] for f in sys.argv[1:3])
+base = {key(r): r for r in a}
+pairs = [(base[key(r)], r) for r in b if key(r) in base]
+x = [float(n["tuned_us"]) / float(o["tuned_us"]) for o, n in pairs]
+print("  cp.async build / base time %.3f over %d rows (min %.3f, max %.3f)" % (g(x), len(x), min(x), max(x)))
+for o, n in pairs:
+    print("    %5s %5s %5s %s %9s %9s %s -> %s  %s" % (n["m"], n["n"], n["k"], n["layout"], o["tuned_us"], n["tuned_us"],
+          o["paired_speedup"], n["paired_speedup"], n["best_config"][:40]))
 PY
 }
 case "${PART:-1}" in
