@@ -1052,6 +1052,15 @@ __device__ __forceinline__ void conv_cluster_finish(const float (&acc)[WMI][BN /
 	asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
 }
 
+// the block's first tile in the persistent order (blockIdx.x), or 0 with split-K, read from the special register
+// where it is called
+__device__ __forceinline__ i64 first_tile(bool persist)
+{
+	u32 b;
+	asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(b));
+	return persist ? (i64)b : 0;
+}
+
 template <int OUT_NHWC>
 __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const elt *__restrict__ w,
 					     yt *__restrict__ y, const conv_shape &d, float *__restrict__ W,
@@ -1078,7 +1087,8 @@ __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const el
 	const i64 tn = (d.K + BN - 1) / BN;
 	const bool persist = gridDim.y == 1 && gridDim.z == 1;
 	const i64 ntile = persist ? (NPQ + BM - 1) / BM * tn : 1, tstep = persist ? gridDim.x : 1;
-	const i64 tile0 = persist ? blockIdx.x : 0;
+	// a block's first tile is read in each role after its setmaxnreg (first_tile), so that no value is live
+	// across the register reallocation: ptxas spilled a tile index computed before it (NOTES item 173)
 	if (tid == 0)
 		for (int s = 0; s < STAGES; s++) {
 			mb_init(full0 + 8u * s, KIND == 1 ? 128 : 1); // each producer thread's copies of the stage, or
@@ -1100,7 +1110,7 @@ __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const el
 		asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<unsigned long long>(tmw)) : "memory");
 		int it = 0;
 #pragma unroll 1
-		for (i64 tile = tile0; tile < ntile; tile += tstep) {
+		for (i64 tile = first_tile(persist); tile < ntile; tile += tstep) {
 			const i64 m0 = (persist ? tile / tn : blockIdx.x) * (i64)BM;
 			const int k0 = (int)(persist ? tile % tn : blockIdx.y) * BN;
 #if !X2D
@@ -1130,7 +1140,7 @@ __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const el
 		const int ch = pt % 8;
 		int it = 0; // the ring's k-tiles so far
 #pragma unroll 1
-		for (i64 tile = tile0; tile < ntile; tile += tstep) {
+		for (i64 tile = first_tile(persist); tile < ntile; tile += tstep) {
 			const i64 m0 = (persist ? tile / tn : blockIdx.x) * (i64)BM;
 			const int k0 = (int)(persist ? tile % tn : blockIdx.y) * BN;
 			// the tile's pixels decoded into the table (named barrier 2: the producer's 128 threads), once
@@ -1182,7 +1192,7 @@ __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const el
 	const unsigned long long da0 = wg_desc(sbase + (u32)wg * WMI * 64u * 128u), db0 = wg_desc(sbase + BM * 128u);
 	int it = 0;
 #pragma unroll 1
-	for (i64 tile = tile0; tile < ntile; tile += tstep) {
+	for (i64 tile = first_tile(persist); tile < ntile; tile += tstep) {
 		const i64 m0 = (persist ? tile / tn : blockIdx.x) * (i64)BM;
 		const int k0 = (int)(persist ? tile % tn : blockIdx.y) * BN;
 		float acc[WMI][BN / 2];

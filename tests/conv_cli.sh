@@ -81,6 +81,12 @@ for prec in fp16 fp32 int8; do
 	[ "$nsp" -le $maxsp ] && [ "$nwg" = 0 ] ||
 		{ echo "FAIL: $prec candidates spill registers:"; printf '%s\n' "$spills" | cut -c1-200; fail=1; }
 done
+# the wgmma tile that spilled whatever the sample: 128x256 with two consumer warpgroups in NCHW8 at STAGES 2-3, where
+# ptxas kept the block's first tile live across setmaxnreg (docs/NOTES.md items 173 and 176); its six kernels, none spilling
+out=$("$bin" compile --op conv --prec fp16 --arch sm_90a --layout NCHW --w 28 --h 28 --c 256 --k 512 --n 8 --r 3 --s 3 \
+	--pad-w 1 --pad-h 1 --only 'BM=128 BN=256 BK=64 WARPS_M=2 WARPS_N=1 STAGES=' -v 2>&1 | grep ' NCHW8 .* regs')
+n=$(printf '%s\n' "$out" | grep -c 'STAGES=[234] KIND=[12] NCHW8 .*conv_nchw: [0-9]* regs, 0 B spill st/0 B ld')
+[ "$n" = 6 ] || { echo "FAIL: 128x256 WARPS_M 2 NCHW8: $n of 6 kernels without a spill:"; printf '%s\n' "$out" | cut -c1-60,250-330; fail=1; }
 # DeepBench ran NCHW: its suite needs only the NCHW cubins (and the "-1x1" ones: KIND 0's for its 1x1 layers, KIND 2's
 # for its 1x1 stride-1 layers; the sample keeps each KIND's first configuration), all of them already in the kernel cache
 out=$("$bin" compile --op conv --arch sm_90a --suite training --every $every32 2>&1 | tail -n 2)
