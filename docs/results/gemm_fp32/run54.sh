@@ -1,5 +1,7 @@
 #!/bin/bash
-# Device calls 54 for issue 30, prepared 2026-11-30 (a later session). Not run.
+# Device calls 54 for issue 30, prepared 2026-11-30 (a later session). PART=1 and PART=2 run 2026-11-30 on one
+# H200 (logs/run54; docs/NOTES.md item 174): 0 wrong, but no gain (the build 1.004x the base's time over the 15
+# rows, KIND 3 the winner of one); the diff was not landed and PART=3 not run.
 # next_cpasync.diff: KIND 3, the FFMA tile kernel (KIND 0's tiles, fragments and FMA order) with its stages filled
 # by cp.async in a ring of STAGES 3 or 4, so no loads wait in registers and no shared-memory stores follow them;
 # run52's ncu put 27% of KIND 0's stall samples in that block between k-tiles ("wait" on its address arithmetic,
@@ -18,11 +20,11 @@
 # Carry dlbtune and .gpu.
 # PART=1: gpu_gemm_verify fp32 on every KIND 3 candidate, every split, its shapes x 4 layouts (edges, unaligned
 #   leading dimensions, split-K). Prediction: 0 wrong.
-# PART=2: A/B on large_rows.csv (16 of gemm_inference_server's 43 rows of >= 1 GFLOP with N > 16, every third by
+# PART=2: A/B on large_rows.csv (15 of gemm_inference_server's 43 rows of >= 1 GFLOP with N > 16, every third by
 #   run53's paired speedup, 0.77-0.98x), `--fp32-math ffma`, default search, --min-search 2, fresh databases, the
 #   builds in turn (about 150 s each).
 # PART=3: gemm_inference_server whole with ffma on the KIND 3 build (run53 PART=3: 1.129x; >= 1 GFLOP 0.890x).
-# Prediction: KIND 3 wins most of the 16 rows, 3-8% faster than KIND 0's winner; the class 0.88x -> 0.91-0.94x:
+# Prediction: KIND 3 wins most of the 15 rows, 3-8% faster than KIND 0's winner; the class 0.88x -> 0.91-0.94x:
 #   the issue's 0.95x would need the rest of what run52 found (dispatch stalls of ptxas's FFMA schedule).
 . .gpu/env.sh
 exec > >(tee $OUT/log.txt) 2>&1
