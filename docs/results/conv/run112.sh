@@ -1,5 +1,8 @@
 #!/bin/bash
-# Device calls 112 for convolution (issue 28), prepared 2026-11-30 (a later session). Not run.
+# Device calls 112 for convolution (issue 28), prepared 2026-11-30 (a later session). PART=1 and PART=2 run
+# 2026-11-30 on one H200 (logs/run112; docs/NOTES.md item 175): MC verified (0 wrong) but 7-9% slower than MC 1 on
+# 64x64, STAGES 12 4% slower than 8; neither landed, PART=3 not run; first_tile landed alone (run113.sh). PART=1's
+# gpu_conv was cut at its 250 s while compiling cold (its file is empty).
 # next_conv_mc.diff: fp16 KIND 2 with MC 2 or 4 (docs/NOTES.md item 172): a cluster of MC blocks on one pixel
 # tile's MC filter tiles, each block's copy engine fetching BM/MC of the tile's pixels and multicasting them to
 # the cluster, so L2 serves x once a cluster; one tile a block, no split (offered where the tiles fit the SMs).
