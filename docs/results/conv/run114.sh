@@ -1,5 +1,5 @@
 #!/bin/bash
-# Device call 114 for convolution (issue 28), prepared 2026-11-30 (a later session). Not run.
+# Device calls 114 for convolution (issue 28), prepared 2026-11-30 (a later session). Not run.
 # Where does our 64x64 wgmma tile wait? On 28x28 c256 k512 3x3 n1 (NHWC fp16) BM 64 BN 64 STAGES 8 KIND 2 without a
 # split takes 13.26 us, cuDNN's kernel with the same tile and grid (104 blocks) about 11.5 in the harness; per k-tile
 # (36 of 64) ours spends about 500 cycles where the tensor cores need 128, and 128x128 with two consumer warpgroups
@@ -14,15 +14,100 @@
 # divisions) and the two copies from two threads. If the samples sit on WARPGROUP.DEPBAR or HGMMA instead, the
 # consumer's chain of 4 dependent wgmmas a k-tile is, and the next change splits k-tiles between two consumer
 # warpgroups (as cuDNN's 384 threads might).
-# Build here (./bootstrap && ./configure && make on HEAD), bundle, carry dlbtune and .gpu. About 200 s.
+# next_producer_step.diff (prepared with this script): the KIND 2 producer's tap and channel stepped by BK after each
+# copy instead of divided out of k (two divisions by runtime values a k-tile): its loop 109 -> 74 SASS
+# instructions in 64x64 STAGES 8's NHWC8 kernel, one thread issuing them, in order, between its empty wait and
+# the two copies; same (r, s, c) as the divisions (checked in Python over C 1-1000, S 1-10, splits); 102
+# registers as before, no spill in the 18 largest KIND 2 kernels.
+# Build here: make on HEAD, mkdir -p .gpu/cbase && cp dlbtune .gpu/cbase/ (the base); then
+#   git apply docs/results/conv/next_producer_step.diff && make (./dlbtune: stepped); bundle; carry dlbtune and .gpu.
+# PART=1 (about 200 s): the ncu passes below, on the base build (.gpu/cbase/dlbtune).
+# PART=2 (about 150 s): both builds in turn, twice (base, step, base, step), KIND 2's 64x64 STAGES 8, 64x128 STAGES 8
+#   and 128x128 WARPS_M 2 STAGES 4, every split, on the two 3x3 rows; prints each point's time by build.
+#   Prediction: if the producer's loop is the bound, 64x64 without a split 13.3 -> 11-12 µs and the splits
+#   with it; if not, every point within 2%.
+# PART=3 (about 250 s): A/B as run112 PART=3 (worst_batch1.csv and the first third of the batch-1 rows, default
+#   search, fresh databases), when PART=2 shows a gain.
 . .gpu/env.sh
 exec > >(tee $OUT/log.txt) 2>&1
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
+d=docs/results/conv
+t0=$(date +%s)
+case "${PART:-1}" in
+2)
+	l28="--w 28 --h 28 --c 256 --k 512"; l84="--w 84 --h 20 --c 256 --k 256"
+	cfgs="BM=64 BN=64 BK=64 WARPS_M=1 WARPS_N=1 STAGES=8 KIND=2|BM=64 BN=128 BK=64 WARPS_M=1 WARPS_N=1 STAGES=8 KIND=2"
+	cfgs="$cfgs|BM=128 BN=128 BK=64 WARPS_M=2 WARPS_N=1 STAGES=4 KIND=2"
+	for pass in 1 2; do
+		for b in base step; do
+			bin=./dlbtune; [ $b = base ] && bin=.gpu/cbase/dlbtune
+			for name in 28 84; do
+				l=l$name
+				timeout -s INT -k 5 60 $bin --op conv --prec fp16 --layout NHWC ${!l} --n 1 --s 3 --r 3 --pad-w 1 --pad-h 1 \
+					--only "$cfgs" --strategy exhaustive --paired 0 --db /tmp/db2_${b}_${name}_$pass >/dev/null 2>$OUT/p2_${b}_${name}_$pass.err
+				echo "== $name $b pass $pass: exit $? at $(( $(date +%s) - t0 )) s"
+				$bin db show --db /tmp/db2_${b}_${name}_$pass --op conv --prec fp16 --layout NHWC ${!l} --n 1 --s 3 --r 3 \
+					--pad-w 1 --pad-h 1 --only "$cfgs" >$OUT/p2_${b}_${name}_$pass.show 2>&1
+			done
+		done
+	done
+	python3 - $OUT <<'PY'
+import collections, glob, re, sys
+t = collections.defaultdict(dict)
+for f in sorted(glob.glob(sys.argv[1] + "/p2_*.show")):
+    b, name, p = re.search(r"p2_(\w+?)_(\d+)_(\d)\.show", f).groups()
+    for line in open(f):
+        m = re.search(r"BM=(\d+) BN=(\d+) BK=64 WARPS_M=(\d) WARPS_N=1 STAGES=(\d+) KIND=2(?: SPLITK=(-?\d+))? ok +n=\d+ +(\d+\.\d+) us", line)
+        if m:
+            t[(name, "%sx%s W%s S%s split %s" % (m.group(1), m.group(2), m.group(3), m.group(4), m.group(5) or "1"))][b + p] = float(m.group(6))
+for k in sorted(t):
+    v = t[k]
+    base = [v[x] for x in ("base1", "base2") if x in v]; step = [v[x] for x in ("step1", "step2") if x in v]
+    if base and step:
+        print("  %s %-30s base %s  step %s  step/base %.3f" % (k[0], k[1], " ".join("%.2f" % x for x in base),
+              " ".join("%.2f" % x for x in step), min(step) / min(base)))
+PY
+	grep -h "wrong\|fault" $OUT/p2_*.err | grep -v " 0 wrong, 0 faults" | head -4
+	gzip -f $OUT/*.err $OUT/*.show
+	exit 0
+	;;
+3)
+	(head -n 1 $d/batch1_speech_inference.csv; sed -n "2,24p" $d/batch1_speech_inference.csv) >/tmp/b1.csv
+	for b in base step; do
+		bin=./dlbtune; [ $b = base ] && bin=.gpu/cbase/dlbtune
+		for s in worst_batch1:$d/worst_batch1.csv b1:/tmp/b1.csv; do
+			timeout -s INT -k 10 200 $bin --op conv --prec fp16 --layout NHWC --suite ${s#*:} --db /tmp/db3_${b}_${s%%:*} \
+				--csv >$OUT/${s%%:*}_$b.csv 2>/tmp/${s%%:*}_$b.err
+			echo "== ${s%%:*} $b: exit $? at $(( $(date +%s) - t0 )) s"
+		done
+	done
+	python3 - $OUT <<'PY'
+import csv, math, sys
+key = lambda r: tuple(r[c] for c in ("w", "h", "c", "n", "k", "s", "r", "stride-w", "pad-w"))
+g = lambda v: math.exp(sum(map(math.log, v)) / len(v))
+for name in ("worst_batch1", "b1"):
+    a = {key(r): r for r in csv.DictReader(open("%s/%s_base.csv" % (sys.argv[1], name)))}
+    b = [r for r in csv.DictReader(open("%s/%s_step.csv" % (sys.argv[1], name))) if key(r) in a]
+    if not b:
+        continue
+    print("  %s: %d rows, step / base time %.3f, paired %.3f -> %.3f, verified %d of %d" % (name, len(b),
+          g([float(r["tuned_us"]) / float(a[key(r)]["tuned_us"]) for r in b]),
+          g([float(a[key(r)]["paired_speedup"]) for r in b]), g([float(r["paired_speedup"]) for r in b]),
+          sum(r["verified"] == "1" for r in b), len(b)))
+    for r in b:
+        x = float(r["tuned_us"]) / float(a[key(r)]["tuned_us"])
+        if abs(x - 1) > 0.03:
+            print("    %sx%s c%s k%s %sx%s: %s -> %s us  %s" % (r["w"], r["h"], r["c"], r["k"], r["s"], r["r"],
+                  a[key(r)]["tuned_us"], r["tuned_us"], r["best_config"][:70]))
+PY
+	cat /tmp/*_base.err /tmp/*_step.err | gzip >$OUT/ab.err.gz
+	exit 0
+	;;
+esac
 row="--w 28 --h 28 --c 256 --k 512 --n 1 --s 3 --r 3 --pad-w 1 --pad-h 1"
 cfg="BM=64 BN=64 BK=64 WARPS_M=1 WARPS_N=1 STAGES=8 KIND=2"
-run="./dlbtune --op conv --prec fp16 --layout NHWC $row --power-ms 0 --paired 0"
+run=".gpu/cbase/dlbtune --op conv --prec fp16 --layout NHWC $row --power-ms 0 --paired 0"
 src="--section SourceCounters --page source --print-source sass --csv"
-t0=$(date +%s)
 # pass 1: every launch of the configuration (its splits, verification, one sample each), to find one without a
 # split: 104 blocks, no cluster
 timeout -k 5 120 ncu --clock-control none -k regex:conv_nhwc --section LaunchStats --csv --page details $run \
