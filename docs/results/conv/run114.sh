@@ -19,15 +19,20 @@
 # instructions in 64x64 STAGES 8's NHWC8 kernel, one thread issuing them, in order, between its empty wait and
 # the two copies; same (r, s, c) as the divisions (checked in Python over C 1-1000, S 1-10, splits); 102
 # registers as before, no spill in the 18 largest KIND 2 kernels.
+# next_wg_inflight.diff (prepared with it; NOTES item 178): the wgmma consumers wait for k-tile t - 2's group, not
+#   t - 1's, where STAGES >= 4 (wait_group 2, two stages held), so a group is always queued behind the one running
+#   while the next is issued. No spill (64x64 102 registers, 128x128 and 128x256 168, every STAGES).
 # Build here: make on HEAD, mkdir -p .gpu/cbase && cp dlbtune .gpu/cbase/ (the base); then
-#   git apply docs/results/conv/next_producer_step.diff && make (./dlbtune: stepped); bundle; carry dlbtune and .gpu.
+#   git apply docs/results/conv/next_producer_step.diff && make && mkdir -p .gpu/cstep && cp dlbtune .gpu/cstep/;
+#   then git apply docs/results/conv/next_wg_inflight.diff && make (./dlbtune: both); bundle; carry dlbtune, .gpu.
 # PART=1 (about 200 s): the ncu passes below, on the base build (.gpu/cbase/dlbtune).
-# PART=2 (about 150 s): both builds in turn, twice (base, step, base, step), KIND 2's 64x64 STAGES 8, 64x128 STAGES 8
-#   and 128x128 WARPS_M 2 STAGES 4, every split, on the two 3x3 rows; prints each point's time by build.
-#   Prediction: if the producer's loop is the bound, 64x64 without a split 13.3 -> 11-12 µs and the splits
-#   with it; if not, every point within 2%.
+# PART=2 (about 200 s): the three builds in turn, twice (base, step, both, base, step, both), KIND 2's 64x64 STAGES 8,
+#   64x128 STAGES 8 and 128x128 WARPS_M 2 STAGES 4, every split, on the two 3x3 rows; each point's time by build.
+#   Prediction: if the producer's loop is the bound, step makes 64x64 without a split 13.3 -> 11-12 µs and the
+#   splits follow; if the consumer's wait is, "both" does; else every point within 2%.
 # PART=3 (about 250 s): A/B as run112 PART=3 (worst_batch1.csv and the first third of the batch-1 rows, default
-#   search, fresh databases), when PART=2 shows a gain.
+#   search, fresh databases) of the base against NEW (default ./dlbtune; NEW=.gpu/cstep/dlbtune for step alone),
+#   when PART=2 shows a gain.
 . .gpu/env.sh
 exec > >(tee $OUT/log.txt) 2>&1
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
@@ -39,8 +44,8 @@ case "${PART:-1}" in
 	cfgs="BM=64 BN=64 BK=64 WARPS_M=1 WARPS_N=1 STAGES=8 KIND=2|BM=64 BN=128 BK=64 WARPS_M=1 WARPS_N=1 STAGES=8 KIND=2"
 	cfgs="$cfgs|BM=128 BN=128 BK=64 WARPS_M=2 WARPS_N=1 STAGES=4 KIND=2"
 	for pass in 1 2; do
-		for b in base step; do
-			bin=./dlbtune; [ $b = base ] && bin=.gpu/cbase/dlbtune
+		for b in base step both; do
+			bin=./dlbtune; [ $b = base ] && bin=.gpu/cbase/dlbtune; [ $b = step ] && bin=.gpu/cstep/dlbtune
 			for name in 28 84; do
 				l=l$name
 				timeout -s INT -k 5 60 $bin --op conv --prec fp16 --layout NHWC ${!l} --n 1 --s 3 --r 3 --pad-w 1 --pad-h 1 \
@@ -62,10 +67,10 @@ for f in sorted(glob.glob(sys.argv[1] + "/p2_*.show")):
             t[(name, "%sx%s W%s S%s split %s" % (m.group(1), m.group(2), m.group(3), m.group(4), m.group(5) or "1"))][b + p] = float(m.group(6))
 for k in sorted(t):
     v = t[k]
-    base = [v[x] for x in ("base1", "base2") if x in v]; step = [v[x] for x in ("step1", "step2") if x in v]
-    if base and step:
-        print("  %s %-30s base %s  step %s  step/base %.3f" % (k[0], k[1], " ".join("%.2f" % x for x in base),
-              " ".join("%.2f" % x for x in step), min(step) / min(base)))
+    by = {b: [v[b + p] for p in "12" if b + p in v] for b in ("base", "step", "both")}
+    if by["base"]:
+        print("  %s %-28s " % k + "  ".join("%s %s" % (b, " ".join("%.2f" % x for x in by[b])) for b in by) +
+              "".join("  %s/base %.3f" % (b, min(by[b]) / min(by["base"])) for b in ("step", "both") if by[b]))
 PY
 	grep -h "wrong\|fault" $OUT/p2_*.err | grep -v " 0 wrong, 0 faults" | head -4
 	gzip -f $OUT/*.err $OUT/*.show
@@ -73,8 +78,8 @@ PY
 	;;
 3)
 	(head -n 1 $d/batch1_speech_inference.csv; sed -n "2,24p" $d/batch1_speech_inference.csv) >/tmp/b1.csv
-	for b in base step; do
-		bin=./dlbtune; [ $b = base ] && bin=.gpu/cbase/dlbtune
+	for b in base step; do # "step" here is NEW, by default ./dlbtune (both diffs)
+		bin=${NEW:-./dlbtune}; [ $b = base ] && bin=.gpu/cbase/dlbtune
 		for s in worst_batch1:$d/worst_batch1.csv b1:/tmp/b1.csv; do
 			timeout -s INT -k 10 200 $bin --op conv --prec fp16 --layout NHWC --suite ${s#*:} --db /tmp/db3_${b}_${s%%:*} \
 				--csv >$OUT/${s%%:*}_$b.csv 2>/tmp/${s%%:*}_$b.err
