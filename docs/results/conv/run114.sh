@@ -25,6 +25,8 @@
 # Build here: make on HEAD, mkdir -p .gpu/cbase && cp dlbtune .gpu/cbase/ (the base); then
 #   git apply docs/results/conv/next_producer_step.diff && make && mkdir -p .gpu/cstep && cp dlbtune .gpu/cstep/;
 #   then git apply docs/results/conv/next_wg_inflight.diff && make (./dlbtune: both); bundle; carry dlbtune, .gpu.
+# PART=0 (about 250 s): gpu_conv fp32 on the base build: conv fp32's 3xTF32 kernels are conv_fp16.cu's wgmma body
+#   with TF32 1, so e00abec's first_tile changed them too, and 2026-11-30's device time ran out before them.
 # PART=1 (about 200 s): the ncu passes below, on the base build (.gpu/cbase/dlbtune).
 # PART=2 (about 200 s): the three builds in turn, twice (base, step, both, base, step, both), KIND 2's 64x64 STAGES 8,
 #   64x128 STAGES 8 and 128x128 WARPS_M 2 STAGES 4, every split, on the two 3x3 rows; each point's time by build.
@@ -39,6 +41,11 @@ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
 d=docs/results/conv
 t0=$(date +%s)
 case "${PART:-1}" in
+0)
+	DLB_REQUIRE_GPU=1 GPU_CONV_PRECS=fp32 top_builddir=.gpu/cbase timeout 560 sh tests/gpu_conv.sh >$OUT/gpu_conv_fp32.txt 2>&1
+	echo "== gpu_conv fp32 (base build): exit $? at $(( $(date +%s) - t0 )) s"; tail -3 $OUT/gpu_conv_fp32.txt
+	exit 0
+	;;
 2)
 	l28="--w 28 --h 28 --c 256 --k 512"; l84="--w 84 --h 20 --c 256 --k 256"
 	cfgs="BM=64 BN=64 BK=64 WARPS_M=1 WARPS_N=1 STAGES=8 KIND=2|BM=64 BN=128 BK=64 WARPS_M=1 WARPS_N=1 STAGES=8 KIND=2"
