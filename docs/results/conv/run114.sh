@@ -25,25 +25,32 @@
 # Build here: make on HEAD, mkdir -p .gpu/cbase && cp dlbtune .gpu/cbase/ (the base); then
 #   git apply docs/results/conv/next_producer_step.diff && make && mkdir -p .gpu/cstep && cp dlbtune .gpu/cstep/;
 #   then git apply docs/results/conv/next_wg_inflight.diff && make (./dlbtune: both); bundle; carry dlbtune, .gpu.
-# PART=0 (about 250 s): gpu_conv fp32 on the base build: conv fp32's 3xTF32 kernels are conv_fp16.cu's wgmma body
-#   with TF32 1, so e00abec's first_tile changed them too, and 2026-11-30's device time ran out before them.
+# PART=0 (about 250 s): gpu_conv fp32 on BIN (default .gpu/cbase/dlbtune, the landed build): conv fp32's 3xTF32
+#   kernels are conv_fp16.cu's wgmma body with TF32 1, so e00abec's first_tile changed them too, and 2026-11-30's
+#   device time ran out before them. Before either diff lands: PART=0 with BIN=./dlbtune (the producer diff
+#   rewrites 3xTF32's KIND 2 producer too, BK 32) and PART=4.
+# PART=4 (up to 580 s cold, then again warm): gpu_conv fp16 on BIN (default ./dlbtune): every candidate on the
+#   awkward shapes (dilation, strides, odd sizes, splits).
 # PART=1 (about 200 s): the ncu passes below, on the base build (.gpu/cbase/dlbtune).
 # PART=2 (about 200 s): the three builds in turn, twice (base, step, both, base, step, both), KIND 2's 64x64 STAGES 8,
 #   64x128 STAGES 8 and 128x128 WARPS_M 2 STAGES 4, every split, on the two 3x3 rows; each point's time by build.
 #   Prediction: if the producer's loop is the bound, step makes 64x64 without a split 13.3 -> 11-12 µs and the
 #   splits follow; if the consumer's wait is, "both" does; else every point within 2%.
-# PART=3 (about 250 s): A/B as run112 PART=3 (worst_batch1.csv and the first third of the batch-1 rows, default
-#   search, fresh databases) of the base against NEW (default ./dlbtune; NEW=.gpu/cstep/dlbtune for step alone),
-#   when PART=2 shows a gain.
+# PART=3 (about 200 s a call): A/B as run112 PART=3 (worst_batch1.csv and the first third of the batch-1 rows,
+#   default search, fresh databases), one build a call: B=base (.gpu/cbase/dlbtune), then B=new (NEW, default
+#   ./dlbtune; NEW=.gpu/cstep/dlbtune for step alone), when PART=2 shows a gain. Then here, without a GPU:
+#   python3 docs/results/conv/ab_suite.py BASE_DIR NEW_DIR (the two calls' files).
 . .gpu/env.sh
 exec > >(tee $OUT/log.txt) 2>&1
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
 d=docs/results/conv
 t0=$(date +%s)
 case "${PART:-1}" in
-0)
-	DLB_REQUIRE_GPU=1 GPU_CONV_PRECS=fp32 top_builddir=.gpu/cbase timeout 560 sh tests/gpu_conv.sh >$OUT/gpu_conv_fp32.txt 2>&1
-	echo "== gpu_conv fp32 (base build): exit $? at $(( $(date +%s) - t0 )) s"; tail -3 $OUT/gpu_conv_fp32.txt
+0 | 4)
+	p=fp32; bin=${BIN:-.gpu/cbase/dlbtune}
+	[ "$PART" = 4 ] && p=fp16 && bin=${BIN:-./dlbtune}
+	DLB_REQUIRE_GPU=1 GPU_CONV_PRECS=$p top_builddir=$(dirname $bin) timeout 580 sh tests/gpu_conv.sh >$OUT/gpu_conv_$p.txt 2>&1
+	echo "== gpu_conv $p ($bin): exit $? at $(( $(date +%s) - t0 )) s"; tail -3 $OUT/gpu_conv_$p.txt
 	exit 0
 	;;
 2)
@@ -85,34 +92,13 @@ PY
 	;;
 3)
 	(head -n 1 $d/batch1_speech_inference.csv; sed -n "2,24p" $d/batch1_speech_inference.csv) >/tmp/b1.csv
-	for b in base step; do # "step" here is NEW, by default ./dlbtune (both diffs)
-		bin=${NEW:-./dlbtune}; [ $b = base ] && bin=.gpu/cbase/dlbtune
-		for s in worst_batch1:$d/worst_batch1.csv b1:/tmp/b1.csv; do
-			timeout -s INT -k 10 200 $bin --op conv --prec fp16 --layout NHWC --suite ${s#*:} --db /tmp/db3_${b}_${s%%:*} \
-				--csv >$OUT/${s%%:*}_$b.csv 2>/tmp/${s%%:*}_$b.err
-			echo "== ${s%%:*} $b: exit $? at $(( $(date +%s) - t0 )) s"
-		done
+	b=${B:-base}; bin=${NEW:-./dlbtune}; [ $b = base ] && bin=.gpu/cbase/dlbtune
+	for s in worst_batch1:$d/worst_batch1.csv b1:/tmp/b1.csv; do
+		timeout -s INT -k 10 270 $bin --op conv --prec fp16 --layout NHWC --suite ${s#*:} --db /tmp/db3_${b}_${s%%:*} \
+			--csv >$OUT/${s%%:*}_$b.csv 2>$OUT/${s%%:*}_$b.err
+		echo "== ${s%%:*} $b ($bin): exit $? at $(( $(date +%s) - t0 )) s"
 	done
-	python3 - $OUT <<'PY'
-import csv, math, sys
-key = lambda r: tuple(r[c] for c in ("w", "h", "c", "n", "k", "s", "r", "stride-w", "pad-w"))
-g = lambda v: math.exp(sum(map(math.log, v)) / len(v))
-for name in ("worst_batch1", "b1"):
-    a = {key(r): r for r in csv.DictReader(open("%s/%s_base.csv" % (sys.argv[1], name)))}
-    b = [r for r in csv.DictReader(open("%s/%s_step.csv" % (sys.argv[1], name))) if key(r) in a]
-    if not b:
-        continue
-    print("  %s: %d rows, step / base time %.3f, paired %.3f -> %.3f, verified %d of %d" % (name, len(b),
-          g([float(r["tuned_us"]) / float(a[key(r)]["tuned_us"]) for r in b]),
-          g([float(a[key(r)]["paired_speedup"]) for r in b]), g([float(r["paired_speedup"]) for r in b]),
-          sum(r["verified"] == "1" for r in b), len(b)))
-    for r in b:
-        x = float(r["tuned_us"]) / float(a[key(r)]["tuned_us"])
-        if abs(x - 1) > 0.03:
-            print("    %sx%s c%s k%s %sx%s: %s -> %s us  %s" % (r["w"], r["h"], r["c"], r["k"], r["s"], r["r"],
-                  a[key(r)]["tuned_us"], r["tuned_us"], r["best_config"][:70]))
-PY
-	cat /tmp/*_base.err /tmp/*_step.err | gzip >$OUT/ab.err.gz
+	gzip -f $OUT/*.err
 	exit 0
 	;;
 esac
