@@ -22,9 +22,12 @@
 # next_wg_inflight.diff (prepared with it; NOTES item 178): the wgmma consumers wait for k-tile t - 2's group, not
 #   t - 1's, where STAGES >= 4 (wait_group 2, two stages held), so a group is always queued behind the one running
 #   while the next is issued. No spill (64x64 102 registers, 128x128 and 128x256 168, every STAGES).
+# next_producer_two.diff (on top of the step diff; NOTES item 181): NPROD 2, lane 0 of the producer's first two
+#   warps taking the ring's k-tiles in turn, so two instruction streams issue the copies.
 # Build here: make on HEAD, mkdir -p .gpu/cbase && cp dlbtune .gpu/cbase/ (the base); then
 #   git apply docs/results/conv/next_producer_step.diff && make && mkdir -p .gpu/cstep && cp dlbtune .gpu/cstep/;
-#   then git apply docs/results/conv/next_wg_inflight.diff && make (./dlbtune: both); bundle; carry dlbtune, .gpu.
+#   git apply docs/results/conv/next_producer_two.diff && make && mkdir -p .gpu/ctwo && cp dlbtune .gpu/ctwo/;
+#   git apply docs/results/conv/next_wg_inflight.diff && make (./dlbtune: all three); bundle; carry dlbtune, .gpu.
 # PART=0 (about 250 s): gpu_conv fp32 on BIN (default .gpu/cbase/dlbtune, the landed build): conv fp32's 3xTF32
 #   kernels are conv_fp16.cu's wgmma body with TF32 1, so e00abec's first_tile changed them too, and 2026-11-30's
 #   device time ran out before them. Before either diff lands: PART=0 with BIN=./dlbtune (the producer diff
@@ -32,10 +35,10 @@
 # PART=4 (up to 580 s cold, then again warm): gpu_conv fp16 on BIN (default ./dlbtune): every candidate on the
 #   awkward shapes (dilation, strides, odd sizes, splits).
 # PART=1 (about 200 s): the ncu passes below, on the base build (.gpu/cbase/dlbtune).
-# PART=2 (about 200 s): the three builds in turn, twice (base, step, both, base, step, both), KIND 2's 64x64 STAGES 8,
+# PART=2 (about 250 s): the four builds in turn, twice (base, step, two, all, then again), KIND 2's 64x64 STAGES 8,
 #   64x128 STAGES 8 and 128x128 WARPS_M 2 STAGES 4, every split, on the two 3x3 rows; each point's time by build.
-#   Prediction: if the producer's loop is the bound, step makes 64x64 without a split 13.3 -> 11-12 µs and the
-#   splits follow; if the consumer's wait is, "both" does; else every point within 2%.
+#   Prediction: if the producer's loop is the bound, step makes 64x64 without a split 13.3 -> 11-12 µs and two
+#   more; if the consumer's wait is, "all" does; else every point within 2%.
 # PART=3 (about 200 s a call): A/B as run112 PART=3 (worst_batch1.csv and the first third of the batch-1 rows,
 #   default search, fresh databases), one build a call: B=base (.gpu/cbase/dlbtune), then B=new (NEW, default
 #   ./dlbtune; NEW=.gpu/cstep/dlbtune for step alone), when PART=2 shows a gain. Then here, without a GPU:
@@ -58,8 +61,8 @@ case "${PART:-1}" in
 	cfgs="BM=64 BN=64 BK=64 WARPS_M=1 WARPS_N=1 STAGES=8 KIND=2|BM=64 BN=128 BK=64 WARPS_M=1 WARPS_N=1 STAGES=8 KIND=2"
 	cfgs="$cfgs|BM=128 BN=128 BK=64 WARPS_M=2 WARPS_N=1 STAGES=4 KIND=2"
 	for pass in 1 2; do
-		for b in base step both; do
-			bin=./dlbtune; [ $b = base ] && bin=.gpu/cbase/dlbtune; [ $b = step ] && bin=.gpu/cstep/dlbtune
+		for b in base step two all; do
+			bin=./dlbtune; [ $b = all ] || bin=.gpu/c$b/dlbtune
 			for name in 28 84; do
 				l=l$name
 				timeout -s INT -k 5 60 $bin --op conv --prec fp16 --layout NHWC ${!l} --n 1 --s 3 --r 3 --pad-w 1 --pad-h 1 \
@@ -81,10 +84,10 @@ for f in sorted(glob.glob(sys.argv[1] + "/p2_*.show")):
             t[(name, "%sx%s W%s S%s split %s" % (m.group(1), m.group(2), m.group(3), m.group(4), m.group(5) or "1"))][b + p] = float(m.group(6))
 for k in sorted(t):
     v = t[k]
-    by = {b: [v[b + p] for p in "12" if b + p in v] for b in ("base", "step", "both")}
+    by = {b: [v[b + p] for p in "12" if b + p in v] for b in ("base", "step", "two", "all")}
     if by["base"]:
         print("  %s %-28s " % k + "  ".join("%s %s" % (b, " ".join("%.2f" % x for x in by[b])) for b in by) +
-              "".join("  %s/base %.3f" % (b, min(by[b]) / min(by["base"])) for b in ("step", "both") if by[b]))
+              "".join("  %s/base %.3f" % (b, min(by[b]) / min(by["base"])) for b in ("step", "two", "all") if by[b]))
 PY
 	grep -h "wrong\|fault" $OUT/p2_*.err | grep -v " 0 wrong, 0 faults" | head -4
 	gzip -f $OUT/*.err $OUT/*.show
