@@ -840,13 +840,17 @@ __device__ __forceinline__ void conv_body_direct_ld(const h16 *__restrict__ x, c
 // between two barriers of its own (named barrier 2).
 // Dynamic shared memory: STAGES·(BM+BN)·128 bytes + 1024 for the alignment, then 2 KiB a consumer warp for
 // the NHWC epilogue (y through shared memory, below); the mbarriers are static.
-// KIND 2 (C a multiple of 64, so a k-tile is 64 channels of one tap): one producer thread fills each stage with
-// two bulk tensor copies, the copy engine doing the im2col addressing, the zeros of the padding and the
-// swizzle: x through an im2col tensor map (tmx: NHWC as {C, W, H, N}, its box BM pixels of 64 channels, the
-// traversal stepping by the stride within the pixels the filter's top-left tap can take, the tap (r, s) as
-// the copy's offsets, dilated), w through a tiled one (tmw: KRSC as BN lines of 64 elements of C·R·S). A
-// stage is full when both have landed (complete_tx on the full mbarrier, which expects that one arrival).
+// KIND 2 (C a multiple of 64, so a k-tile is 64 channels of one tap): NPROD producer threads, taking the k-tiles in
+// turn, each fill a stage with two bulk tensor copies, the copy engine doing the im2col addressing, the zeros of
+// the padding and the swizzle: x through an im2col tensor map (tmx: NHWC as {C, W, H, N}, its box BM pixels of 64
+// channels, the traversal stepping by the stride within the pixels the filter's top-left tap can take, the
+// tap (r, s) as the copy's offsets, dilated), w through a tiled one (tmw: KRSC as BN lines of 64 elements of
+// C·R·S). A stage is full when both have landed (complete_tx on the full mbarrier, which expects that one arrival).
 #define WGS WARPS_M
+#ifndef NPROD // KIND 2's producer threads (one a warp), taking the ring's k-tiles in turn
+#define NPROD 2
+#endif
+static_assert(NPROD >= 1 && NPROD <= 4, "one producer thread a warp of the producer warpgroup");
 // the NHWC epilogue through shared memory (64 filters at a time, so BN >= 64), except where ptxas spilled with
 // it: the two-blocks-an-SM kernels (KIND 1, one consumer warpgroup of at most 32 accumulators a thread,
 // MIN_BLOCKS below; 60 bytes at 128 registers) and KIND 2 with one consumer warpgroup of 128 accumulators a
@@ -1104,8 +1108,11 @@ __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const el
 #endif
 		const int pt = tid - CONS_THREADS;
 #if KIND == 2
-		if (pt != 0)
+		// NPROD threads, lane 0 of the producer's first NPROD warps, take the ring's k-tiles in turn (it % NPROD),
+		// so two instruction streams issue the copies where one did
+		if (pt % 32 != 0 || pt >= 32 * NPROD)
 			return;
+		const int pw = pt / 32;
 		asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<unsigned long long>(tmx)) : "memory");
 		asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<unsigned long long>(tmw)) : "memory");
 		int it = 0;
@@ -1116,23 +1123,35 @@ __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const el
 #if !X2D
 			const int n0 = (int)(m0 / PQ), pq = (int)(m0 - (i64)n0 * PQ), p0 = pq / d.Q, q0 = pq - p0 * d.Q;
 			const int wb = q0 * d.str_w - d.pad_w, hb = p0 * d.str_h - d.pad_h;
+			// k-tile t's tap (r, s) and channel c, divided out once a tile and stepped by BK after each copy
+			// (g = (r·S + s)·C + c with 0 <= c < C, as the divisions give), so a producer thread's loop holds no
+			// division
+			const int rs0 = gbeg / d.C;
+			int c = gbeg - rs0 * d.C, r = rs0 / d.S, s = rs0 - r * d.S;
 #endif
 #pragma unroll 1
 			for (int t = 0; t < nk; t++, it++) {
-				const int st = it % STAGES;
-				mb_wait(empty0 + 8u * st, ((it / STAGES) & 1) ^ 1);
-				const u32 sb = sbase + (u32)st * WG_STAGE, full = full0 + 8u * st;
+				if (it % NPROD == pw) {
+					const int st = it % STAGES;
+					mb_wait(empty0 + 8u * st, ((it / STAGES) & 1) ^ 1);
+					const u32 sb = sbase + (u32)st * WG_STAGE, full = full0 + 8u * st;
+					const int g = gbeg + t * BK;
+					mb_expect_tx(full, WG_STAGE);
 #if X2D // a 1x1 filter, stride 1, no padding: pixels m0.. of the matrix [N·H·W][C], channels g..
-				const int g = gbeg + t * BK;
-				mb_expect_tx(full, WG_STAGE);
-				tma_tile(sb, tmx, g, (int)m0, full);
+					tma_tile(sb, tmx, g, (int)m0, full);
 #else
-				const int g = gbeg + t * BK, rs = g / d.C, c = g - rs * d.C, r = rs / d.S, s = rs - r * d.S;
-				mb_expect_tx(full, WG_STAGE);
-				tma_im2col(sb, tmx, c, wb, hb, n0, (unsigned short)(s * d.dil_w), (unsigned short)(r * d.dil_h),
-					   full);
+					tma_im2col(sb, tmx, c, wb, hb, n0, (unsigned short)(s * d.dil_w),
+						   (unsigned short)(r * d.dil_h), full);
 #endif
-				tma_tile(sb + BM * 128u, tmw, g, k0, full);
+					tma_tile(sb + BM * 128u, tmw, g, k0, full);
+				}
+#if !X2D // every producer thread steps through every k-tile
+				for (c += BK; c >= d.C; c -= d.C)
+					if (++s == d.S) {
+						s = 0;
+						r++;
+					}
+#endif
 			}
 		}
 		return;
