@@ -1,5 +1,7 @@
 #!/bin/bash
-# Device calls 114 for convolution (issue 28), prepared 2026-11-30 (a later session). Not run.
+# Device calls 114 for convolution (issue 28), prepared 2026-11-30 (a later session), run 2026-11-30 (a third session;
+# results in README.md and docs/NOTES.md items 182-183; next_producer_step.diff and next_producer_two.diff landed, so
+# "base" is now the landed build's parent, a3aec26).
 # Where does our 64x64 wgmma tile wait? On 28x28 c256 k512 3x3 n1 (NHWC fp16) BM 64 BN 64 STAGES 8 KIND 2 without a
 # split takes 13.26 us, cuDNN's kernel with the same tile and grid (104 blocks) about 11.5 in the harness; per k-tile
 # (36 of 64) ours spends about 500 cycles where the tensor cores need 128, and 128x128 with two consumer warpgroups
