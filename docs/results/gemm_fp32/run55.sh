@@ -1,5 +1,6 @@
 #!/bin/bash
-# Device call 55 for issue 30, prepared 2026-11-30 (a later session). Not run.
+# Device call 55 for issue 30, prepared 2026-11-30 (a later session), run 2026-11-30 (a third session; docs/NOTES.md
+# item 184, README.md).
 # Is the ffma >= 1 GFLOP class's gap (0.889x on large_rows.csv, run54 PART=2) in the kernels or in the search?
 # run54's default search (`--fp32-math ffma --min-search 2`) evaluated 25-80 of 75-198 candidates a row and
 # the same build picked different KIND 0 tiles on 8448x1500x2816 in two runs (1670.7 against 1738.4 µs). The
