@@ -14,7 +14,8 @@
 #   KIND 2 tiles, every split, the two 3x3 rows, each build twice. run114: step (one thread) 10.89, two 10.70 µs
 #   on 64x64 without a split (28x28 c256 k512). Prediction: NPROD 4 within 1% of 2 (item 182: the second thread
 #   gained 2-4%, so the copies' issue is no longer the bound). Build: git apply docs/results/conv/next_nprod4.diff
-#   && make && mkdir -p .gpu/c4 && cp dlbtune .gpu/c4/ && git checkout templates/conv_fp16.cu && make (no spill: 64x64 STAGES 8 102 registers, 128x128 WARPS_M 2 168, as with NPROD 2).
+#   && make && mkdir -p .gpu/c4 && cp dlbtune .gpu/c4/ && git checkout templates/conv_fp16.cu && make (no spill:
+#   64x64 STAGES 8 102 registers, 128x128 WARPS_M 2 168, as with NPROD 2).
 O=$OUT
 if [ "${PART:-1}" = 2 ]; then
 	. .gpu/env.sh
