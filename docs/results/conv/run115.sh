@@ -1,7 +1,7 @@
 #!/bin/bash
 # Device calls 115 for convolution (issue 28), prepared 2026-11-30 (a third session). Not run.
-# PART=1: the batch-1 and speech rows (batch1_speech_inference.csv, 67 rows) on the landed two-producer build (NOTES items
-# 182-183): run111.sh's thirds (PART=2, 3, 4: rows 1-23, 24-45, 46-67), default search, fresh databases, one call.
+# PART=1: the batch-1 and speech rows (batch1_speech_inference.csv, 67 rows) on the landed two-producer build
+# (NOTES items 182-183): run111.sh's thirds (PART=2, 3, 4: rows 1-23, 24-45, 46-67), default search, fresh databases, one call.
 # run111 (e20a9d1, one H200): batch 1 1.298x, speech 1.336x, all 67 1.299x. run114 PART=3 ran the first third on
 # this code: times 0.988 of the base's, paired 1.471x -> 1.473x.
 # Prediction: times 0.98-0.99 of run111's over the 67 rows; batch 1 1.30-1.33x (cuDNN's run-to-run moves are as
