@@ -1,7 +1,8 @@
 #!/bin/bash
 # Device calls 115 for convolution (issue 28), prepared 2026-11-30 (a third session). Not run.
 # PART=1: the batch-1 and speech rows (batch1_speech_inference.csv, 67 rows) on the landed two-producer build
-# (NOTES items 182-183): run111.sh's thirds (PART=2, 3, 4: rows 1-23, 24-45, 46-67), default search, fresh databases, one call.
+# (NOTES items 182-183): run111.sh's thirds (PART=2, 3, 4: rows 1-23, 24-45, 46-67), default search, fresh
+# databases, one call.
 # run111 (e20a9d1, one H200): batch 1 1.298x, speech 1.336x, all 67 1.299x. run114 PART=3 ran the first third on
 # this code: times 0.988 of the base's, paired 1.471x -> 1.473x.
 # Prediction: times 0.98-0.99 of run111's over the 67 rows; batch 1 1.30-1.33x (cuDNN's run-to-run moves are as
@@ -10,12 +11,23 @@
 # dlbtune and .gpu.
 # PART=1 (default, about 450 s: each third is cut at LIMIT, default 185 s). Then here:
 #   python3 docs/results/conv/latency_bound.py (after adding logs/run115/batch1_speech.csv to its list).
-# PART=2 (about 60 s): NPROD 4 (next_nprod4.diff: four producer threads) against HEAD's 2, run114 PART=2's three
-#   KIND 2 tiles, every split, the two 3x3 rows, each build twice. run114: step (one thread) 10.89, two 10.70 µs
-#   on 64x64 without a split (28x28 c256 k512). Prediction: NPROD 4 within 1% of 2 (item 182: the second thread
-#   gained 2-4%, so the copies' issue is no longer the bound). Build: git apply docs/results/conv/next_nprod4.diff
-#   && make && mkdir -p .gpu/c4 && cp dlbtune .gpu/c4/ && git checkout templates/conv_fp16.cu && make (no spill:
-#   64x64 STAGES 8 102 registers, 128x128 WARPS_M 2 168, as with NPROD 2).
+# PART=2 (about 90 s): three builds on run114 PART=2's three KIND 2 tiles, every split, the two 3x3 rows, each
+#   build twice:
+#   - two: HEAD (two producer threads). run114: step (one thread) 10.89, two 10.70 µs on 64x64 without a
+#     split (28x28 c256 k512).
+#   - four: next_nprod4.diff (NPROD 4; no spill: 64x64 STAGES 8 102 registers, 128x128 WARPS_M 2 168).
+#     Prediction: within 1% of two (item 182: the second thread gained 2-4%, so the copies' issue is no
+#     longer the bound).
+#   - lean: next_consumer_lean.diff, the consumers' barrier addresses held in registers instead of rebuilt from
+#     SR_CgaCtaId every k-tile, and the stage and phase stepped instead of it % STAGES: the 64x64 loop 73 -> 66
+#     instructions, the full barrier's wait 4 instructions from the top instead of 18; 102 -> 114 registers, no
+#     spill in fp16's 64 KIND 2 and BN 256 kernels or fp32's KIND 2 NCHW ones. Prediction: 64x64 without a
+#     split 10.70 -> 10.2-10.5 µs if the consumers' path to the wait was on the critical path (run114 PART=1:
+#     37.5% of the base's stall samples on that wait's branch), else within 1%.
+#   Builds: for each of (next_nprod4.diff, c4) and (next_consumer_lean.diff, clean): git apply
+#   docs/results/conv/DIFF && make && mkdir -p .gpu/DIR && cp dlbtune .gpu/DIR/ && git checkout
+#   templates/conv_fp16.cu; then make (./dlbtune: HEAD).
+#   Before either lands: run114.sh PART=0 and PART=4 with BIN=its build (gpu_conv fp32 and fp16).
 O=$OUT
 if [ "${PART:-1}" = 2 ]; then
 	. .gpu/env.sh
@@ -25,8 +37,8 @@ if [ "${PART:-1}" = 2 ]; then
 	cfgs="BM=64 BN=64 BK=64 WARPS_M=1 WARPS_N=1 STAGES=8 KIND=2|BM=64 BN=128 BK=64 WARPS_M=1 WARPS_N=1 STAGES=8 KIND=2"
 	cfgs="$cfgs|BM=128 BN=128 BK=64 WARPS_M=2 WARPS_N=1 STAGES=4 KIND=2"
 	for pass in 1 2; do
-		for b in two four; do
-			bin=./dlbtune; [ $b = four ] && bin=.gpu/c4/dlbtune
+		for b in two four lean; do
+			bin=./dlbtune; [ $b = four ] && bin=.gpu/c4/dlbtune; [ $b = lean ] && bin=.gpu/clean/dlbtune
 			for name in 28 84; do
 				l=l$name
 				timeout -s INT -k 5 60 $bin --op conv --prec fp16 --layout NHWC ${!l} --n 1 --s 3 --r 3 --pad-w 1 --pad-h 1 \
@@ -46,8 +58,9 @@ for line in open(sys.argv[1]):
         t[(m.group(1), "%sx%s W%s S%s split %s" % (m.group(3), m.group(4), m.group(5), m.group(6), m.group(7) or "1"))][m.group(2)].append(float(m.group(8)))
 for k in sorted(t):
     v = t[k]
-    if v["two"] and v["four"]:
-        print("  %s %-26s two %s  four %s  four/two %.3f" % (k + (" ".join("%.2f" % x for x in v["two"]), " ".join("%.2f" % x for x in v["four"]), min(v["four"]) / min(v["two"]))))
+    if v["two"]:
+        print("  %s %-26s " % k + "  ".join("%s %s" % (b, " ".join("%.2f" % x for x in v[b])) for b in ("two", "four", "lean")) +
+              "".join("  %s/two %.3f" % (b, min(v[b]) / min(v["two"])) for b in ("four", "lean") if v[b]))
 PY
 	gzip -f $O/*.err
 	exit 0
