@@ -18,10 +18,12 @@
 #   - four: next_nprod4.diff (NPROD 4; no spill: 64x64 STAGES 8 102 registers, 128x128 WARPS_M 2 168).
 #     Prediction: within 1% of two (item 182: the second thread gained 2-4%, so the copies' issue is no
 #     longer the bound).
-#   - lean: next_consumer_lean.diff, the consumers' barrier addresses held in registers instead of rebuilt from
-#     SR_CgaCtaId every k-tile, and the stage and phase stepped instead of it % STAGES: the 64x64 loop 73 -> 66
-#     instructions, the full barrier's wait 4 instructions from the top instead of 18; 102 -> 114 registers, no
-#     spill in fp16's 64 KIND 2 and BN 256 kernels or fp32's KIND 2 NCHW ones. Prediction: 64x64 without a
+#   - lean: next_consumer_lean.diff, the barrier addresses (and the producer's ring base) held in registers
+#     instead of rebuilt from SR_CgaCtaId every k-tile, and the stage, phase and producer turn stepped instead of
+#     it % STAGES, it / STAGES, it % NPROD, in the consumers and KIND 2's producer: the consumers' 64x64 loop
+#     73 -> 66 instructions, the full barrier's wait 4 instructions from the top instead of 18, the producer's
+#     empty wait 3 from its branch instead of 16; 102 -> 114 registers, no spill in fp16's 64 KIND 2 and BN 256
+#     kernels or fp32's KIND 1 and 2 ones (NCHW and NHWC). Prediction: 64x64 without a
 #     split 10.70 -> 10.2-10.5 µs if the consumers' path to the wait was on the critical path (run114 PART=1:
 #     37.5% of the base's stall samples on that wait's branch), else within 1%.
 #   Builds: for each of (next_nprod4.diff, c4) and (next_consumer_lean.diff, clean): git apply
