@@ -851,6 +851,10 @@ __device__ __forceinline__ void conv_body_direct_ld(const h16 *__restrict__ x, c
 #define NPROD 2
 #endif
 static_assert(NPROD >= 1 && NPROD <= 4, "one producer thread a warp of the producer warpgroup");
+// A producer thread's parity wait on a stage's empty barrier tells its use u from use u - 2 only if use u - 2 is
+// known released. The thread's previous wait (NPROD k-tiles back) saw the release of the k-tile STAGES before that,
+// which implies use u - 2's release when the consumers release stages in order and NPROD <= STAGES.
+static_assert(KIND != 2 || NPROD <= STAGES, "each producer thread must have seen use u - 2 released");
 // the NHWC epilogue through shared memory (64 filters at a time, so BN >= 64), except where ptxas spilled with
 // it: the two-blocks-an-SM kernels (KIND 1, one consumer warpgroup of at most 32 accumulators a thread,
 // MIN_BLOCKS below; 60 bytes at 128 registers) and KIND 2 with one consumer warpgroup of 128 accumulators a
@@ -1096,7 +1100,7 @@ __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const el
 	if (tid == 0)
 		for (int s = 0; s < STAGES; s++) {
 			mb_init(full0 + 8u * s, KIND == 1 ? 128 : 1); // each producer thread's copies of the stage, or
-								       // the one thread's expect_tx (KIND 2)
+								       // one expect_tx a use (KIND 2)
 			mb_init(empty0 + 8u * s, 4 * WGS); // each consumer warp, once its wgmmas have read the stage
 		}
 	__syncthreads();
@@ -1254,8 +1258,8 @@ __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const el
 #if TF32
 			if ((t + 1) % TF32_PROMOTE == 0 || t + 1 == nk) {
 				asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-				if (lane == 0)
-					for (int j = 0; j <= t % TF32_PROMOTE; j++)
+				if (lane == 0) // oldest first: KIND 2's producer threads rely on the stages coming back in order
+					for (int j = t % TF32_PROMOTE; j >= 0; j--)
 						mb_arrive(empty0 + 8u * ((it - j) % STAGES));
 #pragma unroll
 				for (int i = 0; i < WMI; i++)
