@@ -9,13 +9,16 @@
 # large as the change); the issue's 1.5x not met.
 # Build here (./bootstrap && ./configure && make on HEAD), bundle (../shared/gpu/bundle .gpu ./dlbtune), carry
 # dlbtune and .gpu.
-# PART=1 (default, about 450 s: each third is cut at LIMIT, default 185 s). Then here:
+# First, before these: OUT=... PART=0 BIN=./dlbtune bash docs/results/conv/run114.sh (gpu_conv fp32, about 250 s):
+#   33687b6 (the 3xTF32 consumers release a group's stages oldest first; NOTES item 187) has not run on a GPU.
+# PART=1 (default, about 420 s: each third is cut at LIMIT, default 175 s; run111's took 125-142 s). Then here:
 #   python3 docs/results/conv/latency_bound.py (after adding logs/run115/batch1_speech.csv to its list).
 # PART=2 (about 90 s): three builds on run114 PART=2's three KIND 2 tiles, every split, the two 3x3 rows, each
 #   build twice:
 #   - two: HEAD (two producer threads). run114: step (one thread) 10.89, two 10.70 µs on 64x64 without a
 #     split (28x28 c256 k512).
-#   - four: next_nprod4.diff (NPROD 4; no spill: 64x64 STAGES 8 102 registers, 128x128 WARPS_M 2 168).
+#   - four: next_nprod4.diff (NPROD 4, or STAGES where fewer, as the wait's parity needs; no spill: 64x64
+#     STAGES 8 102 registers, 128x128 WARPS_M 2 168).
 #     Prediction: within 1% of two (item 182: the second thread gained 2-4%, so the copies' issue is no
 #     longer the bound).
 #   - lean: next_consumer_lean.diff, the barrier addresses (and the producer's ring base) held in registers
@@ -44,13 +47,14 @@ if [ "${PART:-1}" = 2 ]; then
 			for name in 28 84; do
 				l=l$name
 				timeout -s INT -k 5 60 $bin --op conv --prec fp16 --layout NHWC ${!l} --n 1 --s 3 --r 3 --pad-w 1 --pad-h 1 \
-					--only "$cfgs" --strategy exhaustive --paired 0 --db /tmp/db5_${b}_${name}_$pass >/dev/null 2>$O/${b}_${name}_$pass.err
+					--only "$cfgs" --strategy exhaustive --paired 0 -v --db /tmp/db5_${b}_${name}_$pass >/dev/null 2>$O/${b}_${name}_$pass.err
 				echo "== $name $b pass $pass: exit $?; $(grep -o '([0-9]* ok, [0-9]* wrong, [0-9]* faults)' $O/${b}_${name}_$pass.err)"
 				$bin db show --db /tmp/db5_${b}_${name}_$pass --op conv --prec fp16 --layout NHWC ${!l} --n 1 --s 3 --r 3 \
 					--pad-w 1 --pad-h 1 --only "$cfgs" 2>&1 | grep " ok " | sed "s/^/$name $b $pass /" >>$O/points.txt
 			done
 		done
 	done
+	grep -h "wrong\|fault" $O/*.err | grep -v " 0 wrong, 0 faults" | head -4
 	python3 - $O/points.txt <<'PY'
 import collections, re, sys
 t = collections.defaultdict(lambda: collections.defaultdict(list))
@@ -69,7 +73,7 @@ PY
 fi
 for p in 2 3 4; do
 	mkdir -p $O/t$p
-	OUT=$O/t$p PART=$p LIMIT=${LIMIT:-185} bash docs/results/conv/run111.sh
+	OUT=$O/t$p PART=$p LIMIT=${LIMIT:-175} bash docs/results/conv/run111.sh
 done
 python3 - $O/t2/b1s_2.csv $O/t3/b1s_3.csv $O/t4/b1s_4.csv <<'PY' | tee $O/summary.txt
 import csv, math, sys
