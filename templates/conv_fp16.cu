@@ -1119,7 +1119,12 @@ __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const el
 		const int pw = pt / 32;
 		asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<unsigned long long>(tmx)) : "memory");
 		asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<unsigned long long>(tmw)) : "memory");
-		int it = 0;
+		// held in registers, as the consumers' (ptxas rebuilt them from SR_CgaCtaId every k-tile)
+		u32 fullp = full0, emptyp = empty0, sbp = sbase;
+		asm volatile("" : "+r"(fullp), "+r"(emptyp), "+r"(sbp));
+		// the ring's k-tile count it so far, stepped: it % STAGES, the empty barrier's parity ((it / STAGES) & 1) ^ 1,
+		// and it % NPROD, whose producer thread fills the stage
+		u32 pst = 0, pph = 1, turn = 0;
 #pragma unroll 1
 		for (i64 tile = first_tile(persist); tile < ntile; tile += tstep) {
 			const i64 m0 = (persist ? tile / tn : blockIdx.x) * (i64)BM;
@@ -1134,11 +1139,11 @@ __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const el
 			int c = gbeg - rs0 * d.C, r = rs0 / d.S, s = rs0 - r * d.S;
 #endif
 #pragma unroll 1
-			for (int t = 0; t < nk; t++, it++) {
-				if (it % NPROD == pw) {
-					const int st = it % STAGES;
-					mb_wait(empty0 + 8u * st, ((it / STAGES) & 1) ^ 1);
-					const u32 sb = sbase + (u32)st * WG_STAGE, full = full0 + 8u * st;
+			for (int t = 0; t < nk; t++) {
+				if (turn == (u32)pw) {
+					const u32 st = pst;
+					mb_wait(emptyp + 8u * st, pph);
+					const u32 sb = sbp + st * WG_STAGE, full = fullp + 8u * st;
 					const int g = gbeg + t * BK;
 					mb_expect_tx(full, WG_STAGE);
 #if X2D // a 1x1 filter, stride 1, no padding: pixels m0.. of the matrix [N·H·W][C], channels g..
@@ -1148,6 +1153,12 @@ __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const el
 						   (unsigned short)(r * d.dil_h), full);
 #endif
 					tma_tile(sb + BM * 128u, tmw, g, k0, full);
+				}
+				if (++turn == NPROD)
+					turn = 0;
+				if (++pst == STAGES) {
+					pst = 0;
+					pph ^= 1;
 				}
 #if !X2D // every producer thread steps through every k-tile
 				for (c += BK; c >= d.C; c -= d.C)
@@ -1213,7 +1224,12 @@ __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const el
 #endif
 	const int lane = tid % 32, warp = (tid / 32) % 4, wg = tid / 128;
 	const unsigned long long da0 = wg_desc(sbase + (u32)wg * WMI * 64u * 128u), db0 = wg_desc(sbase + BM * 128u);
+	// the barriers' addresses held in registers: otherwise ptxas rebuilds them from SR_CgaCtaId every k-tile, a
+	// chain of four dependent instructions ahead of the full barrier's wait
+	u32 fullc = full0, emptyc = empty0;
+	asm volatile("" : "+r"(fullc), "+r"(emptyc));
 	int it = 0;
+	u32 cst = 0, cph = 0; // it % STAGES and (it / STAGES) & 1, stepped with it
 #pragma unroll 1
 	for (i64 tile = first_tile(persist); tile < ntile; tile += tstep) {
 		const i64 m0 = (persist ? tile / tn : blockIdx.x) * (i64)BM;
@@ -1236,12 +1252,16 @@ __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const el
 #endif
 #pragma unroll 1
 		for (int t = 0; t < nk; t++, it++) {
-			const int st = it % STAGES;
-			mb_wait(full0 + 8u * st, (it / STAGES) & 1);
+			const u32 st = cst;
+			mb_wait(fullc + 8u * st, cph);
+			if (++cst == STAGES) {
+				cst = 0;
+				cph ^= 1;
+			}
 #if KIND == 1 // cp.async wrote the stage through the generic proxy; wgmma reads it through the async one
 			asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 #endif
-			const unsigned long long soff = (unsigned long long)(((u32)st * WG_STAGE) >> 4);
+			const unsigned long long soff = (unsigned long long)((st * WG_STAGE) >> 4);
 			asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #pragma unroll
 			for (int kk = 0; kk < 4; kk++) // k16 (TF32: k8) a step: 32 bytes along the line
@@ -1260,7 +1280,7 @@ __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const el
 				asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
 				if (lane == 0) // oldest first: KIND 2's producer threads rely on the stages coming back in order
 					for (int j = t % TF32_PROMOTE; j >= 0; j--)
-						mb_arrive(empty0 + 8u * ((it - j) % STAGES));
+						mb_arrive(emptyc + 8u * ((it - j) % STAGES));
 #pragma unroll
 				for (int i = 0; i < WMI; i++)
 #pragma unroll
@@ -1271,14 +1291,14 @@ __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const el
 			}
 #else
 			asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory"); // the previous k-tile's have retired
-			if (t > 0 && lane == 0)
-				mb_arrive(empty0 + 8u * ((it - 1) % STAGES));
+			if (t > 0 && lane == 0) // the previous k-tile's stage
+				mb_arrive(emptyc + 8u * (st == 0 ? STAGES - 1 : st - 1));
 #endif
 		}
 #if !TF32
 		asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
 		if (nk > 0 && lane == 0) // the tile's last stage
-			mb_arrive(empty0 + 8u * ((it - 1) % STAGES));
+			mb_arrive(emptyc + 8u * ((it - 1) % STAGES));
 #endif
 #pragma unroll
 		for (int i = 0; i < WMI; i++)
