@@ -1,5 +1,15 @@
 #!/bin/bash
-# Device calls 115 for convolution (issue 28), prepared 2026-11-30 (a third session). Not run.
+# Device calls 115 for convolution (issue 28), prepared 2026-11-30 (a third session); run 2026-11-30 (a fourth
+# session) on one H200, five calls on one machine, logs in logs/run115 (docs/NOTES.md items 188-190):
+#   1. mkdir -p $OUT/p0 $OUT/p2; OUT=$OUT/p0 PART=0 BIN=./dlbtune bash docs/results/conv/run114.sh;
+#      OUT=$OUT/p2 PART=2 bash docs/results/conv/run115.sh  (./dlbtune = 7ee2481)      -> part0_head, part2
+#   2. OUT=$OUT/p4 PART=4 BIN=.gpu/clean/dlbtune bash docs/results/conv/run114.sh        -> lean_fp16
+#   3. OUT=$OUT/p0l PART=0 BIN=.gpu/clean/dlbtune bash docs/results/conv/run114.sh       -> lean_fp32
+#   4. cp .gpu/clean/dlbtune ./dlbtune; OUT=$OUT/p1 PART=1 LIMIT=165 bash docs/results/conv/run115.sh
+#      (PART=1 on the lean build, which landed as 7530236)                               -> part1_lean
+#   5. for p in 2 4: OUT=$OUT/h$p PART=$p LIMIT=140 bash docs/results/conv/run111.sh  (./dlbtune = 7ee2481: the
+#      first and last thirds on HEAD, for a same-machine A/B; the first cut at 140 s after 20 of its 23 rows)
+#                                                                                         -> head_thirds
 # PART=1: the batch-1 and speech rows (batch1_speech_inference.csv, 67 rows) on the landed two-producer build
 # (NOTES items 182-183): run111.sh's thirds (PART=2, 3, 4: rows 1-23, 24-45, 46-67), default search, fresh
 # databases, one call.
