@@ -1,0 +1,27 @@
+#!/usr/bin/env python3
+"""run116.sh PART=2's table: for each row of the two builds' CSVs (DIR/{base,ds}_{1,2}.csv), the better of the two
+passes' tuned times, and ds / base; then the geomean. ab_direct116.py DIR"""
+import csv, math, sys
+
+KEY = "w h c n k s r pad-w pad-h stride-w stride-h".split()
+
+
+def load(f):
+    try:
+        return {tuple(r[x] for x in KEY): float(r["tuned_us"]) for r in csv.DictReader(open(f))}
+    except (OSError, KeyError, ValueError):
+        return {}
+
+
+t = {(b, p): load("%s/%s_%d.csv" % (sys.argv[1], b, p)) for b in ("base", "ds") for p in (1, 2)}
+rows = sorted(set(t[("base", 1)]) | set(t[("base", 2)]))
+rat = []
+for k in rows:
+    v = {b: min([t[(b, p)][k] for p in (1, 2) if k in t[(b, p)]] or [float("nan")]) for b in ("base", "ds")}
+    r = v["ds"] / v["base"]
+    if r == r:
+        rat.append(r)
+    print("  %sx%s c%s n%s k%s %sx%s stride %s: base %.2f us, ds %.2f us, ds/base %.3f" %
+          (k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[9], v["base"], v["ds"], r))
+if rat:
+    print("  geomean ds/base %.3f over %d rows" % (math.exp(sum(map(math.log, rat)) / len(rat)), len(rat)))
