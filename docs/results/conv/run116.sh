@@ -18,7 +18,7 @@
 # PART=2 (about 250 s): next_direct_store.diff (ds) against HEAD (base) on the 14 batch-1, 2 and 4 rows that KIND
 #   3 or 4 won in run115 (direct_rows116.csv), KIND 3 and 4 alone, exhaustive, each build twice (the second pass
 #   --retune on the first's database, its kernels cached). ds: the direct kernels' NHWC epilogue with K even and
-#   the whole filter tile in y (every row here) stores two filters at a time with no check a store; in 224x224
+#   the whole filter tile in y (13 of the 14 rows; not 480x48 c1 k16, BN 32) stores two filters at a time with no check a store; in 224x224
 #   c3's kernel a store goes from about 13 instructions and 3 branches to 2 (F2FP, STG), about 330 fewer
 #   instructions a thread. Prediction: if the epilogue's issue is on the critical path, 224x224 c3 and 700x161
 #   c1 k64 (the most output a thread) 5-15% faster; else within 2%.
