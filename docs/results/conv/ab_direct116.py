@@ -7,10 +7,17 @@ KEY = "w h c n k s r pad-w pad-h stride-w stride-h".split()
 
 
 def load(f):
+    t = {}
     try:
-        return {tuple(r[x] for x in KEY): float(r["tuned_us"]) for r in csv.DictReader(open(f))}
-    except (OSError, KeyError, ValueError):
-        return {}
+        rows = list(csv.DictReader(open(f)))
+    except OSError:
+        return t
+    for r in rows:  # a row without a time (n/a) is left out, not the file
+        try:
+            t[tuple(r[x] for x in KEY)] = float(r["tuned_us"])
+        except (KeyError, ValueError, TypeError):
+            pass
+    return t
 
 
 t = {(b, p): load("%s/%s_%d.csv" % (sys.argv[1], b, p)) for b in ("base", "ds") for p in (1, 2)}

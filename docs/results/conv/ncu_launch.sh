@@ -12,6 +12,7 @@ GRID=${GRID:-} CLUSTER=${CLUSTER:-1} OURS=${OURS:-regex:conv_nhwc} VENDOR=${VEND
 here=$(dirname "$0")
 t0=$(date +%s)
 o=$OUT/$TAG
+rm -rf /tmp/ncu_${TAG}_* # a database left by an earlier run would answer the problem, and nothing would launch
 run=("$BIN" $ROW --power-ms 0 --paired 0 --only "$CFG" --strategy exhaustive --fixed-samples 1)
 src=(--section SourceCounters --page source --print-source sass --csv)
 det=(--section SpeedOfLight --section WarpStateStats --section LaunchStats --section MemoryWorkloadAnalysis --csv --page details)
@@ -51,21 +52,21 @@ for r in rows[1:]:
 PY
 }
 if [ -n "$id" ]; then
-	timeout -k 5 120 ncu --clock-control none -k $OURS --launch-skip $id --launch-count 1 "${src[@]}" "${run[@]}" --db /tmp/ncu_${TAG}_s \
+	timeout -k 5 100 ncu --clock-control none -k $OURS --launch-skip $id --launch-count 1 "${src[@]}" "${run[@]}" --db /tmp/ncu_${TAG}_s \
 		>${o}_ours_source.csv 2>${o}_ours_source.err
 	echo "== $TAG ours, source page: exit $? in $(( $(date +%s) - t0 )) s"
 	python3 $here/../gemm_fp32/ncu_source.py ${o}_ours_source.csv --top 12
-	timeout -k 5 120 ncu --clock-control none -k $OURS --launch-skip $id --launch-count 1 "${det[@]}" "${run[@]}" --db /tmp/ncu_${TAG}_d \
+	timeout -k 5 100 ncu --clock-control none -k $OURS --launch-skip $id --launch-count 1 "${det[@]}" "${run[@]}" --db /tmp/ncu_${TAG}_d \
 		>${o}_ours_details.csv 2>${o}_ours_details.err
 	echo "== $TAG ours, details: exit $? in $(( $(date +%s) - t0 )) s"
 	details ${o}_ours_details.csv
 fi
 if [ -n "$VENDOR" ]; then # its second launch in the process: cudnnFind's trial, then the harness's
-	timeout -k 5 150 ncu --clock-control none -k $VENDOR --launch-skip 1 --launch-count 1 "${src[@]}" "${run[@]}" --db /tmp/ncu_${TAG}_v \
+	timeout -k 5 120 ncu --clock-control none -k $VENDOR --launch-skip 1 --launch-count 1 "${src[@]}" "${run[@]}" --db /tmp/ncu_${TAG}_v \
 		>${o}_cudnn_source.csv 2>${o}_cudnn_source.err
 	echo "== $TAG cuDNN, source page: exit $? in $(( $(date +%s) - t0 )) s"
 	python3 $here/../gemm_fp32/ncu_source.py ${o}_cudnn_source.csv --top 12
-	timeout -k 5 150 ncu --clock-control none -k $VENDOR --launch-skip 1 --launch-count 1 "${det[@]}" "${run[@]}" --db /tmp/ncu_${TAG}_w \
+	timeout -k 5 120 ncu --clock-control none -k $VENDOR --launch-skip 1 --launch-count 1 "${det[@]}" "${run[@]}" --db /tmp/ncu_${TAG}_w \
 		>${o}_cudnn_details.csv 2>${o}_cudnn_details.err
 	echo "== $TAG cuDNN, details: exit $? in $(( $(date +%s) - t0 )) s"
 	details ${o}_cudnn_details.csv
