@@ -80,6 +80,8 @@ __device__ __forceinline__ void conv_direct_store(const float (&acc)[MI][NI][4],
 {
 	const int gid = lane / 4, t4 = lane % 4;
 	const i64 PQ = (i64)d.P * d.Q;
+	// NHWC, K even and every filter of the tile in y (the usual case): two filters a store, no check a store
+	const bool whole = NHWC && d.K % 2 == 0 && k0 + 8 * NI <= d.K;
 	// y: pixel (p0 + pr, q0 + pc (+8)), filters k0 + 8j + 2·t4 (+1)
 #pragma unroll
 	for (int i = 0; i < MI; i++) {
@@ -90,6 +92,13 @@ __device__ __forceinline__ void conv_direct_store(const float (&acc)[MI][NI][4],
 			if (p >= d.P || q >= d.Q)
 				continue;
 			const i64 m = ((i64)n * d.P + p) * d.Q + q, yp = conv_ypix_n<NHWC>(d, PQ, m, n);
+			if (whole) {
+				T *yk = y + m * d.K + k0 + t4 * 2;
+#pragma unroll
+				for (int j = 0; j < NI; j++)
+					Put::two(yk + j * 8, acc[i][j][2 * h], acc[i][j][2 * h + 1]);
+				continue;
+			}
 #pragma unroll
 			for (int j = 0; j < NI; j++) {
 				const int k = k0 + j * 8 + t4 * 2;
