@@ -1,5 +1,10 @@
 #!/bin/bash
-# Device calls 116 for convolution (issue 28), prepared 2026-11-30 (a fourth session). Not run.
+# Device calls 116 for convolution (issue 28), prepared 2026-11-30 (a fourth session); run 2026-11-30 (a fifth
+# session) on one H200, five calls on one machine, logs in logs/run116 (docs/NOTES.md items 194-196):
+#   1. PART=1 then PART=3 in one call -> part1, part3   2. PART=2 -> part2
+#   3, 4. OUT=... PART=0 (gpu_conv fp32), then PART=4 (fp16) BIN=.gpu/cds/dlbtune bash docs/results/conv/run114.sh
+#      -> ds_gpu_conv   5. cp .gpu/cds/dlbtune ./dlbtune; OUT=$OUT/p1 PART=1 LIMIT=160 bash docs/results/conv/run115.sh
+#      -> part1_batch1_ds. ds landed as cc8f19e; MC not landed.
 # Where do the batch-1 rows with room still lose time, now that KIND 2's k-tile loop is lean (7530236)? run115's
 # batch-1 rows where cuDNN is at least 1.5x the measured floor are at 1.495x (latency_bound.py); the lowest are
 # KIND 3's first layers (700x161 c1 k64 5x5 stride 2: 7.69 µs, 0.98x; 224x224 c3 k64 3x3: 10.64 µs, 1.03x;
