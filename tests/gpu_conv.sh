@@ -14,7 +14,8 @@
 # ones after copying x and w to NHWC) and int8 (C padded to a multiple of 4; exact).
 # 0 wrong, 0 faults, every row verified, split-K tried. int8: cuDNN's int8 verified and timed on an NHWC row,
 # n/a with its reason on NCHW ones, and cuDNN fp16 timed on every row.
-# GPU_CONV_PRECS="fp16" runs one precision. Exit 77 without a GPU.
+# GPU_CONV_PRECS="fp16" runs one precision; GPU_CONV_DIRECT=1 only the direct kernels' passes (KIND 3 and 4 alone:
+# every candidate of theirs on every row they apply to), for a change to those kernels alone. Exit 77 without a GPU.
 top_builddir=${top_builddir:-.}
 top_srcdir=${top_srcdir:-.}
 bin="$top_builddir/dlbtune"
@@ -24,6 +25,7 @@ trap 'rm -rf "$tmp"' EXIT
 require_gpu gpu_conv
 fail=0
 for prec in ${GPU_CONV_PRECS:-fp32 fp16 int8}; do
+	[ "${GPU_CONV_DIRECT:-0}" = 1 ] && continue
 	"$bin" --op conv --suite "$top_srcdir/tests/conv_awkward.csv" --prec $prec --strategy exhaustive --fixed-samples 1 --db "$tmp/db" \
 		--csv -v >"$tmp/out.csv" 2>"$tmp/err"
 	rc=$?

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""run116.sh PART=2's table: for each row of the two builds' CSVs (DIR/{base,ds}_{1,2}.csv), the better of the two
-passes' tuned times, and ds / base; then the geomean. ab_direct116.py DIR"""
+"""run116.sh PART=2's table: for each row of the two builds' CSVs (DIR/{A,B}_{1,2}.csv; A and B default to base and
+ds), the better of the two passes' tuned times, and B / A; then the geomean. ab_direct116.py DIR [A B]"""
 import csv, math, sys
 
 KEY = "w h c n k s r pad-w pad-h stride-w stride-h".split()
@@ -20,15 +20,16 @@ def load(f):
     return t
 
 
-t = {(b, p): load("%s/%s_%d.csv" % (sys.argv[1], b, p)) for b in ("base", "ds") for p in (1, 2)}
-rows = sorted(set(t[("base", 1)]) | set(t[("base", 2)]))
+A, B = sys.argv[2:4] if len(sys.argv) > 3 else ("base", "ds")
+t = {(b, p): load("%s/%s_%d.csv" % (sys.argv[1], b, p)) for b in (A, B) for p in (1, 2)}
+rows = sorted(set(t[(A, 1)]) | set(t[(A, 2)]))
 rat = []
 for k in rows:
-    v = {b: min([t[(b, p)][k] for p in (1, 2) if k in t[(b, p)]] or [float("nan")]) for b in ("base", "ds")}
-    r = v["ds"] / v["base"]
+    v = {b: min([t[(b, p)][k] for p in (1, 2) if k in t[(b, p)]] or [float("nan")]) for b in (A, B)}
+    r = v[B] / v[A]
     if r == r:
         rat.append(r)
-    print("  %sx%s c%s n%s k%s %sx%s stride %s: base %.2f us, ds %.2f us, ds/base %.3f" %
-          (k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[9], v["base"], v["ds"], r))
+    print("  %sx%s c%s n%s k%s %sx%s stride %s: %s %.2f us, %s %.2f us, %s/%s %.3f" %
+          (k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[9], A, v[A], B, v[B], B, A, r))
 if rat:
-    print("  geomean ds/base %.3f over %d rows" % (math.exp(sum(map(math.log, rat)) / len(rat)), len(rat)))
+    print("  geomean %s/%s %.3f over %d rows" % (B, A, math.exp(sum(map(math.log, rat)) / len(rat)), len(rat)))
