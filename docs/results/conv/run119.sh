@@ -28,16 +28,4 @@ for p in fp32 fp16; do
 	DLB_REQUIRE_GPU=1 GPU_CONV_DIRECT=1 GPU_CONV_PRECS=$p top_builddir=.gpu/ck3 timeout 250 sh tests/gpu_conv.sh >$OUT/gpu_conv_direct_$p.txt 2>&1
 	echo "== gpu_conv direct $p (.gpu/ck3/dlbtune): exit $? at $(( $(date +%s) - t0 )) s"; tail -4 $OUT/gpu_conv_direct_$p.txt
 done
-O=$OUT/ab
-rm -rf $O /tmp/db10_* && mkdir -p $O
-for pass in 1 2; do
-	for b in ds k3; do
-		re=; [ $pass = 2 ] && re=--retune
-		timeout -s INT -k 5 120 .gpu/c$b/dlbtune --op conv --prec fp16 --layout NHWC --suite $d/direct_rows116.csv \
-			--only "KIND=3|KIND=4" --strategy exhaustive --paired 0 $re -v --db /tmp/db10_$b --csv >$O/${b}_$pass.csv 2>$O/${b}_$pass.err
-		echo "== $b pass $pass: exit $? at $(( $(date +%s) - t0 )) s; $(grep -c ' ok, 0 wrong, 0 faults)' $O/${b}_$pass.err) of 14 rows without a wrong answer or fault"
-	done
-done
-python3 $d/ab_direct116.py $O ds k3
-gzip -f $O/*.err
-tar czf $OUT/ab.tgz -C $O . && rm -rf $O
+OUT=$OUT A=ds BIN_A=.gpu/cds/dlbtune B=k3 BIN_B=.gpu/ck3/dlbtune bash $d/ab_direct.sh
