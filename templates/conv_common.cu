@@ -73,15 +73,18 @@ __device__ __forceinline__ i64 conv_ypix_n(const conv_shape &d, i64 PQ, i64 m, i
 // The direct kernels' epilogue (fp32's KIND 3, fp16's KIND 3 and 4): a warp's MI strips of 16 pixels x NI·8
 // filters in mma.sync's accumulator layout, strip s at row s / (DQ / 16) of a tile DQ pixels wide from (p0, q0)
 // of image n, filters from k0. Put writes y's elements: Put::two(p, a, b) two adjacent filters of an NHWC pixel
-// in one store (p aligned to it), Put::one(p, a) one.
-template <int NHWC, int MI, int NI, int DQ, class Put, class T>
+// in one store (p aligned to it), Put::one(p, a) one. PRED: NHWC with K even stores every pair under one predicate
+// a column (k < K), whole tiles and partial ones alike; else a tile wholly in y stores unchecked and a partial one
+// tests each pair (docs/NOTES.md items 195, 197: fp16's KIND 3 gains on partial tiles with PRED, KIND 4's
+// registers move and it loses).
+template <int NHWC, int MI, int NI, int DQ, class Put, int PRED, class T>
 __device__ __forceinline__ void conv_direct_store(const float (&acc)[MI][NI][4], T *__restrict__ y, const conv_shape &d,
 						  int n, int p0, int q0, int k0, int warp, int lane)
 {
 	const int gid = lane / 4, t4 = lane % 4;
 	const i64 PQ = (i64)d.P * d.Q;
 	// NHWC, K even and every filter of the tile in y (the usual case): two filters a store, no check a store
-	const bool whole = NHWC && d.K % 2 == 0 && k0 + 8 * NI <= d.K;
+	const bool whole = !PRED && NHWC && d.K % 2 == 0 && k0 + 8 * NI <= d.K;
 	// y: pixel (p0 + pr, q0 + pc (+8)), filters k0 + 8j + 2·t4 (+1)
 #pragma unroll
 	for (int i = 0; i < MI; i++) {
@@ -97,6 +100,13 @@ __device__ __forceinline__ void conv_direct_store(const float (&acc)[MI][NI][4],
 #pragma unroll
 				for (int j = 0; j < NI; j++)
 					Put::two(yk + j * 8, acc[i][j][2 * h], acc[i][j][2 * h + 1]);
+				continue;
+			}
+			if (PRED && NHWC && d.K % 2 == 0) { // k is even: k < K holds for both filters of a pair or neither
+#pragma unroll
+				for (int j = 0; j < NI; j++)
+					if (k0 + j * 8 + t4 * 2 < d.K)
+						Put::two(y + m * d.K + k0 + j * 8 + t4 * 2, acc[i][j][2 * h], acc[i][j][2 * h + 1]);
 				continue;
 			}
 #pragma unroll

@@ -433,7 +433,7 @@ template <int NHWC>
 __device__ __forceinline__ void direct_store(const float (&acc)[MI][NI][4], h16 *__restrict__ y, const conv_shape &d,
 					     int n, int p0, int q0, int k0, int warp, int lane)
 {
-	conv_direct_store<NHWC, MI, NI, DQ, direct_put>(acc, y, d, n, p0, q0, k0, warp, lane);
+	conv_direct_store<NHWC, MI, NI, DQ, direct_put, KIND == 3>(acc, y, d, n, p0, q0, k0, warp, lane);
 }
 
 template <int NHWC>

@@ -516,7 +516,7 @@ __device__ __forceinline__ void conv_body_direct(const float *__restrict__ x, co
 		}
 	}
 
-	conv_direct_store<NHWC, DMI, DNI, DQ, direct_put>(acc, y, d, n, p0, q0, k0, warp, lane);
+	conv_direct_store<NHWC, DMI, DNI, DQ, direct_put, 0>(acc, y, d, n, p0, q0, k0, warp, lane);
 }
 #endif // KIND == 3
 
