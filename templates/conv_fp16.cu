@@ -1222,7 +1222,9 @@ __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const el
 #if WGS == 2
 	asm volatile("setmaxnreg.inc.sync.aligned.u32 184;" ::: "memory");
 #endif
-	const int lane = tid % 32, warp = (tid / 32) % 4, wg = tid / 128;
+	// the warpgroup's index broadcast from lane 0, so that ptxas knows it is the same in every lane and keeps
+	// the descriptors built from it in uniform registers (no R2UR a wgmma)
+	const int lane = tid % 32, warp = (tid / 32) % 4, wg = __shfl_sync(0xffffffffu, tid / 128, 0);
 	const unsigned long long da0 = wg_desc(sbase + (u32)wg * WMI * 64u * 128u), db0 = wg_desc(sbase + BM * 128u);
 	// the barriers' addresses held in registers: otherwise ptxas rebuilds them from SR_CgaCtaId every k-tile, a
 	// chain of four dependent instructions ahead of the full barrier's wait
