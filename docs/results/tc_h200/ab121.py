@@ -11,8 +11,8 @@ def load(f):
     except OSError:
         return t
     for r in csv.reader(lines):
-        try:  # m, n, k, layout, prec, best_config, tuned_us: the gemm CSV's first columns
-            t[(r[0], r[1], r[2], r[3])] = float(r[6])
+        try:  # m, n, k, layout, prec, best_config, kernel_family, tuned_us: the gemm CSV's first columns
+            t[(r[0], r[1], r[2], r[3])] = float(r[7])
         except (IndexError, ValueError):
             pass
     return t
