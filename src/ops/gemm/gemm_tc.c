@@ -738,21 +738,24 @@ fail:
 }
 
 /* The extra dynamic shared memory of a resident A (gemm_wgmma.cu, AR), or 0 where the launch repacks A
- * instead: fp16 A stored 'n' with columns wgmma cannot read (pack_plan's transpose: M = 35, 70 bytes), in a
+ * instead: fp16 A stored 'n' with columns wgmma cannot read (pack_plan's transpose: M = 35, 70 bytes) and B
+ * read 'n' (the specialisation NN_TN holds no NT kernel: 1x1x1 NT trapped there before), in a
  * wgmma block that holds every row of A (BM 64, M <= 64; one consumer warpgroup, TMA, one tile a block) and
  * whose k range of kc fits the ring, one k-tile a stage. The block copies its k range of A as stored into
  * shared memory (a 16-byte mbarrier slot, then (kc - 1)·lda + M elements) and lays it out there: no repack
  * launch. 0 too where that would pass the device's opt-in limit. (The kc·lda elements before a split's range
  * are a multiple of 64·lda, so its copy starts 16-byte aligned wherever A does.) */
-static int ar_may(const int *v, int int8, int ta, int a_packed_t, int64_t m)
+static int ar_may(const int *v, int int8, int ta, int tb, int a_packed_t, int64_t m)
 {
-	return is_wgmma(v) && !int8 && !ta && a_packed_t && m <= 64 && v[TC_BM] == 64 && v[TC_WGS] == 1 &&
+	return is_wgmma(v) && !int8 && !ta && !tb && a_packed_t && m <= 64 && v[TC_BM] == 64 && v[TC_WGS] == 1 &&
 	       v[TC_TMA] == 1 && !v[TC_PERSIST];
 }
 
 static size_t ar_bytes(const struct tc_state *s, const int *v, int64_t kc)
 {
-	if (!ar_may(v, s->int8, GTA(&s->p), s->pk[0].how == PACK_T, s->m) || kc > (int64_t)v[TC_STAGES] * v[TC_BK])
+	int tb = GTB(&s->p) && s->pk[1].how != PACK_T; /* B read 't' */
+	if (!ar_may(v, s->int8, GTA(&s->p), tb, s->pk[0].how == PACK_T, s->m) ||
+	    kc > (int64_t)v[TC_STAGES] * v[TC_BK])
 		return 0;
 	size_t bytes = 16 + ((size_t)((kc - 1) * s->blas.lda + s->m) * s->es_in + 15) / 16 * 16;
 	return smem_fp16(v) + bytes <= s->g->dev->smem_per_block_optin ? bytes : 0;
@@ -771,10 +774,10 @@ static int tc_spec_of(const struct dlb_problem *p, const int *v)
 		dlb_gemm_run_shape(p, &m, &n, &k);
 		pack_plan(0, ta, m, n, k, ta ? k : m, int8, &qa); /* cuBLAS's leading dimensions (vendor_cublas.c) */
 		pack_plan(1, tb, m, n, k, tb ? n : k, int8, &qb);
-		if (ar_may(v, int8, ta, qa.how == PACK_T, m))
+		tb = qb.how == PACK_T ? 0 : tb;
+		if (ar_may(v, int8, ta, tb, qa.how == PACK_T, m))
 			return GEMM_SPEC_NN_TN;
 		ta = qa.how == PACK_T ? 1 : ta;
-		tb = qb.how == PACK_T ? 0 : tb;
 	}
 	return ta * 2 + tb;
 }
@@ -791,7 +794,7 @@ static int tc_spec_used(const struct dlb_op *op, int s, const int *v)
 		return s == 2;
 	if ((s == 1 || s == 3) && v[TC_BN] % 64 != 0)
 		return 0;
-	return s != GEMM_SPEC_NN_TN || ar_may(v, 0, 0, 1, 1);
+	return s != GEMM_SPEC_NN_TN || ar_may(v, 0, 0, 0, 1, 1);
 }
 
 static int tc_launch(void *state, const struct dlb_candidate *c, int split, int set)
