@@ -1101,7 +1101,9 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const TA *__restr
 #if WGS == 2
 	asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(CONS_REGS));
 #endif
-	const int wg = tid >> 7, warp = (tid >> 5) & 3, lane = tid & 31;
+	// the warpgroup's index broadcast from lane 0, so that ptxas knows it is the same in every lane and keeps
+	// the descriptors built from it in uniform registers (no R2UR a wgmma: the conv consumers' 66312fa)
+	const int wg = __shfl_sync(0xffffffffu, tid >> 7, 0), warp = (tid >> 5) & 3, lane = tid & 31;
 	if (AR) { // A's tiles laid out by the consumers and the producer's warps 1..3 (named barrier 6)
 		if (ntiles > 0) {
 			mbar_wait(abar, 0);
