@@ -1,6 +1,7 @@
 #!/bin/bash
 # Device calls 121 (issue 28, and fp16/int8 GEMM's weak skinny rows), prepared 2026-11-30 (a sixth session). PART=3
-# ran at its end (0.978, logs/run121/part3, docs/NOTES.md item 201); PART=1 and 2 not run.
+# ran at its end (0.978, logs/run121/part3, docs/NOTES.md item 201); PART=1 and 2 ran in the next session (items 202,
+# 203: conv batch 1 1.447x, speech 1.469x; gpu_gemm_verify found a trap on HEAD, fixed by b0e980b; the diff landed).
 # PART=1 (about 420 s): conv's 67 batch-1 and speech rows (run115.sh PART=1) on HEAD's build, which has 66312fa
 #   (the conv consumers' wgmma descriptors in uniform registers: run120, 0.957 on 14 KIND 2 rows). Against run119's
 #   1.403x (batch 1) and 1.451x (speech). Prediction: speech about 1.47x, batch 1 about 1.43x.
