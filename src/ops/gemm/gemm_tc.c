@@ -739,7 +739,7 @@ fail:
 
 /* The extra dynamic shared memory of a resident A (gemm_wgmma.cu, AR), or 0 where the launch repacks A
  * instead: fp16 A stored 'n' with columns wgmma cannot read (pack_plan's transpose: M = 35, 70 bytes) and B
- * read 'n' (the specialisation NN_TN holds no NT kernel: 1x1x1 NT trapped there before), in a
+ * read 'n' (the specialisation NN_TN compiles its NT and TT kernels as traps), in a
  * wgmma block that holds every row of A (BM 64, M <= 64; one consumer warpgroup, TMA, one tile a block) and
  * whose k range of kc fits the ring, one k-tile a stage. The block copies its k range of A as stored into
  * shared memory (a 16-byte mbarrier slot, then (kc - 1)·lda + M elements) and lays it out there: no repack
