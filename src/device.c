@@ -315,6 +315,35 @@ fail:
 	return rc;
 }
 
+int dlb_tmap_tiled(struct dlb_tmap *m, int es, const void *base, int rank, const uint64_t *dims,
+		   const uint64_t *strides, const uint32_t *box)
+{
+	static void *fn;
+	int rc = 0;
+	if (rank < 2 || rank > 5)
+		DLB_FAIL(DLB_E_LIMIT, "a tensor map of rank %d (2..5)", rank);
+	DLB_CHECK(driver_entry("cuTensorMapEncodeTiled", &fn));
+	encode_tiled_fn encode = (encode_tiled_fn)fn;
+	memset(m, 0, sizeof *m);
+	cuuint64_t dim[5], str[4];
+	cuuint32_t bx[5], one[5] = {1, 1, 1, 1, 1};
+	for (int i = 0; i < rank; i++) {
+		dim[i] = dims[i], bx[i] = box[i];
+		if (i)
+			str[i - 1] = strides[i - 1];
+	}
+	CUresult r = encode((CUtensorMap *)m, tmap_type(es), (cuuint32_t)rank, (void *)base, dim, str, bx, one,
+			    CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+			    CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+	if (r != CUDA_SUCCESS)
+		DLB_FAIL(DLB_E_LIMIT,
+			 "cuTensorMapEncodeTiled: error %d (rank %d, %llu x %llu x ... elements of %d bytes, box %u x %u "
+			 "x ...)",
+			 (int)r, rank, (unsigned long long)dims[0], (unsigned long long)dims[1], es, box[0], box[1]);
+fail:
+	return rc;
+}
+
 typedef CUresult (*encode_im2col_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,
 				     const cuuint64_t *, const int *, const int *, cuuint32_t, cuuint32_t,
 				     const cuuint32_t *, CUtensorMapInterleave, CUtensorMapSwizzle,

@@ -91,6 +91,12 @@ struct dlb_tmap {
  * driver's cuTensorMapEncodeTiled (found at run time: no link to libcuda). */
 int dlb_tmap_2d(struct dlb_tmap *m, int es, const void *base, uint64_t inner, uint64_t outer, uint64_t stride,
 		uint32_t box_inner, uint32_t box_outer);
+/* A tensor map of rank 2..5 (dims: elements, innermost first; strides: the bytes of dimensions 1..rank-1, each
+ * a multiple of 16, in any order, so a box can step through dimensions laid out outer-first; base 16-byte aligned),
+ * boxes of box[] elements written to shared memory in the 128-byte swizzle (box[0] * es must be 128); outside
+ * the tensor, zeros. Through the driver's cuTensorMapEncodeTiled (found at run time). */
+int dlb_tmap_tiled(struct dlb_tmap *m, int es, const void *base, int rank, const uint64_t *dims,
+		   const uint64_t *strides, const uint32_t *box);
 /* An im2col tensor map of a tensor of es-byte elements (2: fp16, 4: fp32) in NHWC order (nhwc: its N, H, W, C;
  * base 16-byte aligned, C·es a multiple of 16) for convolutions: a copy loads `pixels` pixels x `channels` channels (128 bytes: the 128-byte swizzle),
  * stepping through W, then H, then N by step (W, H) within the pixels from lower (W, H: minus the padding) to

@@ -73,8 +73,8 @@ typedef unsigned short yt;
 #ifndef KIND
 #define KIND 0 // 0: mma.sync; 1: wgmma fed by a cp.async producer warpgroup; 2: wgmma fed by the copy engine
 #endif         // (1 and 2: sm_90a, VEC only; 2: C a multiple of 64 as well); 3: direct, mma.sync (VEC 0; below);
-               // 4: direct, ldmatrix (VEC 1, NHWC)
-#if KIND == 1 || KIND == 2
+               // 4: direct, ldmatrix (VEC 1, NHWC); 5: wgmma on a halo of x (sm_90a, VEC 1, NHWC, C = 64; below)
+#if KIND == 1 || KIND == 2 || KIND == 5
 #define THREADS (128 * (WARPS_M + 1)) // WARPS_M consumer warpgroups along the pixels, one producer
 #else
 #define THREADS (32 * WARPS_M * WARPS_N)
@@ -821,7 +821,7 @@ __device__ __forceinline__ void conv_body_direct_ld(const h16 *__restrict__ x, c
 
 #endif // !TF32
 
-#if VEC && (KIND == 1 || KIND == 2)
+#if VEC && (KIND == 1 || KIND == 2 || KIND == 5)
 // ---- KIND 1 and 2: wgmma (sm_90a), a producer warpgroup and WARPS_M consumer warpgroups ----
 // A stage holds BM lines of x (one pixel each) and BN lines of w (one filter each), 128 bytes (BK = 64 halves,
 // 8 chunks of 16 bytes) a line, chunk c of line l at l*128 + ((c ^ (l % 8)) * 16): the 128-byte swizzle the
@@ -891,7 +891,7 @@ __device__ __forceinline__ void mb_arrive_cp(u32 bar)
 {
 	asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
 }
-#if KIND == 2
+#if KIND == 2 || KIND == 5
 // BM pixels x 64 channels of x into dst: the traversal from pixel (w, h) of image n, channels c.., each read at
 // the tap's offset (ow, oh); complete_tx on bar
 __device__ __forceinline__ void tma_im2col(u32 dst, const tmap_t *map, int c, int w, int h, int n,
@@ -1412,6 +1412,143 @@ __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const el
 			}
 	}
 }
+
+#if KIND == 5
+// ---- KIND 5: wgmma on a halo of x (sm_90a; NHWC, C = 64, stride 1, dilation 1, K a multiple of BN = 64) ----
+// A tile is HALO_TR output rows x 64 pixels of one image, for the block's BN filters. Its halo, HALO_TR + R - 1
+// input rows of 64 + S - 1 pixels of all 64 channels, comes in one tiled bulk copy (tmx: x as {C, W, H, N}, its box
+// {64, 64 + S - 1, HALO_TR + R - 1, 1} at the tile's top-left tap, the padding the copy's zeros) as 128-byte lines
+// in the 128-byte swizzle. Tap (r, s)'s operand for output row i is then the ordinary K-major swizzled descriptor
+// started at line (i + r)·(64 + S - 1) + s: the swizzle follows the absolute shared address, as the copy wrote it
+// (NOTES item 206: a base offset there made 89% of the outputs wrong). So x crosses L2 about
+// (HALO_TR + R - 1)/HALO_TR times, not R·S times, in (HALO_TR + R - 1) x (64 + S - 1) lines of 128 bytes.
+// The block's BN filters stay in shared memory for all its tiles: one tiled copy at the start (tmw: w as {C, K,
+// R·S} with the strides C·R·S and C, a box {64, BN, R·S}: tap t's BN lines at t·BN·128). The blocks are
+// persistent: block b keeps filter tile b % (K / BN) and takes every (gridDim.x / (K / BN))-th pixel tile (the host
+// makes gridDim.x a multiple of K / BN). One producer thread (the last warpgroup's first) fills a ring of STAGES
+// halos; WARPS_M = 2 consumer warpgroups take HALO_RPW output rows each, R·S·4 m64n64k16 wgmmas a row, the first
+// with scale-d 0, and hand the halo back before their stores. The stores go through shared memory (8 KB a
+// consumer warpgroup: a row of 64 pixels x 64 filters, 16-byte chunks XOR-swizzled by pixel) as whole 128-byte
+// pixel lines. Dynamic shared memory (the host's halo_smem): 1024 for the alignment, R·S·BN·128 for the filters,
+// STAGES halos rounded up to 1024, 16 KB of staging.
+#define HALO_TR (BM / 64)
+#define HALO_RPW (HALO_TR / 2)
+static_assert(WARPS_M == 2 && BN == 64 && (HALO_TR == 2 || HALO_TR == 4), "halo: WARPS_M 2, BN 64, BM 128 or 256");
+__device__ __forceinline__ void tma_tile4(u32 dst, const tmap_t *map, int c0, int c1, int c2, int c3, u32 bar)
+{
+	asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes"
+		     " [%0], [%1, {%2, %3, %4, %5}], [%6];" ::"r"(dst),
+		     "l"(reinterpret_cast<unsigned long long>(map)), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(bar)
+		     : "memory");
+}
+__device__ __forceinline__ void tma_tile3(u32 dst, const tmap_t *map, int c0, int c1, int c2, u32 bar)
+{
+	asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes"
+		     " [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(dst),
+		     "l"(reinterpret_cast<unsigned long long>(map)), "r"(c0), "r"(c1), "r"(c2), "r"(bar)
+		     : "memory");
+}
+
+__device__ __forceinline__ void conv_body_halo(yt *__restrict__ y, const conv_shape &d, const tmap_t *tmx,
+					       const tmap_t *tmw)
+{
+	extern __shared__ __align__(16) unsigned char wsm[];
+	__shared__ __align__(8) unsigned long long full[STAGES], empty[STAGES], wfull;
+	const u32 sbase = (smem_addr(wsm) + 1023u) & ~1023u;
+	const int hw = 64 + d.S - 1, hr = HALO_TR + d.R - 1, rs = d.R * d.S;
+	const u32 wbytes = (u32)rs * BN * 128u, hbytes = (u32)(hw * hr) * 128u, hstage = (hbytes + 1023u) & ~1023u;
+	const u32 ring = sbase + wbytes, stg = ring + STAGES * hstage;
+	const int nt = d.K / BN, qt = (d.Q + 63) / 64, pt = (d.P + HALO_TR - 1) / HALO_TR, mtiles = d.N * pt * qt;
+	const int tid = threadIdx.x;
+	u32 b;
+	asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(b));
+	const int ntile = (int)b % nt, mstep = (int)gridDim.x / nt, mfirst = (int)b / nt;
+	if (tid == 0) {
+		for (int i = 0; i < STAGES; i++) {
+			mb_init(smem_addr(&full[i]), 1);
+			mb_init(smem_addr(&empty[i]), CONS_THREADS);
+		}
+		mb_init(smem_addr(&wfull), 1);
+		asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+	}
+	__syncthreads();
+	const int wg = __shfl_sync(0xffffffffu, tid / 128, 0);
+	if (wg == WARPS_M) { // the producer warpgroup: one thread issues every copy
+		asm volatile("setmaxnreg.dec.sync.aligned.u32 40;" ::: "memory");
+		if (tid != 128 * WARPS_M)
+			return;
+		mb_expect_tx(smem_addr(&wfull), wbytes);
+		tma_tile3(sbase, tmw, 0, ntile * BN, 0, smem_addr(&wfull));
+		int it = 0;
+		for (int m = mfirst; m < mtiles; m += mstep, it++) {
+			const int s = it % STAGES;
+			if (it >= STAGES)
+				mb_wait(smem_addr(&empty[s]), ((it / STAGES) & 1) ^ 1);
+			const int q0 = (m % qt) * 64, p0 = ((m / qt) % pt) * HALO_TR, n = m / (qt * pt);
+			mb_expect_tx(smem_addr(&full[s]), hbytes);
+			tma_tile4(ring + (u32)s * hstage, tmx, 0, q0 - d.pad_w, p0 - d.pad_h, n, smem_addr(&full[s]));
+		}
+		return;
+	}
+	asm volatile("setmaxnreg.inc.sync.aligned.u32 232;" ::: "memory"); // 40 + 2 x 232 = 3 x 168
+	const int ct = tid - 128 * wg, warp = ct / 32, lane = ct % 32;
+	const u32 mystg = stg + (u32)wg * 8192u;
+	const int k0 = ntile * BN;
+	mb_wait(smem_addr(&wfull), 0);
+	int it = 0;
+	for (int m = mfirst; m < mtiles; m += mstep, it++) {
+		const int s = it % STAGES;
+		const int q0 = (m % qt) * 64, p0 = ((m / qt) % pt) * HALO_TR, n = m / (qt * pt);
+		float acc[HALO_RPW][BN / 2];
+		mb_wait(smem_addr(&full[s]), (it / STAGES) & 1);
+		asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+		const u32 h0 = ring + (u32)s * hstage;
+#pragma unroll
+		for (int rr = 0; rr < HALO_RPW; rr++)
+#pragma unroll 1
+			for (int r = 0; r < d.R; r++)
+#pragma unroll 1
+				for (int sx = 0; sx < d.S; sx++) {
+					const u32 a = h0 + (u32)((wg * HALO_RPW + rr + r) * hw + sx) * 128u;
+					const u32 bw = sbase + (u32)(r * d.S + sx) * (BN * 128u);
+#pragma unroll
+					for (int j = 0; j < 4; j++)
+						wg_mma(acc[rr], wg_desc(a + 32u * j), wg_desc(bw + 32u * j), (r | sx | j) != 0);
+				}
+		asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+		asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+		mb_arrive(smem_addr(&empty[s]));
+#pragma unroll
+		for (int rr = 0; rr < HALO_RPW; rr++) {
+			const int p = p0 + wg * HALO_RPW + rr;
+#pragma unroll
+			for (int j = 0; j < 8; j++)
+#pragma unroll
+				for (int h = 0; h < 2; h++) {
+					const int px = warp * 16 + lane / 4 + 8 * h;
+					u32 hv;
+					asm("cvt.rn.f16x2.f32 %0, %2, %1;" : "=r"(hv) : "f"(acc[rr][4 * j + 2 * h]), "f"(acc[rr][4 * j + 2 * h + 1]));
+					asm volatile("st.shared.b32 [%0], %1;" ::"r"(mystg + (u32)px * 128u + ((u32)(j ^ (px & 7)) << 4) + 4u * (lane % 4)),
+						     "r"(hv)
+						     : "memory");
+				}
+			asm volatile("bar.sync %0, 128;" ::"r"(1 + wg) : "memory");
+#pragma unroll
+			for (int i = 0; i < 4; i++) {
+				const int v = ct + 128 * i, px = v >> 3, ch = v & 7;
+				uint4 o;
+				asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];"
+					     : "=r"(o.x), "=r"(o.y), "=r"(o.z), "=r"(o.w)
+					     : "r"(mystg + (u32)px * 128u + ((u32)(ch ^ (px & 7)) << 4))
+					     : "memory");
+				if (q0 + px < d.Q && p < d.P)
+					*reinterpret_cast<uint4 *>(y + (((i64)n * d.P + p) * d.Q + q0 + px) * d.K + k0 + ch * 8) = o;
+			}
+			asm volatile("bar.sync %0, 128;" ::"r"(1 + wg) : "memory");
+		}
+	}
+}
+#endif // KIND == 5
 #endif
 
 // tmx, tmw: KIND 2's tensor maps of x and w (zeros for the other kernels, which do not read them)
@@ -1440,7 +1577,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) conv_nchw(CONV
 	conv_wait_prior();
 #if KIND == 3
 	ONLY(LAYOUT_NCHW, conv_body_direct<0>(x, w, y, d));
-#elif KIND == 4 // NHWC only (src/ops/conv/conv.c offers it nothing else)
+#elif KIND == 4 || KIND == 5 // NHWC only (src/ops/conv/conv.c offers them nothing else)
 	__trap();
 #elif VEC && KIND >= 1
 	ONLY(LAYOUT_NCHW, conv_body_wg<0>(CONV_PASS, &tmx, &tmw));
@@ -1459,6 +1596,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) conv_nhwc(CONV
 	ONLY(LAYOUT_NHWC, conv_body_direct<1>(x, w, y, d));
 #elif KIND == 4
 	ONLY(LAYOUT_NHWC, conv_body_direct_ld<1>(x, w, y, d));
+#elif VEC && KIND == 5
+	ONLY(LAYOUT_NHWC, conv_body_halo(y, d, &tmx, &tmw));
 #elif VEC && KIND >= 1
 	ONLY(LAYOUT_NHWC, conv_body_wg<1>(CONV_PASS, &tmx, &tmw));
 #elif VEC

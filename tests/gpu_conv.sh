@@ -14,8 +14,9 @@
 # ones after copying x and w to NHWC) and int8 (C padded to a multiple of 4; exact).
 # 0 wrong, 0 faults, every row verified, split-K tried. int8: cuDNN's int8 verified and timed on an NHWC row,
 # n/a with its reason on NCHW ones, and cuDNN fp16 timed on every row.
-# GPU_CONV_PRECS="fp16" runs one precision; GPU_CONV_DIRECT=1 only the direct kernels' passes (KIND 3 and 4 alone:
-# every candidate of theirs on every row they apply to), for a change to those kernels alone. Exit 77 without a GPU.
+# GPU_CONV_PRECS="fp16" runs one precision; GPU_CONV_DIRECT=1 only the passes of one kernel family alone (KIND 3, 4
+# and 5: every candidate of theirs on every row they apply to), for a change to those kernels alone. Exit 77 without
+# a GPU.
 top_builddir=${top_builddir:-.}
 top_srcdir=${top_srcdir:-.}
 bin="$top_builddir/dlbtune"
@@ -79,6 +80,12 @@ case " ${GPU_CONV_PRECS:-fp32 fp16 int8} " in
 	{ awk -F, 'NR == 1 || ($14 ~ /^NHWC/ && $3 % 8 == 0 && $6 * $7 > 1)' "$top_srcdir/tests/conv_awkward.csv"
 	  tail -n +2 "$top_srcdir/tests/conv_direct_ld.csv"; } >"$tmp/direct4.csv"
 	kind_alone fp16 4 "$tmp/direct4.csv" 9
+	# fp16's KIND 5 (wgmma on a halo of x, the filters resident: NHWC, C = 64, stride and dilation 1) alone on
+	# tests/conv_halo.csv: DeepBench's 350x80 speech layer at batch 2; 70x9 (a last column tile of 6 pixels, a last
+	# row tile of one or three rows) with 128 filters at batch 3 (two filter tiles: blocks in two groups); 37x5 with a
+	# 1x3 filter and pads 0 and 2; a 1x1 filter with 192 filters (three groups); 45x12 with a 5x3 filter and pads 2
+	# and 1, whose shared memory leaves only BM 128 with STAGES 2
+	kind_alone fp16 5 "$top_srcdir/tests/conv_halo.csv" 5
 	;;
 esac
 echo "gpu_conv: $([ $fail = 0 ] && echo passed || echo failed)"

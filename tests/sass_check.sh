@@ -1,7 +1,7 @@
 #!/bin/sh
 # sass_check: the tensor-core kernels contain the matrix instructions they were written for, read from their
 # SASS by tests/sass_ops (no disassembler, no GPU): every sampled fp16 convolution candidate, in each of its
-# source specialisations (NCHW, NHWC, NHWC8, NCHW8 and the 1x1 ones), has HMMA (KIND=0, 3 and 4) or HGMMA (KIND=1 and 2) in the kernel it runs, every sampled int8 one IMMA;
+# source specialisations (NCHW, NHWC, NHWC8, NCHW8 and the 1x1 ones), has HMMA (KIND=0, 3 and 4) or HGMMA (KIND=1, 2 and 5) in the kernel it runs, every sampled int8 one IMMA;
 # the fp32 ones HGMMA in their 3xTF32 wgmma kernels (KIND=1 and 2), HMMA in their direct ones (KIND=3, 3xTF32 on
 # mma.sync) and no matrix instruction in their FFMA ones; GEMM's mma.sync candidates (KIND=0) have HMMA (fp16) or IMMA (int8), its wgmma ones
 # (KIND=1) HGMMA or IGMMA, and fp32's 3xTF32 ones (KIND=1) HGMMA; spmm fp16's tensor-core candidates (KIND=5) HMMA.
@@ -39,7 +39,7 @@ sum() { "$ops" "$1" | awk -v n="$2" '{ for (i = 3; i <= NF; i++) if (index($i, n
 n=0 nw=0
 for f in "$tmp"/e/fp16/*.cubin; do
 	case $f in *_NCHW.sm_90a.cubin | *_NCHW8.sm_90a.cubin | *_NCHW8-1x1.sm_90a.cubin) k=conv_nchw ;; *) k=conv_nhwc ;; esac
-	case $f in *_KIND-1_* | *_KIND-2_*) want=HGMMA nw=$((nw + 1)) ;; *) want=HMMA ;; esac
+	case $f in *_KIND-1_* | *_KIND-2_* | *_KIND-5_*) want=HGMMA nw=$((nw + 1)) ;; *) want=HMMA ;; esac
 	c=$(count "$f" $k $want)
 	[ "${c:-0}" -gt 0 ] || { echo "FAIL: $(basename "$f"): $k has no $want ($("$ops" "$f" | grep " $k "))"; fail=1; }
 	n=$((n + 1))

@@ -187,18 +187,28 @@ static const struct dlb_param h_params[H_NPARAMS] = {
 		    "(sm_90a, C a multiple of 64; im2col, or a tiled map of x on 1x1 stride-1 layers); 3: direct, "
 		    "mma.sync on the input patch in shared memory (C x R x S <= 512, a tile of BM/BK rows of BK pixels); "
 		    "4: direct as 3 with ldmatrix on a bank-spread patch (NHWC, C a multiple of 8, filters of more than one "
-		    "tap, sm_90's shared memory)",
-		    5,
-		    {0, 1, 2, 3, 4},
+		    "tap, sm_90's shared memory); 5: wgmma on a halo of x, the filters resident (sm_90a, NHWC, C = 64, "
+		    "stride and dilation 1, K a multiple of 64; BM/64 output rows of 64 pixels a tile)",
+		    6,
+		    {0, 1, 2, 3, 4, 5},
 		    1,
 		    (const char *const[]){"mma.sync", "wgmma, cp.async", "wgmma, TMA", "direct, mma.sync",
-					  "direct, ldmatrix"}},
+					  "direct, ldmatrix", "halo, wgmma"}},
 };
 
 static int h_wgmma(const int *v)
 {
-	return v[H_KIND] == 1 || v[H_KIND] == 2;
+	return v[H_KIND] == 1 || v[H_KIND] == 2 || v[H_KIND] == 5;
 }
+
+/* KIND 5 (templates/conv_fp16.cu's conv_body_halo): a tile of BM/64 output rows of 64 pixels from a halo of x in
+ * shared memory, the block's 64 filters resident; its shared memory depends on the problem (halo_smem), up to
+ * HALO_SMEM bytes */
+static int h_halo(const int *v)
+{
+	return v[H_KIND] == 5;
+}
+#define HALO_SMEM (220 * 1024)
 
 /* KIND 3 (templates/conv_fp16.cu's conv_body_direct): the block's input patch and filters in shared memory, the
  * mma.sync fragments read from them; BK is the tile's width in pixels. Its shared memory depends on the
@@ -258,6 +268,14 @@ static int h_c_stages(const int *v, const struct dlb_limits *lim)
 	return v[H_ST] <= 4 || h_wgmma(v);
 }
 
+/* KIND 5: two consumer warpgroups of one or two 64-pixel rows each, 64 filters (all of a block's tiles), a ring of
+ * two or three halos */
+static int h_c_halo(const int *v, const struct dlb_limits *lim)
+{
+	(void)lim;
+	return !h_halo(v) || ((v[H_BM] == 128 || v[H_BM] == 256) && v[H_BN] == 64 && v[H_WM] == 2 && v[H_ST] <= 3);
+}
+
 /* KIND 3 and 4: one warp along the filters (all BN of them), whole 16-pixel strips a warp, filters of at most 64 */
 static int h_c_direct(const int *v, const struct dlb_limits *lim)
 {
@@ -279,6 +297,8 @@ static const struct dlb_constraint h_constraints[] = {
 	 .ok = h_c_acc},
 	{.text = "wgmma: BK = 64, WARPS_N = 1, BM = 64*WARPS_M*MI (WARPS_M, MI in 1..2), BN >= 32, MI*BN <= 256",
 	 .kind = DLB_CON_CUSTOM, .ok = h_c_wgmma},
+	{.text = "halo (KIND 5): BM 128 or 256, BN 64, WARPS_M 2, STAGES 2 or 3", .kind = DLB_CON_CUSTOM,
+	 .ok = h_c_halo},
 };
 
 /* int8: mma.sync's rows as products */
@@ -305,6 +325,8 @@ static size_t h_dyn_smem(const int *v)
 {
 	if (h_direct(v))
 		return v[H_KIND] == 4 ? DIRECT_LD_SMEM : DIRECT_SMEM;
+	if (h_halo(v))
+		return HALO_SMEM;
 	if (h_wgmma(v))
 		return (size_t)v[H_ST] * (size_t)(v[H_BM] + v[H_BN]) * 128 + 1024 + 8192 * (size_t)v[H_WM];
 	return (size_t)v[H_ST] * (size_t)(v[H_BM] + v[H_BN]) * (size_t)(v[H_BK] + 8) * 2;
@@ -332,9 +354,9 @@ static const struct dlb_constraint h_limit_checks[] = {
 	{.text = "BK <= 32: shared memory 4*(BM+BN)*(BK+8)+16*BM+4 bytes <= static limit per block", .kind = DLB_CON_CUSTOM,
 	 .ok = h_l_smem},
 	{.text = "shared memory 2*STAGES*(BM+BN)*(BK+8)+16*BM+4 bytes (wgmma: 128*STAGES*(BM+BN)+1024+8192*WARPS_M+16*BM+4+"
-		 "16*STAGES) <= opt-in limit per block",
+		 "16*STAGES; halo: 225280+16*BM+4+16*STAGES) <= opt-in limit per block",
 	 .kind = DLB_CON_CUSTOM, .ok = h_l_dyn},
-	{.text = "wgmma (KIND 1, 2; KIND 4 with WARPS_M 4 and BN 32 or 64) only on sm_90a", .kind = DLB_CON_CUSTOM,
+	{.text = "wgmma (KIND 1, 2, 5; KIND 4 with WARPS_M 4 and BN 32 or 64) only on sm_90a", .kind = DLB_CON_CUSTOM,
 	 .ok = h_l_wgmma},
 };
 
@@ -437,7 +459,7 @@ static int h_scalar(const int *v)
  * (x2d_dims; KIND 2 runs only where C % 64 == 0, tma_ok) */
 static int h_spec_of(const struct dlb_problem *p, const int *v)
 {
-	if (v[H_KIND] == 4) /* NHWC with C % 8 == 0 only (direct_smem) */
+	if (v[H_KIND] == 4 || h_halo(v)) /* NHWC with C % 8 == 0 only (direct_smem, halo_ok) */
 		return H_SPEC_NHWC8;
 	if (h_direct(v) || (!h_vec(p->dim) && h_scalar(v)))
 		return (int)p->dim[CONV_LAYOUT];
@@ -452,7 +474,7 @@ static int h_spec_used(const struct dlb_op *op, int s, const int *v)
 	(void)op;
 	if (s >= H_SPEC_NHWC8_X2D)
 		return v[H_KIND] == 2;
-	if (v[H_KIND] == 4)
+	if (v[H_KIND] == 4 || h_halo(v))
 		return s == H_SPEC_NHWC8;
 	if (h_direct(v))
 		return s == H_SPEC_NCHW || s == H_SPEC_NHWC;
@@ -582,9 +604,10 @@ struct conv_state {
 	struct dlb_cudnn_conv cuh;
 	int cuh_open;
 	char cu_why[112]; /* int8: why cuDNN has no descriptors for the problem */
-	struct conv_tm {  /* fp16 KIND 2: the tensor maps last encoded for each set (x, w and the box they are for) */
+	struct conv_tm {  /* fp16 KIND 2 and 5: the tensor maps last encoded for each set (x, w, the box they are
+	                   * for, and which kind's) */
 		const void *xb, *wb;
-		int bm, bn;
+		int bm, bn, halo;
 		unsigned char x[sizeof(struct dlb_tmap)], w[sizeof(struct dlb_tmap)]; /* bytes: the state is not
 											* 64-byte aligned */
 	} tm[MAX_SETS];
@@ -880,31 +903,82 @@ static int tma_ok(const struct conv_state *s)
 	       d->dil_h * (d->R - 1) < 65536;
 }
 
+/* fp16's KIND 5 (templates/conv_fp16.cu's conv_body_halo) */
+static int halo_of(const struct conv_state *s, const int *v)
+{
+	return s->kind->type == DLB_CUDNN_F16 && h_halo(v);
+}
+
+/* KIND 5's halo for a tile of tr output rows of 64 pixels: rows x columns of 128-byte lines (64 channels) */
+static void halo_box(const struct conv_shape *d, int tr, int *rows, int *cols)
+{
+	*rows = tr + d->R - 1;
+	*cols = 64 + d->S - 1;
+}
+
+/* KIND 5's dynamic shared memory on this problem: 1024 for the alignment, the filters (R·S·BN lines), STAGES halos
+ * in 1024-byte steps, 16 KiB of staging for the stores (conv_body_halo) */
+static size_t halo_smem(const struct conv_state *s, const int *v)
+{
+	int rows, cols;
+	halo_box(&s->d, v[H_BM] / 64, &rows, &cols);
+	size_t halo = ((size_t)rows * (size_t)cols * 128 + 1023) / 1024 * 1024;
+	return 1024 + (size_t)s->d.R * (size_t)s->d.S * (size_t)v[H_BN] * 128 + (size_t)v[H_ST] * halo + 16384;
+}
+
+/* Whether KIND 5 runs this problem: NHWC with 64 channels (one 128-byte line a pixel), stride and dilation 1,
+ * whole blocks of 64 filters, a halo box within the copy engine's 256 a dimension, its shared memory within
+ * HALO_SMEM, and a Hopper GPU */
+static int halo_ok(const struct conv_state *s, const int *v)
+{
+	const struct conv_shape *d = &s->d;
+	int rows, cols;
+	halo_box(d, v[H_BM] / 64, &rows, &cols);
+	return s->g->dev->cc_major == 9 && s->nhwc && s->vec && !s->cpad && d->C == 64 && d->str_h == 1 &&
+	       d->str_w == 1 && d->dil_h == 1 && d->dil_w == 1 && d->K % v[H_BN] == 0 && rows <= 256 && cols <= 256 &&
+	       d->pad_h < 256 && d->pad_w < 256 && halo_smem(s, v) <= HALO_SMEM;
+}
+
 /* KIND 2's tensor maps of set `set` for a tile of bm pixels and bn filters, x and w as the kernel reads them
- * (NCHW8: the launch's NHWC and KRSC copies), into mx and mw. Encoded once per set and tile. */
-static int tma_maps(struct conv_state *s, int set, const void *x, const void *w, int bm, int bn, struct dlb_tmap *mx,
-		    struct dlb_tmap *mw)
+ * (NCHW8: the launch's NHWC and KRSC copies), into mx and mw; with halo, KIND 5's: x as {C, W, H, N}, a box of
+ * one tile's halo (halo_box), and w (KRSC) as {C, K, R·S} with the strides C·R·S and C, a box of a block's bn
+ * filters in every tap. Encoded once per set, tile and kind. */
+static int tma_maps(struct conv_state *s, int set, const void *x, const void *w, int bm, int bn, int halo,
+		    struct dlb_tmap *mx, struct dlb_tmap *mw)
 {
 	int rc = 0;
 	struct conv_tm *t = &s->tm[set];
 	const int es = s->kind->es_in, f32 = s->kind->type == DLB_CUDNN_F32;
 	const struct conv_shape *d = f32 ? &s->d3 : &s->d;
-	if (t->xb != x || t->wb != w || t->bm != bm || t->bn != bn) {
+	if (t->xb != x || t->wb != w || t->bm != bm || t->bn != bn || t->halo != halo) {
 		uint64_t nhwc[4] = {(uint64_t)d->N, (uint64_t)d->H, (uint64_t)d->W, (uint64_t)d->C};
 		int lower[2] = {-d->pad_w, -d->pad_h};
 		int upper[2] = {d->pad_w - d->dil_w * (d->S - 1), d->pad_h - d->dil_h * (d->R - 1)};
 		uint32_t step[2] = {(uint32_t)d->str_w, (uint32_t)d->str_h};
 		uint64_t crs = (uint64_t)d->C * (uint64_t)d->R * (uint64_t)d->S;
 		t->xb = NULL;
-		if (x2d_dims(s->run)) /* KIND 2's "-1x1" specialisations (X2D 1: conv_spec_of, h_spec_of) */
+		if (halo) {
+			int rows, cols;
+			halo_box(d, bm / 64, &rows, &cols);
+			uint64_t xd[4] = {(uint64_t)d->C, (uint64_t)d->W, (uint64_t)d->H, (uint64_t)d->N};
+			uint64_t xs[3] = {(uint64_t)d->C * es, (uint64_t)d->C * d->W * es, (uint64_t)d->C * d->W * d->H * es};
+			uint32_t xbox[4] = {(uint32_t)(128 / es), (uint32_t)cols, (uint32_t)rows, 1};
+			uint64_t wd[3] = {(uint64_t)d->C, (uint64_t)d->K, (uint64_t)d->R * d->S};
+			uint64_t wst[2] = {crs * (uint64_t)es, (uint64_t)d->C * es};
+			uint32_t wbox[3] = {(uint32_t)(128 / es), (uint32_t)bn, (uint32_t)(d->R * d->S)};
+			DLB_CHECK(dlb_tmap_tiled(mx, es, x, 4, xd, xs, xbox));
+			DLB_CHECK(dlb_tmap_tiled(mw, es, w, 3, wd, wst, wbox));
+		} else if (x2d_dims(s->run)) /* KIND 2's "-1x1" specialisations (X2D 1: conv_spec_of, h_spec_of) */
 			DLB_CHECK(dlb_tmap_2d(mx, es, x, (uint64_t)d->C, (uint64_t)d->N * d->H * d->W, (uint64_t)d->C * es,
 					      (uint32_t)(128 / es), (uint32_t)bm));
 		else
 			DLB_CHECK(dlb_tmap_im2col(mx, es, x, nhwc, lower, upper, step, (uint32_t)(128 / es), (uint32_t)bm));
-		DLB_CHECK(dlb_tmap_2d(mw, es, w, crs, (uint64_t)d->K, crs * (uint64_t)es, (uint32_t)(128 / es), (uint32_t)bn));
+		if (!halo)
+			DLB_CHECK(dlb_tmap_2d(mw, es, w, crs, (uint64_t)d->K, crs * (uint64_t)es, (uint32_t)(128 / es),
+					      (uint32_t)bn));
 		memcpy(t->x, mx, sizeof t->x);
 		memcpy(t->w, mw, sizeof t->w);
-		t->xb = x, t->wb = w, t->bm = bm, t->bn = bn;
+		t->xb = x, t->wb = w, t->bm = bm, t->bn = bn, t->halo = halo;
 	}
 	memcpy(mx, t->x, sizeof t->x);
 	memcpy(mw, t->w, sizeof t->w);
@@ -971,6 +1045,10 @@ static int conv_variants(void *state, const struct dlb_candidate *c, int *values
 		size_t need = direct_smem(s, v);
 		values[0] = 1;
 		return need > 0 && need <= s->dyn(v) && gx <= 0x7fffffff;
+	}
+	if (halo_of(s, v)) { /* no split: the persistent blocks keep their filters; 0 where it does not apply */
+		values[0] = 1;
+		return halo_ok(s, v);
 	}
 	if (s->kind->type == DLB_CUDNN_F16 && !s->vec && !h_scalar(v) && !s->cpad)
 		return 0; /* STAGES and BK 64 are the cp.async kernel's */
@@ -1097,6 +1175,28 @@ static int conv_launch(void *state, const struct dlb_candidate *c, int split, in
 				      (unsigned)s->kind->threads(v), direct_smem(s, v), dargs, 1));
 		return 0;
 	}
+	if (halo_of(s, v)) { /* x and w as they are, through KIND 5's tensor maps; persistent blocks, a whole number
+			      * of them for each block of BN filters (conv_body_halo) */
+		if (split != 1 || !halo_ok(s, v))
+			DLB_FAIL(DLB_E_LIMIT, "KIND 5 runs NHWC fp16 with C = 64, stride and dilation 1, K a multiple of %d, "
+					      "no split", v[s->kind->bn]);
+		const struct conv_shape *d = &s->d;
+		int tr = v[s->kind->bm] / 64;
+		int64_t nt = d->K / v[s->kind->bn], mt = (int64_t)d->N * ((d->P + tr - 1) / tr) * ((d->Q + 63) / 64),
+			per = mt < s->g->dev->sm_count / nt ? mt : s->g->dev->sm_count / nt;
+		if (per < 1)
+			per = 1;
+		if (per * nt > 0x7fffffff)
+			DLB_FAIL(DLB_E_LIMIT, "a grid of %lld blocks is over the device's limit", (long long)(per * nt));
+		struct dlb_tmap mx, mw;
+		DLB_CHECK(tma_maps(s, set, s->x[set], s->w[set], v[s->kind->bm], v[s->kind->bn], 1, &mx, &mw));
+		int kc1 = 0;
+		struct conv_shape kd = *d;
+		void *hargs[] = {&s->x[set], &s->w[set], &s->y[set], &kd, &s->ws, &kc1, &mx, &mw};
+		DLB_CHECK(launch_conv(s, c->kernels[s->nhwc], (dim3){(unsigned)(per * nt), 1, 1},
+				      (unsigned)s->kind->threads(v), halo_smem(s, v), hargs, 1));
+		return 0;
+	}
 	int kc = chunk_of(s, v, split);
 	void *x = s->x[set], *w = s->w[set];
 	int vec = s->vec;
@@ -1137,7 +1237,7 @@ static int conv_launch(void *state, const struct dlb_candidate *c, int split, in
 	memset(&mx, 0, sizeof mx);
 	memset(&mw, 0, sizeof mw);
 	if (tma_of(s, v))
-		DLB_CHECK(tma_maps(s, set, x, w, v[s->kind->bm], v[s->kind->bn], &mx, &mw));
+		DLB_CHECK(tma_maps(s, set, x, w, v[s->kind->bm], v[s->kind->bn], 0, &mx, &mw));
 	void *args[] = {&x, &w, &s->y[set], &kd, &s->ws, &kc, &mx, &mw};
 	unsigned threads = (unsigned)s->kind->threads(v);
 	size_t dyn = vec ? s->dyn(v) : 0;
