@@ -80,7 +80,7 @@ int dlb_launch_ex(cudaKernel_t k, dim3 grid, dim3 block, size_t smem, cudaStream
 /* How many clusters of `cluster` blocks of kernel k (block threads, smem bytes of dynamic shared memory each)
  * the device runs at once. */
 int dlb_max_clusters(cudaKernel_t k, dim3 block, size_t smem, dim3 cluster, int *n);
-/* A 2-D tensor map for the bulk tensor copy engine (a CUtensorMap: 128 opaque bytes, 64-byte aligned, passed
+/* A tensor map for the bulk tensor copy engine (a CUtensorMap: 128 opaque bytes, 64-byte aligned, passed
  * to a kernel by value as a __grid_constant__ parameter). */
 struct dlb_tmap {
 	_Alignas(64) unsigned char bytes[128];
@@ -92,7 +92,8 @@ struct dlb_tmap {
 int dlb_tmap_2d(struct dlb_tmap *m, int es, const void *base, uint64_t inner, uint64_t outer, uint64_t stride,
 		uint32_t box_inner, uint32_t box_outer);
 /* A tensor map of rank 2..5 (dims: elements, innermost first; strides: the bytes of dimensions 1..rank-1, each
- * a multiple of 16, in any order, so a box can step through dimensions laid out outer-first; base 16-byte aligned),
+ * a multiple of 16, in any order, so a box can step through dimensions laid out outer-first: driver 580 accepts
+ * this, though the driver API's documentation describes strides that grow; base 16-byte aligned),
  * boxes of box[] elements written to shared memory in the 128-byte swizzle (box[0] * es must be 128); outside
  * the tensor, zeros. Through the driver's cuTensorMapEncodeTiled (found at run time). */
 int dlb_tmap_tiled(struct dlb_tmap *m, int es, const void *base, int rank, const uint64_t *dims,

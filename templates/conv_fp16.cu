@@ -8,6 +8,8 @@
 //   BK                reduction steps per shared-memory stage (a multiple of 16: one mma's k; 64 with VEC only)
 //   WARPS_M, WARPS_N  the block's warps; each computes a (BM/WARPS_M) × (BN/WARPS_N) tile of 16×8 mma tiles
 //   STAGES            cp.async stages in flight (VEC only; the host uses the other kernels with 2)
+//   KIND              0 mma.sync, 1 and 2 wgmma (cp.async or the copy engine), 3 and 4 direct, 5 the halo kernel
+//                     (wgmma; BM 128 or 256, BN 64, WARPS_M 2, STAGES 2 or 3: conv_body_halo)
 //   VEC               set by the host's source specialisation, not searched (below)
 // Constraints (checked by the host before compiling, see src/ops/conv/conv.c):
 //   BM/WARPS_M >= 16, BN/WARPS_N >= 8, 2 <= WARPS_M·WARPS_N <= 8, (BM/WARPS_M)·(BN/WARPS_N) <= 4096
@@ -126,12 +128,12 @@ __device__ __forceinline__ yt out_of(float f)
 #endif
 }
 
-// wgmma's accumulator operands (KIND 1, 2 and 4): eight "+f" of d from i, and eight operand numbers
+// wgmma's accumulator operands (KIND 1, 2, 4 and 5): eight "+f" of d from i, and eight operand numbers
 #define WGO8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), \
 		"+f"(d[i + 6]), "+f"(d[i + 7])
 #define WGO32(i) WGO8(i), WGO8(i + 8), WGO8(i + 16), WGO8(i + 24)
 #define WGS8(a, b, c, e, f, g, h, k) "%" #a ", %" #b ", %" #c ", %" #e ", %" #f ", %" #g ", %" #h ", %" #k
-// a shared-memory operand's wgmma descriptor (KIND 1, 2 and 4): K-major, 128-byte swizzle, LBO 16, SBO 1024
+// a shared-memory operand's wgmma descriptor (KIND 1, 2, 4 and 5): K-major, 128-byte swizzle, LBO 16, SBO 1024
 __device__ __forceinline__ unsigned long long wg_desc(u32 addr)
 {
 	return (unsigned long long)((addr & 0x3FFFF) >> 4) | (1ull << 16) | (64ull << 32) | (1ull << 62);
@@ -822,7 +824,8 @@ __device__ __forceinline__ void conv_body_direct_ld(const h16 *__restrict__ x, c
 #endif // !TF32
 
 #if VEC && (KIND == 1 || KIND == 2 || KIND == 5)
-// ---- KIND 1 and 2: wgmma (sm_90a), a producer warpgroup and WARPS_M consumer warpgroups ----
+// ---- KIND 1 and 2: wgmma (sm_90a), a producer warpgroup and WARPS_M consumer warpgroups (KIND 5, its own
+// kernel below, shares this section's barriers and copies) ----
 // A stage holds BM lines of x (one pixel each) and BN lines of w (one filter each), 128 bytes (BK = 64 halves,
 // 8 chunks of 16 bytes) a line, chunk c of line l at l*128 + ((c ^ (l % 8)) * 16): the 128-byte swizzle the
 // wgmma descriptors name, in 1024-byte atoms of 8 lines (the stages start 1024-byte aligned).
@@ -1551,7 +1554,7 @@ __device__ __forceinline__ void conv_body_halo(yt *__restrict__ y, const conv_sh
 #endif // KIND == 5
 #endif
 
-// tmx, tmw: KIND 2's tensor maps of x and w (zeros for the other kernels, which do not read them)
+// tmx, tmw: KIND 2's and KIND 5's tensor maps of x and w (zeros for the other kernels, which do not read them)
 #define CONV_ARGS                                                                                        \
 	const elt *__restrict__ x, const elt *__restrict__ w, yt *__restrict__ y, conv_shape d,           \
 		float *__restrict__ W, int kc, const __grid_constant__ tmap_t tmx,                         \

@@ -82,7 +82,7 @@ case " ${GPU_CONV_PRECS:-fp32 fp16 int8} " in
 	kind_alone fp16 4 "$tmp/direct4.csv" 9
 	# fp16's KIND 5 (wgmma on a halo of x, the filters resident: NHWC, C = 64, stride and dilation 1) alone on
 	# tests/conv_halo.csv: DeepBench's 350x80 speech layer at batch 2; 70x9 (a last column tile of 6 pixels, a last
-	# row tile of one or three rows) with 128 filters at batch 3 (two filter tiles: blocks in two groups); 37x5 with a
+	# row tile of one row) with 128 filters at batch 3 (two filter tiles: blocks in two groups); 37x5 with a
 	# 1x3 filter and pads 0 and 2; a 1x1 filter with 192 filters (three groups); 45x12 with a 5x3 filter and pads 2
 	# and 1, whose shared memory leaves only BM 128 with STAGES 2
 	kind_alone fp16 5 "$top_srcdir/tests/conv_halo.csv" 5

@@ -208,7 +208,7 @@ static int h_halo(const int *v)
 {
 	return v[H_KIND] == 5;
 }
-#define HALO_SMEM (220 * 1024)
+#define HALO_SMEM (220 * 1024) /* h_limit_checks' text names it */
 
 /* KIND 3 (templates/conv_fp16.cu's conv_body_direct): the block's input patch and filters in shared memory, the
  * mma.sync fragments read from them; BK is the tile's width in pixels. Its shared memory depends on the
@@ -319,8 +319,9 @@ static int h_l_smem(const int *v, const struct dlb_limits *lim)
 	return !lim || v[H_BK] > 32 || h_wgmma(v) || h_direct(v) || h_smem_of(v) <= lim->smem_static;
 }
 
-/* the cp.async kernels (C % 8 == 0): STAGES stages in dynamic shared memory, mma.sync's rows padded by 8
- * halves, wgmma's 128-byte lines from a 1024-byte aligned start and 2 KiB a consumer warp for the epilogue */
+/* The dynamic shared memory a kind may take: the direct kernels' and the halo kernel's bounds (their need is the
+ * problem's: direct_smem, halo_smem); the cp.async kernels (C % 8 == 0): STAGES stages, mma.sync's rows padded by
+ * 8 halves, wgmma's 128-byte lines from a 1024-byte aligned start and 2 KiB a consumer warp for the epilogue */
 static size_t h_dyn_smem(const int *v)
 {
 	if (h_direct(v))
@@ -354,7 +355,7 @@ static const struct dlb_constraint h_limit_checks[] = {
 	{.text = "BK <= 32: shared memory 4*(BM+BN)*(BK+8)+16*BM+4 bytes <= static limit per block", .kind = DLB_CON_CUSTOM,
 	 .ok = h_l_smem},
 	{.text = "shared memory 2*STAGES*(BM+BN)*(BK+8)+16*BM+4 bytes (wgmma: 128*STAGES*(BM+BN)+1024+8192*WARPS_M+16*BM+4+"
-		 "16*STAGES; halo: 225280+16*BM+4+16*STAGES) <= opt-in limit per block",
+		 "16*STAGES; halo: 220 KiB (HALO_SMEM)+16*BM+4+16*STAGES) <= opt-in limit per block",
 	 .kind = DLB_CON_CUSTOM, .ok = h_l_dyn},
 	{.text = "wgmma (KIND 1, 2, 5; KIND 4 with WARPS_M 4 and BN 32 or 64) only on sm_90a", .kind = DLB_CON_CUSTOM,
 	 .ok = h_l_wgmma},
@@ -871,7 +872,8 @@ static void grid_of(const struct conv_state *s, const int *v, int64_t *gx, int64
 	*gy = ((int64_t)s->d.K + v[s->kind->bn] - 1) / v[s->kind->bn];
 }
 
-/* Candidate v runs a wgmma kernel (fp16 KIND 1 and 2; fp32's 3xTF32), fed by the copy engine (KIND 2) */
+/* Candidate v runs one of the im2col wgmma kernels (fp16 KIND 1 and 2; fp32's 3xTF32), whose splits may sum in a
+ * cluster; not KIND 5 (halo_of), which has no split */
 static int wg_of(const struct conv_state *s, const int *v)
 {
 	return s->kind->kd >= 0 && (v[s->kind->kd] == 1 || v[s->kind->kd] == 2);
@@ -1178,8 +1180,10 @@ static int conv_launch(void *state, const struct dlb_candidate *c, int split, in
 	if (halo_of(s, v)) { /* x and w as they are, through KIND 5's tensor maps; persistent blocks, a whole number
 			      * of them for each block of BN filters (conv_body_halo) */
 		if (split != 1 || !halo_ok(s, v))
-			DLB_FAIL(DLB_E_LIMIT, "KIND 5 runs NHWC fp16 with C = 64, stride and dilation 1, K a multiple of %d, "
-					      "no split", v[s->kind->bn]);
+			DLB_FAIL(DLB_E_LIMIT,
+				 "KIND 5 runs NHWC fp16 on a Hopper GPU with C = 64, stride and dilation 1, K a multiple "
+				 "of %d, a halo box within 256 rows and columns, its shared memory within %d bytes, and no "
+				 "split", v[s->kind->bn], HALO_SMEM);
 		const struct conv_shape *d = &s->d;
 		int tr = v[s->kind->bm] / 64;
 		int64_t nt = d->K / v[s->kind->bn], mt = (int64_t)d->N * ((d->P + tr - 1) / tr) * ((d->Q + 63) / 64),
