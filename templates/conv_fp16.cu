@@ -438,6 +438,40 @@ __device__ __forceinline__ void direct_store(const float (&acc)[MI][NI][4], h16 
 	conv_direct_store<NHWC, MI, NI, DQ, direct_put, KIND == 3>(acc, y, d, n, p0, q0, k0, warp, lane);
 }
 
+#if KIND == 3
+// KIND 3's NHWC epilogue where K % 8 == 0 and the block's BN filters are all in y: the warp's MI strips staged in
+// shared memory over the patch (every warp done with it first), a pixel's BN filters a row of BN + 8 halves (the
+// 8: the accumulators' 4-byte writes fall in 32 banks), then 16-byte stores, BN/8 a pixel: a quarter of the
+// two-filter stores' instructions (NOTES item 194: the 4-byte stores filled the LSU queue and drained at the
+// exit). The host's direct_smem gives fp16 NHWC KIND 3 at least BM·(BN + 8)·2 bytes.
+__device__ __forceinline__ void direct_store_staged(const float (&acc)[MI][NI][4], h16 *__restrict__ y,
+						    const conv_shape &d, int n, int p0, int q0, int k0, int warp,
+						    int lane, h16 *st)
+{
+	constexpr int SP = BN + 8, CH = BN / 8; // a staged pixel's halves, its 16-byte chunks
+	const int gid = lane / 4, t4 = lane % 4;
+	h16 *ws = st + warp * (MI * 16 * SP);
+	__syncthreads(); // every warp is done reading the patch and the filters
+#pragma unroll
+	for (int i = 0; i < MI; i++)
+#pragma unroll
+		for (int h = 0; h < 2; h++)
+#pragma unroll
+			for (int j = 0; j < NI; j++)
+				*reinterpret_cast<unsigned *>(ws + (i * 16 + gid + 8 * h) * SP + j * 8 + 2 * t4) =
+					(unsigned)to_half(acc[i][j][2 * h]) | (unsigned)to_half(acc[i][j][2 * h + 1]) << 16;
+	__syncwarp();
+#pragma unroll
+	for (int c = lane; c < MI * 16 * CH; c += 32) {
+		const int px = c / CH, ch = c % CH, strip = warp * MI + px / 16;
+		const int p = p0 + strip / (DQ / 16), q = q0 + strip % (DQ / 16) * 16 + px % 16;
+		if (p < d.P && q < d.Q)
+			*reinterpret_cast<uint4 *>(y + (((i64)n * d.P + p) * d.Q + q) * d.K + k0 + ch * 8) =
+				*reinterpret_cast<const uint4 *>(ws + px * SP + ch * 8);
+	}
+}
+#endif
+
 template <int NHWC>
 __device__ __forceinline__ void conv_body_direct(const h16 *__restrict__ x, const h16 *__restrict__ w,
 						 h16 *__restrict__ y, const conv_shape &d)
@@ -580,6 +614,12 @@ __device__ __forceinline__ void conv_body_direct(const h16 *__restrict__ x, cons
 		}
 	}
 
+#if KIND == 3
+	if (NHWC && d.K % 8 == 0 && k0 + BN <= d.K) { // the block alike: its __syncthreads is reached by all
+		direct_store_staged(acc, y, d, n, p0, q0, k0, warp, lane, xs);
+		return;
+	}
+#endif
 	direct_store<NHWC>(acc, y, d, n, p0, q0, k0, warp, lane);
 }
 

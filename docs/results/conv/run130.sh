@@ -1,5 +1,6 @@
 #!/bin/bash
-# Device calls 130 for convolution (issue 28), prepared 2026-12-01 (an eighth session; no device time left). Not run.
+# Device calls 130 for convolution (issue 28), prepared 2026-12-01 (an eighth session); run 2026-12-01 (a ninth session)
+# on one H200, PART=1 then PART=2 on one machine, logs in logs/run130 (docs/NOTES.md item 215); the diff landed.
 # next_k3_staged.diff (st: fp16's KIND 3 in NHWC, where K % 8 == 0 and the block's BN filters are all in y, stages
 # the block's results in shared memory over the patch and stores 16 bytes at a time, BN/8 stores a pixel instead of
 # BN/2: a quarter of the store instructions; conv.c's direct_smem gives it BM·(BN + 8)·2 bytes at least; docs/NOTES.md

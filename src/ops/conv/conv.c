@@ -845,7 +845,8 @@ static size_t direct_ld_smem(const struct conv_state *s, const int *v)
 /* KIND 3's shared memory on this problem (conv_body_direct of templates/conv_fp16.cu and conv_fp32.cu): the input
  * patch under a tile of BM/BK rows of BK pixels (C·TR·TC elements, rounded up to 16 bytes), the BN filters' rows
  * of Kt + 16 bytes' worth of elements (fp32: two planes, the TF32 parts and the remainders) and Kt offsets, where
- * Kt = C·R·S rounded up to an mma step (fp16 16, fp32 8); 0 where the kernel does not apply (more than
+ * Kt = C·R·S rounded up to an mma step (fp16 16, fp32 8); fp16 NHWC at least BM·(BN + 8)·2 bytes, where its
+ * epilogue stages the results (direct_store_staged); 0 where the kernel does not apply (more than
  * DIRECT_MAX_TAPS taps). */
 static size_t direct_smem(const struct conv_state *s, const int *v)
 {
@@ -857,8 +858,10 @@ static size_t direct_smem(const struct conv_state *s, const int *v)
 	if (taps > DIRECT_MAX_TAPS)
 		return 0;
 	direct_patch(s, v, &tr, &tc);
-	return (size_t)(es * ((d->C * tr * tc + per16 - 1) / per16 * per16 + (f32 ? 2 : 1) * v[s->kind->bn] * (kt + per16)) +
-			4 * kt);
+	size_t need = (size_t)(es * ((d->C * tr * tc + per16 - 1) / per16 * per16 + (f32 ? 2 : 1) * v[s->kind->bn] * (kt + per16)) +
+			       4 * kt),
+	       staged = (size_t)v[s->kind->bm] * (size_t)(v[s->kind->bn] + 8) * 2; /* fp16 NHWC's staged stores */
+	return !f32 && s->nhwc && need < staged ? staged : need;
 }
 
 static void grid_of(const struct conv_state *s, const int *v, int64_t *gx, int64_t *gy)
