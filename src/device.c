@@ -293,31 +293,15 @@ static CUtensorMapDataType tmap_type(int es)
 int dlb_tmap_2d(struct dlb_tmap *m, int es, const void *base, uint64_t inner, uint64_t outer, uint64_t stride,
 		uint32_t box_inner, uint32_t box_outer)
 {
-	_Static_assert(sizeof(struct dlb_tmap) == sizeof(CUtensorMap), "a tensor map is 128 bytes");
-	static void *fn;
-	int rc = 0;
-	DLB_CHECK(driver_entry("cuTensorMapEncodeTiled", &fn));
-	encode_tiled_fn encode = (encode_tiled_fn)fn;
-	memset(m, 0, sizeof *m);
-	cuuint64_t dim[2] = {inner, outer}, str[1] = {stride};
-	cuuint32_t box[2] = {box_inner, box_outer}, one[2] = {1, 1};
-	CUresult r =
-	    encode((CUtensorMap *)m, tmap_type(es), 2,
-		   (void *)base, dim, str, box, one, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-		   CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-	if (r != CUDA_SUCCESS)
-		DLB_FAIL(
-		    DLB_E_LIMIT,
-		    "cuTensorMapEncodeTiled: error %d (%llu x %llu elements of %d bytes, stride %llu, box %u x %u)",
-		    (int)r, (unsigned long long)inner, (unsigned long long)outer, es, (unsigned long long)stride,
-		    box_inner, box_outer);
-fail:
-	return rc;
+	const uint64_t dims[2] = {inner, outer}, strides[1] = {stride};
+	const uint32_t box[2] = {box_inner, box_outer};
+	return dlb_tmap_tiled(m, es, base, 2, dims, strides, box);
 }
 
 int dlb_tmap_tiled(struct dlb_tmap *m, int es, const void *base, int rank, const uint64_t *dims,
 		   const uint64_t *strides, const uint32_t *box)
 {
+	_Static_assert(sizeof(struct dlb_tmap) == sizeof(CUtensorMap), "a tensor map is 128 bytes");
 	static void *fn;
 	int rc = 0;
 	if (rank < 2 || rank > 5)
@@ -337,9 +321,10 @@ int dlb_tmap_tiled(struct dlb_tmap *m, int es, const void *base, int rank, const
 			    CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
 	if (r != CUDA_SUCCESS)
 		DLB_FAIL(DLB_E_LIMIT,
-			 "cuTensorMapEncodeTiled: error %d (rank %d, %llu x %llu x ... elements of %d bytes, box %u x %u "
-			 "x ...)",
-			 (int)r, rank, (unsigned long long)dims[0], (unsigned long long)dims[1], es, box[0], box[1]);
+			 "cuTensorMapEncodeTiled: error %d (rank %d, %llu x %llu%s elements of %d bytes, line stride %llu "
+			 "bytes, box %u x %u%s)",
+			 (int)r, rank, (unsigned long long)dims[0], (unsigned long long)dims[1], rank > 2 ? " x ..." : "",
+			 es, (unsigned long long)strides[0], box[0], box[1], rank > 2 ? " x ..." : "");
 fail:
 	return rc;
 }

@@ -87,8 +87,8 @@ struct dlb_tmap {
 };
 /* Tiles of box_inner x box_outer elements (es bytes: 1, 2 or 4: bytes, fp16, fp32) of a matrix with `inner` contiguous elements per
  * line, `outer` lines, `stride` bytes from line to line (a multiple of 16; base 16-byte aligned), written to
- * shared memory in the 128-byte swizzle (box_inner * es must be 128); outside the matrix, zeros. Through the
- * driver's cuTensorMapEncodeTiled (found at run time: no link to libcuda). */
+ * shared memory in the 128-byte swizzle (box_inner * es must be 128); outside the matrix, zeros. dlb_tmap_tiled
+ * of rank 2. */
 int dlb_tmap_2d(struct dlb_tmap *m, int es, const void *base, uint64_t inner, uint64_t outer, uint64_t stride,
 		uint32_t box_inner, uint32_t box_outer);
 /* A tensor map of rank 2..5 (dims: elements, innermost first; strides: the bytes of dimensions 1..rank-1, each
