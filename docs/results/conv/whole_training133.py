@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 # conv_training fp16 NHWC on today's kernels: run131's 16 speech rows joined with run133's two halves of the other
-# 74 distinct shapes (the second half cut at its limit after 35 of 37), each suite row (duplicates as the suite
+# 74 distinct shapes (the second half cut at its limit after 35 of 37; run134 PART=1's two rows when present), each suite row (duplicates as the suite
 # has them) looked up by shape; the paired geomean over the rows measured, the 5 worst and best, Benanza's
 # measure, and run67 + run70's geomean on the same rows. Run from the repository root.
-import csv, math
+import csv, math, os
 d = 'docs/results/conv/'
 K = ['w', 'h', 'c', 'n', 'k', 's', 'r', 'pad-w', 'pad-h', 'stride-w', 'stride-h']
 KS = ['w', 'h', 'c', 'n', 'k', 's', 'r', 'pad_w', 'pad_h', 'stride_w', 'stride_h']
@@ -14,7 +14,8 @@ def load(*fs):
             out[tuple(r[k] for k in K)] = r
     return out
 now = load(d + 'logs/run131/speech_training_fp16.csv', d + 'logs/run133/training_rest133a.csv',
-           d + 'logs/run133/training_rest133b.csv')
+           d + 'logs/run133/training_rest133b.csv',
+           *[f for f in [d + 'logs/run134/training_rest134.csv'] if os.path.exists(f)])  # run134 PART=1: the last two
 old = load(d + 'logs/run67/training.csv', d + 'logs/run70/training_rest.csv')
 suite = [tuple(r[k] for k in KS) for r in csv.DictReader(open('../shared/deepbench/conv_training.csv'))]
 uniq = list(dict.fromkeys(suite))
