@@ -76,7 +76,8 @@ __device__ __forceinline__ i64 conv_ypix_n(const conv_shape &d, i64 PQ, i64 m, i
 // in one store (p aligned to it), Put::one(p, a) one. PRED: NHWC with K even stores every pair under one predicate
 // a column (k < K), whole tiles and partial ones alike; else a tile wholly in y stores unchecked and a partial one
 // tests each pair (docs/NOTES.md items 195, 197: fp16's KIND 3 gains on partial tiles with PRED, KIND 4's
-// registers move and it loses).
+// registers move and it loses). fp16's KIND 3 in NHWC comes here only where K % 8 != 0 or for the last, partial
+// block of filters; elsewhere it stores through conv_fp16.cu's direct_store_staged (item 215).
 template <int NHWC, int MI, int NI, int DQ, class Put, int PRED, class T>
 __device__ __forceinline__ void conv_direct_store(const float (&acc)[MI][NI][4], T *__restrict__ y, const conv_shape &d,
 						  int n, int p0, int q0, int k0, int warp, int lane)

@@ -409,7 +409,9 @@ __device__ __forceinline__ void conv_body_vec(const h16 *__restrict__ x, const h
 // two taps are two 16-bit shared reads (any filter, stride and dilation). The patch is held as x holds it: NCHW
 // C planes of TR rows of TC columns, NHWC TR rows of TC·C elements. Every copy keeps U loads in flight a thread.
 // Shared memory (dynamic; src/ops/conv/conv.c's direct_smem sizes it with the same formulas): the patch,
-// C·TR·TC halves (rounded up to a multiple of 8); the filters, BN rows of Kt + 8 halves; the offsets, Kt ints.
+// C·TR·TC halves (rounded up to a multiple of 8); the filters, BN rows of Kt + 8 halves; the offsets, Kt ints;
+// in NHWC with K % 8 == 0 and K >= BN, at least BM·(BN + 8)·2 bytes for the staged stores below. Those stores
+// are 16 bytes, so y must be 16-byte aligned there (dlbtune's buffers come from cudaMalloc).
 #define DQ BK
 #define DP (BM / BK)
 #define DNW (THREADS / 32)
@@ -440,7 +442,8 @@ __device__ __forceinline__ void direct_store(const float (&acc)[MI][NI][4], h16 
 
 #if KIND == 3
 // KIND 3's NHWC epilogue where K % 8 == 0 and the block's BN filters are all in y: the warp's MI strips staged in
-// shared memory over the patch (every warp done with it first), a pixel's BN filters a row of BN + 8 halves (the
+// shared memory from its start, over the patch and, where the patch is small, the filters and the offsets (every
+// warp done with all three first), a pixel's BN filters a row of BN + 8 halves (the
 // 8: the accumulators' 4-byte writes fall in 32 banks), then 16-byte stores, BN/8 a pixel: a quarter of the
 // two-filter stores' instructions (NOTES item 194: the 4-byte stores filled the LSU queue and drained at the
 // exit). The host's direct_smem gives fp16 NHWC KIND 3 at least BM·(BN + 8)·2 bytes.
@@ -451,7 +454,7 @@ __device__ __forceinline__ void direct_store_staged(const float (&acc)[MI][NI][4
 	constexpr int SP = BN + 8, CH = BN / 8; // a staged pixel's halves, its 16-byte chunks
 	const int gid = lane / 4, t4 = lane % 4;
 	h16 *ws = st + warp * (MI * 16 * SP);
-	__syncthreads(); // every warp is done reading the patch and the filters
+	__syncthreads(); // every warp is done reading the patch, the filters and the offsets
 #pragma unroll
 	for (int i = 0; i < MI; i++)
 #pragma unroll

@@ -860,8 +860,11 @@ static size_t direct_smem(const struct conv_state *s, const int *v)
 	direct_patch(s, v, &tr, &tc);
 	size_t need = (size_t)(es * ((d->C * tr * tc + per16 - 1) / per16 * per16 + (f32 ? 2 : 1) * v[s->kind->bn] * (kt + per16)) +
 			       4 * kt),
-	       staged = (size_t)v[s->kind->bm] * (size_t)(v[s->kind->bn] + 8) * 2; /* fp16 NHWC's staged stores */
-	return !f32 && s->nhwc && need < staged ? staged : need;
+	       staged = (size_t)v[s->kind->bm] * (size_t)(v[s->kind->bn] + 8) * 2;
+	/* fp16 NHWC's staged stores (conv_fp16.cu's direct_store_staged), where a block can take them: K % 8 == 0
+	 * and at least one block's BN filters all in y */
+	const int stages = !f32 && s->nhwc && d->K % 8 == 0 && d->K >= v[s->kind->bn];
+	return stages && need < staged ? staged : need;
 }
 
 static void grid_of(const struct conv_state *s, const int *v, int64_t *gx, int64_t *gy)
