@@ -3,7 +3,7 @@
 # rows that batch1_speech_inference.csv does not hold (inference_rest132.csv: every one batch 2, none a speech
 # layer), fp16 NHWC, default search, fresh database, on d60247e's conv code (the build run130 PART=2 and run131
 # ran). Joined with run130 PART=2's 67 rows, the whole suite on today's kernels (run84 + run84b, 2026-11-29:
-# 1.152x paired over 106 rows); table by whole_suite132.py.
+# 1.152x paired over 106 rows); table by whole_suite.py inference.
 # Prediction: the 36 rows about 1.1x (run84 had them at 1.12x; the kernels' changes since were aimed at batch 1
 # and speech); the whole suite about 1.3x.
 # mkdir -p $OUT && OUT=$OUT bash docs/results/conv/run132.sh. Build here: make; bundle; carry dlbtune and .gpu.

@@ -2,7 +2,7 @@
 # Device call 133 for convolution (issue 28), 2026-12-01 (a ninth session): conv_training fp16 NHWC on today's
 # kernels, the 74 distinct rows that speech_training.csv does not hold, in two interleaved halves
 # (training_rest133a.csv, training_rest133b.csv; PART=a or b), default search, fresh database, cut at LIMIT s
-# (SIGINT: the rows done are kept). With run131's 16 speech rows, the suite whole (whole_training133.py). The
+# (SIGINT: the rows done are kept). With run131's 16 speech rows, the suite whole (whole_suite.py training). The
 # last whole run: run67 + run70 (2026-11-27): 1.082x over 92 rows.
 # Prediction: about 1.15x on the non-speech rows (KIND 2 wins 76 of 92 rows there, and it got 5-20% faster since
 # run67 on the batch-1 rows; these are batch 8-32, more throughput-bound, so less).

@@ -3,8 +3,8 @@
 # The suites whole on today's kernels, for the issue's first "Done when" line (every suite x precision >= 1.0x,
 # the 5 best and worst rows, Benanza's measure), where the last whole runs are older than the kernels:
 # PART=1 (about 40 s): the two conv_training rows run133's second half did not reach (training_rest134.csv: 7x7
-#   c512 k2048 1x1 n16 and 7x7 c2048 k512 1x1 n16), fp16 NHWC, default search; then whole_training133.py with
-#   logs/run134/training_rest134.csv added has all 94 rows. Prediction: both about 1.0-1.1x (the 1x1 n16 rows of
+#   c512 k2048 1x1 n16 and 7x7 c2048 k512 1x1 n16), fp16 NHWC, default search; then whole_suite.py training (it reads
+#   logs/run134/training_rest134.csv when present) has all 94 rows. Prediction: both about 1.0-1.1x (the 1x1 n16 rows of
 #   run133 are 0.98-1.07x), the suite 1.28x.
 # PART=2 (about 350 s): conv_inference_server int8 NHWC whole (run72, 2026-11-27: 7.36x). conv_int8.cu has not
 #   changed since 2026-11-28's cluster split-K build. Prediction: 7.2-7.6x (cuDNN's int8 moves more than ours).
