@@ -443,10 +443,10 @@ __device__ __forceinline__ void direct_store(const float (&acc)[MI][NI][4], h16 
 #if KIND == 3
 // KIND 3's NHWC epilogue where K % 8 == 0 and the block's BN filters are all in y: the warp's MI strips staged in
 // shared memory from its start, over the patch and, where the patch is small, the filters and the offsets (every
-// warp done with all three first), a pixel's BN filters a row of BN + 8 halves (the
-// 8: the accumulators' 4-byte writes fall in 32 banks), then 16-byte stores, BN/8 a pixel: a quarter of the
-// two-filter stores' instructions (NOTES item 194: the 4-byte stores filled the LSU queue and drained at the
-// exit). The host's direct_smem gives fp16 NHWC KIND 3 at least BM·(BN + 8)·2 bytes.
+// warp done with all three first), a pixel's BN filters a row of BN + 8 halves (the 8: the accumulators' 4-byte
+// writes fall in 32 banks), then 16-byte stores, BN/8 a pixel: a quarter of the two-filter stores' instructions
+// (NOTES item 194: the 4-byte stores filled the LSU queue and drained at the exit). The host's direct_smem gives
+// fp16 NHWC KIND 3 at least BM·(BN + 8)·2 bytes where K % 8 == 0 and K >= BN.
 __device__ __forceinline__ void direct_store_staged(const float (&acc)[MI][NI][4], h16 *__restrict__ y,
 						    const conv_shape &d, int n, int p0, int q0, int k0, int warp,
 						    int lane, h16 *st)

@@ -845,8 +845,9 @@ static size_t direct_ld_smem(const struct conv_state *s, const int *v)
 /* KIND 3's shared memory on this problem (conv_body_direct of templates/conv_fp16.cu and conv_fp32.cu): the input
  * patch under a tile of BM/BK rows of BK pixels (C·TR·TC elements, rounded up to 16 bytes), the BN filters' rows
  * of Kt + 16 bytes' worth of elements (fp32: two planes, the TF32 parts and the remainders) and Kt offsets, where
- * Kt = C·R·S rounded up to an mma step (fp16 16, fp32 8); fp16 NHWC at least BM·(BN + 8)·2 bytes, where its
- * epilogue stages the results (direct_store_staged); 0 where the kernel does not apply (more than
+ * Kt = C·R·S rounded up to an mma step (fp16 16, fp32 8); fp16 NHWC with K % 8 == 0 and K >= BN at least
+ * BM·(BN + 8)·2 bytes, where its epilogue stages the results (direct_store_staged); 0 where the kernel does not
+ * apply (more than
  * DIRECT_MAX_TAPS taps). */
 static size_t direct_smem(const struct conv_state *s, const int *v)
 {
