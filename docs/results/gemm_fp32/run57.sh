@@ -4,14 +4,15 @@
 # M = 35): a block holds all of C's rows for BN columns, each thread TN columns and every row, B (the large
 # operand) read once from global memory into registers a batch of KU k ahead, A staged in shared memory 64 k at
 # a time and read as broadcasts, rows taken 8 at a time and the chunks past M skipped (docs/NOTES.md item 222).
-# Built here: the 46 candidates compile for sm_90a, 0 spills (48-228 registers); test_space, cli_errors and
-# sass_check pass with it; 1024 FFMA and 128 LDS.128 a batch in BM 64 TN 2 KU 8.
+# Built here: the 46 candidates compile for sm_90a in all four layouts, 0 spills (at most 243 registers);
+# test_space, test_cli, cli_errors and sass_check pass with it; 1024 FFMA and 128 LDS.128 a batch in BM 64 TN 2
+# KU 8; fewrows_emulate.py (a CPU emulation of the kernel's indexing) passes its 80 cases.
 # Why: the twelve M = 35 rows of gemm_training and gemm_inference_server are 0.71-0.92x of cuBLAS with
 # --fp32-math ffma (run46, run51: BM 16 or 64 tiles, B read by 3 M-tiles or 45% of a 64-row tile idle), and
 # eight of them are in the >= 1 GFLOP class the issue holds to 0.95x (0.907x).
 # PART=1 (about 120 s): DLB_VERIFY_ONLY='KIND=3' gpu_gemm_verify fp32 on fr: every few-rows candidate and split on
-#   the five shapes with M <= 64 and N > 16 (35x35x35, 35x1760x129, 33x17x4099, 20x77x333, 7x300x500), all four
-#   layouts. Must say 0 wrong, 0 errors.
+#   the seven shapes with M <= 64 and N > 16 (35x35x35, 35x1760x129, 33x17x4099, 35x77x512, 35x96x200, 20x77x336,
+#   7x300x500), all four layouts. Must say 0 wrong, 0 errors.
 # PART=2 (about 250 s): fewrows_rows.csv (the 12 M = 35 rows) with --fp32-math ffma, default search, fresh
 #   databases, HEAD (hd) then fr, each row's paired speedup against the better cuBLAS choice.
 #   Prediction: 35x8457x4096 155 -> 60-90 µs (cuBLAS 116-130: 1.3-2.0x); 35x8457xK overall 0.87x -> 1.3-1.8x;
