@@ -377,7 +377,10 @@ static void test_killed(void)
 	uint64_t seed = 20261121;
 	dlb_pcg32_seed(&rng, seed, 7);
 	double t0 = now();
-	for (int it = 0; it < ITERS; it++) {
+	/* ITERS imports, and more (up to twice as many) while fewer than MIN_KILLS were killed mid-run: on a loaded
+	 * machine the imports' pace changes under the calibration, and the test must still kill enough of them */
+	int it;
+	for (it = 0; it < ITERS || ((kills < MIN_KILLS || kills_after_add < ITERS / 10) && it < 2 * ITERS); it++) {
 		int st, bad, stored = 0, partial = 0;
 		struct claims c = {NULL, 100000 + (long long)it * 100, 0, 0};
 		write_export(file, c.m0, PER_ITER, KILL_TRIALS);
@@ -437,10 +440,10 @@ static void test_killed(void)
 	printf("killed: %d of %d imports killed mid-run (%d after adding a record), %d finished; killed %.1f..%.1f ms "
 	       "after the start, %.1f at the end (an import takes %.1f ms, %.1f ms of it starting up); %d added "
 	       "records confirmed, %d committed but unreported; seed %llu, %.1f s\n",
-	       kills, ITERS, kills_after_add, completed, lo_us / 1000.0, hi0_us / 1000.0, hi_us / 1000.0,
+	       kills, it, kills_after_add, completed, lo_us / 1000.0, hi0_us / 1000.0, hi_us / 1000.0,
 	       typical * 1000, startup * 1000, confirmed, unreported, (unsigned long long)seed, secs);
 	CHECK(kills >= MIN_KILLS, "only %d of %d imports were killed mid-run (want %d): the kill timing is off", kills,
-	      ITERS, MIN_KILLS);
+	      it, MIN_KILLS);
 	CHECK(kills_after_add >= ITERS / 10, "only %d kills landed after a record was added: the kill timing is off",
 	      kills_after_add);
 }
