@@ -36,7 +36,7 @@ case "${PART:-1}" in
 		--csv >$OUT/inference_int8.csv 2>$OUT/inference_int8.err
 	echo "== conv_inference_server int8 NHWC: exit $? at $(( $(date +%s) - t0 )) s"; summary $OUT/inference_int8.csv ;;
 3)
-	timeout -s INT -k 10 540 ./dlbtune --op conv --prec fp32 --layout NCHW --suite training -v --db /tmp/db134c \
+	timeout -s INT -k 10 ${T3:-540} ./dlbtune --op conv --prec fp32 --layout NCHW --suite training -v --db /tmp/db134c \
 		--csv >$OUT/training_fp32.csv 2>$OUT/training_fp32.err
 	echo "== conv_training fp32 NCHW: exit $? at $(( $(date +%s) - t0 )) s"; summary $OUT/training_fp32.csv ;;
 esac

@@ -6,6 +6,8 @@
 #   python3 docs/results/conv/whole_suite.py inference  (fp16 NHWC: run130 PART=2 + run132; run84 before)
 #   python3 docs/results/conv/whole_suite.py training   (fp16 NHWC: run131 + run133 + run134 PART=1 when
 #                                                        present; run67 + run70 before)
+#   python3 docs/results/conv/whole_suite.py inference-int8  (int8 NHWC: run134 PART=2; run72 before)
+#   python3 docs/results/conv/whole_suite.py training-fp32   (fp32 NCHW: run134 PART=3; run93 before)
 import csv, math, os, sys
 d = 'docs/results/conv/'
 SETS = {
@@ -16,12 +18,16 @@ SETS = {
                  ['logs/run131/speech_training_fp16.csv', 'logs/run133/training_rest133a.csv',
                   'logs/run133/training_rest133b.csv', 'logs/run134/training_rest134.csv'],
                  ['logs/run67/training.csv', 'logs/run70/training_rest.csv'], 'run67 + run70', 'conv_training'),
+    'inference-int8': ('../shared/deepbench/conv_inference_server.csv', ['logs/run134/part2/inference_int8.csv'],
+                       ['logs/run72/inference_int8.csv'], 'run72', 'conv_inference_server int8 NHWC'),
+    'training-fp32': ('../shared/deepbench/conv_training.csv', ['logs/run134/part3/training_fp32.csv'],
+                      ['logs/run93/part2/training_fp32.csv'], 'run93', 'conv_training fp32 NCHW'),
 }
 K = ['w', 'h', 'c', 'n', 'k', 's', 'r', 'pad-w', 'pad-h', 'stride-w', 'stride-h']
 KS = ['w', 'h', 'c', 'n', 'k', 's', 'r', 'pad_w', 'pad_h', 'stride_w', 'stride_h']
 which = sys.argv[1] if len(sys.argv) > 1 else ''
 if which not in SETS:
-    sys.exit('usage: whole_suite.py inference|training')
+    sys.exit('usage: whole_suite.py inference|training|inference-int8|training-fp32')
 suite_csv, new, old_files, old_name, title = SETS[which]
 def load(fs):
     out = {}
@@ -38,7 +44,7 @@ missing = [t for t in uniq if t not in now]
 gm = lambda xs: math.exp(sum(math.log(x) for x in xs) / len(xs))
 f = lambda r: float(r['paired_speedup'])
 both = [t for t in suite if t in now and t in old]
-print(f"{title} fp16 NHWC: {len(rows)} of {len(suite)} suite rows ({len(uniq) - len(missing)} of {len(uniq)} "
+print(f"{title}{'' if ' ' in title else ' fp16 NHWC'}: {len(rows)} of {len(suite)} suite rows ({len(uniq) - len(missing)} of {len(uniq)} "
       f"shapes), {sum(r['verified'] == '1' for r in rows)} verified: paired geomean {gm([f(r) for r in rows]):.3f}x; "
       f"on the {len(both)} rows {old_name} also have: {gm([f(now[t]) for t in both]):.3f}x now, "
       f"{gm([f(old[t]) for t in both]):.3f}x then")
