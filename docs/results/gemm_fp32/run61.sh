@@ -15,7 +15,8 @@
 #   loads are not the gap, and it is the loop's schedule (item 132).
 # PART=3 (about 540 s): large_rows.csv (15 >= 1 GFLOP inference rows), --fp32-math ffma --min-search 2, hd then em:
 #   the regression check. Prediction: em/hd time 0.99-1.01 (interior blocks dominate; their loads are unchanged).
-# Land it if PART=1 passes, PART=2 gains and PART=3 does not lose: git apply docs/results/gemm_fp32/next_edge_mask.diff.
+# Land it if PART=1 passes, PART=2 gains, PART=3 does not lose and its spills are gone (tests/compile_all.sh
+# fails with it as it is: one sm_80 candidate spills, NOTES 229): git apply docs/results/gemm_fp32/next_edge_mask.diff.
 # One call each: mkdir -p $OUT && OUT=$OUT PART=N bash docs/results/gemm_fp32/run61.sh.
 # Build: git apply docs/results/gemm_fp32/next_edge_mask.diff && make && make tests/gpu_gemm_verify && mkdir -p
 # .gpu/em && cp dlbtune tests/gpu_gemm_verify .gpu/em/ && git checkout templates && make; bundle
