@@ -13,11 +13,11 @@ d = 'docs/results/conv/'
 SETS = {
     'inference': ('../shared/deepbench/conv_inference_server.csv',
                   ['logs/run130/part2/batch1_speech.csv', 'logs/run132/inference_rest_fp16.csv'],
-                  ['logs/run84/inference_server_all.csv'], 'run84 + run84b', 'conv_inference_server'),
+                  ['logs/run84/inference_server_all.csv'], 'run84 + run84b', 'conv_inference_server fp16 NHWC'),
     'training': ('../shared/deepbench/conv_training.csv',
                  ['logs/run131/speech_training_fp16.csv', 'logs/run133/training_rest133a.csv',
                   'logs/run133/training_rest133b.csv', 'logs/run134/training_rest134.csv'],
-                 ['logs/run67/training.csv', 'logs/run70/training_rest.csv'], 'run67 + run70', 'conv_training'),
+                 ['logs/run67/training.csv', 'logs/run70/training_rest.csv'], 'run67 + run70', 'conv_training fp16 NHWC'),
     'inference-int8': ('../shared/deepbench/conv_inference_server.csv', ['logs/run134/part2/inference_int8.csv'],
                        ['logs/run72/inference_int8.csv'], 'run72', 'conv_inference_server int8 NHWC'),
     'training-fp32': ('../shared/deepbench/conv_training.csv', ['logs/run134/part3/training_fp32.csv'],
@@ -44,7 +44,7 @@ missing = [t for t in uniq if t not in now]
 gm = lambda xs: math.exp(sum(math.log(x) for x in xs) / len(xs))
 f = lambda r: float(r['paired_speedup'])
 both = [t for t in suite if t in now and t in old]
-print(f"{title}{'' if ' ' in title else ' fp16 NHWC'}: {len(rows)} of {len(suite)} suite rows ({len(uniq) - len(missing)} of {len(uniq)} "
+print(f"{title}: {len(rows)} of {len(suite)} suite rows ({len(uniq) - len(missing)} of {len(uniq)} "
       f"shapes), {sum(r['verified'] == '1' for r in rows)} verified: paired geomean {gm([f(r) for r in rows]):.3f}x; "
       f"on the {len(both)} rows {old_name} also have: {gm([f(now[t]) for t in both]):.3f}x now, "
       f"{gm([f(old[t]) for t in both]):.3f}x then")
