@@ -48,20 +48,7 @@ for r in csv.DictReader(sys.stdin): print('  $b ta=$ta', r['paired_tuned_us'], '
 			--db /tmp/db61$b --csv >$OUT/rows_$b.csv 2>$OUT/rows_$b.err
 		echo "== $b: exit $? at $(( $(date +%s) - t0 )) s"
 	done
-	python3 - $OUT/rows_hd.csv $OUT/rows_em.csv <<'PY'
-import csv, math, sys
-key = lambda r: (r['m'], r['n'], r['k'], r['layout'])
-hd = {key(r): r for r in csv.DictReader(open(sys.argv[1]))}
-em = {key(r): r for r in csv.DictReader(open(sys.argv[2]))}
-gm = lambda x: math.exp(sum(map(math.log, x)) / len(x)) if x else float('nan')
-t, ph, pe = [], [], []
-for k in em:
-    if k not in hd: continue
-    a, b = hd[k], em[k]
-    t.append(float(b['paired_tuned_us']) / float(a['paired_tuned_us'])); ph.append(float(a['paired_speedup'])); pe.append(float(b['paired_speedup']))
-    print(f"  {'x'.join(k[:3])} {k[3]}: hd {float(a['paired_tuned_us']):.1f} us ({a['paired_speedup']}x), em {float(b['paired_tuned_us']):.1f} us ({b['paired_speedup']}x) {b['best_config'][:40]} verified {b['verified']}")
-print(f"  {len(t)} rows: time em/hd {gm(t):.3f}, paired {gm(ph):.3f}x -> {gm(pe):.3f}x")
-PY
+	python3 $d/ab_rows.py $OUT/rows_hd.csv $OUT/rows_em.csv hd em
 	;;
 3)
 	for b in hd em; do
@@ -70,6 +57,7 @@ PY
 			--db /tmp/db61l$b --csv >$OUT/large_$b.csv 2>$OUT/large_$b.err
 		echo "== large_rows.csv, ffma, $b: exit $? at $(( $(date +%s) - t0 )) s"
 	done
-	python3 $d/summary.py $OUT/large_hd.csv; python3 $d/summary.py $OUT/large_em.csv ;;
+	python3 $d/summary.py $OUT/large_hd.csv; python3 $d/summary.py $OUT/large_em.csv
+	python3 $d/ab_rows.py $OUT/large_hd.csv $OUT/large_em.csv hd em ;;
 esac
 gzip -f $OUT/*.err 2>/dev/null
