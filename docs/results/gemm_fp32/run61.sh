@@ -1,5 +1,6 @@
 #!/bin/bash
-# Device calls 61 for fp32 GEMM (issue 30), prepared 2026-12-01 (a tenth session; its device time spent). Not run.
+# Device calls 61 for fp32 GEMM (issue 30), prepared 2026-12-01 (a tenth session; its device time spent). PART=2 ran
+# in the eleventh session on one H200 (logs/run61, docs/NOTES.md item 230): em slower on the winner's tile; not landed.
 # next_edge_mask.diff (em): the FFMA tile's checked loads (load_edge, taken by every block that crosses C's edge,
 # and with M < BM by every block) take the k left in the tile and the rows left once a call as ints and compare
 # them with each vector's constant offset, instead of 64-bit coordinates a vector (docs/NOTES.md items 226, 229;
