@@ -154,6 +154,8 @@ __device__ __forceinline__ void conv_let_reduce_start()
 // scheduled while the kernel before it on the stream (the same convolution on the previous input set, a layer
 // before it, a copy of x) runs its last blocks, and waits here, before its first access to global memory, for
 // that kernel to finish and its writes to be visible. Its launch and its blocks' start overlap that kernel's tail.
+// The wgmma and halo kernels (conv_fp16.cu's NCHW_ and NHWC_WAITS_IN_BODY) call it in each role after the block's
+// set-up and the tensor maps' prefetch instead of at their entry.
 __device__ __forceinline__ void conv_wait_prior()
 {
 #if __CUDA_ARCH__ >= 900

@@ -1165,6 +1165,7 @@ __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const el
 		const int pw = pt / 32;
 		asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<unsigned long long>(tmx)) : "memory");
 		asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<unsigned long long>(tmw)) : "memory");
+		conv_wait_prior(); // after the set-up and the maps' fetch, which touch nothing the kernel before writes
 		// held in registers, as the consumers' (ptxas rebuilt them from SR_CgaCtaId every k-tile)
 		u32 fullp = full0, emptyp = empty0, sbp = sbase;
 		asm volatile("" : "+r"(fullp), "+r"(emptyp), "+r"(sbp));
@@ -1217,6 +1218,7 @@ __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const el
 		}
 		return;
 #else
+		conv_wait_prior();
 		const int ch = pt % 8;
 		int it = 0; // the ring's k-tiles so far
 #pragma unroll 1
@@ -1268,6 +1270,7 @@ __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const el
 #if WGS == 2
 	asm volatile("setmaxnreg.inc.sync.aligned.u32 184;" ::: "memory");
 #endif
+	conv_wait_prior(); // before their stores to y and W (their loads wait for the producer's copies anyway)
 	// the warpgroup's index broadcast from lane 0, so that ptxas knows it is the same in every lane and keeps
 	// the descriptors built from it in uniform registers (no R2UR a wgmma)
 	const int lane = tid % 32, warp = (tid / 32) % 4, wg = __shfl_sync(0xffffffffu, tid / 128, 0);
@@ -1523,6 +1526,9 @@ __device__ __forceinline__ void conv_body_halo(yt *__restrict__ y, const conv_sh
 		asm volatile("setmaxnreg.dec.sync.aligned.u32 40;" ::: "memory");
 		if (tid != 128 * WARPS_M)
 			return;
+		asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<unsigned long long>(tmx)) : "memory");
+		asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<unsigned long long>(tmw)) : "memory");
+		conv_wait_prior(); // as conv_body_wg's producer
 		mb_expect_tx(smem_addr(&wfull), wbytes);
 		tma_tile3(sbase, tmw, 0, ntile * BN, 0, smem_addr(&wfull));
 		int it = 0;
@@ -1537,6 +1543,7 @@ __device__ __forceinline__ void conv_body_halo(yt *__restrict__ y, const conv_sh
 		return;
 	}
 	asm volatile("setmaxnreg.inc.sync.aligned.u32 232;" ::: "memory"); // 40 + 2 x 232 = 3 x 168
+	conv_wait_prior();
 	const int ct = tid - 128 * wg, warp = ct / 32, lane = ct % 32;
 	const u32 mystg = stg + (u32)wg * 8192u;
 	const int k0 = ntile * BN;
@@ -1597,6 +1604,13 @@ __device__ __forceinline__ void conv_body_halo(yt *__restrict__ y, const conv_sh
 #endif // KIND == 5
 #endif
 
+// The wgmma and halo kernels wait for the kernel before them (conv_wait_prior) in their bodies, each role after
+// the block's set-up (its barriers, the producer's fetch of the tensor maps: kernel parameters, which no kernel
+// writes), so that set-up overlaps the kernel before; the others, and a layout's kernel compiled out (a trap),
+// wait first.
+#define NCHW_WAITS_IN_BODY (LAYOUT_NCHW && VEC && (KIND == 1 || KIND == 2))
+#define NHWC_WAITS_IN_BODY (LAYOUT_NHWC && VEC && (KIND == 1 || KIND == 2 || KIND == 5))
+
 // tmx, tmw: KIND 2's and KIND 5's tensor maps of x and w (zeros for the other kernels, which do not read them)
 #define CONV_ARGS                                                                                        \
 	const elt *__restrict__ x, const elt *__restrict__ w, yt *__restrict__ y, conv_shape d,           \
@@ -1620,7 +1634,9 @@ __device__ __forceinline__ void conv_body_halo(yt *__restrict__ y, const conv_sh
 extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) conv_nchw(CONV_ARGS)
 {
 	conv_let_reduce_start();
+#if !NCHW_WAITS_IN_BODY
 	conv_wait_prior();
+#endif
 #if KIND == 3
 	ONLY(LAYOUT_NCHW, conv_body_direct<0>(x, w, y, d));
 #elif KIND == 4 || KIND == 5 // NHWC only (src/ops/conv/conv.c offers them nothing else)
@@ -1637,7 +1653,9 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) conv_nchw(CONV
 extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) conv_nhwc(CONV_ARGS)
 {
 	conv_let_reduce_start();
+#if !NHWC_WAITS_IN_BODY
 	conv_wait_prior();
+#endif
 #if KIND == 3
 	ONLY(LAYOUT_NHWC, conv_body_direct<1>(x, w, y, d));
 #elif KIND == 4

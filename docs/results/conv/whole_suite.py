@@ -3,7 +3,8 @@
 # (duplicates as the suite has them) looked up by shape; the paired geomean over the rows measured, the 5 worst
 # and best distinct shapes, Benanza's measure (cuDNN's heuristic against cudnnFind's best), and the older whole
 # run's geomean on the same rows. Run from the repository root:
-#   python3 docs/results/conv/whole_suite.py inference  (fp16 NHWC: run130 PART=2 + run132; run84 before)
+#   python3 docs/results/conv/whole_suite.py inference  (fp16 NHWC: run135 PART=3 + 4; run130 + run132 before)
+#   python3 docs/results/conv/whole_suite.py inference-run130  (the same from run130 PART=2 + run132; run84 before)
 #   python3 docs/results/conv/whole_suite.py training   (fp16 NHWC: run131 + run133 + run134 PART=1 when
 #                                                        present; run67 + run70 before)
 #   python3 docs/results/conv/whole_suite.py inference-int8  (int8 NHWC: run134 PART=2; run72 before)
@@ -12,8 +13,12 @@ import csv, math, os, sys
 d = 'docs/results/conv/'
 SETS = {
     'inference': ('../shared/deepbench/conv_inference_server.csv',
-                  ['logs/run130/part2/batch1_speech.csv', 'logs/run132/inference_rest_fp16.csv'],
-                  ['logs/run84/inference_server_all.csv'], 'run84 + run84b', 'conv_inference_server fp16 NHWC'),
+                  ['logs/run135/part3/p3/batch1_speech.csv', 'logs/run135/part4/inference_rest_fp16.csv'],
+                  ['logs/run130/part2/batch1_speech.csv', 'logs/run132/inference_rest_fp16.csv'], 'run130 + run132',
+                  'conv_inference_server fp16 NHWC'),
+    'inference-run130': ('../shared/deepbench/conv_inference_server.csv',
+                         ['logs/run130/part2/batch1_speech.csv', 'logs/run132/inference_rest_fp16.csv'],
+                         ['logs/run84/inference_server_all.csv'], 'run84 + run84b', 'conv_inference_server fp16 NHWC'),
     'training': ('../shared/deepbench/conv_training.csv',
                  ['logs/run131/speech_training_fp16.csv', 'logs/run133/training_rest133a.csv',
                   'logs/run133/training_rest133b.csv', 'logs/run134/training_rest134.csv'],
@@ -27,7 +32,7 @@ K = ['w', 'h', 'c', 'n', 'k', 's', 'r', 'pad-w', 'pad-h', 'stride-w', 'stride-h'
 KS = ['w', 'h', 'c', 'n', 'k', 's', 'r', 'pad_w', 'pad_h', 'stride_w', 'stride_h']
 which = sys.argv[1] if len(sys.argv) > 1 else ''
 if which not in SETS:
-    sys.exit('usage: whole_suite.py inference|training|inference-int8|training-fp32')
+    sys.exit('usage: whole_suite.py ' + '|'.join(SETS))
 suite_csv, new, old_files, old_name, title = SETS[which]
 def load(fs):
     out = {}
