@@ -5,10 +5,14 @@
 # run's geomean on the same rows. Run from the repository root:
 #   python3 docs/results/conv/whole_suite.py inference  (fp16 NHWC: run135 PART=3 + 4; run130 + run132 before)
 #   python3 docs/results/conv/whole_suite.py inference-run130  (the same from run130 PART=2 + run132; run84 before)
-#   python3 docs/results/conv/whole_suite.py training   (fp16 NHWC: run131 + run133 + run134 PART=1 when
-#                                                        present; run67 + run70 before)
-#   python3 docs/results/conv/whole_suite.py inference-int8  (int8 NHWC: run134 PART=2; run72 before)
-#   python3 docs/results/conv/whole_suite.py training-fp32   (fp32 NCHW: run134 PART=3; run93 before)
+#   python3 docs/results/conv/whole_suite.py inference-run139  (the same with run139's second measurement of the
+#                                                        batch-1 and speech rows; run135 before)
+#   python3 docs/results/conv/whole_suite.py training   (fp16 NHWC: run140's two shards; run131 + run133 + run134
+#                                                        before)
+#   python3 docs/results/conv/whole_suite.py training-run134  (the same from run131 + run133 + run134; run67 + run70
+#                                                        before)
+#   python3 docs/results/conv/whole_suite.py inference-int8  (int8 NHWC: run134 PART=2 + run137; run72 before)
+#   python3 docs/results/conv/whole_suite.py training-fp32   (fp32 NCHW: run134 PART=3 + run137; run93 before)
 import csv, math, os, sys
 d = 'docs/results/conv/'
 SETS = {
@@ -19,13 +23,25 @@ SETS = {
     'inference-run130': ('../shared/deepbench/conv_inference_server.csv',
                          ['logs/run130/part2/batch1_speech.csv', 'logs/run132/inference_rest_fp16.csv'],
                          ['logs/run84/inference_server_all.csv'], 'run84 + run84b', 'conv_inference_server fp16 NHWC'),
+    'inference-run139': ('../shared/deepbench/conv_inference_server.csv',
+                         ['logs/run139/p/batch1_speech.csv', 'logs/run135/part4/inference_rest_fp16.csv'],
+                         ['logs/run135/part3/p3/batch1_speech.csv', 'logs/run135/part4/inference_rest_fp16.csv'],
+                         'run135', 'conv_inference_server fp16 NHWC'),
     'training': ('../shared/deepbench/conv_training.csv',
+                 ['logs/run140/training_0.csv', 'logs/run140/training_1.csv'],
                  ['logs/run131/speech_training_fp16.csv', 'logs/run133/training_rest133a.csv',
-                  'logs/run133/training_rest133b.csv', 'logs/run134/training_rest134.csv'],
-                 ['logs/run67/training.csv', 'logs/run70/training_rest.csv'], 'run67 + run70', 'conv_training fp16 NHWC'),
-    'inference-int8': ('../shared/deepbench/conv_inference_server.csv', ['logs/run134/part2/inference_int8.csv'],
+                  'logs/run133/training_rest133b.csv', 'logs/run134/training_rest134.csv'], 'run131 + run133 + run134',
+                 'conv_training fp16 NHWC'),
+    'training-run134': ('../shared/deepbench/conv_training.csv',
+                        ['logs/run131/speech_training_fp16.csv', 'logs/run133/training_rest133a.csv',
+                         'logs/run133/training_rest133b.csv', 'logs/run134/training_rest134.csv'],
+                        ['logs/run67/training.csv', 'logs/run70/training_rest.csv'], 'run67 + run70',
+                        'conv_training fp16 NHWC'),
+    'inference-int8': ('../shared/deepbench/conv_inference_server.csv',
+                       ['logs/run134/part2/inference_int8.csv', 'logs/run137/int8_rest137.csv'],
                        ['logs/run72/inference_int8.csv'], 'run72', 'conv_inference_server int8 NHWC'),
-    'training-fp32': ('../shared/deepbench/conv_training.csv', ['logs/run134/part3/training_fp32.csv'],
+    'training-fp32': ('../shared/deepbench/conv_training.csv',
+                      ['logs/run134/part3/training_fp32.csv', 'logs/run137/fp32_rest137.csv'],
                       ['logs/run93/part2/training_fp32.csv'], 'run93', 'conv_training fp32 NCHW'),
 }
 K = ['w', 'h', 'c', 'n', 'k', 's', 'r', 'pad-w', 'pad-h', 'stride-w', 'stride-h']
