@@ -932,6 +932,12 @@ __device__ __forceinline__ void mb_arrive(u32 bar)
 {
 	asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
 }
+// arrives on bar (its one expected arrival) and raises its transaction count by bytes (KIND 2's and 5's copies,
+// the cluster split's stores)
+__device__ __forceinline__ void mb_expect_tx(u32 bar, u32 bytes)
+{
+	asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+}
 // arrives on bar once every cp.async this thread has issued so far has landed (the count is not raised)
 __device__ __forceinline__ void mb_arrive_cp(u32 bar)
 {
@@ -956,11 +962,6 @@ __device__ __forceinline__ void tma_tile(u32 dst, const tmap_t *map, int x, int 
 		     " [%0], [%1, {%2, %3}], [%4];" ::"r"(dst), "l"(reinterpret_cast<unsigned long long>(map)), "r"(x),
 		     "r"(y), "r"(bar)
 		     : "memory");
-}
-// arrives on bar (its one expected arrival) and raises its transaction count by bytes
-__device__ __forceinline__ void mb_expect_tx(u32 bar, u32 bytes)
-{
-	asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
 }
 #endif
 // d[0..BN/2) += A (64 x 16, descriptor da) · B (BN x 16, db)^T, fp16 in, fp32 accumulators
@@ -1028,82 +1029,125 @@ __device__ __forceinline__ void wg_mma(float (&d)[BN / 2], unsigned long long da
 #endif
 }
 
-// Split-K in a cluster (the host's cluster launch of (1, 1, gridDim.z) blocks, gridDim.z <= 8: SPLITK < 0 in
-// src/ops/conv/conv.c). Every split stores its partial tile to its own shared memory (the ring, free once every
-// consumer's wgmmas have retired), BM rows of CL_LD floats (8 more than BN: a warp's float2 stores reach every
-// bank); after a cluster barrier, split z sums rows z·BM/S .. (z+1)·BM/S of every split's tile over distributed
-// shared memory (mapa, ld.shared::cluster, 16 bytes a load, two splits in flight) in the order 0, 1, ... from 0, as
-// conv_reduce does (the same bits), and writes them to y; a second barrier keeps each tile in place until every
-// split has read it. No workspace, no second kernel, and every split's SM takes a share of the sums. The
-// consumer threads call it; the producer's have exited, which the cluster barriers allow.
-#define CL_LD (BN + 8)
+// Split-K in a cluster (the host's cluster launch of (1, 1, gridDim.z) blocks, gridDim.z 2, 4 or 8, without a
+// workspace: SPLITK < 0 in src/ops/conv/conv.c), one-sided. Consumer thread t's WMI·BN/2 accumulators are NC chunks of CH (flat index
+// f = i·BN/2 + r); split j owns chunk j of every thread. Each split sends chunk j of each of its threads to split j
+// (st.async from registers into split j's receive region, completing bytes on split j's barrier, cl_bar) and its
+// own chunk to its ring (free once every consumer's wgmmas have retired), then waits for its own barrier alone:
+// the NC - 1 chunks of each of its threads. It sums its chunk in split order 0, 1, ... from 0, as conv_reduce
+// does (the same bits), and stores it to y. The receive region lies past the ring (the host's cluster_smem), so
+// a split may send while another still computes; each split's barrier is initialised before the cluster's relaxed
+// arrive at the kernel's start, which the wait here pairs with. No cluster-wide barrier after the sums: a split
+// leaves once its own region is full, and nobody reads another's shared memory. The two cluster barriers and the
+// reads over distributed shared memory of the first version cost 1.3-1.4 µs a launch, this 0.5-0.7 (run142's
+// cluster_cost.cu).
+__device__ __forceinline__ u32 cl_slot(u32 z, u32 j) // split z's slot in split j's receive region
+{
+	return z < j ? z : z - 1;
+}
+template <int OUT_NHWC, int NC>
+__device__ __forceinline__ void conv_cluster_finish_n(const float (&acc)[WMI][BN / 2], yt *__restrict__ y,
+						      const conv_shape &d, i64 PQ, i64 NPQ, i64 m0, int k0, u32 sbase,
+						      u32 rbase, u32 rbar, int wg, int warp, int lane)
+{
+	constexpr int A = WMI * (BN / 2), CH = A / NC, V = CH % 4 == 0 ? 4 : 2;
+	static_assert(A % NC == 0 && CH % 2 == 0, "cluster split: whole pairs of accumulators a chunk");
+	const int t = 128 * wg + 32 * warp + lane;
+	u32 rank;
+	asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+	const u32 own = sbase + (u32)t * (u32)(CH * 4); // the thread's own chunk, in the ring
+	asm volatile("bar.sync 3, %0;" ::"n"(CONS_THREADS) : "memory"); // every consumer's wgmmas have retired
+	asm volatile("barrier.cluster.wait.aligned;" ::: "memory");       // every split's cl_bar initialised
+	if (t == 0)
+		mb_expect_tx(rbar, (u32)((NC - 1) * CONS_THREADS * CH * 4));
+#pragma unroll
+	for (int j = 0; j < NC; j++) {
+		u32 ra = own, rb = 0;
+		if ((u32)j != rank) {
+			const u32 slot = rbase + (cl_slot(rank, (u32)j) * CONS_THREADS + (u32)t) * (u32)(CH * 4);
+			asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(ra) : "r"(slot), "r"(j));
+			asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(rb) : "r"(rbar), "r"(j));
+		}
+#pragma unroll
+		for (int e = 0; e < CH; e += V) {
+			const int f = j * CH + e, i = f / (BN / 2), r = f % (BN / 2);
+			if ((u32)j == rank) {
+				if (V == 4)
+					asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(own + (u32)e * 4u),
+						     "f"(acc[i][r]), "f"(acc[i][r + 1]), "f"(acc[i][r + 2]),
+						     "f"(acc[i][(r + 3) % (BN / 2)])
+						     : "memory");
+				else
+					asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(own + (u32)e * 4u), "f"(acc[i][r]),
+						     "f"(acc[i][r + 1])
+						     : "memory");
+			} else if (V == 4) {
+				asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.f32 [%0], {%1, %2, %3, %4}, [%5];"
+					     ::"r"(ra + (u32)e * 4u), "f"(acc[i][r]), "f"(acc[i][r + 1]), "f"(acc[i][r + 2]),
+					     "f"(acc[i][(r + 3) % (BN / 2)]), "r"(rb)
+					     : "memory");
+			} else {
+				asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.f32 [%0], {%1, %2}, [%3];"
+					     ::"r"(ra + (u32)e * 4u), "f"(acc[i][r]), "f"(acc[i][r + 1]), "r"(rb)
+					     : "memory");
+			}
+		}
+	}
+	mb_wait(rbar, 0); // one tile a block with split-K: the barrier's first phase
+#pragma unroll
+	for (int j = 0; j < NC; j++) {
+		if ((u32)j != rank)
+			continue;
+#pragma unroll
+		for (int e = 0; e < CH; e += 2) {
+			const int f = j * CH + e, i = f / (BN / 2), r = f % (BN / 2);
+			float s0 = 0.f, s1 = 0.f;
+#pragma unroll
+			for (int z = 0; z < NC; z++) {
+				const u32 a = z == j ? own : rbase + (cl_slot((u32)z, (u32)j) * CONS_THREADS + (u32)t) * (u32)(CH * 4);
+				float v0, v1;
+				asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];" : "=f"(v0), "=f"(v1) : "r"(a + (u32)e * 4u) : "memory");
+				s0 += v0;
+				s1 += v1;
+			}
+			// accumulator r of m64 block i: pixel 64·(WMI·wg + i) + 16·warp + lane/4 (+8 for r % 4 >= 2),
+			// filters 8·(r/4) + 2·(lane % 4) and the next
+			const i64 m = m0 + 64 * (WMI * wg + i) + 16 * warp + lane / 4 + 8 * ((r >> 1) & 1);
+			const int k = k0 + 8 * (r / 4) + 2 * (lane % 4);
+			if (m >= NPQ)
+				continue;
+			if (OUT_NHWC && d.K % 2 == 0 && k + 1 < d.K) {
+#if TF32
+				*reinterpret_cast<float2 *>(y + m * d.K + k) = make_float2(s0, s1);
+#else
+				u32 hv;
+				asm("cvt.rn.f16x2.f32 %0, %2, %1;" : "=r"(hv) : "f"(s0), "f"(s1));
+				*reinterpret_cast<u32 *>(y + m * d.K + k) = hv;
+#endif
+			} else {
+				const i64 yp = conv_ypix<OUT_NHWC>(d, PQ, m);
+				if (k < d.K)
+					y[yp + (i64)k * conv_ystep<OUT_NHWC>(PQ)] = out_of(s0);
+				if (k + 1 < d.K)
+					y[yp + (i64)(k + 1) * conv_ystep<OUT_NHWC>(PQ)] = out_of(s1);
+			}
+		}
+	}
+}
 template <int OUT_NHWC>
 __device__ __forceinline__ void conv_cluster_finish(const float (&acc)[WMI][BN / 2], yt *__restrict__ y,
 						    const conv_shape &d, i64 PQ, i64 NPQ, i64 m0, int k0, u32 sbase,
-						    u32 ncta, int wg, int warp, int lane)
+						    u32 rbar, u32 ncta, int wg, int warp, int lane)
 {
-	asm volatile("bar.sync 3, %0;" ::"n"(CONS_THREADS) : "memory"); // every consumer's wgmmas have retired
-#pragma unroll
-	for (int i = 0; i < WMI; i++)
-#pragma unroll
-		for (int r = 0; r < BN / 2; r += 2) {
-			const int row = 64 * (WMI * wg + i) + 16 * warp + lane / 4 + 8 * ((r >> 1) & 1);
-			const int col = 8 * (r / 4) + 2 * (lane % 4);
-			asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(sbase + (u32)(row * CL_LD + col) * 4u),
-				     "f"(acc[i][r]), "f"(acc[i][r + 1])
-				     : "memory");
-		}
-	asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
-	u32 rank;
-	asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
-	// NHWC: neighbouring threads take neighbouring groups of 4 filters of one pixel (y's contiguous dimension);
-	// NCHW: neighbouring pixels of the same 4 filters, so each of a warp's four stores is one run of a y plane
-	// (with filters across the warp, a store's 32 values were P·Q elements apart)
-	const int rows = BM / (int)ncta, q4 = BN / 4;
-#pragma unroll 1
-	for (int e = (int)threadIdx.x; e < rows * q4; e += CONS_THREADS) {
-		const int row = (int)rank * rows + (OUT_NHWC ? e / q4 : e % rows), c = 4 * (OUT_NHWC ? e % q4 : e / rows);
-		const u32 off = sbase + (u32)(row * CL_LD + c) * 4u;
-		float s[4] = {0.f, 0.f, 0.f, 0.f};
-#pragma unroll 1
-		for (int z0 = 0; z0 < (int)ncta; z0 += 2) { // ncta is even: two splits' loads in flight (four spilled
-							    // in the WARPS_M 2 kernels of 128 accumulators a thread)
-			float4 v[2];
-#pragma unroll
-			for (int u = 0; u < 2; u++) {
-				u32 ra;
-				asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(ra) : "r"(off), "r"(z0 + u));
-				asm volatile("ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [%4];"
-					     : "=f"(v[u].x), "=f"(v[u].y), "=f"(v[u].z), "=f"(v[u].w)
-					     : "r"(ra)
-					     : "memory");
-			}
-#pragma unroll
-			for (int u = 0; u < 2; u++)
-				s[0] += v[u].x, s[1] += v[u].y, s[2] += v[u].z, s[3] += v[u].w;
-		}
-		const i64 m = m0 + row;
-		const int k = k0 + c;
-		if (m >= NPQ)
-			continue;
-		if (OUT_NHWC && d.K % 4 == 0 && k + 3 < d.K) {
-#if TF32
-			*reinterpret_cast<float4 *>(y + m * d.K + k) = make_float4(s[0], s[1], s[2], s[3]);
-#else
-			u32 h0, h1;
-			asm("cvt.rn.f16x2.f32 %0, %2, %1;" : "=r"(h0) : "f"(s[0]), "f"(s[1]));
-			asm("cvt.rn.f16x2.f32 %0, %2, %1;" : "=r"(h1) : "f"(s[2]), "f"(s[3]));
-			*reinterpret_cast<uint2 *>(y + m * d.K + k) = make_uint2(h0, h1);
-#endif
-		} else {
-			const i64 yp = conv_ypix<OUT_NHWC>(d, PQ, m);
-#pragma unroll
-			for (int j = 0; j < 4; j++)
-				if (k + j < d.K)
-					y[yp + (i64)(k + j) * conv_ystep<OUT_NHWC>(PQ)] = out_of(s[j]);
-		}
-	}
-	asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+	const u32 rbase = sbase + (u32)(STAGES * WG_STAGE); // the receive region, past the ring
+	if (ncta == 2)
+		conv_cluster_finish_n<OUT_NHWC, 2>(acc, y, d, PQ, NPQ, m0, k0, sbase, rbase, rbar, wg, warp, lane);
+	else if (ncta == 4)
+		conv_cluster_finish_n<OUT_NHWC, 4>(acc, y, d, PQ, NPQ, m0, k0, sbase, rbase, rbar, wg, warp, lane);
+	else if (ncta == 8)
+		conv_cluster_finish_n<OUT_NHWC, 8>(acc, y, d, PQ, NPQ, m0, k0, sbase, rbase, rbar, wg, warp, lane);
+	else
+		__trap(); // the host offers clusters of 2, 4 and 8
 }
 
 // the block's first tile in the persistent order (blockIdx.x), or 0 with split-K, read from the special register
@@ -1143,13 +1187,26 @@ __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const el
 	const i64 ntile = persist ? (NPQ + BM - 1) / BM * tn : 1, tstep = persist ? gridDim.x : 1;
 	// a block's first tile is read in each role after its setmaxnreg (first_tile), so that no value is live
 	// across the register reallocation: ptxas spilled a tile index computed before it (NOTES item 173)
-	if (tid == 0)
+	// A cluster split's receive barrier (conv_cluster_finish). The host launches the splits as one cluster of
+	// gridDim.z blocks exactly where it passes no workspace (W null; conv_reduce sums a plain split's W). Neither
+	// the cluster's size (%cluster_nctarank) nor a cluster barrier is touched otherwise: both load a word of the
+	// constant bank that no other instruction needs, which cost plain launches 2-4% (run142).
+	__shared__ __align__(8) unsigned long long cl_bar;
+	const bool cl = gridDim.z > 1 && W == nullptr;
+	if (tid == 0) {
 		for (int s = 0; s < STAGES; s++) {
 			mb_init(full0 + 8u * s, KIND == 1 ? 128 : 1); // each producer thread's copies of the stage, or
 								       // one expect_tx a use (KIND 2)
 			mb_init(empty0 + 8u * s, 4 * WGS); // each consumer warp, once its wgmmas have read the stage
 		}
+		if (cl) { // its one arrival: the expect_tx of conv_cluster_finish
+			mb_init(smem_addr(&cl_bar), 1);
+			asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+		}
+	}
 	__syncthreads();
+	if (cl) // the wait that pairs with it is conv_cluster_finish's, before any split stores to another
+		asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
 
 	if (tid >= CONS_THREADS) {
 		// ---- producer: thread pt copies chunk pt % 8 of lines pt / 8 + 16·i ----
@@ -1433,10 +1490,9 @@ __device__ __forceinline__ void conv_body_wg(const elt *__restrict__ x, const el
 				}
 			continue;
 		}
-		u32 ncta;
-		asm("mov.u32 %0, %%cluster_nctarank;" : "=r"(ncta));
-		if (ncta > 1) { // split-K in a cluster of the tile's splits (conv_cluster_finish)
-			conv_cluster_finish<OUT_NHWC>(acc, y, d, PQ, NPQ, m0, k0, sbase, ncta, wg, warp, lane);
+		if (W == nullptr) { // split-K in a cluster of the tile's gridDim.z splits; the receive region past the ring
+			conv_cluster_finish<OUT_NHWC>(acc, y, d, PQ, NPQ, m0, k0, sbase, smem_addr(&cl_bar), gridDim.z,
+						      wg, warp, lane);
 			continue;
 		}
 		// split-K: the partial sums to W[z] for conv_reduce, a thread's two adjacent filters as one 8-byte

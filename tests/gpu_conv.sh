@@ -14,6 +14,8 @@
 # ones after copying x and w to NHWC) and int8 (C padded to a multiple of 4; exact).
 # 0 wrong, 0 faults, every row verified, split-K tried. int8: cuDNN's int8 verified and timed on an NHWC row,
 # n/a with its reason on NCHW ones, and cuDNN fp16 timed on every row.
+# GPU_CONV_KCACHE=DIR keeps the compiled kernels in DIR (each database's kernel cache a link to it), so that a run
+# cut short while compiling cold leaves them for the next (fp16 cold took more than 520 s on 16 cores: run142).
 # GPU_CONV_PRECS="fp16" runs one precision; GPU_CONV_DIRECT=1 only the passes of one kernel family alone (KIND 3, 4
 # and 5: every candidate of theirs on every row they apply to), for a change to those kernels alone. Exit 77 without
 # a GPU.
@@ -25,8 +27,14 @@ trap 'rm -rf "$tmp"' EXIT
 . "${top_srcdir:-.}/tests/lib.sh"
 require_gpu gpu_conv
 fail=0
+# seed_db DB: DB's kernel cache a link to $GPU_CONV_KCACHE, where that is set
+seed_db() {
+	[ -n "${GPU_CONV_KCACHE:-}" ] || return 0
+	mkdir -p "$1" "$GPU_CONV_KCACHE" && { [ -e "$1/kernels" ] || ln -s "$GPU_CONV_KCACHE" "$1/kernels"; }
+}
 for prec in ${GPU_CONV_PRECS:-fp32 fp16 int8}; do
 	[ "${GPU_CONV_DIRECT:-0}" = 1 ] && continue
+	seed_db "$tmp/db"
 	"$bin" --op conv --suite "$top_srcdir/tests/conv_awkward.csv" --prec $prec --strategy exhaustive --fixed-samples 1 --db "$tmp/db" \
 		--csv -v >"$tmp/out.csv" 2>"$tmp/err"
 	rc=$?
@@ -58,6 +66,7 @@ done
 # verified, its winner a KIND candidate
 kind_alone() {
 	want=$(($(wc -l <"$3") - 1))
+	seed_db "$tmp/db$2$1"
 	"$bin" --op conv --suite "$3" --prec $1 --only "KIND=$2" --strategy exhaustive --fixed-samples 1 \
 		--db "$tmp/db$2$1" --csv -v >"$tmp/out$2.csv" 2>"$tmp/err$2" || { echo "FAIL: $1 KIND=$2: dlbtune exited $?"; tail -20 "$tmp/err$2"; fail=1; }
 	lines=$(grep -c " ok, 0 wrong, 0 faults)" "$tmp/err$2")

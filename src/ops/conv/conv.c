@@ -535,6 +535,7 @@ struct conv_kind {
 	int vec_always;    /* every problem runs the cp.async kernel (int8) */
 	int bm, bn, bk;    /* their parameters' indices */
 	int wm, kd;        /* WARPS_M's and KIND's, or -1 (int8) */
+	int st;            /* STAGES' */
 	int (*threads)(const int *v);
 };
 
@@ -549,9 +550,9 @@ static int i_threads(const int *v)
 }
 
 static const struct conv_kind kind_f32 = {DLB_CUDNN_F32, 4, 4, 0, CONV_BM, CONV_BN, CONV_BK, CONV_WM, CONV_KIND,
-					  f_threads};
-static const struct conv_kind kind_f16 = {DLB_CUDNN_F16, 2, 2, 0, H_BM, H_BN, H_BK, H_WM, H_KIND, h_threads};
-static const struct conv_kind kind_i8 = {DLB_CUDNN_S8, 1, 4, 1, H_BM, H_BN, H_BK, -1, -1, i_threads};
+					  CONV_ST, f_threads};
+static const struct conv_kind kind_f16 = {DLB_CUDNN_F16, 2, 2, 0, H_BM, H_BN, H_BK, H_WM, H_KIND, H_ST, h_threads};
+static const struct conv_kind kind_i8 = {DLB_CUDNN_S8, 1, 4, 1, H_BM, H_BN, H_BK, -1, -1, H_ST, i_threads};
 
 static const struct conv_kind *kind_of(const struct dlb_op *op)
 {
@@ -886,7 +887,16 @@ static int wg_of(const struct conv_state *s, const int *v)
 	return s->kind->kd >= 0 && (v[s->kind->kd] == 1 || v[s->kind->kd] == 2);
 }
 
-
+/* The dynamic shared memory of candidate v's launch as a cluster of `split` splits (templates/conv_fp16.cu's
+ * conv_cluster_finish): past the ring (STAGES stages of BM + BN 128-byte lines, from a 1024-byte aligned start)
+ * each split receives the others' shares of its part of the tile, (split - 1)/split of BM x BN floats; where
+ * the op's own size (the fp16 epilogue's 8 KiB a consumer warpgroup) holds it, that size */
+static size_t cluster_smem(const struct conv_state *s, const int *v, int split)
+{
+	size_t bm = (size_t)v[s->kind->bm], bn = (size_t)v[s->kind->bn];
+	size_t need = (size_t)v[s->kind->st] * (bm + bn) * 128 + 1024 + (size_t)(split - 1) * bm * bn * 4 / (size_t)split;
+	return need > s->dyn(v) ? need : s->dyn(v);
+}
 
 static int tma_of(const struct conv_state *s, const int *v)
 {
@@ -1079,10 +1089,12 @@ static int conv_variants(void *state, const struct dlb_candidate *c, int *values
 	}
 	/* The wgmma kernels' splits 2..8 once more as a thread-block cluster (1, 1, split) summing through
 	 * distributed shared memory (templates/conv_fp16.cu's conv_cluster_finish): SPLITK = -split. No workspace,
-	 * no conv_reduce; a split's partial tile (BM rows of BN + 8 floats) must fit its ring. */
+	 * no conv_reduce; the others' shares of a split's part of the tile past its ring, within the device's
+	 * shared memory a block (the static part, BM·16 + 16·STAGES + 64 bytes at most, as h_l_dyn counts it). */
 	for (int i = 1, np = n; i < np && n < max; i++)
 		if (wg_of(s, v) && values[i] <= 8 &&
-		    (size_t)v[s->kind->bm] * (size_t)(v[s->kind->bn] + 8) * 4 + 1024 <= s->dyn(v))
+		    cluster_smem(s, v, values[i]) + (size_t)v[s->kind->bm] * 16 + 16 * (size_t)v[s->kind->st] + 64 <=
+			    s->g->dev->smem_per_block_optin)
 			values[n++] = -values[i];
 	if (need > s->ws_elems) {
 		dlb_dev_free(s->ws);
@@ -1249,7 +1261,8 @@ static int conv_launch(void *state, const struct dlb_candidate *c, int split, in
 	memset(&mw, 0, sizeof mw);
 	if (tma_of(s, v))
 		DLB_CHECK(tma_maps(s, set, x, w, v[s->kind->bm], v[s->kind->bn], 0, &mx, &mw));
-	void *args[] = {&x, &w, &s->y[set], &kd, &s->ws, &kc, &mx, &mw};
+	float *ws = cluster ? NULL : s->ws; /* no workspace: the kernels' sign of a cluster split (conv_cluster_finish) */
+	void *args[] = {&x, &w, &s->y[set], &kd, &ws, &kc, &mx, &mw};
 	unsigned threads = (unsigned)s->kind->threads(v);
 	size_t dyn = vec ? s->dyn(v) : 0;
 	dim3 grid = {(unsigned)gx, (unsigned)gy, (unsigned)split};
@@ -1258,8 +1271,16 @@ static int conv_launch(void *state, const struct dlb_candidate *c, int split, in
 		 * clusters of SMs, the blocks' shared memory) is asked here once for each kernel, so a trial that
 		 * cannot run is stored with this reason, not as a failed launch */
 		cudaKernel_t k = c->kernels[s->nhwc];
+		dyn = cluster_smem(s, v, cluster);
 		if (s->clu_k != k || s->clu_smem != dyn || s->clu_n != cluster) {
 			s->clu_k = NULL;
+			if (dyn > s->dyn(v)) { /* over what the candidate's load allowed its kernels */
+				if (dyn + c->attrs.sharedSizeBytes > s->g->dev->smem_per_block_optin)
+					DLB_FAIL(DLB_E_LIMIT, "SPLITK=%d: %zu bytes of shared memory a block, the device "
+							      "allows %zu", -cluster, dyn + (size_t)c->attrs.sharedSizeBytes,
+						 s->g->dev->smem_per_block_optin);
+				DLB_CHECK(dlb_kernel_allow_smem(k, dyn));
+			}
 			DLB_CHECK(dlb_max_clusters(k, (dim3){threads, 1, 1}, dyn, (dim3){1, 1, (unsigned)cluster},
 						   &s->clu_slots));
 			s->clu_k = k, s->clu_smem = dyn, s->clu_n = cluster;
