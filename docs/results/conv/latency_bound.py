@@ -39,7 +39,8 @@ for name,f,es_in,es_out in [("conv_inference_server fp16 NHWC (run69)","docs/res
                  ("conv_inference_server fp16 NHWC batch-1 and speech rows (run130, KIND 3's staged 16-byte stores)","docs/results/conv/logs/run130/part2/batch1_speech.csv",2,2),
                  ("conv_training fp16 NHWC speech rows (run131, on e4ef97a's conv code)","docs/results/conv/logs/run131/speech_training_fp16.csv",2,2),
                  ("conv_inference_server fp16 NHWC batch-1 and speech rows (run135, the wgmma and halo kernels' set-up before their wait)","docs/results/conv/logs/run135/part3/p3/batch1_speech.csv",2,2),
-                 ("conv_inference_server fp16 NHWC batch-1 and speech rows (run139, run135's kernels measured again)","docs/results/conv/logs/run139/p/batch1_speech.csv",2,2)]:
+                 ("conv_inference_server fp16 NHWC batch-1 and speech rows (run139, run135's kernels measured again)","docs/results/conv/logs/run139/p/batch1_speech.csv",2,2),
+                 ("conv_inference_server fp16 NHWC batch-1 and speech rows (run143, the one-sided cluster finish, f9739ff)","docs/results/conv/logs/run143/part3/batch1_speech67.csv",2,2)]:
     out=[]
     for r in csv.DictReader(gzip.open(f, 'rt') if f.endswith('.gz') else open(f)):
         try:

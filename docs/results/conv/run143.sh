@@ -1,6 +1,20 @@
 #!/bin/bash
-# Device calls 143 for convolution (issue 28), prepared 2026-12-01 (a thirteenth session), not run: what run142's
-# build (the one-sided cluster finish, docs/NOTES.md items 239-242) still needs before batch 1 is called done.
+# Device calls 143 for convolution (issue 28), prepared 2026-12-01 (a thirteenth session), run 2026-12-01 (a
+# fourteenth session) on one NVIDIA H200 (driver 580.159.04, 1980 MHz), six calls on one machine (the last on a
+# fresh one), logs in logs/run143 (docs/NOTES.md items 244-246):
+#   1. OUT=$OUT PART=4 bash docs/results/conv/run142.sh with ./dlbtune = next_cluster_compact.diff applied to
+#      69fa95c, .gpu/hd/dlbtune = 69fa95c (the landed finish)                                   -> ab
+#      The compact form's cluster splits 1.271 of the landed one's time (40 variants), plain launches 1.005 (62):
+#      it does not land; the rest ran on 69fa95c (./dlbtune = .gpu/hd/dlbtune).
+#   2. PART=3 (LIMIT=180)                                                                      -> part3
+#      The first third was cut at 180 s after 17 of its 23 rows; t4's own files did not come back (8 files a
+#      call), batch1_speech.csv holds them.
+#   3. the first third's 23 rows again on its database (/tmp/dbb1s_2: the 17 stored rows read back, the 6 others
+#      searched): part3/p/t2/b1s_2r.csv; part3/batch1_speech67.csv joins all 67 rows.
+#   4. PART=1 (T=570): gpu_conv fp16 passed in 412 s, cold                                     -> part1
+#   5. PART=2 (T=500): gpu_conv fp32 passed in 330 s                                           -> part2
+#   6. DLB_REQUIRE_GPU=1 GPU_CONV_PRECS=int8 sh tests/gpu_conv.sh: passed in 279 s             -> int8
+# What it was to do, as prepared:
 # First apply next_cluster_compact.diff (docs/NOTES.md item 243: the landed finish compiles 2.2x as slowly)
 # and rebuild, if gpu_conv passes on it, it lands.
 # PART=1: tests/gpu_conv.sh fp16 whole, its kernels kept in /tmp/kc143 (GPU_CONV_KCACHE), so that a call cut while

@@ -7,6 +7,8 @@
 #   python3 docs/results/conv/whole_suite.py inference-run130  (the same from run130 PART=2 + run132; run84 before)
 #   python3 docs/results/conv/whole_suite.py inference-run139  (the same with run139's second measurement of the
 #                                                        batch-1 and speech rows; run135 before)
+#   python3 docs/results/conv/whole_suite.py inference-run143  (the same with run143's batch-1 and speech rows, the
+#                                                        one-sided cluster finish; run139 before)
 #   python3 docs/results/conv/whole_suite.py training   (fp16 NHWC: run140's two shards; run131 + run133 + run134
 #                                                        before)
 #   python3 docs/results/conv/whole_suite.py training-run134  (the same from run131 + run133 + run134; run67 + run70
@@ -27,6 +29,10 @@ SETS = {
                          ['logs/run139/p/batch1_speech.csv', 'logs/run135/part4/inference_rest_fp16.csv'],
                          ['logs/run135/part3/p3/batch1_speech.csv', 'logs/run135/part4/inference_rest_fp16.csv'],
                          'run135', 'conv_inference_server fp16 NHWC'),
+    'inference-run143': ('../shared/deepbench/conv_inference_server.csv',
+                         ['logs/run143/part3/batch1_speech67.csv', 'logs/run135/part4/inference_rest_fp16.csv'],
+                         ['logs/run139/p/batch1_speech.csv', 'logs/run135/part4/inference_rest_fp16.csv'],
+                         'run139', 'conv_inference_server fp16 NHWC'),
     'training': ('../shared/deepbench/conv_training.csv',
                  ['logs/run140/training_0.csv', 'logs/run140/training_1.csv'],
                  ['logs/run131/speech_training_fp16.csv', 'logs/run133/training_rest133a.csv',
