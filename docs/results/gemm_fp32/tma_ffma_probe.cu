@@ -355,6 +355,8 @@ int main(int argc, char **argv)
 		probe<128, 64, 16, 8, 8, 4, 1>(c);
 		probe<64, 64, 16, 8, 8, 4, 1>(c);
 		probe<128, 64, 16, 8, 4, 4, 1>(c);
+		probe<256, 128, 8, 8, 16, 4, 1>(c); // cuBLAS's tile and thread tile
+		probe<128, 128, 8, 8, 16, 4, 1>(c);
 		CK(cudaFree(c.A));
 		CK(cudaFree(c.B));
 		CK(cudaFree(c.C));
