@@ -12,7 +12,8 @@
 # scalar-store forms differ only in ptxas's register assignment.
 # Build here: nvcc -std=c++17 -arch=sm_90a -O3 -o .gpu/tma_ffma_probe docs/results/gemm_fp32/tma_ffma_probe.cu
 #   -lcublas -lcuda -L/usr/local/cuda/lib64/stubs; and HEAD's dlbtune (bundled). Carry dlbtune and .gpu. About 250 s.
-# PART=1: the probe on the five worst NN rows (each configuration verified against cuBLAS, then 15 pairs);
+# PART=1: the probe on the five worst NN rows and one with K % 32 != 0 (each configuration verified against
+#   cuBLAS, then 15 pairs);
 #   then dlbtune's default ffma search on the same rows, for its paired figure on this machine.
 # Prediction: the probe's best configuration at 0.90-0.97x of cuBLAS on these rows (dlbtune's 0.83-0.87x), the
 #   scalar-store form 3-8% faster than the float4 one if the bank model holds. At or under 0.87x: the work between

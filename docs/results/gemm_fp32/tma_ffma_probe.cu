@@ -14,7 +14,8 @@
 // cuBLAS's result (C poisoned first), then timed in pairs (ours, cuBLAS) with L2 flushed before each launch,
 // CUDA events; the median of each and the median of the pairs' ratios.
 // Build: nvcc -std=c++17 -arch=sm_90a -O3 -o tma_ffma_probe tma_ffma_probe.cu -lcublas -lcuda
-// Run:   ./tma_ffma_probe [PAIRS] [MxNxK ...]   (default: 15 pairs, the five worst NN rows of item 184)
+// Run:   ./tma_ffma_probe [PAIRS] [MxNxK ...]   (default: 15 pairs, the five worst NN rows of item 184 and one
+//        with a partial k-tile)
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -296,24 +297,29 @@ static void probe(ctx &c)
 	printf("  %3dx%-3d BK %2d %dx%d STAGES %d %s: %3d regs %s %d blocks/SM | %s (%zu wrong, max |diff| %.2e, tol %.2e) "
 	       "| ours %9.1f us (%5.1f TFLOP/s), cuBLAS %9.1f us, paired cuBLAS/ours %.3fx\n",
 	       BM, BN, BK, TM, TN, STAGES, SCALAR ? "scalar C" : "float4 C", fa.numRegs, fa.localSizeBytes ? "LOCAL" : "", per_sm,
-	       bad ? "WRONG" : "right", bad, err, tol, median(ours), gflop / median(ours) * 1e-3, median(theirs),
+	       bad ? "WRONG" : "right", bad, err, tol, median(ours), gflop / median(ours) * 1e3, median(theirs),
 	       median(ratio));
 }
 
 int main(int argc, char **argv)
 {
 	int pairs = argc > 1 ? atoi(argv[1]) : 15;
+	if (pairs < 1) {
+		fprintf(stderr, "tma_ffma_probe: PAIRS must be at least 1\n");
+		return 2;
+	}
 	std::vector<shape> rows;
 	for (int i = 2; i < argc; i++) {
 		shape s;
-		if (sscanf(argv[i], "%dx%dx%d", &s.m, &s.n, &s.k) != 3 || s.m % 4 || s.k % 4 || s.m < 1 || s.n < 1) {
+		if (sscanf(argv[i], "%dx%dx%d", &s.m, &s.n, &s.k) != 3 || s.m % 4 || s.k % 4 || s.m < 1 || s.n < 1 || s.k < 1) {
 			fprintf(stderr, "tma_ffma_probe: %s: want MxNxK with M and K multiples of 4\n", argv[i]);
 			return 2;
 		}
 		rows.push_back(s);
 	}
 	if (rows.empty())
-		rows = {{5124, 700, 2048}, {8448, 1500, 2816}, {1024, 6000, 2560}, {5124, 1500, 2560}, {1024, 3000, 2816}};
+		rows = {{5124, 700, 2048}, {8448, 1500, 2816}, {1024, 6000, 2560}, {5124, 1500, 2560}, {1024, 3000, 2816},
+			{5124, 700, 2044}}; // the last: K not a multiple of any BK, so the partial k-tile is verified
 	CKD(cuInit(0));
 	cudaDeviceProp prop;
 	CK(cudaGetDeviceProperties(&prop, 0));
