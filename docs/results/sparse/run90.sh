@@ -15,6 +15,8 @@
 # PART=2: KIND 3 alone (--only "KIND=3 ") on the 12 rows with N >= 1500 (wide_rows.csv), fp32, both builds in
 #   turn, fresh databases; per-row times and the ratio (about 2 x 120 s).
 # PART=3: the fp32 suite whole on the lean build (run89: 1.711x; about 150 s).
+# PART=4: ncu on the 95% row's winner with both builds (run54: 193.8 M warp instructions, 16.4 a warp and nonzero;
+#   predicted about 11.5 with the lean walk: a row's bookkeeping 27 -> 16 instructions, a pair 24 -> 17).
 # Prediction: the 95% rows 0.80-0.90 the time (issue- and latency-bound there), the 90% rows 0.92-0.98 (nearer the
 #   shared-memory ceiling); the fp32 suite 1.711x -> 1.76-1.82x. Under 0.98 on the 95% rows: the instructions
 #   were not what bound them, and the diff is not kept.
@@ -64,5 +66,19 @@ PY
 	python3 $d/table.py $OUT/suite_fp32.csv | grep -E "geomean|^- "
 	python3 $d/bound.py $OUT/suite_fp32.csv | tail -5
 	gzip -f $OUT/suite_fp32.err
+	;;
+4)
+	# ncu on the 95% row's winner, both builds: instructions, issue and the pipes (run54's metrics)
+	m=gpu__time_duration.sum,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,\
+l1tex__data_pipe_lsu_wavefronts_mem_shared.avg.pct_of_peak_sustained_elapsed,\
+smsp__issue_active.avg.pct_of_peak_sustained_active,sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active
+	for b in base new; do
+		bin=./dlbtune; [ $b = base ] && bin=.gpu/spbase/dlbtune
+		timeout -k 5 100 ncu --target-processes all -k regex:'^spmm$' -c 1 --metrics $m $bin --op spmm --m 7680 \
+			--n 1500 --k 2560 --sparsity 0.95 --only "KIND=3 TPR=32 VN=4 WARPS=16 RPW=16 BK=128" \
+			--db /tmp/ncu_$b >$OUT/ncu_$b.txt 2>&1
+		echo "== ncu, $b: exit $? at $(( $(date +%s) - t0 )) s"
+		grep -E "^ +[a-z_]+__" $OUT/ncu_$b.txt | awk '{print "  ", $1, $(NF-1), $NF}'
+	done
 	;;
 esac
