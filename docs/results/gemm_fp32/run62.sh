@@ -11,9 +11,10 @@
 # float4 ones; dlbtune's tiles 0.17-0.22, cuBLAS's 0.055), so the probe also tests that model: the float4 and
 # scalar-store forms differ only in ptxas's register assignment.
 # Build here: nvcc -std=c++17 -arch=sm_90a -O3 -o .gpu/tma_ffma_probe docs/results/gemm_fp32/tma_ffma_probe.cu
-#   -lcublas -lcuda -L/usr/local/cuda/lib64/stubs; and HEAD's dlbtune (bundled). Carry dlbtune and .gpu. About 250 s.
-# PART=1: the probe on the five worst NN rows and one with K % 32 != 0 (each configuration verified against
-#   cuBLAS, then 15 pairs);
+#   -lcublas -lcuda -L/usr/local/cuda/lib64/stubs; and HEAD's dlbtune (bundled). Carry dlbtune and .gpu. About 350 s.
+# PART=1: the probe on the five worst NN rows and one with K % 32 != 0, and on three TN rows (1760x7000x1760 and
+#   8448x24000x2816, run46 0.849x and 0.833x, and 1760x7000x1756; A's boxes as [m][k] there, four depths of a row
+#   in one LDS.128 as B's) (each configuration verified against cuBLAS, then 15 pairs);
 #   then dlbtune's default ffma search on the same rows, for its paired figure on this machine.
 # Prediction: the probe's best configuration at 0.90-0.97x of cuBLAS on these rows (dlbtune's 0.83-0.87x), the
 #   scalar-store form 3-8% faster than the float4 one if the bank model holds. At or under 0.87x: the work between
@@ -25,11 +26,12 @@ d=docs/results/gemm_fp32
 t0=$(date +%s)
 case "${PART:-1}" in
 1)
-	timeout -k 5 200 .gpu/tma_ffma_probe 15 >$OUT/probe.txt 2>&1
+	timeout -k 5 240 .gpu/tma_ffma_probe 15 >$OUT/probe.txt 2>&1
 	echo "== tma_ffma_probe: exit $? at $(( $(date +%s) - t0 )) s"
 	cat $OUT/probe.txt
-	(head -n 1 $d/large_rows.csv; sed -n 2,6p $d/large_rows.csv) >/tmp/worst5.csv
-	timeout -s INT -k 5 200 ./dlbtune --op gemm --prec fp32 --suite /tmp/worst5.csv --fp32-math ffma --min-search 2 \
+	(head -n 1 $d/large_rows.csv; sed -n 2,6p $d/large_rows.csv; echo 1760,7000,1760,1,0; echo 8448,24000,2816,1,0) \
+		>/tmp/worst5.csv
+	timeout -s INT -k 5 240 ./dlbtune --op gemm --prec fp32 --suite /tmp/worst5.csv --fp32-math ffma --min-search 2 \
 		--db /tmp/dbd --csv >$OUT/default.csv 2>$OUT/default.err
 	echo "== dlbtune default ffma search: exit $? at $(( $(date +%s) - t0 )) s"
 	python3 - $OUT/default.csv <<'PY'

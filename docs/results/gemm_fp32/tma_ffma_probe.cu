@@ -75,7 +75,7 @@ __device__ __forceinline__ void tma_load(unsigned dst, const CUtensorMap *map, i
 
 // A thread's TM x TN elements of C, laid out as dlbtune's tile (templates/gemm_fp32.cu): a warp's lanes LM x LN,
 // a thread's rows TM/4 chunks of 4, LM*4 apart, its columns TN/4 chunks of 4, LN*4 apart.
-template <int BM, int BN, int BK, int TM, int TN, int STAGES, int SCALAR>
+template <int BM, int BN, int BK, int TM, int TN, int STAGES, int SCALAR, int TA>
 __global__ void __launch_bounds__((BM / TM) * (BN / TN)) tile(const __grid_constant__ CUtensorMap ta,
 							      const __grid_constant__ CUtensorMap tb, float *__restrict__ C,
 							      int M, int N, int K)
@@ -115,7 +115,10 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN)) tile(const __grid_const
 		const unsigned dst = base + s * STAGE_BYTES, bar = fb + 8 * s;
 		asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(STAGE_BYTES)
 			     : "memory");
-		tma_load(dst, &ta, m0, t * BK, bar);            // A: x = m, y = k: [k][m]
+		if (TA)
+			tma_load(dst, &ta, t * BK, m0, bar); // A transposed (K x M stored): x = k, y = m: [m][k]
+		else
+			tma_load(dst, &ta, m0, t * BK, bar); // A: x = m, y = k: [k][m]
 		tma_load(dst + A_FLOATS * 4, &tb, t * BK, n0, bar); // B: x = k, y = n: [n][k]
 	};
 	if (tid == 0)
@@ -141,7 +144,15 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN)) tile(const __grid_const
 		const float *As = sm + (base - smem_u32(sm)) / 4 + s * STAGE_FLOATS, *Bs = As + A_FLOATS;
 #pragma unroll
 		for (int k4 = 0; k4 < BK; k4 += 4) {
-			float b[TN][4];
+			float b[TN][4], a4[TA ? TM : 1][4];
+			if (TA) { // A as [m][k]: four depths of a row in one LDS.128, as B's columns
+#pragma unroll
+				for (int i = 0; i < TM; i++) {
+					const float4 v = *reinterpret_cast<const float4 *>(
+						&As[(tr + i / 4 * (LM * 4) + i % 4) * BK + k4]);
+					a4[i][0] = v.x, a4[i][1] = v.y, a4[i][2] = v.z, a4[i][3] = v.w;
+				}
+			}
 #pragma unroll
 			for (int j = 0; j < TN; j++) {
 				const float4 v = *reinterpret_cast<const float4 *>(
@@ -153,9 +164,13 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN)) tile(const __grid_const
 				float a[TM];
 #pragma unroll
 				for (int i = 0; i < TM; i += 4) {
-					const float4 x = *reinterpret_cast<const float4 *>(
-						&As[(k4 + d) * BM + tr + i / 4 * (LM * 4)]);
-					a[i] = x.x, a[i + 1] = x.y, a[i + 2] = x.z, a[i + 3] = x.w;
+					if (TA) {
+						a[i] = a4[i][d], a[i + 1] = a4[i + 1][d], a[i + 2] = a4[i + 2][d], a[i + 3] = a4[i + 3][d];
+					} else {
+						const float4 x = *reinterpret_cast<const float4 *>(
+							&As[(k4 + d) * BM + tr + i / 4 * (LM * 4)]);
+						a[i] = x.x, a[i + 1] = x.y, a[i + 2] = x.z, a[i + 3] = x.w;
+					}
 				}
 #pragma unroll
 				for (int i = 0; i < TM; i++)
@@ -186,7 +201,7 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN)) tile(const __grid_const
 }
 
 struct shape {
-	int m, n, k;
+	int m, n, k, ta; // ta: A transposed (stored K x M, lda = K): TN
 };
 
 static void encode(CUtensorMap *map, const float *p, unsigned long long inner, unsigned long long outer,
@@ -229,8 +244,8 @@ static float time_one(ctx &c, void (*fn)(ctx &, void *), void *arg)
 static void run_cublas(ctx &c, void *)
 {
 	const float one = 1.f, zero = 0.f;
-	CKB(cublasSgemm(c.h, CUBLAS_OP_N, CUBLAS_OP_N, c.sh.m, c.sh.n, c.sh.k, &one, c.A, c.sh.m, c.B, c.sh.k, &zero,
-			c.Cref, c.sh.m));
+	CKB(cublasSgemm(c.h, c.sh.ta ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N, c.sh.m, c.sh.n, c.sh.k, &one, c.A,
+			c.sh.ta ? c.sh.k : c.sh.m, c.B, c.sh.k, &zero, c.Cref, c.sh.m));
 }
 
 struct probe_arg {
@@ -244,30 +259,33 @@ static void run_probe(ctx &c, void *arg)
 	p->launch(c, p->ta, p->tb);
 }
 
-template <int BM, int BN, int BK, int TM, int TN, int STAGES, int SCALAR>
+template <int BM, int BN, int BK, int TM, int TN, int STAGES, int SCALAR, int TA>
 static void launch(ctx &c, const CUtensorMap &ta, const CUtensorMap &tb)
 {
 	const int threads = (BM / TM) * (BN / TN);
 	const size_t smem = (size_t)STAGES * (BM + BN) * BK * 4 + 1024;
 	const int blocks = ((c.sh.m + BM - 1) / BM) * ((c.sh.n + BN - 1) / BN);
-	tile<BM, BN, BK, TM, TN, STAGES, SCALAR><<<blocks, threads, smem>>>(ta, tb, c.C, c.sh.m, c.sh.n, c.sh.k);
+	tile<BM, BN, BK, TM, TN, STAGES, SCALAR, TA><<<blocks, threads, smem>>>(ta, tb, c.C, c.sh.m, c.sh.n, c.sh.k);
 	CK(cudaGetLastError());
 }
 
-template <int BM, int BN, int BK, int TM, int TN, int STAGES, int SCALAR>
-static void probe(ctx &c)
+template <int BM, int BN, int BK, int TM, int TN, int STAGES, int SCALAR, int TA>
+static void probe_ta(ctx &c)
 {
 	const size_t smem = (size_t)STAGES * (BM + BN) * BK * 4 + 1024; // + the alignment
-	CK(cudaFuncSetAttribute(tile<BM, BN, BK, TM, TN, STAGES, SCALAR>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+	CK(cudaFuncSetAttribute(tile<BM, BN, BK, TM, TN, STAGES, SCALAR, TA>, cudaFuncAttributeMaxDynamicSharedMemorySize,
 				(int)smem));
 	cudaFuncAttributes fa;
-	CK(cudaFuncGetAttributes(&fa, tile<BM, BN, BK, TM, TN, STAGES, SCALAR>));
+	CK(cudaFuncGetAttributes(&fa, tile<BM, BN, BK, TM, TN, STAGES, SCALAR, TA>));
 	int per_sm = 0;
-	CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, tile<BM, BN, BK, TM, TN, STAGES, SCALAR>,
+	CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, tile<BM, BN, BK, TM, TN, STAGES, SCALAR, TA>,
 							 (BM / TM) * (BN / TN), smem));
 	probe_arg p;
-	p.launch = launch<BM, BN, BK, TM, TN, STAGES, SCALAR>;
-	encode(&p.ta, c.A, c.sh.m, c.sh.k, BM, BK);
+	p.launch = launch<BM, BN, BK, TM, TN, STAGES, SCALAR, TA>;
+	if (TA)
+		encode(&p.ta, c.A, c.sh.k, c.sh.m, BK, BM);
+	else
+		encode(&p.ta, c.A, c.sh.m, c.sh.k, BM, BK);
 	encode(&p.tb, c.B, c.sh.k, c.sh.n, BK, BN);
 	const size_t mn = (size_t)c.sh.m * c.sh.n;
 	// verify: C poisoned (NaN), one run, against cuBLAS's result
@@ -301,6 +319,15 @@ static void probe(ctx &c)
 	       median(ratio));
 }
 
+template <int BM, int BN, int BK, int TM, int TN, int STAGES, int SCALAR>
+static void probe(ctx &c)
+{
+	if (c.sh.ta)
+		probe_ta<BM, BN, BK, TM, TN, STAGES, SCALAR, 1>(c);
+	else
+		probe_ta<BM, BN, BK, TM, TN, STAGES, SCALAR, 0>(c);
+}
+
 int main(int argc, char **argv)
 {
 	int pairs = argc > 1 ? atoi(argv[1]) : 15;
@@ -311,15 +338,19 @@ int main(int argc, char **argv)
 	std::vector<shape> rows;
 	for (int i = 2; i < argc; i++) {
 		shape s;
-		if (sscanf(argv[i], "%dx%dx%d", &s.m, &s.n, &s.k) != 3 || s.m % 4 || s.k % 4 || s.m < 1 || s.n < 1 || s.k < 1) {
-			fprintf(stderr, "tma_ffma_probe: %s: want MxNxK with M and K multiples of 4\n", argv[i]);
+		char lay[3] = "NN";
+		const int got = sscanf(argv[i], "%dx%dx%d:%2s", &s.m, &s.n, &s.k, lay);
+		s.ta = !strcmp(lay, "TN");
+		if (got < 3 || (strcmp(lay, "NN") && !s.ta) || s.m % 4 || s.k % 4 || s.m < 1 || s.n < 1 || s.k < 1) {
+			fprintf(stderr, "tma_ffma_probe: %s: want MxNxK[:NN|:TN] with M and K multiples of 4\n", argv[i]);
 			return 2;
 		}
 		rows.push_back(s);
 	}
 	if (rows.empty())
-		rows = {{5124, 700, 2048}, {8448, 1500, 2816}, {1024, 6000, 2560}, {5124, 1500, 2560}, {1024, 3000, 2816},
-			{5124, 700, 2044}}; // the last: K not a multiple of any BK, so the partial k-tile is verified
+		rows = {{5124, 700, 2048, 0}, {8448, 1500, 2816, 0}, {1024, 6000, 2560, 0}, {5124, 1500, 2560, 0},
+			{1024, 3000, 2816, 0}, {5124, 700, 2044, 0}, // the last NN: K not a multiple of any BK
+			{1760, 7000, 1760, 1}, {8448, 24000, 2816, 1}, {1760, 7000, 1756, 1}}; // TN (run46: 0.849x, 0.833x)
 	CKD(cuInit(0));
 	cudaDeviceProp prop;
 	CK(cudaGetDeviceProperties(&prop, 0));
@@ -352,7 +383,7 @@ int main(int argc, char **argv)
 		fill(c.B, nb);
 		run_cublas(c, nullptr); // the reference, and cuBLAS's warm-up
 		CK(cudaDeviceSynchronize());
-		printf("%dx%dx%d NN\n", s.m, s.n, s.k);
+		printf("%dx%dx%d %s\n", s.m, s.n, s.k, s.ta ? "TN" : "NN");
 		probe<128, 128, 16, 8, 8, 4, 0>(c);
 		probe<128, 128, 16, 8, 8, 4, 1>(c);
 		probe<128, 128, 8, 8, 8, 4, 1>(c);
