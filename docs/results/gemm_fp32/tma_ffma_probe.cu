@@ -1,6 +1,6 @@
 // tma_ffma_probe.cu: would an FFMA tile fed by the tensor copy engine (TMA) close the fp32 gap to cuBLAS? (issue
-// 30, docs/NOTES.md item 249). A probe, not dlbtune's kernel: NN only, column-major as cuBLAS, C (MxN) = A (MxK)
-// B (KxN) with lda = M, ldb = K, ldc = M (M and K multiples of 4: TMA's 16-byte strides).
+// 30, docs/NOTES.md item 249). A probe, not dlbtune's kernel: column-major as cuBLAS, NN (C (MxN) = A (MxK) B (KxN),
+// lda = M) and TN (A stored KxM, lda = K), ldb = K, ldc = M (M and K multiples of 4: TMA's 16-byte strides).
 //
 // run52's ncu source page had 27% of dlbtune's FFMA tile's stall samples between k-tiles, in the per-thread
 // global loads (64-bit addresses rebuilt every tile), the 32 STS and the barrier. Here one thread issues two
@@ -14,8 +14,8 @@
 // cuBLAS's result (C poisoned first), then timed in pairs (ours, cuBLAS) with L2 flushed before each launch,
 // CUDA events; the median of each and the median of the pairs' ratios.
 // Build: nvcc -std=c++17 -arch=sm_90a -O3 -o tma_ffma_probe tma_ffma_probe.cu -lcublas -lcuda
-// Run:   ./tma_ffma_probe [PAIRS] [MxNxK ...]   (default: 15 pairs, the five worst NN rows of item 184 and one
-//        with a partial k-tile)
+// Run:   ./tma_ffma_probe [PAIRS] [MxNxK[:NN|:TN] ...]   (default: 15 pairs, the five worst NN rows of item 184, one
+//        with a partial k-tile, and three TN rows)
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -97,7 +97,11 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN)) tile(const __grid_const
 	const int width = 8 * nt, first_m = blockIdx.x / width * 8;
 	const int gsize = mt - first_m < 8 ? mt - first_m : 8;
 	const int m0 = (first_m + blockIdx.x % width % gsize) * BM, n0 = blockIdx.x % width / gsize * BN;
-	const int tr = (warp % WARPS_M) * (LM * TM) + lane % LM * 4;
+	// A thread's row i of the tile: NN, chunks of 4 consecutive rows LM*4 apart (float4 loads of A and stores of
+	// C); TN, rows LM apart, so that a quarter-warp's lanes read consecutive rows of A's [m][k] tile (with the
+	// box's swizzle, eight distinct 16-byte bank groups) and C is stored an element at a time.
+	const int tr = (warp % WARPS_M) * (LM * TM) + lane % LM * (TA ? 1 : 4);
+	auto row_of = [&](int i) { return TA ? tr + i * LM : tr + i / 4 * (LM * 4) + i % 4; };
 	const int tc = (warp / WARPS_M) * (LN * TN) + lane / LM * CN;
 	const int ntiles = (K + BK - 1) / BK;
 	const unsigned base = (smem_u32(sm) + 1023u) & ~1023u, fb = smem_u32(full); // TMA: 128-byte aligned at least
@@ -145,11 +149,14 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN)) tile(const __grid_const
 #pragma unroll
 		for (int k4 = 0; k4 < BK; k4 += 4) {
 			float b[TN][4], a4[TA ? TM : 1][4];
-			if (TA) { // A as [m][k]: four depths of a row in one LDS.128, as B's columns
+			if (TA) { // A as [m][k]: four depths of a row in one LDS.128, as B's columns; the box is swizzled
+				  // (CU_TENSOR_MAP_SWIZZLE_{32,64,128}B for rows of BK*4 bytes: the 16-byte chunk c of row r
+				  // lies at chunk c ^ ((r * BK * 4 >> 7) & (BK / 4 - 1)))
 #pragma unroll
 				for (int i = 0; i < TM; i++) {
+					const int r = row_of(i), x = (r * BK * 4 >> 7) & (BK / 4 - 1);
 					const float4 v = *reinterpret_cast<const float4 *>(
-						&As[(tr + i / 4 * (LM * 4) + i % 4) * BK + k4]);
+						reinterpret_cast<const char *>(As) + r * BK * 4 + ((k4 / 4 ^ x) << 4));
 					a4[i][0] = v.x, a4[i][1] = v.y, a4[i][2] = v.z, a4[i][3] = v.w;
 				}
 			}
@@ -187,14 +194,14 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN)) tile(const __grid_const
 			continue;
 #pragma unroll
 		for (int i = 0; i < TM; i += 4) {
-			const int row = m0 + tr + i / 4 * (LM * 4);
-			float *d = C + (size_t)col * M + row;
-			if (!SCALAR && row + 3 < M) {
-				*reinterpret_cast<float4 *>(d) = make_float4(acc[i][j], acc[i + 1][j], acc[i + 2][j], acc[i + 3][j]);
+			if (!SCALAR && !TA && m0 + row_of(i) + 3 < M) {
+				*reinterpret_cast<float4 *>(C + (size_t)col * M + m0 + row_of(i)) =
+					make_float4(acc[i][j], acc[i + 1][j], acc[i + 2][j], acc[i + 3][j]);
 			} else {
+#pragma unroll
 				for (int u = 0; u < 4; u++)
-					if (row + u < M)
-						d[u] = acc[i + u][j];
+					if (m0 + row_of(i + u) < M)
+						C[(size_t)col * M + m0 + row_of(i + u)] = acc[i + u][j];
 			}
 		}
 	}
@@ -205,12 +212,16 @@ struct shape {
 };
 
 static void encode(CUtensorMap *map, const float *p, unsigned long long inner, unsigned long long outer,
-		   unsigned box_inner, unsigned box_outer)
+		   unsigned box_inner, unsigned box_outer, bool swizzle = false)
 {
 	const cuuint64_t dims[2] = {inner, outer}, strides[1] = {inner * 4};
 	const cuuint32_t box[2] = {box_inner, box_outer}, es[2] = {1, 1};
 	CKD(cuTensorMapEncodeTiled(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float *>(p), dims, strides, box,
-				   es, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+				   es, CU_TENSOR_MAP_INTERLEAVE_NONE,
+				   !swizzle	       ? CU_TENSOR_MAP_SWIZZLE_NONE
+				   : box_inner == 8  ? CU_TENSOR_MAP_SWIZZLE_32B
+				   : box_inner == 16 ? CU_TENSOR_MAP_SWIZZLE_64B
+						     : CU_TENSOR_MAP_SWIZZLE_128B,
 				   CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
 }
 
@@ -283,7 +294,7 @@ static void probe_ta(ctx &c)
 	probe_arg p;
 	p.launch = launch<BM, BN, BK, TM, TN, STAGES, SCALAR, TA>;
 	if (TA)
-		encode(&p.ta, c.A, c.sh.k, c.sh.m, BK, BM);
+		encode(&p.ta, c.A, c.sh.k, c.sh.m, BK, BM, true); // rows of BK floats, swizzled (BK 8, 16, 32)
 	else
 		encode(&p.ta, c.A, c.sh.m, c.sh.k, BM, BK);
 	encode(&p.tb, c.B, c.sh.k, c.sh.n, BK, BN);
