@@ -617,6 +617,52 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) spmm(const int *__restr
 #if KIND == 3
 #define HDR16 ((RPW * 2 + 15) / 16) // a segment's header, 16-byte units
 
+__host__ __device__ constexpr int ilog2(int x) { return x > 1 ? 1 + ilog2(x / 2) : 0; }
+#define SLAB_ROW_SHIFT ilog2(32 * VN * ES) // a slab row's bytes, as a shift
+static_assert(VW == 4 && (1 << SLAB_ROW_SHIFT) == 32 * VN * ES, "VN >= 4, a power of two");
+
+// x through an empty asm: the compiler cannot see what it was computed from.
+__device__ __forceinline__ unsigned opaque_u32(unsigned x)
+{
+	asm volatile("" : "+r"(x));
+	return x;
+}
+
+// The {column, value} entries at shared byte addresses a and a + 8 (ld_entry: at a).
+__device__ __forceinline__ void ld_entries2(unsigned a, int &c0, float &v0, int &c1, float &v1)
+{
+	asm volatile("ld.shared.v2.b32 {%0, %1}, [%4];\n\tld.shared.v2.b32 {%2, %3}, [%4+8];"
+		     : "=r"(c0), "=f"(v0), "=r"(c1), "=f"(v1)
+		     : "r"(a)
+		     : "memory");
+}
+__device__ __forceinline__ void ld_entry(unsigned a, int &c, float &v)
+{
+	asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];" : "=r"(c), "=f"(v) : "r"(a) : "memory");
+}
+
+// slab_row's values for slab row c, the lane's first element of slab row 0 at shared byte address lb.
+__device__ __forceinline__ void slab_row_at(unsigned lb, int c, float *out)
+{
+	const unsigned a = lb + ((unsigned)c << SLAB_ROW_SHIFT);
+#pragma unroll
+	for (int q = 0; q < NV; q++) {
+#if SPMM_FP16
+		unsigned w0, w1;
+		asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];" : "=r"(w0), "=r"(w1) : "r"(a + q * 32 * VW * ES) : "memory");
+		out[q * VW + 0] = to_f((elem)(w0 & 0xffffu));
+		out[q * VW + 1] = to_f((elem)(w0 >> 16));
+		out[q * VW + 2] = to_f((elem)(w1 & 0xffffu));
+		out[q * VW + 3] = to_f((elem)(w1 >> 16));
+#else
+		asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];"
+			     : "=f"(out[q * VW]), "=f"(out[q * VW + 1]), "=f"(out[q * VW + 2]), "=f"(out[q * VW + 3])
+			     : "r"(a + q * 32 * VW * ES)
+			     : "memory");
+#endif
+	}
+}
+
 // This warp's segment of one slab (units [o0, o1) of segs) into dst, 16 bytes a copy, in the current copy group.
 __device__ __forceinline__ void copy_seg(int4 *dst, const int4 *__restrict__ segs, unsigned o0, unsigned o1, int lane)
 {
@@ -690,36 +736,38 @@ extern "C" __global__ void __launch_bounds__(THREADS, MINB) spmm(const unsigned 
 					hw[4 * h + 2] = (unsigned)x.z;
 					hw[4 * h + 3] = (unsigned)x.w;
 				}
-				const int2 *ent = reinterpret_cast<const int2 *>(seg + HDR16);
-				// two nonzeros an iteration, the next one's {column, value} read an iteration ahead (x is always
-				// entry j: past the segment's end that is padding or the buffer's spare unit)
-				int j = 0;
-				int2 x = ent[0];
+				// Shared-window byte addresses: q walks the entries (8 bytes each), and a lane's VN columns of
+				// slab row c are at lb + (c << SLAB_ROW_SHIFT), one LEA a nonzero (lb hidden from the compiler,
+				// which otherwise rebuilt it from the slab's and the lane's offsets for every nonzero). Two
+				// nonzeros an iteration, then a row's odd one: the FMAs in the order of the row's entries.
+				unsigned q = smem_u32(seg + HDR16);
+				const unsigned e0 = q, lb = opaque_u32(smem_u32(slab + lane * VW));
 #pragma unroll
 				for (int i = 0; i < RPW; i++) {
-					const int e = (hw[i / 2] >> (16 * (i % 2))) & 0xffff;
+					const unsigned qe = e0 + 8 * ((hw[i / 2] >> (16 * (i % 2))) & 0xffff); // past row i's last
+					const unsigned qe2 = qe - 8; // a pair starts before it (no wrap: e0 is past the slabs)
 #pragma unroll 1
-					for (; j + 1 < e; j += 2) {
-						const int2 x1 = ent[j + 1], xn = ent[j + 2];
-						float b0[VN], b1[VN];
-						slab_row(slab + x.x * BN, lane, b0);
-						slab_row(slab + x1.x * BN, lane, b1);
+					for (; q < qe2; q += 16) {
+						int c0, c1;
+						float v0, v1, b0[VN], b1[VN];
+						ld_entries2(q, c0, v0, c1, v1);
+						slab_row_at(lb, c0, b0);
+						slab_row_at(lb, c1, b1);
 #pragma unroll
 						for (int v = 0; v < VN; v++) {
-							acc[i][v] = fmaf(__int_as_float(x.y), b0[v], acc[i][v]);
-							acc[i][v] = fmaf(__int_as_float(x1.y), b1[v], acc[i][v]);
+							acc[i][v] = fmaf(v0, b0[v], acc[i][v]);
+							acc[i][v] = fmaf(v1, b1[v], acc[i][v]);
 						}
-						x = xn;
 					}
-					if (j < e) {
-						const int2 xn = ent[j + 1];
-						float b0[VN];
-						slab_row(slab + x.x * BN, lane, b0);
+					if (q < qe) {
+						int c0;
+						float v0, b0[VN];
+						ld_entry(q, c0, v0);
+						slab_row_at(lb, c0, b0);
 #pragma unroll
 						for (int v = 0; v < VN; v++)
-							acc[i][v] = fmaf(__int_as_float(x.y), b0[v], acc[i][v]);
-						x = xn;
-						j++;
+							acc[i][v] = fmaf(v0, b0[v], acc[i][v]);
+						q += 8;
 					}
 				}
 			}
