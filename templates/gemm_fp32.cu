@@ -181,6 +181,17 @@ __device__ __forceinline__ float splitk_sum(const float *W, i64 M, i64 N, i64 ro
 #endif
 
 #define THREADS ((BM / TM) * (BN / TN))
+// The order of a k step's FMAs, and how C leaves registers, decide how often an FFMA finds two of its three
+// source registers in one of the register file's two banks (reg % 2) with neither in the operand-reuse cache:
+// the dispatch stalls that ncu counted at 0.36 an issue against cuBLAS's 0.10 (docs/NOTES.md items 132, 251).
+// SERPENTINE (tiles of 8 x 8 or more a thread): b[j] held while a's column is walked, down for one j and up for
+// the next, so the a[i] at each turn is read again at once (two cached operands there), and C stored an element
+// at a time, which frees ptxas to put each accumulator in the bank its FMAs need (float4 stores tie a
+// thread's four rows of C to an aligned quad, the same parity as A's fragment). sass_bank.py's two-bank port
+// model: 0.19-0.28 extra cycles an FFMA -> 0.08-0.14 for these tiles in all four layouts (item 252); the 4 x 8
+// and 8 x 4 tiles gain nothing from it and keep the row-major order and float4 stores. The sums are the same
+// in the same order of k, so the results are the same bits.
+#define SERPENTINE (TM == 8 && TN >= 8)
 #define PAD 4 // keeps float4 alignment and breaks the bank pattern of transposed stores
 #define LDS_A (BM + PAD)
 #define LDS_B (BN + PAD)
@@ -334,7 +345,7 @@ __device__ __forceinline__ void store_tile(float (&acc)[TM][TN], float *dst, i64
 		for (int i = 0; i < TM; i += 4) {
 			const i64 row = m0 + row_of(i);
 			float *d = dst + col * ld + row;
-			if (vec && row + 3 < M) {
+			if (!SERPENTINE && vec && row + 3 < M) {
 				*reinterpret_cast<float4 *>(d) = make_float4(acc[i][j], acc[i + 1][j], acc[i + 2][j], acc[i + 3][j]);
 			} else {
 #pragma unroll
@@ -436,11 +447,21 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const float *__re
 				b[j] = y2.x, b[j + 1] = y2.y;
 #endif
 			}
+#if SERPENTINE
+#pragma unroll
+			for (int j = 0; j < TN; j++)
+#pragma unroll
+				for (int ii = 0; ii < TM; ii++) {
+					const int i = (j + kk) % 2 ? TM - 1 - ii : ii;
+					acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+				}
+#else
 #pragma unroll
 			for (int i = 0; i < TM; i++)
 #pragma unroll
 				for (int j = 0; j < TN; j++)
 					acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+#endif
 		}
 		if (more) {
 			la.template store<LDS_A>(As[cur ^ 1], tid);
