@@ -188,7 +188,7 @@ __device__ __forceinline__ float splitk_sum(const float *W, i64 M, i64 N, i64 ro
 // the next, so the a[i] at each turn is read again at once (two cached operands there), and C stored an element
 // at a time, which frees ptxas to put each accumulator in the bank its FMAs need (float4 stores tie a
 // thread's four rows of C to an aligned quad, the same parity as A's fragment). sass_bank.py's two-bank port
-// model: 0.19-0.28 extra cycles an FFMA -> 0.08-0.14 for these tiles in all four layouts (item 252); the 4 x 8
+// model: 0.16-0.28 extra cycles an FFMA -> 0.08-0.14 for these tiles in all four layouts (item 252); the 4 x 8
 // and 8 x 4 tiles gain nothing from it and keep the row-major order and float4 stores. The sums are the same
 // in the same order of k, so the results are the same bits.
 #define SERPENTINE (TM == 8 && TN >= 8)
