@@ -13,7 +13,7 @@
 // Each row: cuBLAS's cublasSgemm (default math: strict fp32) and each probe configuration, verified against
 // cuBLAS's result (C poisoned first), then timed in pairs (ours, cuBLAS) with L2 flushed before each launch,
 // CUDA events; the median of each and the median of the pairs' ratios.
-// Build: nvcc -std=c++17 -arch=sm_90a -O3 -o tma_ffma_probe tma_ffma_probe.cu -lcublas -lcuda
+// Build: nvcc -std=c++17 -arch=sm_90a -O3 [-DSERPENTINE=1] -o tma_ffma_probe tma_ffma_probe.cu -lcublas -lcuda
 // Run:   ./tma_ffma_probe [PAIRS] [MxNxK[:NN|:TN] ...]   (default: 15 pairs, the five worst NN rows of item 184, one
 //        with a partial k-tile, and three TN rows)
 #include <algorithm>
@@ -53,6 +53,10 @@
 			exit(1);                                                                           \
 		}                                                                                          \
 	} while (0)
+
+#ifndef SERPENTINE
+#define SERPENTINE 0 // 1: the FMA order of templates/gemm_fp32.cu's SERPENTINE (run64)
+#endif
 
 __device__ __forceinline__ unsigned smem_u32(const void *p) { return (unsigned)__cvta_generic_to_shared(p); }
 
@@ -179,11 +183,21 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN)) tile(const __grid_const
 						a[i] = x.x, a[i + 1] = x.y, a[i + 2] = x.z, a[i + 3] = x.w;
 					}
 				}
+#if SERPENTINE // templates/gemm_fp32.cu's order (item 252): b[j] held, a's column walked down then up
+#pragma unroll
+				for (int j = 0; j < TN; j++)
+#pragma unroll
+					for (int ii = 0; ii < TM; ii++) {
+						const int i = (j + d) % 2 ? TM - 1 - ii : ii;
+						acc[i][j] = fmaf(a[i], b[j][d], acc[i][j]);
+					}
+#else
 #pragma unroll
 				for (int i = 0; i < TM; i++)
 #pragma unroll
 					for (int j = 0; j < TN; j++)
 						acc[i][j] = fmaf(a[i], b[j][d], acc[i][j]);
+#endif
 			}
 		}
 	}
@@ -365,7 +379,8 @@ int main(int argc, char **argv)
 	CKD(cuInit(0));
 	cudaDeviceProp prop;
 	CK(cudaGetDeviceProperties(&prop, 0));
-	printf("%s, %d SMs, %d pairs a configuration\n", prop.name, prop.multiProcessorCount, pairs);
+	printf("%s, %d SMs, %d pairs a configuration, FMA order %s\n", prop.name, prop.multiProcessorCount, pairs,
+	       SERPENTINE ? "serpentine" : "row by row");
 	ctx c;
 	c.pairs = pairs;
 	CKB(cublasCreate(&c.h));
