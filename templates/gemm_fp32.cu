@@ -331,8 +331,8 @@ struct tile_loader {
 	}
 };
 
-// Writes this thread's TM×TN results to a column-major matrix (float4 along M where aligned and in range); (m0,
-// n0) is its first element, the others at row_of and col_of from it.
+// Writes this thread's TM×TN results to a column-major matrix (float4 along M where aligned and in range, but
+// element by element with SERPENTINE); (m0, n0) is its first element, the others at row_of and col_of from it.
 __device__ __forceinline__ void store_tile(float (&acc)[TM][TN], float *dst, i64 ld, i64 M, i64 N, i64 m0, i64 n0,
 					   bool vec)
 {
