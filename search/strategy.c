@@ -3,6 +3,7 @@
 
 #include "pcg32.h"
 
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_multifit.h>
 #include <math.h>
 #include <stdio.h>
@@ -212,7 +213,14 @@ static void fit_model(struct state *s)
 		r++;
 	}
 	double chisq;
-	if (gsl_multifit_linear(X, y, c, cov, &chisq, w) == 0) {
+	/* GSL's default error handler aborts the process; here a fit that fails (the SVD can fail to converge:
+	 * run65 met it in a 1024x700x512 search) only costs this step its model, checked below. */
+	gsl_error_handler_t *handler = gsl_set_error_handler_off();
+	int fitted = gsl_multifit_linear(X, y, c, cov, &chisq, w) == GSL_SUCCESS;
+	gsl_set_error_handler(handler);
+	if (!fitted)
+		s->nfit = 0; /* this step picks from the random start; the next evaluation fits again */
+	else {
 		for (int i = 0; i < p->n; i++) {
 			features(p, maxc, quad, i, row);
 			double v = 0;
