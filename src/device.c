@@ -298,8 +298,25 @@ int dlb_tmap_2d(struct dlb_tmap *m, int es, const void *base, uint64_t inner, ui
 	return dlb_tmap_tiled(m, es, base, 2, dims, strides, box);
 }
 
+static int encode_tiled(struct dlb_tmap *m, int es, const void *base, int rank, const uint64_t *dims,
+			const uint64_t *strides, const uint32_t *box, CUtensorMapSwizzle swizzle);
+
 int dlb_tmap_tiled(struct dlb_tmap *m, int es, const void *base, int rank, const uint64_t *dims,
 		   const uint64_t *strides, const uint32_t *box)
+{
+	return encode_tiled(m, es, base, rank, dims, strides, box, CU_TENSOR_MAP_SWIZZLE_128B);
+}
+
+int dlb_tmap_2d_plain(struct dlb_tmap *m, int es, const void *base, uint64_t inner, uint64_t outer, uint64_t stride,
+		      uint32_t box_inner, uint32_t box_outer)
+{
+	const uint64_t dims[2] = {inner, outer}, strides[1] = {stride};
+	const uint32_t box[2] = {box_inner, box_outer};
+	return encode_tiled(m, es, base, 2, dims, strides, box, CU_TENSOR_MAP_SWIZZLE_NONE);
+}
+
+static int encode_tiled(struct dlb_tmap *m, int es, const void *base, int rank, const uint64_t *dims,
+			const uint64_t *strides, const uint32_t *box, CUtensorMapSwizzle swizzle)
 {
 	_Static_assert(sizeof(struct dlb_tmap) == sizeof(CUtensorMap), "a tensor map is 128 bytes");
 	static void *fn;
@@ -317,7 +334,7 @@ int dlb_tmap_tiled(struct dlb_tmap *m, int es, const void *base, int rank, const
 			str[i - 1] = strides[i - 1];
 	}
 	CUresult r = encode((CUtensorMap *)m, tmap_type(es), (cuuint32_t)rank, (void *)base, dim, str, bx, one,
-			    CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+			    CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
 			    CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
 	if (r != CUDA_SUCCESS)
 		DLB_FAIL(DLB_E_LIMIT,

@@ -98,6 +98,10 @@ int dlb_tmap_2d(struct dlb_tmap *m, int es, const void *base, uint64_t inner, ui
  * the tensor, zeros. Through the driver's cuTensorMapEncodeTiled (found at run time). */
 int dlb_tmap_tiled(struct dlb_tmap *m, int es, const void *base, int rank, const uint64_t *dims,
 		   const uint64_t *strides, const uint32_t *box);
+/* As dlb_tmap_2d, but the box is written to shared memory as it lies in the matrix, box_outer lines of box_inner
+ * elements one after another (no swizzle; box_inner * es a multiple of 16, both at most 256). */
+int dlb_tmap_2d_plain(struct dlb_tmap *m, int es, const void *base, uint64_t inner, uint64_t outer, uint64_t stride,
+		      uint32_t box_inner, uint32_t box_outer);
 /* An im2col tensor map of a tensor of es-byte elements (2: fp16, 4: fp32) in NHWC order (nhwc: its N, H, W, C;
  * base 16-byte aligned, C·es a multiple of 16) for convolutions: a copy loads `pixels` pixels x `channels` channels (128 bytes: the 128-byte swizzle),
  * stepping through W, then H, then N by step (W, H) within the pixels from lower (W, H: minus the padding) to

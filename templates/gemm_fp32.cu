@@ -1,8 +1,9 @@
 // gemm_fp32.cu — C = op(A) · op(B) in fp32, column-major as in cuBLAS (DeepBench's convention).
 //
-// Three kernel families, chosen by KIND: 0 the tile kernel (FFMA from shared-memory tiles), 2 the skinny kernel
-// for a few columns of C (at the end of the file, with its own tunables and constraints), 1 3xTF32 on the tensor
-// cores: gemm_wgmma.cu, which the op appends to this file, in TF32 (PREC_TF32), run on the copies split3 writes.
+// Four kernel families, chosen by KIND: 0 the tile kernel (FFMA from shared-memory tiles), 3 the same tile with
+// its stages filled by TMA (sm_90, NN), 2 the skinny kernel for a few columns of C (at the end of the file, with
+// its own tunables and constraints), 1 3xTF32 on the tensor cores: gemm_wgmma.cu, which the op appends to this
+// file, in TF32 (PREC_TF32), run on the copies split3 writes.
 // Tile tunables (each has a default below, so this file compiles alone):
 //   BM, BN   rows / columns of C computed by one thread block
 //   BK       depth of one k-step held in shared memory (double-buffered)
@@ -42,8 +43,9 @@
 #define ONLY_1(...) __VA_ARGS__
 #define ONLY_0(...) __trap()
 
-// KIND picks the kernel family: 0 (or undefined) the tile kernel below, 2 the skinny kernel at the end of the
-// file (few columns of C: GEMV-like rows), 1 gemm_wgmma.cu's kernel in TF32.
+// KIND picks the kernel family: 0 (or undefined) the tile kernel below, 3 the same tile fed by the tensor copy
+// engine (TMA, sm_90; NN), 2 the skinny kernel at the end of the file (few columns of C: GEMV-like rows), 1
+// gemm_wgmma.cu's kernel in TF32.
 #ifndef KIND
 #define KIND 0
 #endif
@@ -159,7 +161,7 @@ __device__ __forceinline__ float splitk_sum(const float *W, i64 M, i64 N, i64 ro
 }
 #endif // KIND != 1
 
-#if KIND == 0
+#if KIND == 0 || KIND == 3
 
 #ifndef BM
 #define BM 64 // rows of C per block
@@ -192,6 +194,27 @@ __device__ __forceinline__ float splitk_sum(const float *W, i64 M, i64 N, i64 ro
 // and 8 x 4 tiles gain nothing from it and keep the row-major order and float4 stores. The sums are the same
 // in the same order of k, so the results are the same bits.
 #define SERPENTINE (TM == 8 && TN >= 8)
+
+// One depth of the thread's outer product: acc += a b^T, in SERPENTINE's order where it applies. kk: the depth
+// (a constant once the caller's loops unroll), whose parity turns the walk.
+__device__ __forceinline__ void fma_step(float (&acc)[TM][TN], const float (&a)[TM], const float (&b)[TN], int kk)
+{
+#if SERPENTINE
+#pragma unroll
+	for (int j = 0; j < TN; j++)
+#pragma unroll
+		for (int ii = 0; ii < TM; ii++) {
+			const int i = (j + kk) % 2 ? TM - 1 - ii : ii;
+			acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+		}
+#else
+#pragma unroll
+	for (int i = 0; i < TM; i++)
+#pragma unroll
+		for (int j = 0; j < TN; j++)
+			acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+#endif
+}
 #define PAD 4 // keeps float4 alignment and breaks the bank pattern of transposed stores
 #define LDS_A (BM + PAD)
 #define LDS_B (BN + PAD)
@@ -357,14 +380,129 @@ __device__ __forceinline__ void store_tile(float (&acc)[TM][TN], float *dst, i64
 	}
 }
 
+#if KIND == 3
+// ---- KIND 3: KIND 0's thread tile, its FMA order and its epilogue, fed by the tensor copy engine (NN) ----
+// KIND 0's threads load the next k-tile into registers, store it to shared memory and meet at a barrier: run52's
+// ncu found 27% of its stall samples in that block, and a probe without it (docs/results/gemm_fp32/
+// tma_ffma_probe.cu: run62, run64) ran 0.93-1.02x of cuBLAS on the rows where KIND 0 is weakest. Here thread 0
+// issues two TMA boxes a k-tile into a ring of STAGES stages, each completing on its mbarrier: A's box is BK
+// lines of BM floats as A lies in memory ([k][m]), B's BN lines of BK floats ([n][k]); zeros outside the
+// matrices, so there are no edge paths. A lane reads four depths of one of its columns of B in one LDS.128, and
+// a depth of four of its rows of A in another; a quarter-warp reads one 128-byte line of A, and one address of
+// B (a broadcast). The host's tensor maps (src/ops/gemm/gemm.c) need lda and ldb multiples of 4 (16-byte
+// strides): the family runs NN problems with M and K multiples of 4.
+#ifndef STAGES
+#define STAGES 4
+#endif
+#define STAGE_FLOATS ((BM + BN) * BK)
+static_assert(TM % 4 == 0 && TN % 4 == 0 && BK % 4 == 0 && BM <= 256 && BN <= 256 && BK <= 256,
+	      "whole float4s; TMA boxes of at most 256 elements a side");
+
+struct __align__(64) tmap3_t { // a CUtensorMap (128 opaque bytes), passed by value as a __grid_constant__
+	unsigned long long v[16];
+};
+
+__device__ __forceinline__ unsigned smem_addr(const void *p)
+{
+	return (unsigned)__cvta_generic_to_shared(p);
+}
+
+__device__ __forceinline__ void tma_box(unsigned dst, const tmap3_t *map, int x, int y, unsigned bar)
+{
+	asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+		     " [%0], [%1, {%2, %3}], [%4];" ::"r"(dst),
+		     "l"(reinterpret_cast<unsigned long long>(map)), "r"(x), "r"(y), "r"(bar)
+		     : "memory");
+}
+
+__device__ __forceinline__ void mbar_wait_parity(unsigned bar, unsigned parity)
+{
+	asm volatile("{\n.reg .pred done;\nWAIT_%=:\n"
+		     "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+		     "@!done bra WAIT_%=;\n}\n" ::"r"(bar),
+		     "r"(parity)
+		     : "memory");
+}
+
+// acc += this block's rows m0.. and columns n0.. of A[:, kbeg:kend] B[kbeg:kend, :], the thread's elements at tr
+// + row_of(i), tc + col_of(j). Dynamic shared memory: STAGES stages and 1024 bytes to align the first.
+__device__ __forceinline__ void tma_mainloop(float (&acc)[TM][TN], const tmap3_t *tma, const tmap3_t *tmb, i64 m0,
+					     i64 n0, i64 kbeg, i64 kend, int tr, int tc, int tid)
+{
+	extern __shared__ __align__(16) float dsm[];
+	__shared__ __align__(8) unsigned long long full[STAGES];
+	const int ntiles = kend > kbeg ? (int)((kend - kbeg + BK - 1) / BK) : 0;
+	const unsigned base = (smem_addr(dsm) + 1023u) & ~1023u, fb = smem_addr(full);
+	if (tid == 0) {
+		asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<unsigned long long>(tma)) : "memory");
+		asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<unsigned long long>(tmb)) : "memory");
+		for (int s = 0; s < STAGES; s++)
+			asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(fb + 8 * s) : "memory");
+		asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+	}
+	__syncthreads();
+	auto issue = [&](int t) { // k-tile t into stage t % STAGES (thread 0)
+		const int s = t % STAGES;
+		const unsigned dst = base + s * STAGE_FLOATS * 4, bar = fb + 8 * s;
+		const int k0 = (int)(kbeg + (i64)t * BK);
+		asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(STAGE_FLOATS * 4)
+			     : "memory");
+		tma_box(dst, tma, (int)m0, k0, bar);              // A: x = m, y = k
+		tma_box(dst + BM * BK * 4, tmb, k0, (int)n0, bar); // B: x = k, y = n
+	};
+	if (tid == 0)
+		for (int t = 0; t < STAGES - 1 && t < ntiles; t++)
+			issue(t);
+	const float *sm0 = dsm + (base - smem_addr(dsm)) / 4;
+	for (int t = 0; t < ntiles; t++) {
+		__syncthreads(); // every thread is done with k-tile t - 1, whose stage the next copy fills
+		if (tid == 0 && t + STAGES - 1 < ntiles) {
+			// the stage's reads (generic proxy) before the copy engine's writes (async proxy)
+			asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+			issue(t + STAGES - 1);
+		}
+		const int s = t % STAGES;
+		mbar_wait_parity(fb + 8 * s, (unsigned)(t / STAGES) & 1u);
+		const float *as = sm0 + s * STAGE_FLOATS, *bs = as + BM * BK;
+#pragma unroll
+		for (int k4 = 0; k4 < BK; k4 += 4) {
+			float b4[TN][4];
+#pragma unroll
+			for (int j = 0; j < TN; j++) {
+				const float4 v = *reinterpret_cast<const float4 *>(&bs[(tc + col_of(j)) * BK + k4]);
+				b4[j][0] = v.x, b4[j][1] = v.y, b4[j][2] = v.z, b4[j][3] = v.w;
+			}
+#pragma unroll
+			for (int d = 0; d < 4; d++) {
+				float a[TM], b[TN];
+#pragma unroll
+				for (int i = 0; i < TM; i += 4) {
+					const float4 x = *reinterpret_cast<const float4 *>(&as[(k4 + d) * BM + tr + row_of(i)]);
+					a[i] = x.x, a[i + 1] = x.y, a[i + 2] = x.z, a[i + 3] = x.w;
+				}
+#pragma unroll
+				for (int j = 0; j < TN; j++)
+					b[j] = b4[j][d];
+				fma_step(acc, a, b, d);
+			}
+		}
+	}
+}
+#define BODY_EXTRA , const tmap3_t *tma, const tmap3_t *tmb
+#else
+#define BODY_EXTRA
+#endif // KIND == 3
+
 template <int TA, int TB>
 __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const float *__restrict__ A, i64 lda,
 					  const float *__restrict__ B, i64 ldb, float *__restrict__ C, i64 ldc,
 					  float *__restrict__ W, unsigned *__restrict__ counters, i64 k_chunk, int vec_a,
-					  int vec_b, int vec_c)
+					  int vec_b, int vec_c BODY_EXTRA)
 {
+#if KIND == 0
 	__shared__ __align__(16) float As[2][STAGE_A];
 	__shared__ __align__(16) float Bs[2][STAGE_B];
+#endif
 	__shared__ unsigned last_block;
 
 	const int tid = threadIdx.x;
@@ -390,6 +528,9 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const float *__re
 		for (int j = 0; j < TN; j++)
 			acc[i][j] = 0.f;
 
+#if KIND == 3
+	tma_mainloop(acc, tma, tmb, m0, n0, kbeg, kend, tr, tc, tid);
+#else
 	tile_loader<BM, TA == 1> la;
 	tile_loader<BN, TB == 0> lb;
 	la.init(A, lda, m0, kbeg, tid);
@@ -447,21 +588,7 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const float *__re
 				b[j] = y2.x, b[j + 1] = y2.y;
 #endif
 			}
-#if SERPENTINE
-#pragma unroll
-			for (int j = 0; j < TN; j++)
-#pragma unroll
-				for (int ii = 0; ii < TM; ii++) {
-					const int i = (j + kk) % 2 ? TM - 1 - ii : ii;
-					acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
-				}
-#else
-#pragma unroll
-			for (int i = 0; i < TM; i++)
-#pragma unroll
-				for (int j = 0; j < TN; j++)
-					acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
-#endif
+			fma_step(acc, a, b, kk);
 		}
 		if (more) {
 			la.template store<LDS_A>(As[cur ^ 1], tid);
@@ -469,6 +596,7 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const float *__re
 		}
 		__syncthreads();
 	}
+#endif // KIND == 3
 
 	const i64 tm0 = m0 + tr, tn0 = n0 + tc;
 	if (gridDim.z == 1) {
@@ -519,12 +647,21 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const float *__re
 		counters[blockIdx.x] = 0;
 }
 
+#if KIND == 3
+// NN only (the host offers the family to NN problems alone): the other layouts' kernels trap.
+#define GEMM_ARGS3 GEMM_ARGS, const __grid_constant__ tmap3_t tma, const __grid_constant__ tmap3_t tmb
+extern "C" __global__ void __launch_bounds__(THREADS) gemm_nn(GEMM_ARGS3) { gemm_overlap_prior(); ONLY(LAYOUT_NN, gemm_body<0, 0>(GEMM_PASS, &tma, &tmb)); }
+extern "C" __global__ void __launch_bounds__(THREADS) gemm_nt(GEMM_ARGS3) { gemm_overlap_prior(); __trap(); }
+extern "C" __global__ void __launch_bounds__(THREADS) gemm_tn(GEMM_ARGS3) { gemm_overlap_prior(); __trap(); }
+extern "C" __global__ void __launch_bounds__(THREADS) gemm_tt(GEMM_ARGS3) { gemm_overlap_prior(); __trap(); }
+#else
 extern "C" __global__ void __launch_bounds__(THREADS) gemm_nn(GEMM_ARGS) { gemm_overlap_prior(); ONLY(LAYOUT_NN, gemm_body<0, 0>(GEMM_PASS)); }
 extern "C" __global__ void __launch_bounds__(THREADS) gemm_nt(GEMM_ARGS) { gemm_overlap_prior(); ONLY(LAYOUT_NT, gemm_body<0, 1>(GEMM_PASS)); }
 extern "C" __global__ void __launch_bounds__(THREADS) gemm_tn(GEMM_ARGS) { gemm_overlap_prior(); ONLY(LAYOUT_TN, gemm_body<1, 0>(GEMM_PASS)); }
 extern "C" __global__ void __launch_bounds__(THREADS) gemm_tt(GEMM_ARGS) { gemm_overlap_prior(); ONLY(LAYOUT_TT, gemm_body<1, 1>(GEMM_PASS)); }
+#endif
 
-#endif // KIND == 0
+#endif // KIND == 0 || KIND == 3
 
 // ---- KIND 2: skinny products (a few columns of C: GEMV-like rows), all four layouts ----
 // Where C has few columns each element of A is used BN times and never again, so the kernel is bound by the

@@ -28,10 +28,12 @@
  * N = 1 with split-K (5124x1x1760), a k tail of every length on unaligned rows (1760x3x5123: K odd, no float4
  * on the K-contiguous operands), M not a multiple of 4 with K under one batch (127x2x67), and BN = 4's float4
  * columns of B with an M tail (4099x4x129). */
+/* The last, 132x68x1764, has M and K multiples of 4 (the TMA tile's 16-byte line strides, NN) and K no multiple of
+ * 16 or 32: its k tail comes zero-filled from the copy engine, at every split (2 to 16 there). */
 static const int64_t shapes_fp32[][3] = {
 	{1, 1, 1},     {7, 7, 7},       {35, 35, 35},  {129, 129, 129}, {1760, 16, 1760},
 	{35, 1760, 129}, {129, 7, 1760}, {33, 17, 4099}, {127, 131, 67},  {1760, 1760, 1760},
-	{5124, 1, 1760}, {1760, 3, 5123}, {127, 2, 67}, {4099, 4, 129},
+	{5124, 1, 1760}, {1760, 3, 5123}, {127, 2, 67}, {4099, 4, 129}, {132, 68, 1764},
 };
 
 /* The issue's odd sizes 1, 3, 35, 127, 1760, 5124 in every position; 1760x3x5124 takes the skinny family

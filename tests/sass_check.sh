@@ -116,10 +116,10 @@ done
 echo "gemm fp32: $n cubins, HGMMA in each of the $nw 3xTF32 ones, no matrix instruction in the FFMA ones"
 
 # Programmatic dependent launches (sm_90): every convolution kernel and conv_reduce (conv.c's launch_conv), and
-# GEMM fp32's FFMA tiles and skinny kernels (gemm.c's gemm_launch), wait for the kernel before them
+# GEMM fp32's FFMA tiles (KIND 0 and 3) and skinny kernels (gemm.c's gemm_launch), wait for the kernel before them
 # (griddepcontrol.wait, SASS ACQBULK) before they first read or write global memory
 n=0
-for f in "$tmp"/e/*/*.cubin "$tmp"/f/fp32/*_KIND-0_*.cubin "$tmp"/f/fp32/*_KIND-2_*.cubin; do
+for f in "$tmp"/e/*/*.cubin "$tmp"/f/fp32/*_KIND-0_*.cubin "$tmp"/f/fp32/*_KIND-2_*.cubin "$tmp"/f/fp32/*_KIND-3_*.cubin; do
 	[ -f "$f" ] || continue
 	bad=$(waits_first "$f" conv_nchw conv_nhwc conv_reduce gemm_nn gemm_nt gemm_tn gemm_tt)
 	[ -z "$bad" ] || { printf '%s\n' "$bad"; fail=1; }

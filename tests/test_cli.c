@@ -359,7 +359,9 @@ static void test_family(void)
 	CHECK(!dlb_op_config_family(conv, "BM=64"), "no KIND");
 	f = dlb_op_config_family(gemm, "BM=128 BN=64 KIND=1 WGS=2");
 	CHECK(f && !strcmp(f, "3xTF32 wgmma"), "gemm fp32 KIND=1: '%s'", f ? f : "(null)");
-	CHECK(!dlb_op_config_family(gemm, "BM=64 BN=64 KIND=3"), "gemm fp32 has no KIND 3");
+	f = dlb_op_config_family(gemm, "BM=64 BN=64 KIND=3");
+	CHECK(f && !strcmp(f, "FFMA TMA tile"), "gemm fp32 KIND=3: '%s'", f ? f : "(null)");
+	CHECK(!dlb_op_config_family(gemm, "BM=64 BN=64 KIND=4"), "gemm fp32 has no KIND 4");
 }
 
 /* An error inside a cluster of short options ("-xv") leaves getopt in the middle of the cluster, so these run in a

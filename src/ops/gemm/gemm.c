@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* KIND picks the family (templates/gemm_fp32.cu): 0 = tiles from shared memory (BM, BN, BK, TM, TN), 2 = skinny
+/* KIND picks the family (templates/gemm_fp32.cu): 0 = tiles from shared memory (BM, BN, BK, TM, TN), 3 = the
+ * same 8 x 8 thread tiles fed by the tensor copy engine (sm_90, NN; BM, BN, BK, STAGES), 2 = skinny
  * products for a few columns of C (BM, BN 1..4, KS, KU, L2PF; BK only the split-K grain), 1 = 3xTF32 on the
  * tensor cores (templates/gemm_wgmma.cu in TF32: BM = 64*WGS*MI, BN, STAGES; BK 32, one 128-byte line of
  * floats), run on split copies of A and B (split3: each value as a TF32 big part and a TF32 remainder). A
@@ -21,13 +22,14 @@ static const struct dlb_param gemm_params[GEMM_NPARAMS] = {
 	[GEMM_BK] = {"BK", "k-depth of one shared-memory stage (skinny: the split-K grain)", 3, {8, 16, 32}},
 	[GEMM_TM] = {"TM", "rows of C per thread (tile)", 2, {4, 8}},
 	[GEMM_TN] = {"TN", "columns of C per thread (tile; 16: with TM 8 and BN >= 64)", 4, {2, 4, 8, 16}},
-	[GEMM_KIND] = {"KIND", "0: FFMA tiles, 1: 3xTF32 on wgmma (sm_90a), 2: FFMA skinny (few columns of C)", 3,
-		       {0, 1, 2}, 1, (const char *const[]){"FFMA tile", "3xTF32 wgmma", "FFMA skinny"}},
+	[GEMM_KIND] = {"KIND", "0: FFMA tiles, 1: 3xTF32 on wgmma (sm_90a), 2: FFMA skinny, 3: FFMA tile, TMA", 4,
+		       {0, 1, 2, 3}, 1,
+		       (const char *const[]){"FFMA tile", "3xTF32 wgmma", "FFMA skinny", "FFMA TMA tile"}},
 	[GEMM_KS] = {"KS", "k-slices of threads per block (skinny)", 5, {1, 4, 8, 16, 32}},
 	[GEMM_KU] = {"KU", "k per thread per batch of loads (skinny)", 3, {4, 8, 16}},
 	[GEMM_L2PF] = {"L2PF", "1: A read past L1 with a 256-byte L2 prefetch per miss (skinny)", 2, {0, 1}},
 	[GEMM_WGS] = {"WGS", "consumer warpgroups of 128 threads (3xTF32)", 2, {1, 2}},
-	[GEMM_STAGES] = {"STAGES", "shared-memory stages in the ring (3xTF32)", 3, {3, 4, 6}},
+	[GEMM_STAGES] = {"STAGES", "shared-memory stages in the ring (3xTF32, TMA tile)", 3, {3, 4, 6}},
 	[GEMM_ASPLIT] = {"ASPLIT", "3xTF32's copies: 0 three parts, 1 A split in the kernel, 2 two parts a stage", 3,
 			 {0, 1, 2}},
 };
@@ -40,6 +42,11 @@ static int is_skinny(const int *v)
 static int is_tf32x3(const int *v)
 {
 	return v[GEMM_KIND] == GEMM_KIND_TF32X3;
+}
+
+static int is_tma_tile(const int *v)
+{
+	return v[GEMM_KIND] == GEMM_KIND_TMA_TILE;
 }
 
 /* 3xTF32: m64 wgmmas per consumer warpgroup (gemm_wgmma.cu's MI) */
@@ -69,6 +76,9 @@ static size_t smem_of(const int *v)
 {
 	if (is_skinny(v))
 		return (size_t)v[GEMM_KS] * (size_t)v[GEMM_BN] * (size_t)v[GEMM_BM] * sizeof(float);
+	if (is_tma_tile(v)) /* gemm_fp32.cu's KIND 3: the ring, and 1024 bytes to align its first stage */
+		return (size_t)v[GEMM_STAGES] * (size_t)(v[GEMM_BM] + v[GEMM_BN]) * (size_t)v[GEMM_BK] * sizeof(float) +
+		       1024;
 	if (is_tf32x3(v)) /* gemm_wgmma.cu's SMEM_BYTES: ASPLIT 2's stages hold both parts of each operand */
 		return (size_t)v[GEMM_STAGES] * (size_t)(v[GEMM_BM] + v[GEMM_BN]) * 128 * (v[GEMM_ASPLIT] == 2 ? 2 : 1) +
 		       16 * (size_t)v[GEMM_STAGES] + 1024;
@@ -80,20 +90,27 @@ static size_t smem_of(const int *v)
 
 static size_t gemm_dyn_smem(const int *v)
 {
-	return is_tf32x3(v) ? smem_of(v) : 0;
+	return is_tf32x3(v) || is_tma_tile(v) ? smem_of(v) : 0;
 }
 
 /* One family per configuration: a tile leaves KS, KU and L2PF at 1, 4 and 0, has at least 16 columns, and its
  * large shapes (256 rows; 16 columns a thread, with at least 64 a block: a warp's 64x64) have 8 rows a thread;
  * a skinny block leaves TM and TN at 4 and 2, has 1 to 4 columns and the split-K grain 16; 3xTF32
  * leaves TM, TN, KS, KU, L2PF at 4, 2, 1, 4, 0 and has BK 32; only 3xTF32 sets WGS, STAGES and ASPLIT (else 1,
- * 3, 0). */
+ * 3, 0), but for the TMA tile, which has 8 x 8 a thread, 64 or 128 rows and columns, BK 16 or 32 and STAGES 3
+ * or 4 (run62 and run64's probe: BK 8 and 8 x 16 were slower); at 128x128 BK 32 only (under NVRTC, BK 16 there
+ * spills 16 bytes at 128 registers). */
 static int c_family(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
 	if (is_tf32x3(v))
 		return v[GEMM_TM] == 4 && v[GEMM_TN] == 2 && v[GEMM_KS] == 1 && v[GEMM_KU] == 4 && !v[GEMM_L2PF] &&
 		       v[GEMM_BK] == 32;
+	if (is_tma_tile(v))
+		return v[GEMM_TM] == 8 && v[GEMM_TN] == 8 && v[GEMM_KS] == 1 && v[GEMM_KU] == 4 && !v[GEMM_L2PF] &&
+		       v[GEMM_WGS] == 1 && !v[GEMM_ASPLIT] && (v[GEMM_BM] == 64 || v[GEMM_BM] == 128) &&
+		       (v[GEMM_BN] == 64 || v[GEMM_BN] == 128) && v[GEMM_BK] >= 16 && v[GEMM_STAGES] <= 4 &&
+		       (v[GEMM_BM] * v[GEMM_BN] < 128 * 128 || v[GEMM_BK] == 32);
 	if (v[GEMM_WGS] != 1 || v[GEMM_STAGES] != 3 || v[GEMM_ASPLIT])
 		return 0;
 	if (is_skinny(v))
@@ -134,7 +151,8 @@ static int c_staging(const int *v, const struct dlb_limits *lim)
 	(void)lim; /* floats each thread holds in flight for the next stage: more would spill (beside a thread's 128
 		    * accumulators at 8 x 16, more than 32) */
 	int most = v[GEMM_TM] * v[GEMM_TN] >= 128 ? 32 : 64;
-	return is_skinny(v) || is_tf32x3(v) || (v[GEMM_BM] + v[GEMM_BN]) * v[GEMM_BK] <= most * threads_of(v);
+	return is_skinny(v) || is_tf32x3(v) || is_tma_tile(v) ||
+	       (v[GEMM_BM] + v[GEMM_BN]) * v[GEMM_BK] <= most * threads_of(v);
 }
 
 /* The skinny kernel's registers of data: acc[4][BN], a batch of A (4*KU) and of B (KU*BN) */
@@ -149,12 +167,13 @@ static int c_skinny(const int *v, const struct dlb_limits *lim)
 
 static const struct dlb_constraint gemm_constraints[] = {
 	{.text = "one family: tile KS 1, KU 4, L2PF 0, BN >= 16, TM 8 where BM 256 or TN 16, BN >= 64 where TN 16; "
-		 "skinny TM 4, TN 2, BN <= 4, BK 16; 3xTF32 TM 4, TN 2, KS 1, KU 4, L2PF 0, BK 32; WGS 1, STAGES 3 "
-		 "and ASPLIT 0 but 3xTF32",
+		 "skinny TM 4, TN 2, BN <= 4, BK 16; 3xTF32 TM 4, TN 2, KS 1, KU 4, L2PF 0, BK 32; TMA tile TM 8, TN 8, "
+		 "KS 1, KU 4, L2PF 0, BM and BN 64 or 128, BK >= 16 (32 at 128x128), STAGES <= 4; WGS 1, STAGES 3 and "
+		 "ASPLIT 0 but 3xTF32 and TMA tile",
 	 .kind = DLB_CON_CUSTOM, .ok = c_family},
 	{.text = "tile: BM % TM == 0, BN % TN == 0, threads (BM/TM)*(BN/TN) in [64, 256]", .kind = DLB_CON_CUSTOM,
 	 .ok = c_tile_shape},
-	{.text = "tile: staged floats per thread (BM+BN)*BK/threads <= 64 (32 where TM*TN = 128)",
+	{.text = "tile: staged floats per thread (BM+BN)*BK/threads <= 64 (32 where TM*TN = 128; not the TMA tile)",
 	 .kind = DLB_CON_CUSTOM,
 	 .ok = c_staging},
 	{.text = "skinny: threads (BM/4)*KS in [64, 512], KU*(4+BN) + 4*BN <= 96 floats of data per thread",
@@ -166,7 +185,7 @@ static const struct dlb_constraint gemm_constraints[] = {
 
 static int l_smem(const int *v, const struct dlb_limits *lim)
 {
-	return !lim || smem_of(v) <= (is_tf32x3(v) ? lim->smem_optin : lim->smem_static);
+	return !lim || smem_of(v) <= (is_tf32x3(v) || is_tma_tile(v) ? lim->smem_optin : lim->smem_static);
 }
 
 static int l_threads(const int *v, const struct dlb_limits *lim)
@@ -180,12 +199,19 @@ static int l_wgmma(const int *v, const struct dlb_limits *lim)
 	return !is_tf32x3(v) || !lim || lim->sm == 0 || (lim->sm == 90 && lim->sm_specific);
 }
 
+/* the tensor copy engine (cp.async.bulk.tensor) exists from sm_90 on */
+static int l_tma(const int *v, const struct dlb_limits *lim)
+{
+	return !is_tma_tile(v) || !lim || lim->sm == 0 || lim->sm >= 90;
+}
+
 static const struct dlb_constraint gemm_limit_checks[] = {
 	{.text = "shared memory (tile 2*(BK*(BM+BN+8) + 2*SKEW_MAX)*4, skinny KS*BN*BM*4 bytes: static limit per "
-		 "block; 3xTF32 its ring: opt-in limit)",
+		 "block; 3xTF32 and the TMA tile their ring: opt-in limit)",
 	 .kind = DLB_CON_CUSTOM, .ok = l_smem},
 	{.text = "threads <= max threads per block", .kind = DLB_CON_CUSTOM, .ok = l_threads},
 	{.text = "3xTF32 (wgmma) only on sm_90a", .kind = DLB_CON_CUSTOM, .ok = l_wgmma},
+	{.text = "TMA tile only on sm_90 and later", .kind = DLB_CON_CUSTOM, .ok = l_tma},
 };
 
 /* the four layouts (index ta*2 + tb), then 3xTF32's split of an operand */
@@ -203,11 +229,15 @@ static int asplit_nn(const struct dlb_problem *p, const int *v)
  * families run the problem's own. */
 static int gemm_spec_of(const struct dlb_problem *p, const int *v)
 {
+	if (is_tma_tile(v))
+		return 0; /* NN only: it runs nothing else (gemm_variants) */
 	return asplit_nn(p, v) ? 0 : is_tf32x3(v) ? 2 : dlb_gemm_spec_of(p, v);
 }
 
 static int gemm_spec_used(const struct dlb_op *op, int s, const int *v)
 {
+	if (is_tma_tile(v))
+		return s == 0; /* NN only */
 	return is_tf32x3(v) ? s == 2 || (v[GEMM_ASPLIT] == 1 && s == 0) : dlb_gemm_spec_used(op, s, v);
 }
 
@@ -216,6 +246,7 @@ static int gemm_spec_used(const struct dlb_op *op, int s, const int *v)
 #define MAX_SETS DLB_GEMM_MAX_SETS
 #define SPLIT_WAVES 8
 #define MAX_TILES_SPLIT (SPLIT_WAVES * 256) /* counters: more tiles than a split grid can have on any GPU */
+#define TMA_BOXES 8 /* the TMA tile's (BM, BN, BK): 64 or 128, 64 or 128, 16 or 32 (c_family) */
 
 struct gemm_state {
 	struct dlb_gemm_io io; /* first: the vendor baselines' view of this state (dlb_gemm_op_vendor) */
@@ -233,6 +264,10 @@ struct gemm_state {
 	int64_t kp;         /* K rounded up to a multiple of 4 */
 	int64_t kp32;       /* K rounded up to a multiple of 32 (ASPLIT's parts, a k-tile each) */
 	double tol, tol_tf32; /* fp32's; TF32's for cuBLAS's TF32 entry */
+	/* the TMA tile's tensor maps (struct dlb_tmap's bytes: the state is not 64-byte aligned) for each of its
+	 * boxes (tma_box_of), input set and operand (A, B); tm_ok[box]: encoded */
+	unsigned char tm[TMA_BOXES][MAX_SETS][2][sizeof(struct dlb_tmap)];
+	int tm_ok[TMA_BOXES];
 	uint64_t seed;
 	struct dlb_gemm_vendor_keep vkeep;
 };
@@ -473,6 +508,41 @@ static int64_t tf32x3_depth(const struct gemm_state *s, const int *v)
 	return v[GEMM_ASPLIT] == 2 ? s->kp32 : 3 * (v[GEMM_ASPLIT] ? s->kp32 : s->kp);
 }
 
+/* The TMA tile runs NN problems whose leading dimensions (M and K) make 16-byte line strides, on sm_90 and later */
+static int tma_tile_applies(const struct gemm_state *s)
+{
+	return !GTA(&s->p) && !GTB(&s->p) && s->blas.lda % 4 == 0 && s->blas.ldb % 4 == 0 && s->g->dev->cc_major >= 9;
+}
+
+/* which of the TMA tile's TMA_BOXES box shapes v has */
+static int tma_box_of(const int *v)
+{
+	return (v[GEMM_BM] == 128) * 4 + (v[GEMM_BN] == 128) * 2 + (v[GEMM_BK] == 32);
+}
+
+/* The TMA tile's tensor maps of every input set for v's boxes (gemm_fp32.cu's KIND 3): A as stored, M floats a
+ * line, K lines, boxes of BM x BK; B as stored, K floats a line, N lines, boxes of BK x BN; no swizzle, zeros
+ * outside. Encoded once a box shape, when gemm_variants first offers a candidate with it: never inside a timed
+ * launch. */
+static int tma_maps(struct gemm_state *s, const int *v)
+{
+	int rc = 0;
+	const struct dlb_problem *p = &s->p;
+	int box = tma_box_of(v);
+	struct dlb_tmap m;
+	for (int i = 0; i < s->nsets; i++) {
+		DLB_CHECK(dlb_tmap_2d_plain(&m, 4, s->A[i], (uint64_t)GM(p), (uint64_t)GK(p), (uint64_t)s->blas.lda * 4,
+					    (uint32_t)v[GEMM_BM], (uint32_t)v[GEMM_BK]));
+		memcpy(s->tm[box][i][0], &m, sizeof m);
+		DLB_CHECK(dlb_tmap_2d_plain(&m, 4, s->B[i], (uint64_t)GK(p), (uint64_t)GN(p), (uint64_t)s->blas.ldb * 4,
+					    (uint32_t)v[GEMM_BK], (uint32_t)v[GEMM_BN]));
+		memcpy(s->tm[box][i][1], &m, sizeof m);
+	}
+	s->tm_ok[box] = 1;
+fail:
+	return rc;
+}
+
 static int gemm_variants(void *state, const struct dlb_candidate *c, int *values, int max)
 {
 	struct gemm_state *s = state;
@@ -485,6 +555,12 @@ static int gemm_variants(void *state, const struct dlb_candidate *c, int *values
 		return 0;
 	if (is_skinny(c->cfg.v) && GN(&s->p) > 16)
 		return 0; /* for a few columns only (every layout): wider products reuse A, which tiles do */
+	if (is_tma_tile(c->cfg.v)) {
+		if (!tma_tile_applies(s))
+			return 0;
+		if (!s->tm_ok[tma_box_of(c->cfg.v)] && tma_maps(s, c->cfg.v))
+			dlb_clear_error(); /* gemm_launch encodes them again, and its error is the candidate's */
+	}
 	if (is_tf32x3(c->cfg.v)) {
 		if (!tf32x3_applies(&s->p) || split_reserve(s))
 			return 0;
@@ -549,6 +625,21 @@ static int gemm_launch(void *state, const struct dlb_candidate *c, int split, in
 	unsigned *counters = s->counters;
 	int vec_a = lda % 4 == 0, vec_b = ldb % 4 == 0, vec_c = ldc % 4 == 0;
 	void *args[] = {&M, &N, &K, &A, &lda, &B, &ldb, &C, &ldc, &W, &counters, &kc, &vec_a, &vec_b, &vec_c};
+	if (is_tma_tile(v)) { /* NN only (gemm_variants), a programmatic dependent launch as the other FFMA tiles */
+		if (!tma_tile_applies(s))
+			DLB_FAIL(DLB_E_LIMIT, "the TMA tile runs NN problems with M and K multiples of 4 on sm_90 and later");
+		if (!s->tm_ok[tma_box_of(v)])
+			DLB_CHECK(tma_maps(s, v));
+		struct dlb_tmap tma, tmb; /* aligned copies for the launch's parameters */
+		memcpy(&tma, s->tm[tma_box_of(v)][set][0], sizeof tma);
+		memcpy(&tmb, s->tm[tma_box_of(v)][set][1], sizeof tmb);
+		void *targs[] = {&M, &N, &K, &A, &lda, &B, &ldb, &C, &ldc, &W, &counters, &kc, &vec_a, &vec_b, &vec_c,
+				 &tma, &tmb};
+		DLB_CHECK(dlb_launch_ex(c->kernels[0], (dim3){(unsigned)(mt * nt), 1, (unsigned)split},
+					(dim3){(unsigned)threads_of(v), 1, 1}, smem_of(v), s->g->dev->stream, targs, 1,
+					(dim3){1, 1, 1}));
+		return 0;
+	}
 	if (!tc) {
 		/* on sm_90 a programmatic dependent launch (templates/gemm_fp32.cu's gemm_overlap_prior) */
 		DLB_CHECK(dlb_launch_ex(c->kernels[GTA(p) * 2 + GTB(p)], (dim3){(unsigned)(mt * nt), 1, (unsigned)split},

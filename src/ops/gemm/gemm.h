@@ -93,8 +93,9 @@ enum {
 	GEMM_ASPLIT,
 	GEMM_NPARAMS
 };
-/* fp32's kernel families (GEMM_KIND): FFMA tiles, 3xTF32 on wgmma, and skinny products for a few columns of C */
-enum { GEMM_KIND_TILE = 0, GEMM_KIND_TF32X3 = 1, GEMM_KIND_SKINNY = 2 };
+/* fp32's kernel families (GEMM_KIND): FFMA tiles, 3xTF32 on wgmma, skinny products for a few columns of C, and
+ * FFMA tiles fed by the tensor copy engine */
+enum { GEMM_KIND_TILE = 0, GEMM_KIND_TF32X3 = 1, GEMM_KIND_SKINNY = 2, GEMM_KIND_TMA_TILE = 3 };
 /* Split-K factors a configuration may run with on problem p (always 1 first); returns the count. */
 int dlb_gemm_splits(const struct dlb_problem *p, const int *v, int sm_count, int *splits, int max);
 
