@@ -1,5 +1,5 @@
 #!/bin/bash
-# Device calls 65 for issue 30, prepared 2026-12-01 without device time left (docs/NOTES.md item 254).
+# Device calls 65 for issue 30, prepared 2026-12-01 (docs/NOTES.md item 254); run 2026-12-02 on one H200 (item 256, logs/run65).
 # next_tma_tile.diff: KIND 3, "FFMA tile, TMA": KIND 0's 8 x 8 thread tile, its SERPENTINE order and its epilogue
 # (split-K included), each k-tile of A and B brought by the tensor copy engine (thread 0 issues two boxes into a
 # ring of STAGES mbarriers; no swizzle, zeros outside the matrices), NN problems with M and K multiples of 4, sm_90.
