@@ -13,7 +13,8 @@
 // Each row: cuBLAS's cublasSgemm (default math: strict fp32) and each probe configuration, verified against
 // cuBLAS's result (C poisoned first), then timed in pairs (ours, cuBLAS) with L2 flushed before each launch,
 // CUDA events; the median of each and the median of the pairs' ratios.
-// Build: nvcc -std=c++17 -arch=sm_90a -O3 [-DSERPENTINE=1] -o tma_ffma_probe tma_ffma_probe.cu -lcublas -lcuda
+// Build: nvcc -std=c++17 -arch=sm_90a -O3 [-DSERPENTINE=1] [-DTN_XPOSE=1 | -DTN_REG128=1] -o tma_ffma_probe \
+//          tma_ffma_probe.cu -lcublas -lcuda
 // Run:   ./tma_ffma_probe [PAIRS] [MxNxK[:NN|:TN] ...]   (default: 15 pairs, the five worst NN rows of item 184, one
 //        with a partial k-tile, and three TN rows)
 #include <algorithm>
@@ -57,6 +58,12 @@
 #ifndef SERPENTINE
 #define SERPENTINE 0 // 1: the FMA order of templates/gemm_fp32.cu's SERPENTINE (run64)
 #endif
+#ifndef TN_XPOSE
+#define TN_XPOSE 0 // 1: TN's A box ([m][k], swizzled) transposed by all threads into a [k][m] tile, then NN's loop
+#endif
+#ifndef TN_REG128
+#define TN_REG128 0 // 1: the TN form held to 128 registers a thread (as ptxas gives NN), blocks 512 / threads an SM
+#endif
 
 __device__ __forceinline__ unsigned smem_u32(const void *p) { return (unsigned)__cvta_generic_to_shared(p); }
 
@@ -80,18 +87,22 @@ __device__ __forceinline__ void tma_load(unsigned dst, const CUtensorMap *map, i
 // A thread's TM x TN elements of C, laid out as dlbtune's tile (templates/gemm_fp32.cu): a warp's lanes LM x LN,
 // a thread's rows TM/4 chunks of 4, LM*4 apart, its columns TN/4 chunks of 4, LN*4 apart.
 template <int BM, int BN, int BK, int TM, int TN, int STAGES, int SCALAR, int TA>
-__global__ void __launch_bounds__((BM / TM) * (BN / TN)) tile(const __grid_constant__ CUtensorMap ta,
-							      const __grid_constant__ CUtensorMap tb, float *__restrict__ C,
-							      int M, int N, int K)
+__global__ void __launch_bounds__((BM / TM) * (BN / TN),
+				  TA && !TN_XPOSE && TN_REG128 ? 512 / ((BM / TM) * (BN / TN)) : 1)
+	tile(const __grid_constant__ CUtensorMap ta, const __grid_constant__ CUtensorMap tb, float *__restrict__ C, int M,
+	     int N, int K)
 {
 	constexpr int THREADS = (BM / TM) * (BN / TN), TPM = BM / TM, TPN = BN / TN;
 	constexpr int LM0 = TPM < 8 ? TPM : 8, LM = 32 / LM0 > TPN ? 32 / TPN : LM0, LN = 32 / LM;
 	constexpr int WARPS_M = TPM / LM, CN = 4;
 	constexpr int A_FLOATS = BM * BK, STAGE_FLOATS = (BM + BN) * BK;
 	constexpr unsigned STAGE_BYTES = STAGE_FLOATS * 4;
+	// AT: TN read as [m][k] (four depths of a row in one LDS.128); TX: TN transposed into [k][m] first
+	constexpr bool AT = TA && !TN_XPOSE, TX = TA && TN_XPOSE;
 	static_assert(TPM % LM == 0 && TPN % LN == 0 && LM * LN == 32 && TM % 4 == 0 && TN % 4 == 0 && BK % 4 == 0,
 		      "a warp's lanes tile the block; whole float4s");
 	static_assert(THREADS >= 32 && BM <= 256 && BN <= 256, "TMA boxes of at most 256");
+	static_assert(!TX || BM * BK / 4 % THREADS == 0, "TX: whole chunks of A's tile a thread");
 	extern __shared__ __align__(1024) float sm[];
 	__shared__ __align__(8) unsigned long long full[STAGES];
 
@@ -104,8 +115,8 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN)) tile(const __grid_const
 	// A thread's row i of the tile: NN, chunks of 4 consecutive rows LM*4 apart (float4 loads of A and stores of
 	// C); TN, rows LM apart, so that a quarter-warp's lanes read consecutive rows of A's [m][k] tile (with the
 	// box's swizzle, eight distinct 16-byte bank groups) and C is stored an element at a time.
-	const int tr = (warp % WARPS_M) * (LM * TM) + lane % LM * (TA ? 1 : 4);
-	auto row_of = [&](int i) { return TA ? tr + i * LM : tr + i / 4 * (LM * 4) + i % 4; };
+	const int tr = (warp % WARPS_M) * (LM * TM) + lane % LM * (AT ? 1 : 4);
+	auto row_of = [&](int i) { return AT ? tr + i * LM : tr + i / 4 * (LM * 4) + i % 4; };
 	const int tc = (warp / WARPS_M) * (LN * TN) + lane / LM * CN;
 	const int ntiles = (K + BK - 1) / BK;
 	const unsigned base = (smem_u32(sm) + 1023u) & ~1023u, fb = smem_u32(full); // TMA: 128-byte aligned at least
@@ -150,10 +161,25 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN)) tile(const __grid_const
 		const int s = t % STAGES;
 		mbar_wait(fb + 8 * s, (unsigned)(t / STAGES) & 1u);
 		const float *As = sm + (base - smem_u32(sm)) / 4 + s * STAGE_FLOATS, *Bs = As + A_FLOATS;
+		if (TX) { // the stage's [m][k] box (swizzled as AT reads it) into the [k][m] tile after the ring; a warp
+			  // takes 32 consecutive rows of one 16-byte chunk: LDS.128 in distinct bank groups a
+			  // quarter-warp, 32 consecutive floats a STS.32
+			float *xa = sm + (base - smem_u32(sm)) / 4 + STAGES * STAGE_FLOATS;
+#pragma unroll
+			for (int it = 0; it < BM * BK / 4 / THREADS; it++) {
+				const int q = tid + it * THREADS, r = q % BM, c4 = q / BM, x = (r * BK * 4 >> 7) & (BK / 4 - 1);
+				const float4 v = *reinterpret_cast<const float4 *>(reinterpret_cast<const char *>(As) +
+										   r * BK * 4 + ((c4 ^ x) << 4));
+				xa[(4 * c4 + 0) * BM + r] = v.x, xa[(4 * c4 + 1) * BM + r] = v.y;
+				xa[(4 * c4 + 2) * BM + r] = v.z, xa[(4 * c4 + 3) * BM + r] = v.w;
+			}
+			__syncthreads(); // the tile is whole; the stage is free once every thread has passed here
+			As = xa;
+		}
 #pragma unroll
 		for (int k4 = 0; k4 < BK; k4 += 4) {
-			float b[TN][4], a4[TA ? TM : 1][4];
-			if (TA) { // A as [m][k]: four depths of a row in one LDS.128, as B's columns; the box is swizzled
+			float b[TN][4], a4[AT ? TM : 1][4];
+			if (AT) { // A as [m][k]: four depths of a row in one LDS.128, as B's columns; the box is swizzled
 				  // (CU_TENSOR_MAP_SWIZZLE_{32,64,128}B for rows of BK*4 bytes: the 16-byte chunk c of row r
 				  // lies at chunk c ^ ((r * BK * 4 >> 7) & (BK / 4 - 1)))
 #pragma unroll
@@ -175,7 +201,7 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN)) tile(const __grid_const
 				float a[TM];
 #pragma unroll
 				for (int i = 0; i < TM; i += 4) {
-					if (TA) {
+					if (AT) {
 						a[i] = a4[i][d], a[i + 1] = a4[i + 1][d], a[i + 2] = a4[i + 2][d], a[i + 3] = a4[i + 3][d];
 					} else {
 						const float4 x = *reinterpret_cast<const float4 *>(
@@ -208,7 +234,7 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN)) tile(const __grid_const
 			continue;
 #pragma unroll
 		for (int i = 0; i < TM; i += 4) {
-			if (!SCALAR && !TA && m0 + row_of(i) + 3 < M) {
+			if (!SCALAR && !AT && m0 + row_of(i) + 3 < M) {
 				*reinterpret_cast<float4 *>(C + (size_t)col * M + m0 + row_of(i)) =
 					make_float4(acc[i][j], acc[i + 1][j], acc[i + 2][j], acc[i + 3][j]);
 			} else {
@@ -288,7 +314,7 @@ template <int BM, int BN, int BK, int TM, int TN, int STAGES, int SCALAR, int TA
 static void launch(ctx &c, const CUtensorMap &ta, const CUtensorMap &tb)
 {
 	const int threads = (BM / TM) * (BN / TN);
-	const size_t smem = (size_t)STAGES * (BM + BN) * BK * 4 + 1024;
+	const size_t smem = (size_t)(STAGES * (BM + BN) + (TA && TN_XPOSE ? BM : 0)) * BK * 4 + 1024;
 	const int blocks = ((c.sh.m + BM - 1) / BM) * ((c.sh.n + BN - 1) / BN);
 	tile<BM, BN, BK, TM, TN, STAGES, SCALAR, TA><<<blocks, threads, smem>>>(ta, tb, c.C, c.sh.m, c.sh.n, c.sh.k);
 	CK(cudaGetLastError());
@@ -297,7 +323,7 @@ static void launch(ctx &c, const CUtensorMap &ta, const CUtensorMap &tb)
 template <int BM, int BN, int BK, int TM, int TN, int STAGES, int SCALAR, int TA>
 static void probe_ta(ctx &c)
 {
-	const size_t smem = (size_t)STAGES * (BM + BN) * BK * 4 + 1024; // + the alignment
+	const size_t smem = (size_t)(STAGES * (BM + BN) + (TA && TN_XPOSE ? BM : 0)) * BK * 4 + 1024; // + the alignment
 	CK(cudaFuncSetAttribute(tile<BM, BN, BK, TM, TN, STAGES, SCALAR, TA>, cudaFuncAttributeMaxDynamicSharedMemorySize,
 				(int)smem));
 	cudaFuncAttributes fa;
@@ -379,8 +405,9 @@ int main(int argc, char **argv)
 	CKD(cuInit(0));
 	cudaDeviceProp prop;
 	CK(cudaGetDeviceProperties(&prop, 0));
-	printf("%s, %d SMs, %d pairs a configuration, FMA order %s\n", prop.name, prop.multiProcessorCount, pairs,
-	       SERPENTINE ? "serpentine" : "row by row");
+	printf("%s, %d SMs, %d pairs a configuration, FMA order %s, TN %s\n", prop.name, prop.multiProcessorCount, pairs,
+	       SERPENTINE ? "serpentine" : "row by row",
+	       TN_XPOSE ? "transposed into [k][m] in shared memory" : "read as [m][k]");
 	ctx c;
 	c.pairs = pairs;
 	CKB(cublasCreate(&c.h));
@@ -420,6 +447,11 @@ int main(int argc, char **argv)
 		probe<128, 64, 16, 8, 4, 4, 1>(c);
 		probe<256, 128, 8, 8, 16, 4, 1>(c); // cuBLAS's tile and thread tile
 		probe<128, 128, 8, 8, 16, 4, 1>(c);
+		// 128-byte lines of k in every box (item 258: run64's TN form ran 0.71x, 0.79x, 0.87x at BK 8, 16, 32)
+		probe<128, 64, 32, 8, 8, 3, 1>(c);
+		probe<64, 128, 32, 8, 8, 3, 1>(c);
+		probe<256, 64, 32, 8, 8, 3, 1>(c);
+		probe<128, 128, 32, 8, 8, 4, 1>(c);
 		CK(cudaFree(c.A));
 		CK(cudaFree(c.B));
 		CK(cudaFree(c.C));
