@@ -44,7 +44,7 @@
 #define ONLY_0(...) __trap()
 
 // KIND picks the kernel family: 0 (or undefined) the tile kernel below, 3 the same tile fed by the tensor copy
-// engine (TMA, sm_90; NN), 2 the skinny kernel at the end of the file (few columns of C: GEMV-like rows), 1
+// engine (TMA, sm_90; NN, other layouts through transpose's copies), 2 the skinny kernel at the end of the file (few columns of C: GEMV-like rows), 1
 // gemm_wgmma.cu's kernel in TF32.
 #ifndef KIND
 #define KIND 0
@@ -110,6 +110,27 @@ extern "C" __global__ void __launch_bounds__(256) split3(const float *__restrict
 		o[step] = b_order ? small : big;
 		o[2 * step] = big;
 	}
+}
+
+// ---- transpose: an operand copied into the layout gemm_nn reads, for KIND 3 on TN, NT and TT problems (the
+// host runs it inside the timed launch, before the tile kernel) ----
+// x is rows x cols, column-major (leading dimension ld); y gets its transpose, cols x rows, column-major (leading
+// dimension ldy >= cols; y's rows from cols to ldy are not written: the tensor maps stop at cols). Grid
+// (ceil(rows/32), ceil(cols/32)), block (32, 8): a 32 x 32 tile through shared memory, read and written along
+// the contiguous dimension of each.
+extern "C" __global__ void __launch_bounds__(256) transpose(const float *__restrict__ x, i64 ld, i64 rows, i64 cols,
+							     float *__restrict__ y, i64 ldy)
+{
+	__shared__ float tile[32][33]; // [col][row]
+	const int tx = threadIdx.x, ty = threadIdx.y;
+	const i64 r0 = (i64)blockIdx.x * 32, c0 = (i64)blockIdx.y * 32;
+	for (int j = ty; j < 32; j += 8)
+		if (r0 + tx < rows && c0 + j < cols)
+			tile[j][tx] = x[(c0 + j) * ld + r0 + tx];
+	__syncthreads();
+	for (int j = ty; j < 32; j += 8)
+		if (c0 + tx < cols && r0 + j < rows)
+			y[(r0 + j) * ldy + c0 + tx] = tile[tx][j];
 }
 
 #if KIND == 1
@@ -390,7 +411,9 @@ __device__ __forceinline__ void store_tile(float (&acc)[TM][TN], float *dst, i64
 // matrices, so there are no edge paths. A lane reads four depths of one of its columns of B in one LDS.128, and
 // a depth of four of its rows of A in another; a quarter-warp reads one 128-byte line of A, and one address of
 // B (a broadcast). The host's tensor maps (src/ops/gemm/gemm.c) need lda and ldb multiples of 4 (16-byte
-// strides): the family runs NN problems with M and K multiples of 4.
+// strides): the family runs NN problems with M and K multiples of 4. A transposed operand (TN, NT, TT) is
+// first copied by transpose into a buffer whose leading dimension is rounded up to a multiple of 4, so TN needs
+// K a multiple of 4 (B as stored), NT M (A as stored), and TT nothing.
 #ifndef STAGES
 #define STAGES 4
 #endif
@@ -648,7 +671,8 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const float *__re
 }
 
 #if KIND == 3
-// NN only (the host offers the family to NN problems alone): the other layouts' kernels trap.
+// NN only: the host copies a transposed operand into the NN layout first (transpose, above); the other layouts'
+// kernels trap.
 #define GEMM_ARGS3 GEMM_ARGS, const __grid_constant__ tmap3_t tma, const __grid_constant__ tmap3_t tmb
 extern "C" __global__ void __launch_bounds__(THREADS) gemm_nn(GEMM_ARGS3) { gemm_overlap_prior(); ONLY(LAYOUT_NN, gemm_body<0, 0>(GEMM_PASS, &tma, &tmb)); }
 extern "C" __global__ void __launch_bounds__(THREADS) gemm_nt(GEMM_ARGS3) { gemm_overlap_prior(); __trap(); }

@@ -214,9 +214,9 @@ static const struct dlb_constraint gemm_limit_checks[] = {
 	{.text = "TMA tile only on sm_90 and later", .kind = DLB_CON_CUSTOM, .ok = l_tma},
 };
 
-/* the four layouts (index ta*2 + tb), then 3xTF32's split of an operand */
-static const char *const gemm_kernels[] = {"gemm_nn", "gemm_nt", "gemm_tn", "gemm_tt", "split3"};
-enum { GEMM_SPLIT3_KERNEL = 4 };
+/* the four layouts (index ta*2 + tb), then 3xTF32's split of an operand, then the TMA tile's transposed copy */
+static const char *const gemm_kernels[] = {"gemm_nn", "gemm_nt", "gemm_tn", "gemm_tt", "split3", "transpose"};
+enum { GEMM_SPLIT3_KERNEL = 4, GEMM_XPOSE_KERNEL = 5 };
 
 /* ASPLIT reads A as stored 'n' with gemm_wgmma.cu's gemm_nn where its columns are 16-byte aligned and K is a
  * multiple of 32 (whole k-tiles, no read past K); otherwise A 'n' goes through a K-major copy to gemm_tn. */
@@ -230,7 +230,7 @@ static int asplit_nn(const struct dlb_problem *p, const int *v)
 static int gemm_spec_of(const struct dlb_problem *p, const int *v)
 {
 	if (is_tma_tile(v))
-		return 0; /* NN only: it runs nothing else (gemm_variants) */
+		return 0; /* NN only: other layouts run it on transposed copies (gemm_launch) */
 	return asplit_nn(p, v) ? 0 : is_tf32x3(v) ? 2 : dlb_gemm_spec_of(p, v);
 }
 
@@ -261,6 +261,8 @@ struct gemm_state {
 	size_t ws_elems;
 	unsigned *counters; /* split-K arrival count per tile; zero between launches */
 	float *sp[2];       /* 3xTF32: the split copies of A and B (split3), lines of 3*kp, allocated at first use */
+	float *xp[2];       /* the TMA tile: op(A) and op(B) copied into NN's layout where transposed (xpose_reserve) */
+	int64_t ldx[2];     /* their leading dimensions: M and K rounded up to multiples of 4 */
 	int64_t kp;         /* K rounded up to a multiple of 4 */
 	int64_t kp32;       /* K rounded up to a multiple of 32 (ASPLIT's parts, a k-tile each) */
 	double tol, tol_tf32; /* fp32's; TF32's for cuBLAS's TF32 entry */
@@ -329,7 +331,10 @@ static size_t gemm_device_bytes(const struct dlb_problem *p, const struct dlb_de
 		ws_tc = ws_tc < 64 * tiles ? ws_tc : 64 * tiles;
 		ws = ws > ws_tc ? ws : ws_tc;
 	}
-	return (size_t)sets_for(p, dev) * set_bytes(p) + mn + ws + tc +
+	/* the TMA tile's copies of transposed operands (xpose_reserve) */
+	size_t xp = ((GTA(p) ? (size_t)(GM(p) + 3) / 4 * 4 * (size_t)GK(p) : 0) +
+		     (GTB(p) ? (size_t)(GK(p) + 3) / 4 * 4 * (size_t)GN(p) : 0)) * sizeof(float);
+	return (size_t)sets_for(p, dev) * set_bytes(p) + mn + ws + tc + xp +
 	       dlb_bench_flush_bytes(dev) + ((size_t)64 << 20) /* cuBLASLt workspace */;
 }
 
@@ -347,6 +352,8 @@ static void gemm_teardown(void *state)
 	dlb_dev_free(s->ws);
 	dlb_dev_free(s->counters);
 	dlb_dev_free(s->sp[0]);
+	dlb_dev_free(s->xp[0]);
+	dlb_dev_free(s->xp[1]);
 	dlb_gemm_vendor_free(&s->vkeep);
 	free(s);
 }
@@ -508,10 +515,30 @@ static int64_t tf32x3_depth(const struct gemm_state *s, const int *v)
 	return v[GEMM_ASPLIT] == 2 ? s->kp32 : 3 * (v[GEMM_ASPLIT] ? s->kp32 : s->kp);
 }
 
-/* The TMA tile runs NN problems whose leading dimensions (M and K) make 16-byte line strides, on sm_90 and later */
+/* The TMA tile runs on sm_90 and later where the operands it reads as stored (A and B where not transposed) have
+ * 16-byte line strides; transposed ones it reads from copies whose strides are (xpose_reserve). */
 static int tma_tile_applies(const struct gemm_state *s)
 {
-	return !GTA(&s->p) && !GTB(&s->p) && s->blas.lda % 4 == 0 && s->blas.ldb % 4 == 0 && s->g->dev->cc_major >= 9;
+	return (GTA(&s->p) || s->blas.lda % 4 == 0) && (GTB(&s->p) || s->blas.ldb % 4 == 0) &&
+	       s->g->dev->cc_major >= 9;
+}
+
+/* The TMA tile's copies of transposed operands in NN's layout: op(A), M x K with M rounded up to a multiple of 4
+ * a column, and op(B), K x N with K so rounded; allocated once (never inside a timed region); DLB_E_LIMIT where
+ * the device has no room (then the family does not run on this problem). */
+static int xpose_reserve(struct gemm_state *s)
+{
+	const struct dlb_problem *p = &s->p;
+	int64_t lines[2] = {GK(p), GN(p)}, t[2] = {GTA(p), GTB(p)};
+	s->ldx[0] = (GM(p) + 3) / 4 * 4;
+	s->ldx[1] = (GK(p) + 3) / 4 * 4;
+	for (int op = 0; op < 2; op++)
+		if (t[op] && !s->xp[op] &&
+		    dlb_dev_alloc((void **)&s->xp[op], (size_t)s->ldx[op] * (size_t)lines[op] * sizeof(float))) {
+			dlb_clear_error();
+			return DLB_E_LIMIT;
+		}
+	return 0;
 }
 
 /* which of the TMA tile's TMA_BOXES box shapes v has */
@@ -520,10 +547,10 @@ static int tma_box_of(const int *v)
 	return (v[GEMM_BM] == 128) * 4 + (v[GEMM_BN] == 128) * 2 + (v[GEMM_BK] == 32);
 }
 
-/* The TMA tile's tensor maps of every input set for v's boxes (gemm_fp32.cu's KIND 3): A as stored, M floats a
- * line, K lines, boxes of BM x BK; B as stored, K floats a line, N lines, boxes of BK x BN; no swizzle, zeros
- * outside. Encoded once a box shape, when gemm_variants first offers a candidate with it: never inside a timed
- * launch. */
+/* The TMA tile's tensor maps of every input set for v's boxes (gemm_fp32.cu's KIND 3): A as stored (or its
+ * copy, xpose_reserve), M floats a line, K lines, boxes of BM x BK; B as stored (or its copy), K floats a line, N
+ * lines, boxes of BK x BN; no swizzle, zeros outside. Encoded once a box shape, when gemm_variants first offers a
+ * candidate with it: never inside a timed launch. */
 static int tma_maps(struct gemm_state *s, const int *v)
 {
 	int rc = 0;
@@ -531,11 +558,13 @@ static int tma_maps(struct gemm_state *s, const int *v)
 	int box = tma_box_of(v);
 	struct dlb_tmap m;
 	for (int i = 0; i < s->nsets; i++) {
-		DLB_CHECK(dlb_tmap_2d_plain(&m, 4, s->A[i], (uint64_t)GM(p), (uint64_t)GK(p), (uint64_t)s->blas.lda * 4,
-					    (uint32_t)v[GEMM_BM], (uint32_t)v[GEMM_BK]));
+		DLB_CHECK(dlb_tmap_2d_plain(&m, 4, GTA(p) ? s->xp[0] : s->A[i], (uint64_t)GM(p), (uint64_t)GK(p),
+					    (uint64_t)(GTA(p) ? s->ldx[0] : s->blas.lda) * 4, (uint32_t)v[GEMM_BM],
+					    (uint32_t)v[GEMM_BK]));
 		memcpy(s->tm[box][i][0], &m, sizeof m);
-		DLB_CHECK(dlb_tmap_2d_plain(&m, 4, s->B[i], (uint64_t)GK(p), (uint64_t)GN(p), (uint64_t)s->blas.ldb * 4,
-					    (uint32_t)v[GEMM_BK], (uint32_t)v[GEMM_BN]));
+		DLB_CHECK(dlb_tmap_2d_plain(&m, 4, GTB(p) ? s->xp[1] : s->B[i], (uint64_t)GK(p), (uint64_t)GN(p),
+					    (uint64_t)(GTB(p) ? s->ldx[1] : s->blas.ldb) * 4, (uint32_t)v[GEMM_BK],
+					    (uint32_t)v[GEMM_BN]));
 		memcpy(s->tm[box][i][1], &m, sizeof m);
 	}
 	s->tm_ok[box] = 1;
@@ -556,7 +585,7 @@ static int gemm_variants(void *state, const struct dlb_candidate *c, int *values
 	if (is_skinny(c->cfg.v) && GN(&s->p) > 16)
 		return 0; /* for a few columns only (every layout): wider products reuse A, which tiles do */
 	if (is_tma_tile(c->cfg.v)) {
-		if (!tma_tile_applies(s))
+		if (!tma_tile_applies(s) || xpose_reserve(s))
 			return 0;
 		if (!s->tm_ok[tma_box_of(c->cfg.v)] && tma_maps(s, c->cfg.v))
 			dlb_clear_error(); /* gemm_launch encodes them again, and its error is the candidate's */
@@ -601,6 +630,23 @@ fail:
 	return rc;
 }
 
+/* The TMA tile's copy of a transposed operand x (rows x cols as stored, leading dimension ld) into y, cols x
+ * rows with leading dimension ldy (templates/gemm_fp32.cu, transpose), inside the timed launch: the cost of the
+ * layout is the candidate's. */
+static int xpose_launch(struct gemm_state *s, const struct dlb_candidate *c, const float *x, int64_t ld, int64_t rows,
+			int64_t cols, float *y, int64_t ldy)
+{
+	int rc = 0;
+	if ((cols + 31) / 32 > 65535 || (rows + 31) / 32 > 0x7fffffff)
+		DLB_FAIL(DLB_E_LIMIT, "the TMA tile's transposed copy of %lld x %lld is over the grid's limit",
+			 (long long)rows, (long long)cols);
+	void *args[] = {&x, &ld, &rows, &cols, &y, &ldy};
+	dim3 grid = {(unsigned)((rows + 31) / 32), (unsigned)((cols + 31) / 32), 1};
+	DLB_CHECK(dlb_launch(c->kernels[GEMM_XPOSE_KERNEL], grid, (dim3){32, 8, 1}, 0, s->g->dev->stream, args));
+fail:
+	return rc;
+}
+
 static int gemm_launch(void *state, const struct dlb_candidate *c, int split, int set)
 {
 	int rc = 0;
@@ -625,9 +671,19 @@ static int gemm_launch(void *state, const struct dlb_candidate *c, int split, in
 	unsigned *counters = s->counters;
 	int vec_a = lda % 4 == 0, vec_b = ldb % 4 == 0, vec_c = ldc % 4 == 0;
 	void *args[] = {&M, &N, &K, &A, &lda, &B, &ldb, &C, &ldc, &W, &counters, &kc, &vec_a, &vec_b, &vec_c};
-	if (is_tma_tile(v)) { /* NN only (gemm_variants), a programmatic dependent launch as the other FFMA tiles */
+	if (is_tma_tile(v)) { /* a programmatic dependent launch as the other FFMA tiles, after the copies */
 		if (!tma_tile_applies(s))
-			DLB_FAIL(DLB_E_LIMIT, "the TMA tile runs NN problems with M and K multiples of 4 on sm_90 and later");
+			DLB_FAIL(DLB_E_LIMIT, "the TMA tile runs on sm_90 and later where A (if not transposed) has M and B "
+					      "(if not transposed) K a multiple of 4");
+		if (xpose_reserve(s))
+			DLB_FAIL(DLB_E_LIMIT, "no room on the device for the TMA tile's copies of transposed operands");
+		if (GTA(p)) /* op(A) into NN's layout: A is K x M as stored */
+			DLB_CHECK(xpose_launch(s, c, A, s->blas.lda, GK(p), GM(p), s->xp[0], s->ldx[0]));
+		if (GTB(p)) /* op(B): B is N x K as stored */
+			DLB_CHECK(xpose_launch(s, c, B, s->blas.ldb, GN(p), GK(p), s->xp[1], s->ldx[1]));
+		A = GTA(p) ? s->xp[0] : A, lda = GTA(p) ? s->ldx[0] : lda;
+		B = GTB(p) ? s->xp[1] : B, ldb = GTB(p) ? s->ldx[1] : ldb;
+		vec_a = lda % 4 == 0, vec_b = ldb % 4 == 0;
 		if (!s->tm_ok[tma_box_of(v)])
 			DLB_CHECK(tma_maps(s, v));
 		struct dlb_tmap tma, tmb; /* aligned copies for the launch's parameters */
@@ -905,7 +961,7 @@ const struct dlb_op dlb_op_gemm = {
 	.template_file = "gemm_fp32.cu",
 	.template_extra = "gemm_wgmma.cu",
 	.kernel_names = gemm_kernels,
-	.nkernels = 5,
+	.nkernels = 6,
 	.ndyn_kernels = 4,
 	.dyn_smem = gemm_dyn_smem,
 	.variant_name = "SPLITK",
