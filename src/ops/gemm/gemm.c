@@ -670,36 +670,39 @@ static int gemm_launch(void *state, const struct dlb_candidate *c, int split, in
 	float *C = s->C[set], *W = s->ws;
 	unsigned *counters = s->counters;
 	int vec_a = lda % 4 == 0, vec_b = ldb % 4 == 0, vec_c = ldc % 4 == 0;
-	void *args[] = {&M, &N, &K, &A, &lda, &B, &ldb, &C, &ldc, &W, &counters, &kc, &vec_a, &vec_b, &vec_c};
-	if (is_tma_tile(v)) { /* a programmatic dependent launch as the other FFMA tiles, after the copies */
-		if (!tma_tile_applies(s))
-			DLB_FAIL(DLB_E_LIMIT, "the TMA tile runs on sm_90 and later where A (if not transposed) has M and B "
-					      "(if not transposed) K a multiple of 4");
-		if (xpose_reserve(s))
-			DLB_FAIL(DLB_E_LIMIT, "no room on the device for the TMA tile's copies of transposed operands");
-		if (GTA(p)) /* op(A) into NN's layout: A is K x M as stored */
-			DLB_CHECK(xpose_launch(s, c, A, s->blas.lda, GK(p), GM(p), s->xp[0], s->ldx[0]));
-		if (GTB(p)) /* op(B): B is N x K as stored */
-			DLB_CHECK(xpose_launch(s, c, B, s->blas.ldb, GN(p), GK(p), s->xp[1], s->ldx[1]));
-		A = GTA(p) ? s->xp[0] : A, lda = GTA(p) ? s->ldx[0] : lda;
-		B = GTB(p) ? s->xp[1] : B, ldb = GTB(p) ? s->ldx[1] : ldb;
-		vec_a = lda % 4 == 0, vec_b = ldb % 4 == 0;
-		if (!s->tm_ok[tma_box_of(v)])
-			DLB_CHECK(tma_maps(s, v));
-		struct dlb_tmap tma, tmb; /* aligned copies for the launch's parameters */
-		memcpy(&tma, s->tm[tma_box_of(v)][set][0], sizeof tma);
-		memcpy(&tmb, s->tm[tma_box_of(v)][set][1], sizeof tmb);
-		void *targs[] = {&M, &N, &K, &A, &lda, &B, &ldb, &C, &ldc, &W, &counters, &kc, &vec_a, &vec_b, &vec_c,
-				 &tma, &tmb};
-		DLB_CHECK(dlb_launch_ex(c->kernels[0], (dim3){(unsigned)(mt * nt), 1, (unsigned)split},
-					(dim3){(unsigned)threads_of(v), 1, 1}, smem_of(v), s->g->dev->stream, targs, 1,
-					(dim3){1, 1, 1}));
-		return 0;
-	}
+	/* KIND 3's and 3xTF32's kernels take two tensor maps more (zero where unused; the other kernels read the
+	 * first 15 parameters only) */
+	struct dlb_tmap tma, tmb;
+	memset(&tma, 0, sizeof tma);
+	memset(&tmb, 0, sizeof tmb);
+	void *args[] = {&M, &N, &K, &A, &lda, &B, &ldb, &C, &ldc, &W, &counters, &kc, &vec_a, &vec_b, &vec_c, &tma, &tmb};
+	dim3 grid = {(unsigned)(mt * nt), 1, (unsigned)split}, block = {(unsigned)threads_of(v), 1, 1};
 	if (!tc) {
-		/* on sm_90 a programmatic dependent launch (templates/gemm_fp32.cu's gemm_overlap_prior) */
-		DLB_CHECK(dlb_launch_ex(c->kernels[GTA(p) * 2 + GTB(p)], (dim3){(unsigned)(mt * nt), 1, (unsigned)split},
-					(dim3){(unsigned)threads_of(v), 1, 1}, 0, s->g->dev->stream, args,
+		/* The FFMA families, on sm_90 a programmatic dependent launch (templates/gemm_fp32.cu's
+		 * gemm_overlap_prior). KIND 3 runs NN's kernel after the copies of transposed operands, from its tensor
+		 * maps (aligned copies here for the launch's parameters), with its ring in dynamic shared memory. */
+		int kernel = GTA(p) * 2 + GTB(p);
+		size_t smem = 0;
+		if (is_tma_tile(v)) {
+			if (!tma_tile_applies(s))
+				DLB_FAIL(DLB_E_LIMIT, "the TMA tile runs on sm_90 and later where A (if not transposed) has M "
+						      "and B (if not transposed) K a multiple of 4");
+			if (xpose_reserve(s))
+				DLB_FAIL(DLB_E_LIMIT, "no room on the device for the TMA tile's copies of transposed operands");
+			if (GTA(p)) /* op(A) into NN's layout: A is K x M as stored */
+				DLB_CHECK(xpose_launch(s, c, A, s->blas.lda, GK(p), GM(p), s->xp[0], s->ldx[0]));
+			if (GTB(p)) /* op(B): B is N x K as stored */
+				DLB_CHECK(xpose_launch(s, c, B, s->blas.ldb, GN(p), GK(p), s->xp[1], s->ldx[1]));
+			A = GTA(p) ? s->xp[0] : A, lda = GTA(p) ? s->ldx[0] : lda;
+			B = GTB(p) ? s->xp[1] : B, ldb = GTB(p) ? s->ldx[1] : ldb;
+			vec_a = lda % 4 == 0, vec_b = ldb % 4 == 0;
+			if (!s->tm_ok[tma_box_of(v)])
+				DLB_CHECK(tma_maps(s, v));
+			memcpy(&tma, s->tm[tma_box_of(v)][set][0], sizeof tma);
+			memcpy(&tmb, s->tm[tma_box_of(v)][set][1], sizeof tmb);
+			kernel = 0, smem = smem_of(v);
+		}
+		DLB_CHECK(dlb_launch_ex(c->kernels[kernel], grid, block, smem, s->g->dev->stream, args,
 					s->g->dev->cc_major >= 9, (dim3){1, 1, 1}));
 		return 0;
 	}
@@ -724,12 +727,7 @@ static int gemm_launch(void *state, const struct dlb_candidate *c, int split, in
 	}
 	DLB_CHECK(split_launch(s, c, 1, set, pair ? 3 : asplit));
 	vec_a = vec_b = 16; /* the widest copy, in bytes, for gemm_wgmma.cu (vec_c as above: 16-byte stores of C) */
-	struct dlb_tmap tma, tmb;
-	memset(&tma, 0, sizeof tma);
-	memset(&tmb, 0, sizeof tmb);
-	void *wargs[] = {&M, &N, &K, &A, &lda, &B, &ldb, &C, &ldc, &W, &counters, &kc, &vec_a, &vec_b, &vec_c, &tma, &tmb};
-	DLB_CHECK(dlb_launch(c->kernels[nn ? 0 : 2], (dim3){(unsigned)(mt * nt), 1, (unsigned)split},
-			     (dim3){(unsigned)threads_of(v), 1, 1}, smem_of(v), s->g->dev->stream, wargs));
+	DLB_CHECK(dlb_launch(c->kernels[nn ? 0 : 2], grid, block, smem_of(v), s->g->dev->stream, args));
 fail:
 	return rc;
 }
