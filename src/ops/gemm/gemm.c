@@ -99,7 +99,7 @@ static size_t gemm_dyn_smem(const int *v)
  * leaves TM, TN, KS, KU, L2PF at 4, 2, 1, 4, 0 and has BK 32; only 3xTF32 sets WGS, STAGES and ASPLIT (else 1,
  * 3, 0), but for the TMA tile, which has 8 x 8 a thread, 64 or 128 rows and columns, BK 16 or 32 and STAGES 3
  * or 4 (run62 and run64's probe: BK 8 and 8 x 16 were slower); at 128x128 BK 32 only (under NVRTC, BK 16 there
- * spills 16 bytes at 128 registers). */
+ * spills 16 bytes at 128 registers), and 8 x 16 a thread at 128x128 BK 16 (KIND 0's winner at N >= 24000). */
 static int c_family(const int *v, const struct dlb_limits *lim)
 {
 	(void)lim;
@@ -107,10 +107,11 @@ static int c_family(const int *v, const struct dlb_limits *lim)
 		return v[GEMM_TM] == 4 && v[GEMM_TN] == 2 && v[GEMM_KS] == 1 && v[GEMM_KU] == 4 && !v[GEMM_L2PF] &&
 		       v[GEMM_BK] == 32;
 	if (is_tma_tile(v))
-		return v[GEMM_TM] == 8 && v[GEMM_TN] == 8 && v[GEMM_KS] == 1 && v[GEMM_KU] == 4 && !v[GEMM_L2PF] &&
-		       v[GEMM_WGS] == 1 && !v[GEMM_ASPLIT] && (v[GEMM_BM] == 64 || v[GEMM_BM] == 128) &&
+		return v[GEMM_TM] == 8 && v[GEMM_KS] == 1 && v[GEMM_KU] == 4 && !v[GEMM_L2PF] && v[GEMM_WGS] == 1 &&
+		       !v[GEMM_ASPLIT] && (v[GEMM_BM] == 64 || v[GEMM_BM] == 128) &&
 		       (v[GEMM_BN] == 64 || v[GEMM_BN] == 128) && v[GEMM_BK] >= 16 && v[GEMM_STAGES] <= 4 &&
-		       (v[GEMM_BM] * v[GEMM_BN] < 128 * 128 || v[GEMM_BK] == 32);
+		       (v[GEMM_TN] == 8 ? v[GEMM_BM] * v[GEMM_BN] < 128 * 128 || v[GEMM_BK] == 32
+					: v[GEMM_TN] == 16 && v[GEMM_BM] == 128 && v[GEMM_BN] == 128 && v[GEMM_BK] == 16);
 	if (v[GEMM_WGS] != 1 || v[GEMM_STAGES] != 3 || v[GEMM_ASPLIT])
 		return 0;
 	if (is_skinny(v))
