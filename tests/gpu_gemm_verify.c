@@ -263,8 +263,8 @@ static int check_op(struct dlb_device *dev, struct dlb_gpu *g, const struct dlb_
 				int i = dlb_kernels_for(k, &p, j); /* compiled for the layout its launches use */
 				if (!cand[i].loaded)
 					continue;
-				int splits[8];
-				int nv = op->variants(state, &cand[i], splits, 8);
+				int splits[12]; /* as many as the search asks for (worker.h's DLB_W_MAX_VARIANTS) */
+				int nv = op->variants(state, &cand[i], splits, 12);
 				for (int v = 0; v < nv; v++) {
 					struct dlb_check chk;
 					runs++;

@@ -404,14 +404,14 @@ static void test_splits(void)
 	int v[GEMM_NPARAMS] = {[GEMM_BM] = 128, [GEMM_BN] = 128, [GEMM_BK] = 8, [GEMM_TM] = 8, [GEMM_TN] = 8};
 	struct dlb_problem p = {.op = &dlb_op_gemm, .dim = {[GEMM_M] = 4096, [GEMM_N] = 4096, [GEMM_K] = 4096}};
 	int s[16];
-	int n = dlb_gemm_splits(&p, v, 132, s, 16);
+	int n = dlb_gemm_splits(&p, v, 132, 0, s, 16);
 	CHECK(n == 1 && s[0] == 1, "4096^3 on 132 SMs: %d splits, first %d; expected only 1", n, s[0]);
 
 	/* Few tiles, deep k: split-K pays. */
 	int w[GEMM_NPARAMS] = {[GEMM_BM] = 32, [GEMM_BN] = 16, [GEMM_BK] = 8, [GEMM_TM] = 4, [GEMM_TN] = 2};
 	struct dlb_problem q = {.op = &dlb_op_gemm, .dim = {[GEMM_M] = 512, [GEMM_N] = 8, [GEMM_K] = 500000}};
 	int64_t tiles = (512 / 32) * 1;
-	n = dlb_gemm_splits(&q, w, 132, s, 16);
+	n = dlb_gemm_splits(&q, w, 132, 0, s, 16);
 	CHECK(n >= 2, "512x8x500000: only %d split factor(s)", n);
 	CHECK_EQ_INT(s[0], 1);
 	for (int i = 1; i < n; i++) {
@@ -427,10 +427,32 @@ static void test_splits(void)
 	CHECK_EQ_INT(n, want);
 
 	/* max bounds the list; k too shallow to split leaves 1. */
-	CHECK_EQ_INT(dlb_gemm_splits(&q, w, 132, s, 3), 3);
-	CHECK_EQ_INT(dlb_gemm_splits(&q, w, 132, s, 0), 0);
+	CHECK_EQ_INT(dlb_gemm_splits(&q, w, 132, 0, s, 3), 3);
+	CHECK_EQ_INT(dlb_gemm_splits(&q, w, 132, 0, s, 0), 0);
 	GK(&q) = 40;
-	CHECK_EQ_INT(dlb_gemm_splits(&q, w, 132, s, 16), 1);
+	CHECK_EQ_INT(dlb_gemm_splits(&q, w, 132, 0, s, 16), 1);
+	CHECK_EQ_INT(dlb_gemm_splits(&q, w, 132, 1, s, 16), 1);
+
+	/* fill: 35x8457x4096 with 64x128 tiles of BK 16 is 67 tiles on 132 SMs. Blocks dealt evenly, a split's time
+	 * on the busiest SM is ceil(67 s / 132) x ceil(4096 / s / 16) k-steps: s 2, 4, 8: 256, 192, 160 (16 is over
+	 * the rule: 1072 blocks > 8 x 132); between them 3 (2 x 86 = 172), 7 (4 x 37 = 148) and 13 (7 x 20 = 140),
+	 * each below both of its powers of two (5 costs 156 and 6 172, 9-15 145 at best but 13). */
+	int f[GEMM_NPARAMS] = {[GEMM_BM] = 64, [GEMM_BN] = 128, [GEMM_BK] = 16, [GEMM_TM] = 8, [GEMM_TN] = 8};
+	struct dlb_problem r = {.op = &dlb_op_gemm, .dim = {[GEMM_M] = 35, [GEMM_N] = 8457, [GEMM_K] = 4096}};
+	const int want_fill[] = {1, 2, 3, 4, 7, 8, 13};
+	n = dlb_gemm_splits(&r, f, 132, 1, s, 16);
+	CHECK_EQ_INT(n, 7);
+	for (int i = 0; i < n && i < 7; i++)
+		CHECK(s[i] == want_fill[i], "35x8457x4096 filled: split %d is %d, want %d", i, s[i], want_fill[i]);
+	CHECK_EQ_INT(dlb_gemm_splits(&r, f, 132, 0, s, 16), 4); /* 1 2 4 8 */
+	CHECK_EQ_INT(dlb_gemm_splits(&r, f, 132, 1, s, 4), 4);  /* max still bounds the list: 1 2 3 4 */
+	CHECK_EQ_INT(s[3], 4);
+	/* a grid that fills the SMs at a power of two gains nothing between: 132 tiles (M 1056 = 33 x 32, N 512)
+	 * cost ceil(132 s / 132) x ceil(4096 / s / 16) = 256 at every s, so no factor is added */
+	struct dlb_problem e = {.op = &dlb_op_gemm, .dim = {[GEMM_M] = 33 * 64, [GEMM_N] = 4 * 128, [GEMM_K] = 4096}};
+	n = dlb_gemm_splits(&e, f, 132, 1, s, 16);
+	for (int i = 1; i < n; i++)
+		CHECK(s[i] == 2 * s[i - 1], "132 tiles filled: split %d is %d after %d", i, s[i], s[i - 1]);
 }
 
 /* The search's coordinate order of a parameter's values: by magnitude, negative before positive at equal

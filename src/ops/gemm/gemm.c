@@ -286,17 +286,44 @@ static int sets_for(const struct dlb_problem *p, const struct dlb_device *dev)
 	return dlb_bench_sets(dev, set_bytes(p), MAX_SETS);
 }
 
-int dlb_gemm_splits(const struct dlb_problem *p, const int *v, int sm_count, int *splits, int max)
+/* May a configuration of mn tiles run problem p split s ways? The grid stays within SPLIT_WAVES blocks per SM
+ * and each split keeps >= 4 k-steps: skinny problems are latency-bound, and more blocks put more loads in flight. */
+static int split_ok(const struct dlb_problem *p, const int *v, int64_t mn, int sm_count, int s)
+{
+	return mn * s <= SPLIT_WAVES * (int64_t)sm_count && GK(p) / s >= 4 * v[GEMM_BK];
+}
+
+/* A split's time in k-steps on the busiest SM: the grid's blocks dealt evenly over the SMs, each block the k-steps
+ * of its chunk (gemm_launch's kc). */
+static int64_t split_cost(const struct dlb_problem *p, const int *v, int64_t mn, int sm_count, int s)
+{
+	int64_t kc = (GK(p) + s - 1) / s, steps = (kc + v[GEMM_BK] - 1) / v[GEMM_BK];
+	return (mn * s + sm_count - 1) / sm_count * steps;
+}
+
+int dlb_gemm_splits(const struct dlb_problem *p, const int *v, int sm_count, int fill, int *splits, int max)
 {
 	int64_t mn = ((GM(p) + v[GEMM_BM] - 1) / v[GEMM_BM]) * ((GN(p) + v[GEMM_BN] - 1) / v[GEMM_BN]);
 	int n = 0;
 	if (max > 0)
 		splits[n++] = 1;
-	/* Split K only while the grid stays within SPLIT_WAVES blocks per SM and each split keeps >= 4 k-steps:
-	 * skinny problems are latency-bound, and more blocks put more loads in flight. */
-	for (int s = 2; n < max && s <= 64; s *= 2)
-		if (mn * s <= SPLIT_WAVES * (int64_t)sm_count && GK(p) / s >= 4 * v[GEMM_BK])
-			splits[n++] = s;
+	for (int s = 2; n < max && s <= 64; s *= 2) {
+		/* fill: between s/2 and s, the factor of least cost where it costs less than both (s where allowed) */
+		int best = 0, ok = split_ok(p, v, mn, sm_count, s);
+		int64_t bar = split_cost(p, v, mn, sm_count, s / 2);
+		if (ok && split_cost(p, v, mn, sm_count, s) < bar)
+			bar = split_cost(p, v, mn, sm_count, s);
+		for (int f = s / 2 + 1; fill && f < s && split_ok(p, v, mn, sm_count, f); f++)
+			if (split_cost(p, v, mn, sm_count, f) < bar) {
+				bar = split_cost(p, v, mn, sm_count, f);
+				best = f;
+			}
+		if (best)
+			splits[n++] = best;
+		if (!ok || n >= max)
+			break;
+		splits[n++] = s;
+	}
 	return n;
 }
 
@@ -596,7 +623,7 @@ static int gemm_variants(void *state, const struct dlb_candidate *c, int *values
 			return 0;
 		run.dim[GEMM_K] = tf32x3_depth(s, c->cfg.v);
 	}
-	int n = dlb_gemm_splits(&run, c->cfg.v, s->g->dev->sm_count, values, max);
+	int n = dlb_gemm_splits(&run, c->cfg.v, s->g->dev->sm_count, 1, values, max);
 	/* Workspace for the largest split, allocated now: never inside a timed region. */
 	size_t need = 0;
 	for (int i = 0; i < n; i++)

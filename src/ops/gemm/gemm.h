@@ -96,8 +96,10 @@ enum {
 /* fp32's kernel families (GEMM_KIND): FFMA tiles, 3xTF32 on wgmma, skinny products for a few columns of C, and
  * FFMA tiles fed by the tensor copy engine */
 enum { GEMM_KIND_TILE = 0, GEMM_KIND_TF32X3 = 1, GEMM_KIND_SKINNY = 2, GEMM_KIND_TMA_TILE = 3 };
-/* Split-K factors a configuration may run with on problem p (always 1 first); returns the count. */
-int dlb_gemm_splits(const struct dlb_problem *p, const int *v, int sm_count, int *splits, int max);
+/* Split-K factors a configuration may run with on problem p (1 first, then the powers of two the split rule
+ * allows, ascending); returns the count. fill: also, between two such powers, the factor that best fills the SMs
+ * where it beats both (fp32's families, for grids of few tiles; docs/NOTES.md item 266). */
+int dlb_gemm_splits(const struct dlb_problem *p, const int *v, int sm_count, int fill, int *splits, int max);
 
 #define DLB_GEMM_MAX_SETS 8 /* input sets a GEMM op rotates over (see each op's sets_for) */
 

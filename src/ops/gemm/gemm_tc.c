@@ -691,7 +691,7 @@ static int tc_variants(void *state, const struct dlb_candidate *c, int *values, 
 	}
 	struct dlb_problem run = s->p;
 	run.dim[GEMM_M] = s->m, run.dim[GEMM_N] = s->n, run.dim[GEMM_K] = s->k;
-	int n = dlb_gemm_splits(&run, c->cfg.v, s->g->dev->sm_count, values, max);
+	int n = dlb_gemm_splits(&run, c->cfg.v, s->g->dev->sm_count, 0, values, max);
 	if (c->cfg.v[TC_CLK]) { /* cluster split-K: splits 2..8 (a portable cluster), no workspace */
 		int kept = 0;
 		for (int i = 0; i < n; i++)
