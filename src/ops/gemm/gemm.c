@@ -98,7 +98,7 @@ static size_t gemm_dyn_smem(const int *v)
  * a skinny block leaves TM and TN at 4 and 2, has 1 to 4 columns and the split-K grain 16; 3xTF32
  * leaves TM, TN, KS, KU, L2PF at 4, 2, 1, 4, 0 and has BK 32; only 3xTF32 sets WGS, STAGES and ASPLIT (else 1,
  * 3, 0), but for the TMA tile, which has 8 x 8 a thread, 64 or 128 rows and columns, BK 16 or 32 and STAGES 3
- * or 4 (run62 and run64's probe: BK 8 and 8 x 16 were slower); at 128x128 BK 32 only (under NVRTC, BK 16 there
+ * or 4 (run62 and run64's probe: BK 8, and 8 x 16 at BK 8, were slower); at 128x128 BK 32 only (under NVRTC, BK 16 there
  * spills 16 bytes at 128 registers), and 8 x 16 a thread at 128x128 BK 16 (KIND 0's winner at N >= 24000). */
 static int c_family(const int *v, const struct dlb_limits *lim)
 {
@@ -169,8 +169,8 @@ static int c_skinny(const int *v, const struct dlb_limits *lim)
 static const struct dlb_constraint gemm_constraints[] = {
 	{.text = "one family: tile KS 1, KU 4, L2PF 0, BN >= 16, TM 8 where BM 256 or TN 16, BN >= 64 where TN 16; "
 		 "skinny TM 4, TN 2, BN <= 4, BK 16; 3xTF32 TM 4, TN 2, KS 1, KU 4, L2PF 0, BK 32; TMA tile TM 8, TN 8, "
-		 "KS 1, KU 4, L2PF 0, BM and BN 64 or 128, BK >= 16 (32 at 128x128), STAGES <= 4; WGS 1, STAGES 3 and "
-		 "ASPLIT 0 but 3xTF32 and TMA tile",
+		 "KS 1, KU 4, L2PF 0, BM and BN 64 or 128, BK >= 16 (32 at 128x128), STAGES <= 4, or TN 16 at 128x128 "
+		 "BK 16; WGS 1, STAGES 3 and ASPLIT 0 but 3xTF32 and TMA tile",
 	 .kind = DLB_CON_CUSTOM, .ok = c_family},
 	{.text = "tile: BM % TM == 0, BN % TN == 0, threads (BM/TM)*(BN/TN) in [64, 256]", .kind = DLB_CON_CUSTOM,
 	 .ok = c_tile_shape},
@@ -310,14 +310,11 @@ int dlb_gemm_splits(const struct dlb_problem *p, const int *v, int sm_count, int
 	for (int s = 2; n < max && s <= 64; s *= 2) {
 		/* fill: between s/2 and s, the factor of least cost where it costs less than both (s where allowed) */
 		int best = 0, ok = split_ok(p, v, mn, sm_count, s);
-		int64_t bar = split_cost(p, v, mn, sm_count, s / 2);
-		if (ok && split_cost(p, v, mn, sm_count, s) < bar)
-			bar = split_cost(p, v, mn, sm_count, s);
+		int64_t bar = split_cost(p, v, mn, sm_count, s / 2), cost = ok ? split_cost(p, v, mn, sm_count, s) : bar;
+		bar = cost < bar ? cost : bar;
 		for (int f = s / 2 + 1; fill && f < s && split_ok(p, v, mn, sm_count, f); f++)
-			if (split_cost(p, v, mn, sm_count, f) < bar) {
-				bar = split_cost(p, v, mn, sm_count, f);
-				best = f;
-			}
+			if ((cost = split_cost(p, v, mn, sm_count, f)) < bar)
+				bar = cost, best = f;
 		if (best)
 			splits[n++] = best;
 		if (!ok || n >= max)
