@@ -1,7 +1,7 @@
 // gemm_fp32.cu — C = op(A) · op(B) in fp32, column-major as in cuBLAS (DeepBench's convention).
 //
 // Four kernel families, chosen by KIND: 0 the tile kernel (FFMA from shared-memory tiles), 3 the same tile with
-// its stages filled by TMA (sm_90, NN), 2 the skinny kernel for a few columns of C (at the end of the file, with
+// its stages filled by TMA (sm_90; NN and NT), 2 the skinny kernel for a few columns of C (at the end of the file, with
 // its own tunables and constraints), 1 3xTF32 on the tensor cores: gemm_wgmma.cu, which the op appends to this
 // file, in TF32 (PREC_TF32), run on the copies split3 writes.
 // Tile tunables (each has a default below, so this file compiles alone):
@@ -44,8 +44,8 @@
 #define ONLY_0(...) __trap()
 
 // KIND picks the kernel family: 0 (or undefined) the tile kernel below, 3 the same tile fed by the tensor copy
-// engine (TMA, sm_90; NN, other layouts through transpose's copies), 2 the skinny kernel at the end of the file (few columns of C: GEMV-like rows), 1
-// gemm_wgmma.cu's kernel in TF32.
+// engine (TMA, sm_90; NN and NT, and TN and TT through a transposed copy of A), 2 the skinny kernel at the end of
+// the file (few columns of C: GEMV-like rows), 1 gemm_wgmma.cu's kernel in TF32.
 #ifndef KIND
 #define KIND 0
 #endif
@@ -112,7 +112,7 @@ extern "C" __global__ void __launch_bounds__(256) split3(const float *__restrict
 	}
 }
 
-// ---- transpose: an operand copied into the layout gemm_nn reads, for KIND 3 on TN, NT and TT problems (the
+// ---- transpose: A copied into the layout gemm_nn and gemm_nt read, for KIND 3 on TN and TT problems (the
 // host runs it inside the timed launch, before the tile kernel) ----
 // x is rows x cols, column-major (leading dimension ld); y gets its transpose, cols x rows, column-major (leading
 // dimension ldy >= cols; y's rows from cols to ldy are not written: the tensor maps stop at cols). Grid
@@ -410,10 +410,12 @@ __device__ __forceinline__ void store_tile(float (&acc)[TM][TN], float *dst, i64
 // lines of BM floats as A lies in memory ([k][m]), B's BN lines of BK floats ([n][k]); zeros outside the
 // matrices, so there are no edge paths. A lane reads four depths of one of its columns of B in one LDS.128, and
 // a depth of four of its rows of A in another; a quarter-warp reads one 128-byte line of A, and one address of
-// B (a broadcast). The host's tensor maps (src/ops/gemm/gemm.c) need lda and ldb multiples of 4 (16-byte
-// strides): the family runs NN problems with M and K multiples of 4. A transposed operand (TN, NT, TT) is
-// first copied by transpose into a buffer whose leading dimension is rounded up to a multiple of 4, so TN needs
-// K a multiple of 4 (B as stored), NT M (A as stored), and TT nothing.
+// B (a broadcast). B transposed (NT, TT: contiguous along N) is read as stored, like A: its box is BK lines of
+// BN floats ([k][n]), and a lane reads a depth of four of its columns in one LDS.128 (gemm_nt). The host's
+// tensor maps (src/ops/gemm/gemm.c) need lda and ldb multiples of 4 (16-byte strides): the family runs NN
+// problems with M and K multiples of 4, and NT with M; a transposed B whose N is not is first copied into lines
+// padded to a multiple of 4, and a transposed A (TN, TT) by transpose into NN's layout, its leading dimension
+// so rounded up, so TN needs K a multiple of 4 (B as stored) and TT nothing.
 #ifndef STAGES
 #define STAGES 4
 #endif
@@ -448,7 +450,9 @@ __device__ __forceinline__ void mbar_wait_parity(unsigned bar, unsigned parity)
 }
 
 // acc += this block's rows m0.. and columns n0.. of A[:, kbeg:kend] B[kbeg:kend, :], the thread's elements at tr
-// + row_of(i), tc + col_of(j). Dynamic shared memory: STAGES stages and 1024 bytes to align the first.
+// + row_of(i), tc + col_of(j); TB: B's box [n][k] (0) or [k][n] (1). Dynamic shared memory: STAGES stages and
+// 1024 bytes to align the first.
+template <int TB>
 __device__ __forceinline__ void tma_mainloop(float (&acc)[TM][TN], const tmap3_t *tma, const tmap3_t *tmb, i64 m0,
 					     i64 n0, i64 kbeg, i64 kend, int tr, int tc, int tid)
 {
@@ -471,7 +475,10 @@ __device__ __forceinline__ void tma_mainloop(float (&acc)[TM][TN], const tmap3_t
 		asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(STAGE_FLOATS * 4)
 			     : "memory");
 		tma_box(dst, tma, (int)m0, k0, bar);              // A: x = m, y = k
-		tma_box(dst + BM * BK * 4, tmb, k0, (int)n0, bar); // B: x = k, y = n
+		if (TB)
+			tma_box(dst + BM * BK * 4, tmb, (int)n0, k0, bar); // B: x = n, y = k
+		else
+			tma_box(dst + BM * BK * 4, tmb, k0, (int)n0, bar); // B: x = k, y = n
 	};
 	if (tid == 0)
 		for (int t = 0; t < STAGES - 1 && t < ntiles; t++)
@@ -487,6 +494,24 @@ __device__ __forceinline__ void tma_mainloop(float (&acc)[TM][TN], const tmap3_t
 		const int s = t % STAGES;
 		mbar_wait_parity(fb + 8 * s, (unsigned)(t / STAGES) & 1u);
 		const float *as = sm0 + s * STAGE_FLOATS, *bs = as + BM * BK;
+		if (TB) {
+#pragma unroll
+			for (int kk = 0; kk < BK; kk++) {
+				float a[TM], b[TN];
+#pragma unroll
+				for (int i = 0; i < TM; i += 4) {
+					const float4 x = *reinterpret_cast<const float4 *>(&as[kk * BM + tr + row_of(i)]);
+					a[i] = x.x, a[i + 1] = x.y, a[i + 2] = x.z, a[i + 3] = x.w;
+				}
+#pragma unroll
+				for (int j = 0; j < TN; j += 4) {
+					const float4 y = *reinterpret_cast<const float4 *>(&bs[kk * BN + tc + col_of(j)]);
+					b[j] = y.x, b[j + 1] = y.y, b[j + 2] = y.z, b[j + 3] = y.w;
+				}
+				fma_step(acc, a, b, kk);
+			}
+			continue;
+		}
 #pragma unroll
 		for (int k4 = 0; k4 < BK; k4 += 4) {
 			float b4[TN][4];
@@ -552,7 +577,7 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const float *__re
 			acc[i][j] = 0.f;
 
 #if KIND == 3
-	tma_mainloop(acc, tma, tmb, m0, n0, kbeg, kend, tr, tc, tid);
+	tma_mainloop<TB>(acc, tma, tmb, m0, n0, kbeg, kend, tr, tc, tid);
 #else
 	tile_loader<BM, TA == 1> la;
 	tile_loader<BN, TB == 0> lb;
@@ -671,11 +696,11 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const float *__re
 }
 
 #if KIND == 3
-// NN only: the host copies a transposed operand into the NN layout first (transpose, above); the other layouts'
-// kernels trap.
+// NN and NT: the host copies a transposed A into the NN layout first (transpose, above), so TN runs gemm_nn and TT
+// gemm_nt; the other two kernels trap.
 #define GEMM_ARGS3 GEMM_ARGS, const __grid_constant__ tmap3_t tma, const __grid_constant__ tmap3_t tmb
 extern "C" __global__ void __launch_bounds__(THREADS) gemm_nn(GEMM_ARGS3) { gemm_overlap_prior(); ONLY(LAYOUT_NN, gemm_body<0, 0>(GEMM_PASS, &tma, &tmb)); }
-extern "C" __global__ void __launch_bounds__(THREADS) gemm_nt(GEMM_ARGS3) { gemm_overlap_prior(); __trap(); }
+extern "C" __global__ void __launch_bounds__(THREADS) gemm_nt(GEMM_ARGS3) { gemm_overlap_prior(); ONLY(LAYOUT_NT, gemm_body<0, 1>(GEMM_PASS, &tma, &tmb)); }
 extern "C" __global__ void __launch_bounds__(THREADS) gemm_tn(GEMM_ARGS3) { gemm_overlap_prior(); __trap(); }
 extern "C" __global__ void __launch_bounds__(THREADS) gemm_tt(GEMM_ARGS3) { gemm_overlap_prior(); __trap(); }
 #else

@@ -49,6 +49,13 @@ static int is_tma_tile(const int *v)
 	return v[GEMM_KIND] == GEMM_KIND_TMA_TILE;
 }
 
+/* Whether the TMA tile reads B in [k][n] boxes (gemm_fp32.cu's gemm_nt): B transposed, as stored or its padded
+ * copy. run72 (H200): that loop ran 6-9% faster than NN's [n][k] one on the same sizes. */
+static int tma_reads_kn(const struct dlb_problem *p)
+{
+	return GTB(p);
+}
+
 /* 3xTF32: m64 wgmmas per consumer warpgroup (gemm_wgmma.cu's MI) */
 static int tf32x3_mi(const int *v)
 {
@@ -231,14 +238,14 @@ static int asplit_nn(const struct dlb_problem *p, const int *v)
 static int gemm_spec_of(const struct dlb_problem *p, const int *v)
 {
 	if (is_tma_tile(v))
-		return 0; /* NN only: other layouts run it on transposed copies (gemm_launch) */
+		return tma_reads_kn(p); /* gemm_nn or gemm_nt: a transposed A is read from a copy (gemm_launch) */
 	return asplit_nn(p, v) ? 0 : is_tf32x3(v) ? 2 : dlb_gemm_spec_of(p, v);
 }
 
 static int gemm_spec_used(const struct dlb_op *op, int s, const int *v)
 {
 	if (is_tma_tile(v))
-		return s == 0; /* NN only */
+		return s == 0 || s == 1; /* NN and NT */
 	return is_tf32x3(v) ? s == 2 || (v[GEMM_ASPLIT] == 1 && s == 0) : dlb_gemm_spec_used(op, s, v);
 }
 
@@ -262,8 +269,9 @@ struct gemm_state {
 	size_t ws_elems;
 	unsigned *counters; /* split-K arrival count per tile; zero between launches */
 	float *sp[2];       /* 3xTF32: the split copies of A and B (split3), lines of 3*kp, allocated at first use */
-	float *xp[2];       /* the TMA tile: op(A) and op(B) copied into NN's layout where transposed (xpose_reserve) */
-	int64_t ldx[2];     /* their leading dimensions: M and K rounded up to multiples of 4 */
+	float *xa, *xb;     /* the TMA tile's copies (xpose_reserve): op(A) in NN's layout where A is transposed;
+	                     * op(B) transposed (xb_copied) */
+	int64_t ldxa, ldxb; /* their leading dimensions: M and N rounded up to multiples of 4 */
 	int64_t kp;         /* K rounded up to a multiple of 4 */
 	int64_t kp32;       /* K rounded up to a multiple of 32 (ASPLIT's parts, a k-tile each) */
 	double tol, tol_tf32; /* fp32's; TF32's for cuBLAS's TF32 entry */
@@ -377,8 +385,8 @@ static void gemm_teardown(void *state)
 	dlb_dev_free(s->ws);
 	dlb_dev_free(s->counters);
 	dlb_dev_free(s->sp[0]);
-	dlb_dev_free(s->xp[0]);
-	dlb_dev_free(s->xp[1]);
+	dlb_dev_free(s->xa);
+	dlb_dev_free(s->xb);
 	dlb_gemm_vendor_free(&s->vkeep);
 	free(s);
 }
@@ -540,29 +548,35 @@ static int64_t tf32x3_depth(const struct gemm_state *s, const int *v)
 	return v[GEMM_ASPLIT] == 2 ? s->kp32 : 3 * (v[GEMM_ASPLIT] ? s->kp32 : s->kp);
 }
 
-/* The TMA tile runs on sm_90 and later where the operands it reads as stored (A and B where not transposed) have
- * 16-byte line strides; transposed ones it reads from copies whose strides are (xpose_reserve). */
+/* The TMA tile runs on sm_90 and later where the operands it reads as stored (A where not transposed, B where it
+ * reads it in [n][k] boxes or transposed) have 16-byte line strides; other operands it reads from copies whose
+ * strides are (xpose_reserve). */
 static int tma_tile_applies(const struct gemm_state *s)
 {
-	return (GTA(&s->p) || s->blas.lda % 4 == 0) && (GTB(&s->p) || s->blas.ldb % 4 == 0) &&
+	return (GTA(&s->p) || s->blas.lda % 4 == 0) && (tma_reads_kn(&s->p) || s->blas.ldb % 4 == 0) &&
 	       s->g->dev->cc_major >= 9;
 }
 
-/* The TMA tile's copies of transposed operands in NN's layout: op(A), M x K with M rounded up to a multiple of 4
- * a column, and op(B), K x N with K so rounded; allocated once (never inside a timed region); DLB_E_LIMIT where
- * the device has no room (then the family does not run on this problem). */
+/* whether the TMA tile reads B from a copy: B not transposed but read in [k][n] boxes (its transposed copy), or
+ * B transposed with N not a multiple of 4 (its lines padded) */
+static int xb_copied(const struct gemm_state *s)
+{
+	return tma_reads_kn(&s->p) && (!GTB(&s->p) || s->blas.ldb % 4);
+}
+
+/* The TMA tile's copies: a transposed A in NN's layout, op(A), M x K with M rounded up to a multiple of 4 a
+ * column; op(B) transposed, N x K with N so rounded (xb_copied). Allocated once (never inside a timed region);
+ * DLB_E_LIMIT where the device has no room (then the family does not run on this problem). */
 static int xpose_reserve(struct gemm_state *s)
 {
 	const struct dlb_problem *p = &s->p;
-	int64_t lines[2] = {GK(p), GN(p)}, t[2] = {GTA(p), GTB(p)};
-	s->ldx[0] = (GM(p) + 3) / 4 * 4;
-	s->ldx[1] = (GK(p) + 3) / 4 * 4;
-	for (int op = 0; op < 2; op++)
-		if (t[op] && !s->xp[op] &&
-		    dlb_dev_alloc((void **)&s->xp[op], (size_t)s->ldx[op] * (size_t)lines[op] * sizeof(float))) {
-			dlb_clear_error();
-			return DLB_E_LIMIT;
-		}
+	s->ldxa = (GM(p) + 3) / 4 * 4;
+	s->ldxb = (GN(p) + 3) / 4 * 4;
+	if ((GTA(p) && !s->xa && dlb_dev_alloc((void **)&s->xa, (size_t)s->ldxa * (size_t)GK(p) * sizeof(float))) ||
+	    (xb_copied(s) && !s->xb && dlb_dev_alloc((void **)&s->xb, (size_t)s->ldxb * (size_t)GK(p) * sizeof(float)))) {
+		dlb_clear_error();
+		return DLB_E_LIMIT;
+	}
 	return 0;
 }
 
@@ -573,9 +587,10 @@ static int tma_box_of(const int *v)
 }
 
 /* The TMA tile's tensor maps of every input set for v's boxes (gemm_fp32.cu's KIND 3): A as stored (or its
- * copy, xpose_reserve), M floats a line, K lines, boxes of BM x BK; B as stored (or its copy), K floats a line, N
- * lines, boxes of BK x BN; no swizzle, zeros outside. Encoded once a box shape, when gemm_variants first offers a
- * candidate with it: never inside a timed launch. */
+ * copy, xpose_reserve), M floats a line, K lines, boxes of BM x BK; B as stored, K floats a line and N lines in
+ * boxes of BK x BN, or where tma_reads_kn, op(B) transposed (B as stored or its copy), N floats a line and K
+ * lines in boxes of BN x BK; no swizzle, zeros outside.
+ * Encoded once a box shape, when gemm_variants first offers a candidate with it: never inside a timed launch. */
 static int tma_maps(struct gemm_state *s, const int *v)
 {
 	int rc = 0;
@@ -583,13 +598,17 @@ static int tma_maps(struct gemm_state *s, const int *v)
 	int box = tma_box_of(v);
 	struct dlb_tmap m;
 	for (int i = 0; i < s->nsets; i++) {
-		DLB_CHECK(dlb_tmap_2d_plain(&m, 4, GTA(p) ? s->xp[0] : s->A[i], (uint64_t)GM(p), (uint64_t)GK(p),
-					    (uint64_t)(GTA(p) ? s->ldx[0] : s->blas.lda) * 4, (uint32_t)v[GEMM_BM],
+		DLB_CHECK(dlb_tmap_2d_plain(&m, 4, GTA(p) ? s->xa : s->A[i], (uint64_t)GM(p), (uint64_t)GK(p),
+					    (uint64_t)(GTA(p) ? s->ldxa : s->blas.lda) * 4, (uint32_t)v[GEMM_BM],
 					    (uint32_t)v[GEMM_BK]));
 		memcpy(s->tm[box][i][0], &m, sizeof m);
-		DLB_CHECK(dlb_tmap_2d_plain(&m, 4, GTB(p) ? s->xp[1] : s->B[i], (uint64_t)GK(p), (uint64_t)GN(p),
-					    (uint64_t)(GTB(p) ? s->ldx[1] : s->blas.ldb) * 4, (uint32_t)v[GEMM_BK],
-					    (uint32_t)v[GEMM_BN]));
+		if (tma_reads_kn(p))
+			DLB_CHECK(dlb_tmap_2d_plain(&m, 4, xb_copied(s) ? s->xb : s->B[i], (uint64_t)GN(p), (uint64_t)GK(p),
+						    (uint64_t)(xb_copied(s) ? s->ldxb : s->blas.ldb) * 4, (uint32_t)v[GEMM_BN],
+						    (uint32_t)v[GEMM_BK]));
+		else
+			DLB_CHECK(dlb_tmap_2d_plain(&m, 4, s->B[i], (uint64_t)GK(p), (uint64_t)GN(p),
+						    (uint64_t)s->blas.ldb * 4, (uint32_t)v[GEMM_BK], (uint32_t)v[GEMM_BN]));
 		memcpy(s->tm[box][i][1], &m, sizeof m);
 	}
 	s->tm_ok[box] = 1;
@@ -704,8 +723,9 @@ static int gemm_launch(void *state, const struct dlb_candidate *c, int split, in
 	dim3 grid = {(unsigned)(mt * nt), 1, (unsigned)split}, block = {(unsigned)threads_of(v), 1, 1};
 	if (!tc) {
 		/* The FFMA families, on sm_90 a programmatic dependent launch (templates/gemm_fp32.cu's
-		 * gemm_overlap_prior). KIND 3 runs NN's kernel after the copies of transposed operands, from its tensor
-		 * maps (aligned copies here for the launch's parameters), with its ring in dynamic shared memory. */
+		 * gemm_overlap_prior). KIND 3 runs NN's or NT's kernel, after its copies (xb_copied, a transposed A),
+		 * from its tensor maps (aligned copies here for the launch's parameters), with its ring in dynamic
+		 * shared memory. */
 		int kernel = GTA(p) * 2 + GTB(p);
 		size_t smem = 0;
 		if (is_tma_tile(v)) {
@@ -713,19 +733,22 @@ static int gemm_launch(void *state, const struct dlb_candidate *c, int split, in
 				DLB_FAIL(DLB_E_LIMIT, "the TMA tile runs on sm_90 and later where A (if not transposed) has M "
 						      "and B (if not transposed) K a multiple of 4");
 			if (xpose_reserve(s))
-				DLB_FAIL(DLB_E_LIMIT, "no room on the device for the TMA tile's copies of transposed operands");
+				DLB_FAIL(DLB_E_LIMIT, "no room on the device for the TMA tile's copies of its operands");
 			if (GTA(p)) /* op(A) into NN's layout: A is K x M as stored */
-				DLB_CHECK(xpose_launch(s, c, A, s->blas.lda, GK(p), GM(p), s->xp[0], s->ldx[0]));
-			if (GTB(p)) /* op(B): B is N x K as stored */
-				DLB_CHECK(xpose_launch(s, c, B, s->blas.ldb, GN(p), GK(p), s->xp[1], s->ldx[1]));
-			A = GTA(p) ? s->xp[0] : A, lda = GTA(p) ? s->ldx[0] : lda;
-			B = GTB(p) ? s->xp[1] : B, ldb = GTB(p) ? s->ldx[1] : ldb;
-			vec_a = lda % 4 == 0, vec_b = ldb % 4 == 0;
+				DLB_CHECK(xpose_launch(s, c, A, s->blas.lda, GK(p), GM(p), s->xa, s->ldxa));
+			if (xb_copied(s) && GTB(p)) /* B (N x K as stored) into lines of a 16-byte multiple */
+				CUDA_CHECK(cudaMemcpy2DAsync(s->xb, (size_t)s->ldxb * 4, B, (size_t)s->blas.ldb * 4,
+							     (size_t)GN(p) * 4, (size_t)GK(p), cudaMemcpyDeviceToDevice,
+							     s->g->dev->stream));
+			else if (xb_copied(s)) /* op(B) transposed: B is K x N as stored */
+				DLB_CHECK(xpose_launch(s, c, B, s->blas.ldb, GK(p), GN(p), s->xb, s->ldxb));
+			A = GTA(p) ? s->xa : A, lda = GTA(p) ? s->ldxa : lda;
+			vec_a = lda % 4 == 0;
 			if (!s->tm_ok[tma_box_of(v)])
 				DLB_CHECK(tma_maps(s, v));
 			memcpy(&tma, s->tm[tma_box_of(v)][set][0], sizeof tma);
 			memcpy(&tmb, s->tm[tma_box_of(v)][set][1], sizeof tmb);
-			kernel = 0, smem = smem_of(v);
+			kernel = tma_reads_kn(p), smem = smem_of(v); /* gemm_nn or gemm_nt */
 		}
 		DLB_CHECK(dlb_launch_ex(c->kernels[kernel], grid, block, smem, s->g->dev->stream, args,
 					s->g->dev->cc_major >= 9, (dim3){1, 1, 1}));
