@@ -455,6 +455,28 @@ static void test_splits(void)
 		CHECK(s[i] == 2 * s[i - 1], "132 tiles filled: split %d is %d after %d", i, s[i], s[i - 1]);
 }
 
+/* The TMA tile's kernel (gemm_fp32.cu's KIND 3): gemm_nt, which reads B in [k][n] boxes, for a transposed B and,
+ * from M = 1024, for B as stored (a transposed copy, gemm.c's tma_reads_kn); gemm_nn below. Only those two
+ * sources are compiled for it. */
+static void test_tma_spec(void)
+{
+	int v[GEMM_NPARAMS] = {[GEMM_BM] = 128, [GEMM_BN] = 64, [GEMM_BK] = 16, [GEMM_TM] = 8, [GEMM_TN] = 8,
+			       [GEMM_KIND] = GEMM_KIND_TMA_TILE, [GEMM_STAGES] = 3};
+	const struct {
+		int64_t m;
+		int ta, tb, spec;
+	} c[] = {{512, 0, 0, 0}, {1023, 1, 0, 0}, {1024, 0, 0, 1}, {4096, 1, 0, 1}, {35, 0, 1, 1}, {35, 1, 1, 1}};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		struct dlb_problem p = {.op = &dlb_op_gemm, .dim = {[GEMM_M] = c[i].m, [GEMM_N] = 7000, [GEMM_K] = 2048,
+								    [GEMM_TA] = c[i].ta, [GEMM_TB] = c[i].tb}};
+		CHECK(dlb_op_gemm.spec_of(&p, v) == c[i].spec, "TMA tile, M %lld, layout %c%c: source %d, want %d",
+		      (long long)c[i].m, "NT"[c[i].ta], "NT"[c[i].tb], dlb_op_gemm.spec_of(&p, v), c[i].spec);
+	}
+	for (int sp = 0; sp < 4; sp++)
+		CHECK(!!dlb_op_gemm.spec_used(&dlb_op_gemm, sp, v) == (sp < 2), "TMA tile: source %d used %d", sp,
+		      dlb_op_gemm.spec_used(&dlb_op_gemm, sp, v));
+}
+
 /* The search's coordinate order of a parameter's values: by magnitude, negative before positive at equal
  * magnitude, so that a variant done another way (-4) sits beside its twin (4). */
 static void test_value_order(void)
@@ -482,6 +504,7 @@ int main(void)
 	test_text();
 	test_report();
 	test_splits();
+	test_tma_spec();
 	test_value_order();
 	return TEST_DONE();
 }

@@ -49,11 +49,14 @@ static int is_tma_tile(const int *v)
 	return v[GEMM_KIND] == GEMM_KIND_TMA_TILE;
 }
 
-/* Whether the TMA tile reads B in [k][n] boxes (gemm_fp32.cu's gemm_nt): B transposed, as stored or its padded
- * copy. run72 (H200): that loop ran 6-9% faster than NN's [n][k] one on the same sizes. */
+/* Whether the TMA tile reads B in [k][n] boxes (gemm_fp32.cu's gemm_nt): B transposed as stored (or its padded
+ * copy), and from M = TMA_XB_MIN_M a copy of B transposed. run72 (H200): that loop ran 8% faster than NN's
+ * [n][k] one on the same sizes (512 to 7680 x 7000 to 24000); the copy moves 8*K*N bytes against the product's
+ * 2*M*N*K flops, about 53/M of its time at the H200's rates, which pays from M near 700. */
+#define TMA_XB_MIN_M 1024
 static int tma_reads_kn(const struct dlb_problem *p)
 {
-	return GTB(p);
+	return GTB(p) || GM(p) >= TMA_XB_MIN_M;
 }
 
 /* 3xTF32: m64 wgmmas per consumer warpgroup (gemm_wgmma.cu's MI) */
@@ -557,8 +560,8 @@ static int tma_tile_applies(const struct gemm_state *s)
 	       s->g->dev->cc_major >= 9;
 }
 
-/* whether the TMA tile reads B from a copy: B not transposed but read in [k][n] boxes (its transposed copy), or
- * B transposed with N not a multiple of 4 (its lines padded) */
+/* whether the TMA tile reads B from a copy: B not transposed, read in [k][n] boxes (its transposed copy), or B
+ * transposed with N not a multiple of 4 (its lines padded) */
 static int xb_copied(const struct gemm_state *s)
 {
 	return tma_reads_kn(&s->p) && (!GTB(&s->p) || s->blas.ldb % 4);
@@ -731,7 +734,7 @@ static int gemm_launch(void *state, const struct dlb_candidate *c, int split, in
 		if (is_tma_tile(v)) {
 			if (!tma_tile_applies(s))
 				DLB_FAIL(DLB_E_LIMIT, "the TMA tile runs on sm_90 and later where A (if not transposed) has M "
-						      "and B (if not transposed) K a multiple of 4");
+						      "and B (if not transposed and M < %d) K a multiple of 4", TMA_XB_MIN_M);
 			if (xpose_reserve(s))
 				DLB_FAIL(DLB_E_LIMIT, "no room on the device for the TMA tile's copies of its operands");
 			if (GTA(p)) /* op(A) into NN's layout: A is K x M as stored */
