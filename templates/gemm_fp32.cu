@@ -44,8 +44,8 @@
 #define ONLY_0(...) __trap()
 
 // KIND picks the kernel family: 0 (or undefined) the tile kernel below, 3 the same tile fed by the tensor copy
-// engine (TMA, sm_90; NN and NT, and TN and TT through a transposed copy of A), 2 the skinny kernel at the end of
-// the file (few columns of C: GEMV-like rows), 1 gemm_wgmma.cu's kernel in TF32.
+// engine (TMA, sm_90; gemm_nn and gemm_nt, the other layouts through transposed copies), 2 the skinny kernel at
+// the end of the file (few columns of C: GEMV-like rows), 1 gemm_wgmma.cu's kernel in TF32.
 #ifndef KIND
 #define KIND 0
 #endif
@@ -112,8 +112,8 @@ extern "C" __global__ void __launch_bounds__(256) split3(const float *__restrict
 	}
 }
 
-// ---- transpose: A copied into the layout gemm_nn and gemm_nt read, for KIND 3 on TN and TT problems (the
-// host runs it inside the timed launch, before the tile kernel) ----
+// ---- transpose: an operand copied into the layout KIND 3 reads, A on TN and TT problems, B on NN and TN ones
+// with M >= 1024 (the host runs it inside the timed launch, before the tile kernel) ----
 // x is rows x cols, column-major (leading dimension ld); y gets its transpose, cols x rows, column-major (leading
 // dimension ldy >= cols; y's rows from cols to ldy are not written: the tensor maps stop at cols). Grid
 // (ceil(rows/32), ceil(cols/32)), block (32, 8): a 32 x 32 tile through shared memory, read and written along
@@ -402,7 +402,7 @@ __device__ __forceinline__ void store_tile(float (&acc)[TM][TN], float *dst, i64
 }
 
 #if KIND == 3
-// ---- KIND 3: KIND 0's thread tile, its FMA order and its epilogue, fed by the tensor copy engine (NN) ----
+// ---- KIND 3: KIND 0's thread tile, its FMA order and its epilogue, fed by the tensor copy engine ----
 // KIND 0's threads load the next k-tile into registers, store it to shared memory and meet at a barrier: run52's
 // ncu found 27% of its stall samples in that block, and a probe without it (docs/results/gemm_fp32/
 // tma_ffma_probe.cu: run62, run64) ran 0.93-1.02x of cuBLAS on the rows where KIND 0 is weakest. Here thread 0
@@ -412,10 +412,11 @@ __device__ __forceinline__ void store_tile(float (&acc)[TM][TN], float *dst, i64
 // a depth of four of its rows of A in another; a quarter-warp reads one 128-byte line of A, and one address of
 // B (a broadcast). B transposed (NT, TT: contiguous along N) is read as stored, like A: its box is BK lines of
 // BN floats ([k][n]), and a lane reads a depth of four of its columns in one LDS.128 (gemm_nt). The host's
-// tensor maps (src/ops/gemm/gemm.c) need lda and ldb multiples of 4 (16-byte strides): the family runs NN
-// problems with M and K multiples of 4, and NT with M; a transposed B whose N is not is first copied into lines
-// padded to a multiple of 4, and a transposed A (TN, TT) by transpose into NN's layout, its leading dimension
-// so rounded up, so TN needs K a multiple of 4 (B as stored) and TT nothing.
+// tensor maps (src/ops/gemm/gemm.c) need lda and ldb multiples of 4 (16-byte strides). A transposed A (TN, TT)
+// is first copied by transpose into NN's layout, its leading dimension rounded up to a multiple of 4; a
+// transposed B whose N is not a multiple of 4 into lines so padded; and from M = 1024 (gemm.c's TMA_XB_MIN_M,
+// where that loop's speed pays for the copy) B as stored, by transpose, into [k][n] lines for gemm_nt. So below
+// M = 1024 NN needs M and K multiples of 4 and TN K; from it NN needs M; NT needs M; TT nothing.
 #ifndef STAGES
 #define STAGES 4
 #endif
@@ -696,8 +697,9 @@ __device__ __forceinline__ void gemm_body(i64 M, i64 N, i64 K, const float *__re
 }
 
 #if KIND == 3
-// NN and NT: the host copies a transposed A into the NN layout first (transpose, above), so TN runs gemm_nn and TT
-// gemm_nt; the other two kernels trap.
+// gemm_nn (B in [n][k] boxes) and gemm_nt (B in [k][n] boxes): the host copies a transposed A into the NN
+// layout first (transpose, above), and B where gemm_nt reads a copy, so every layout runs one of these two; the
+// other two kernels trap.
 #define GEMM_ARGS3 GEMM_ARGS, const __grid_constant__ tmap3_t tma, const __grid_constant__ tmap3_t tmb
 extern "C" __global__ void __launch_bounds__(THREADS) gemm_nn(GEMM_ARGS3) { gemm_overlap_prior(); ONLY(LAYOUT_NN, gemm_body<0, 0>(GEMM_PASS, &tma, &tmb)); }
 extern "C" __global__ void __launch_bounds__(THREADS) gemm_nt(GEMM_ARGS3) { gemm_overlap_prior(); ONLY(LAYOUT_NT, gemm_body<0, 1>(GEMM_PASS, &tma, &tmb)); }

@@ -28,9 +28,10 @@
  * N = 1 with split-K (5124x1x1760), a k tail of every length on unaligned rows (1760x3x5123: K odd, no float4
  * on the K-contiguous operands), M not a multiple of 4 with K under one batch (127x2x67), and BN = 4's float4
  * columns of B with an M tail (4099x4x129). */
-/* The TMA tile (KIND 3) reads operands as stored where their lines are 16-byte strided, and transposed ones from
- * copies (lines rounded up to 4 floats): it runs NN where M and K are multiples of 4, TN where K is, NT where M
- * is, and TT on every shape here, odd ones included. The last, 132x68x1764, has M and K multiples of 4 (all four
+/* The TMA tile (KIND 3) reads operands as stored where their lines are 16-byte strided, and others from copies
+ * (lines rounded up to 4 floats): a transposed A, a transposed B with N not a multiple of 4, and from M = 1024 B
+ * as stored (transposed for its [k][n] loop). It runs NN where M and K are multiples of 4 (from M = 1024 M
+ * alone), TN where K is (from M = 1024 always), NT where M is, and TT on every shape here, odd ones included. The last, 132x68x1764, has M and K multiples of 4 (all four
  * layouts) and K no multiple of 16 or 32: its k tail comes zero-filled from the copy engine, at every split (2 to
  * 16 there). */
 static const int64_t shapes_fp32[][3] = {

@@ -236,8 +236,8 @@ static int asplit_nn(const struct dlb_problem *p, const int *v)
 	return is_tf32x3(v) && v[GEMM_ASPLIT] == 1 && !GTA(p) && GM(p) % 4 == 0 && GK(p) % 32 == 0;
 }
 
-/* 3xTF32 runs TN on the split copies whatever the problem's layout (ASPLIT: NN where asplit_nn); the FFMA
- * families run the problem's own. */
+/* 3xTF32 runs TN on the split copies whatever the problem's layout (ASPLIT: NN where asplit_nn); the TMA tile
+ * NN or NT (tma_reads_kn); the other FFMA families the problem's own. */
 static int gemm_spec_of(const struct dlb_problem *p, const int *v)
 {
 	if (is_tma_tile(v))
@@ -367,9 +367,10 @@ static size_t gemm_device_bytes(const struct dlb_problem *p, const struct dlb_de
 		ws_tc = ws_tc < 64 * tiles ? ws_tc : 64 * tiles;
 		ws = ws > ws_tc ? ws : ws_tc;
 	}
-	/* the TMA tile's copies of transposed operands (xpose_reserve) */
+	/* the TMA tile's copies (xpose_reserve): a transposed A; B where it reads a copy (xb_copied) */
+	int xb = tma_reads_kn(p) && (!GTB(p) || GN(p) % 4); /* a transposed B's ldb is N here */
 	size_t xp = ((GTA(p) ? (size_t)(GM(p) + 3) / 4 * 4 * (size_t)GK(p) : 0) +
-		     (GTB(p) ? (size_t)(GK(p) + 3) / 4 * 4 * (size_t)GN(p) : 0)) * sizeof(float);
+		     (xb ? (size_t)(GN(p) + 3) / 4 * 4 * (size_t)GK(p) : 0)) * sizeof(float);
 	return (size_t)sets_for(p, dev) * set_bytes(p) + mn + ws + tc + xp +
 	       dlb_bench_flush_bytes(dev) + ((size_t)64 << 20) /* cuBLASLt workspace */;
 }
@@ -551,9 +552,9 @@ static int64_t tf32x3_depth(const struct gemm_state *s, const int *v)
 	return v[GEMM_ASPLIT] == 2 ? s->kp32 : 3 * (v[GEMM_ASPLIT] ? s->kp32 : s->kp);
 }
 
-/* The TMA tile runs on sm_90 and later where the operands it reads as stored (A where not transposed, B where it
- * reads it in [n][k] boxes or transposed) have 16-byte line strides; other operands it reads from copies whose
- * strides are (xpose_reserve). */
+/* The TMA tile runs on sm_90 and later where the operands it reads as stored have 16-byte line strides: A where
+ * not transposed, and B where it reads it in [n][k] boxes. A transposed A, B read in [k][n] boxes but not
+ * transposed, and a transposed B whose stride is not a multiple of 4 it reads from copies (xpose_reserve). */
 static int tma_tile_applies(const struct gemm_state *s)
 {
 	return (GTA(&s->p) || s->blas.lda % 4 == 0) && (tma_reads_kn(&s->p) || s->blas.ldb % 4 == 0) &&
@@ -677,7 +678,7 @@ fail:
 	return rc;
 }
 
-/* The TMA tile's copy of a transposed operand x (rows x cols as stored, leading dimension ld) into y, cols x
+/* The TMA tile's transposed copy of an operand x (rows x cols as stored, leading dimension ld) into y, cols x
  * rows with leading dimension ldy (templates/gemm_fp32.cu, transpose), inside the timed launch: the cost of the
  * layout is the candidate's. */
 static int xpose_launch(struct gemm_state *s, const struct dlb_candidate *c, const float *x, int64_t ld, int64_t rows,
