@@ -59,6 +59,13 @@ static int tma_reads_kn(const struct dlb_problem *p)
 	return GTB(p) || GM(p) >= TMA_XB_MIN_M;
 }
 
+/* Whether the TMA tile reads B (leading dimension ldb) from a copy: B not transposed but read in [k][n] boxes
+ * (its transposed copy), or B transposed with ldb not a multiple of 4 (its lines padded). */
+static int tma_copies_b(const struct dlb_problem *p, int64_t ldb)
+{
+	return tma_reads_kn(p) && (!GTB(p) || ldb % 4);
+}
+
 /* 3xTF32: m64 wgmmas per consumer warpgroup (gemm_wgmma.cu's MI) */
 static int tf32x3_mi(const int *v)
 {
@@ -368,7 +375,7 @@ static size_t gemm_device_bytes(const struct dlb_problem *p, const struct dlb_de
 		ws = ws > ws_tc ? ws : ws_tc;
 	}
 	/* the TMA tile's copies (xpose_reserve): a transposed A; B where it reads a copy (xb_copied) */
-	int xb = tma_reads_kn(p) && (!GTB(p) || GN(p) % 4); /* a transposed B's ldb is N here */
+	int xb = tma_copies_b(p, GTB(p) ? GN(p) : GK(p)); /* the problem's ldb: N or K */
 	size_t xp = ((GTA(p) ? (size_t)(GM(p) + 3) / 4 * 4 * (size_t)GK(p) : 0) +
 		     (xb ? (size_t)(GN(p) + 3) / 4 * 4 * (size_t)GK(p) : 0)) * sizeof(float);
 	return (size_t)sets_for(p, dev) * set_bytes(p) + mn + ws + tc + xp +
@@ -561,11 +568,9 @@ static int tma_tile_applies(const struct gemm_state *s)
 	       s->g->dev->cc_major >= 9;
 }
 
-/* whether the TMA tile reads B from a copy: B not transposed, read in [k][n] boxes (its transposed copy), or B
- * transposed with N not a multiple of 4 (its lines padded) */
 static int xb_copied(const struct gemm_state *s)
 {
-	return tma_reads_kn(&s->p) && (!GTB(&s->p) || s->blas.ldb % 4);
+	return tma_copies_b(&s->p, s->blas.ldb);
 }
 
 /* The TMA tile's copies: a transposed A in NN's layout, op(A), M x K with M rounded up to a multiple of 4 a
