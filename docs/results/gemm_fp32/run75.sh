@@ -9,6 +9,8 @@
 # Each job compiles its rows' candidates first (dlbtune compile, 16 threads), then the default search on that
 # database until LIMIT seconds from the start (SIGINT: the rows done are written).
 # If a job stops at LIMIT, the same JOBS again on the warm machine keeps its rows (same /tmp databases).
+# BIN (default ./dlbtune): the build to measure, e.g. .gpu/gbase/dlbtune while GPU 3 runs run76.sh (DEV=3) on
+# the x4 machine at the same time with ./dlbtune as its new build.
 # Prediction: training >= 1.55x, inference >= 1.65x (run50), each 3xTF32 winner's error within 2x of the vendor's.
 . .gpu/env.sh
 exec > >(tee $OUT/log.txt) 2>&1
@@ -16,16 +18,17 @@ nvidia-smi --query-gpu=index,name,driver_version,clocks.max.sm,power.limit --for
 d=docs/results/gemm_fp32
 t0=$(date +%s)
 limit=${LIMIT:-585}
+bin=${BIN:-./dlbtune}
 tr=src/ops/gemm/suites/gemm_training.csv
 awk 'NR == 1 || NR % 2 == 0' $tr > /tmp/t0.csv
 awk 'NR == 1 || NR % 2 == 1' $tr > /tmp/t1.csv
 cp src/ops/gemm/suites/gemm_inference_server.csv /tmp/i.csv
 job() { # job NAME GPU
 	export CUDA_VISIBLE_DEVICES=$2
-	timeout -s INT -k 5 300 ./dlbtune compile --op gemm --prec fp32 --arch sm_90a --suite /tmp/$1.csv \
+	timeout -s INT -k 5 300 $bin compile --op gemm --prec fp32 --arch sm_90a --suite /tmp/$1.csv \
 		--db /tmp/db_$1 >$OUT/compile_$1.txt 2>&1
 	echo "== $1 compile: exit $? at $(( $(date +%s) - t0 )) s"
-	timeout -s INT -k 10 $(( limit - ($(date +%s) - t0) )) ./dlbtune --op gemm --prec fp32 --suite /tmp/$1.csv \
+	timeout -s INT -k 10 $(( limit - ($(date +%s) - t0) )) $bin --op gemm --prec fp32 --suite /tmp/$1.csv \
 		--db /tmp/db_$1 --csv >$OUT/$1.csv 2>$OUT/$1.err
 	echo "== $1 full space: exit $? at $(( $(date +%s) - t0 )) s"
 	gzip -f $OUT/$1.err

@@ -11,18 +11,20 @@
 # (b) ncu on 512x1500x2816 NN, BM=128 BN=64 BK=16 (run74: 17.30 M wavefronts, 4.33 M conflicts);
 # (c) small_m_rows.csv (the 28 rows of both suites with M = 512, N > 16, NN or TN, >= 1 GFLOP), --only KIND=3,
 #     the landed build then the new one on fresh databases (ab_rows.py base new).
+# DEV (default 0): the GPU it runs on (DEV=3 beside run75.sh's three jobs on an x4 machine, BIN=.gpu/gbase/dlbtune).
 # Prediction: (b) wavefronts 17.3 M -> 13.0 M (as NT's [k][n] loop), conflicts 4.33 M -> about 0; (c) time
 # 0.92-0.96 (NT/NN was 0.914-0.937 in run72's form_rows), so M = 512 TN rows 0.894x -> about 0.95x.
 . .gpu/env.sh
-exec > >(tee $OUT/log.txt) 2>&1
+export CUDA_VISIBLE_DEVICES=${DEV:-0}
+exec > >(tee $OUT/log76.txt) 2>&1
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
 d=docs/results/gemm_fp32
 t0=$(date +%s)
-DLB_REQUIRE_GPU=1 DLB_VERIFY_ONLY=KIND=3 timeout -s INT -k 5 150 .gpu/gpu_gemm_verify fp32 >$OUT/verify.txt 2>&1
+DLB_REQUIRE_GPU=1 DLB_VERIFY_ONLY=KIND=3 timeout -s INT -k 5 150 .gpu/gpu_gemm_verify fp32 >$OUT/verify76.txt 2>&1
 echo "== gpu_gemm_verify fp32 KIND=3: exit $? at $(( $(date +%s) - t0 )) s"
-grep "gpu_gemm_verify" $OUT/verify.txt | tail -4
-gzip -f $OUT/verify.txt
-grep -q " 0 wrong, 0 errors" <(zcat $OUT/verify.txt.gz) || exit 1
+grep "gpu_gemm_verify" $OUT/verify76.txt | tail -4
+gzip -f $OUT/verify76.txt
+grep -q " 0 wrong, 0 errors" <(zcat $OUT/verify76.txt.gz) || exit 1
 m=gpu__time_duration.sum,launch__registers_per_thread,smsp__inst_executed_op_shared_ld.sum,\
 l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,\
 sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,smsp__issue_active.avg.pct_of_peak_sustained_active
