@@ -355,44 +355,51 @@ extern "C" __global__ void KIND0_BOUNDS spmm(const int *__restrict__ row_ptr, co
 		for (int v = 0; v < VN; v++)
 			acc[v] = 0.0f;
 #if NZV > 1
-		// the row's nonzeros NZV at a time where they are aligned (a lane's values and columns in 16-byte loads:
-		// ld_nz), the unaligned head and tail one at a time
-		const int a0 = min((start + NZV - 1) & ~(NZV - 1), end), a1 = max(end & ~(NZV - 1), a0);
-		for (int j = start + g; j < a0; j += TPR)
-			axpy_row(acc, to_f(__ldg(val + j)), B, __ldg(col + j), N, n0);
-		if (b_vectors(N, n0)) { // the next group's values and columns load while this group's rows of B do
-			float a[NZV] = {};
-			colv_t c = {};
-			int q = a0 / NZV + g;
-			if (q < a1 / NZV)
+		// The row's nonzeros in the NZV-aligned groups that hold them, a lane's values and columns in 16-byte loads
+		// (ld_nz); the first and last group may hold other rows' entries too, which are masked (no FMA), and the
+		// arrays are padded with zeros past the last group (spmm.c). Each lane has its first two groups, and in
+		// the loop the group two ahead, in flight before its first FMA: a row no longer takes its unaligned head
+		// and tail one nonzero at a time, a DRAM and an L2 round trip each before and after the groups (SASS).
+		const int g0 = start / NZV, g1 = (end + NZV - 1) / NZV;
+		if (b_vectors(N, n0)) {
+			float a[NZV] = {}, an[NZV] = {};
+			colv_t c = {}, cn = {};
+			int q = g0 + g;
+			if (q < g1)
 				ld_nz(val, col, q, a, c);
-			for (; q < a1 / NZV; q += TPR) {
-				float an[NZV] = {}, x[NZV][VN];
-				colv_t cn = {};
-				if (q + TPR < a1 / NZV)
-					ld_nz(val, col, q + TPR, an, cn);
+			if (q + TPR < g1)
+				ld_nz(val, col, q + TPR, an, cn);
+			for (; q < g1; q += TPR) {
+				float ann[NZV] = {}, x[NZV][VN];
+				colv_t cnn = {};
+				if (q + 2 * TPR < g1)
+					ld_nz(val, col, q + 2 * TPR, ann, cnn);
+				const int lo = start - q * NZV, hi = end - q * NZV; // the row's entries of the group: [lo, hi)
 #pragma unroll
-				for (int u = 0; u < NZV; u++)
-					load_brow(B, col_at(c, u), N, n0, x[u]);
+				for (int u = 0; u < NZV; u++) // every entry's row, the masked ones too: their columns are other
+					load_brow(B, col_at(c, u), N, n0, x[u]); // rows' or the padding's zeros, all in B
 #pragma unroll
 				for (int u = 0; u < NZV; u++) {
-					fma_row(acc, a[u], x[u]);
+					if (u >= lo && u < hi)
+						fma_row(acc, a[u], x[u]);
 					a[u] = an[u];
+					an[u] = ann[u];
 				}
 				c = cn;
+				cn = cnn;
 			}
 		} else {
-			for (int q = a0 / NZV + g; q < a1 / NZV; q += TPR) {
+			for (int q = g0 + g; q < g1; q += TPR) {
 				float a[NZV];
 				colv_t c;
 				ld_nz(val, col, q, a, c);
+				const int lo = start - q * NZV, hi = end - q * NZV;
 #pragma unroll
 				for (int u = 0; u < NZV; u++)
-					axpy_row(acc, a[u], B, col_at(c, u), N, n0);
+					if (u >= lo && u < hi)
+						axpy_row(acc, a[u], B, col_at(c, u), N, n0);
 			}
 		}
-		for (int j = a1 + g; j < end; j += TPR)
-			axpy_row(acc, to_f(__ldg(val + j)), B, __ldg(col + j), N, n0);
 #else
 		int j = start + g;
 		if (VN > 1 && b_vectors(N, n0)) // four nonzeros' rows of B in flight (VN 1: the compiler's own unrolling does it)
@@ -628,10 +635,11 @@ __device__ __forceinline__ unsigned opaque_u32(unsigned x)
 	return x;
 }
 
-// The {column, value} entries at shared byte addresses a and a + 8 (ld_entry: at a).
+// The {column, value} entries at shared byte addresses a and a + 8, a 16-byte aligned: one load, one wavefront
+// for the warp (ld_entry: the entry at a).
 __device__ __forceinline__ void ld_entries2(unsigned a, int &c0, float &v0, int &c1, float &v1)
 {
-	asm volatile("ld.shared.v2.b32 {%0, %1}, [%4];\n\tld.shared.v2.b32 {%2, %3}, [%4+8];"
+	asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];"
 		     : "=r"(c0), "=f"(v0), "=r"(c1), "=f"(v1)
 		     : "r"(a)
 		     : "memory");
@@ -739,7 +747,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, MINB) spmm(const unsigned 
 				// Shared-window byte addresses: q walks the entries (8 bytes each), and a lane's VN columns of
 				// slab row c are at lb + (c << SLAB_ROW_SHIFT), one LEA a nonzero (lb hidden from the compiler,
 				// which otherwise rebuilt it from the slab's and the lane's offsets for every nonzero). Two
-				// nonzeros an iteration, then a row's odd one: the FMAs in the order of the row's entries.
+				// nonzeros an iteration (each row starts 16-byte aligned: segs.h), then a row's odd one and the
+				// zero entry after it: the FMAs in the order of the row's entries.
 				unsigned q = smem_u32(seg + HDR16);
 				const unsigned e0 = q, lb = opaque_u32(smem_u32(slab + lane * VW));
 #pragma unroll
@@ -767,7 +776,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, MINB) spmm(const unsigned 
 #pragma unroll
 						for (int v = 0; v < VN; v++)
 							acc[i][v] = fmaf(v0, b0[v], acc[i][v]);
-						q += 8;
+						q += 16; // past the gap: the next row's start
 					}
 				}
 			}

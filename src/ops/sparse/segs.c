@@ -25,7 +25,8 @@ void dlb_segs_free(struct dlb_segs *s)
 double dlb_segs_bytes_bound(int64_t rows, int64_t cols, double nnz, int rpw, int seg_k)
 {
 	double segs = (double)((rows + rpw - 1) / rpw) * (double)((cols + seg_k - 1) / seg_k);
-	return segs * (dlb_segs_hdr16(rpw) * 16.0 + 8.0 + 4.0) + nnz * 8.0 + 4.0;
+	double gaps = segs * rpw < nnz ? segs * rpw : nnz; /* a row's gap in a segment follows one of its nonzeros */
+	return segs * (dlb_segs_hdr16(rpw) * 16.0 + 4.0) + (nnz + gaps) * 8.0 + 4.0;
 }
 
 /* The entries of group g's rows in slice sl: each row's cursor cur[i] moves past them; with out, written there
@@ -50,10 +51,13 @@ static int64_t segment(const struct dlb_csr *a, int rpw, int seg_k, int64_t g, i
 		}
 		if (hdr)
 			hdr[i] = (uint16_t)n;
+		if (n % 2) { /* the next row starts on a whole unit */
+			if (ent)
+				memset(ent + n * 8, 0, 8);
+			n++;
+		}
 	}
-	if (ent && n % 2)
-		memset(ent + n * 8, 0, 8);
-	return hdr16 + (n + 1) / 2;
+	return hdr16 + n / 2;
 }
 
 int dlb_segs_build(const struct dlb_csr *a, int rpw, int seg_k, struct dlb_segs *out)
@@ -61,9 +65,9 @@ int dlb_segs_build(const struct dlb_csr *a, int rpw, int seg_k, struct dlb_segs 
 	int rc = 0;
 	int64_t *cur = NULL;
 	memset(out, 0, sizeof *out);
-	if (rpw < 1 || rpw > 64 || seg_k < 1 || seg_k > 1024 || rpw * seg_k > 65535)
-		DLB_FAIL(DLB_E_USAGE, "segments of %d rows and %d columns: 1 to 64 and 1 to 1024, their product under 65536 "
-				      "(16-bit counts)", rpw, seg_k);
+	if (rpw < 1 || rpw > 64 || seg_k < 1 || seg_k > 1024 || rpw * (seg_k + 1) - 1 > 65535)
+		DLB_FAIL(DLB_E_USAGE, "segments of %d rows and %d columns: 1 to 64 and 1 to 1024, rows x (columns + 1) "
+				      "at most 65536 (16-bit offsets)", rpw, seg_k);
 	out->rpw = rpw;
 	out->seg_k = seg_k;
 	out->groups = (a->rows + rpw - 1) / rpw;

@@ -5,9 +5,10 @@
  * shared memory, with no search of its rows. Built on the host once a problem, like a vendor's
  * preprocessing; its time is shown with the matrix's statistics.
  *
- * Segment layout, in 16-byte units from off[group·slices + slice]: a header of rpw 16-bit counts (row i's
- * nonzeros end at entry hdr[i]; row 0's start at 0), padded to whole units; then the entries, each {int32 column
- * within the slice, float value}, padded with zero entries to a whole unit. */
+ * Segment layout, in 16-byte units from off[group·slices + slice]: a header of rpw 16-bit offsets (row i's
+ * nonzeros end at entry hdr[i]), padded to whole units; then the entries, each {int32 column within the slice,
+ * float value}. Every row starts on a whole unit (row 0 at entry 0, row i + 1 at hdr[i] rounded up to even: a
+ * row with an odd count is followed by one zero entry), so a warp reads two entries with one 16-byte load. */
 #ifndef DLB_OPS_SPARSE_SEGS_H
 #define DLB_OPS_SPARSE_SEGS_H
 #include "csr.h"
@@ -27,7 +28,8 @@ struct dlb_segs {
 /* Header units of a segment of rpw rows. */
 int dlb_segs_hdr16(int rpw);
 
-/* The segmented copy of a with rpw (1..64) rows a group and seg_k (1..1024) columns a slice, rpw·seg_k < 65536. DLB_E_USAGE where
+/* The segmented copy of a with rpw (1..64) rows a group and seg_k (1..1024) columns a slice, rpw·(seg_k + 1) <=
+ * 65536 (the offsets, gaps included, fit 16 bits). DLB_E_USAGE where
  * the offsets would not fit 32 bits (more than 64 GiB), ENOMEM. */
 int dlb_segs_build(const struct dlb_csr *a, int rpw, int seg_k, struct dlb_segs *out);
 

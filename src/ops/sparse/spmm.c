@@ -314,7 +314,11 @@ static void *val_of(struct spmm_state *s, int set)
 	return s->av[set];
 }
 
-/* the columns start 16-byte aligned after the values (NZV 4 and 8 read them in 16-byte loads) */
+/* the columns start 16-byte aligned after the values (NZV 4 and 8 read them in 16-byte loads); KIND 0 and 4 read
+ * whole groups of NZV (<= 8) entries, so a group that ends a row may reach 7 entries past the last nonzero: the
+ * range has AV_SLACK bytes more, zeros (so does the 16-bit copy of the columns, COL16_SLACK entries) */
+#define AV_SLACK 48
+#define COL16_SLACK 8
 static int *col_of(struct spmm_state *s, int set)
 {
 	return (int *)((char *)s->av[set] + (((size_t)s->nnz * (size_t)s->es + 15) & ~(size_t)15));
@@ -330,7 +334,7 @@ static size_t set_bytes(const struct dlb_problem *p)
 {
 	const int64_t *d = p->dim;
 	double nnz = dlb_spmm_nnz(d), es = es_of(p);
-	return (size_t)(nnz * (es + 4) + ((double)d[SPMM_M] + 1) * 4 + (double)d[SPMM_K] * (double)d[SPMM_N] * es +
+	return (size_t)(nnz * (es + 4) + AV_SLACK + ((double)d[SPMM_M] + 1) * 4 + (double)d[SPMM_K] * (double)d[SPMM_N] * es +
 			(double)d[SPMM_M] * (double)d[SPMM_N] * es + (double)d[SPMM_M] * (double)d[SPMM_K] * es);
 }
 
@@ -393,7 +397,7 @@ static size_t s_device_bytes(const struct dlb_problem *p, const struct dlb_devic
 {
 	/* the sets (with the dense A and KIND 3's copies), the reference, cuSPARSE's buffers (a guess: a row
 	 * pointer's worth per set and algorithm) and the L2 flush */
-	size_t col16 = col16_wanted(p->dim[SPMM_N], p->dim[SPMM_K]) ? 2 * (size_t)dlb_spmm_nnz(p->dim) : 0;
+	size_t col16 = col16_wanted(p->dim[SPMM_N], p->dim[SPMM_K]) ? 2 * ((size_t)dlb_spmm_nnz(p->dim) + COL16_SLACK) : 0;
 	size_t segs = seg_wanted(p->dim) ? (size_t)segs_bound(p->dim) : 0;
 	size_t tiles = tiles_wanted(p) ? (size_t)tiles_bytes_all(p->dim) : 0;
 	int br, bc;
@@ -503,7 +507,8 @@ static int build_col16(struct spmm_state *s, const struct dlb_csr *a)
 		c16[j] = (uint16_t)a->col[j]; /* cols <= 65536 */
 	s->col16_ms = now_ms() - t0;
 	for (int set = 0; set < s->nsets; set++) {
-		DLB_CHECK(dlb_dev_alloc((void **)&s->col16[set], (size_t)(a->nnz ? a->nnz : 1) * 2));
+		DLB_CHECK(dlb_dev_alloc((void **)&s->col16[set], ((size_t)a->nnz + COL16_SLACK) * 2));
+		CUDA_CHECK(cudaMemset(s->col16[set], 0, ((size_t)a->nnz + COL16_SLACK) * 2));
 		CUDA_CHECK(cudaMemcpy(s->col16[set], c16, (size_t)a->nnz * 2, cudaMemcpyHostToDevice));
 	}
 	s->col16_built = 1;
@@ -718,7 +723,8 @@ static int s_setup(struct dlb_gpu *g, const struct dlb_problem *p, void **state)
 	size_t nb = (size_t)s->k * (size_t)s->n, nc = (size_t)s->m * (size_t)s->n, nz = (size_t)s->nnz;
 	for (int i = 0; i < s->nsets; i++) {
 		DLB_CHECK(dlb_dev_alloc((void **)&s->rp[i], ((size_t)s->m + 1) * 4));
-		DLB_CHECK(dlb_dev_alloc(&s->av[i], nz * ((size_t)s->es + 4) + 16));
+		DLB_CHECK(dlb_dev_alloc(&s->av[i], nz * ((size_t)s->es + 4) + AV_SLACK));
+		CUDA_CHECK(cudaMemset(s->av[i], 0, nz * ((size_t)s->es + 4) + AV_SLACK));
 		DLB_CHECK(dlb_dev_alloc(&s->B[i], nb * (size_t)s->es));
 		DLB_CHECK(dlb_dev_alloc(&s->C[i], nc * (size_t)s->es));
 		CUDA_CHECK(cudaMemcpy(s->rp[i], rp32, ((size_t)s->m + 1) * 4, cudaMemcpyHostToDevice));
