@@ -686,15 +686,119 @@ __device__ __forceinline__ unsigned seg_offsets(const unsigned *__restrict__ seg
 	return g < groups && s < nslabs && lane <= 1 ? __ldg(segoff + (i64)g * nslabs + s + lane) : 0u;
 }
 
+// Warp-wide: this slab's segment (seg: its header, then the entries) into acc, a lane's VN columns of slab row c
+// at slab + lane·VW + c·32·VN: per row, the row's entries as the header counts them, each a broadcast {column,
+// value} and the lane's columns of that slab row.
+__device__ __forceinline__ void walk_slab(float (&acc)[RPW][VN], const int4 *seg, const elem *slab, int lane)
+{
+	unsigned hw[HDR16 * 4];
+#pragma unroll
+	for (int h = 0; h < HDR16; h++) {
+		const int4 x = seg[h];
+		hw[4 * h] = (unsigned)x.x;
+		hw[4 * h + 1] = (unsigned)x.y;
+		hw[4 * h + 2] = (unsigned)x.z;
+		hw[4 * h + 3] = (unsigned)x.w;
+	}
+	// Shared-window byte addresses: q walks the entries (8 bytes each), and a lane's VN columns of slab row c are
+	// at lb + (c << SLAB_ROW_SHIFT), one LEA a nonzero (lb hidden from the compiler, which otherwise rebuilt it
+	// from the slab's and the lane's offsets for every nonzero). Two nonzeros an iteration (each row starts
+	// 16-byte aligned: segs.h), then a row's odd one and the zero entry after it: the FMAs in the order of the
+	// row's entries.
+	unsigned q = smem_u32(seg + HDR16);
+	const unsigned e0 = q, lb = opaque_u32(smem_u32(slab + lane * VW));
+#pragma unroll
+	for (int i = 0; i < RPW; i++) {
+		const unsigned qe = e0 + 8 * ((hw[i / 2] >> (16 * (i % 2))) & 0xffff); // past row i's last
+		const unsigned qe2 = qe - 8; // a pair starts before it (no wrap: e0 is past the slabs)
+#pragma unroll 1
+		for (; q < qe2; q += 16) {
+			int c0, c1;
+			float v0, v1, b0[VN], b1[VN];
+			ld_entries2(q, c0, v0, c1, v1);
+			slab_row_at(lb, c0, b0);
+			slab_row_at(lb, c1, b1);
+#pragma unroll
+			for (int v = 0; v < VN; v++) {
+				acc[i][v] = fmaf(v0, b0[v], acc[i][v]);
+				acc[i][v] = fmaf(v1, b1[v], acc[i][v]);
+			}
+		}
+		if (q < qe) {
+			int c0;
+			float v0, b0[VN];
+			ld_entry(q, c0, v0);
+			slab_row_at(lb, c0, b0);
+#pragma unroll
+			for (int v = 0; v < VN; v++)
+				acc[i][v] = fmaf(v0, b0[v], acc[i][v]);
+			q += 16; // past the gap: the next row's start
+		}
+	}
+}
+
+struct __align__(64) tmap_t { // a CUtensorMap (128 opaque bytes), passed by value as a __grid_constant__
+	unsigned long long v[16];
+};
+
+#if __CUDA_ARCH__ >= 900
+__device__ __forceinline__ void k3_wait(unsigned bar, unsigned parity)
+{
+	asm volatile("{\n.reg .pred done;\nWAIT_%=:\n"
+		     "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+		     "@!done bra WAIT_%=;\n}\n" ::"r"(bar),
+		     "r"(parity)
+		     : "memory");
+}
+
+// Slab t of the block's chunks in turn (chunk blockIdx.y + (t / nslabs)·gridDim.y, slab t % nslabs) into dst by
+// one warp, completing on the mbarrier bar (its one arrival, lane 0's): where N is a multiple of EPV, one box of
+// the tensor map tmb (B: N elements a line, K lines; boxes of 32·VN x BK, zeros outside: the host's
+// k3_maps), issued by lane 0; otherwise plain loads by the warp, zeros past N and K.
+__device__ __forceinline__ void k3_issue(elem *dst, unsigned bar, const tmap_t *tmb, const elem *__restrict__ B,
+					 int t, int nslabs, int N, int K, int lane)
+{
+	const int BN = 32 * VN;
+	const int k0 = (t % nslabs) * BK, n0 = (blockIdx.y + (t / nslabs) * gridDim.y) * BN;
+	if (N % EPV == 0) {
+		if (lane == 0) {
+			// the buffer's earlier reads (generic proxy; ordered by the count in done) before the copy's writes
+			asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+			asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(BK * BN * ES)
+				     : "memory");
+			asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+				     " [%0], [%1, {%2, %3}], [%4];" ::"r"(smem_u32(dst)),
+				     "l"(reinterpret_cast<unsigned long long>(tmb)), "r"(n0), "r"(k0), "r"(bar)
+				     : "memory");
+		}
+		return;
+	}
+	for (int e = lane; e < BK * BN; e += 32) {
+		const int kk = e / BN, cc = e % BN;
+		dst[e] = k0 + kk < K && n0 + cc < N ? B[(i64)(k0 + kk) * N + n0 + cc] : (elem)0;
+	}
+	__syncwarp();
+	if (lane == 0) // its one arrival, after the warp's stores
+		asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
+}
+#endif
+
 // A block's WARPS·RPW rows × 32·VN columns, B in slabs as KIND 2. Warp w's rows are group blockIdx.x·WARPS + w of
 // the segmented copy (slices of BK columns: one segment a slab); with each slab of B it copies that group's
-// segment of the slab (its offsets loaded a slab earlier still), then walks it: per row, the row's entries as
-// the header counts them, each a broadcast {column, value} and a lane's VN columns of that slab row.
+// segment of the slab (its offsets loaded a slab earlier still), then walks it (walk_slab).
+// sm_90: the warps are not held together at each slab. Slab t (the block's chunks' slabs in turn) fills buffer
+// t & 1 and completes on mbarrier full[t & 1]; each warp copies its own segments (cp.async, a slab ahead) and
+// counts itself done with a slab on done[t & 1]; the last warp done with slab t copies slab t + 2 into the
+// buffer (k3_issue). A warp may so run a slab ahead of the slowest; before sm_90 the block meets at every slab.
 extern "C" __global__ void __launch_bounds__(THREADS, MINB) spmm(const unsigned *__restrict__ segoff,
 							   const int4 *__restrict__ segs, int span16,
-							   const elem *__restrict__ B, elem *__restrict__ C, int M, int N, int K)
+							   const elem *__restrict__ B, elem *__restrict__ C, int M, int N, int K,
+							   const __grid_constant__ tmap_t tmb)
 {
-	extern __shared__ __align__(16) elem Bs[]; // [2][BK][32·VN], then [2][WARPS][span16] units of segments
+	// [2][BK][32·VN], then [2][WARPS][span16] units of segments, from the first 128-byte boundary (the tensor
+	// copies' destinations; the host gives 128 bytes more)
+	extern __shared__ __align__(16) unsigned char k3_dsm[];
+	elem *const Bs = reinterpret_cast<elem *>(k3_dsm + ((128u - (smem_u32(k3_dsm) & 127u)) & 127u));
 	const int BN = 32 * VN;
 	const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
 	const int groups = (M + RPW - 1) / RPW;
@@ -702,6 +806,66 @@ extern "C" __global__ void __launch_bounds__(THREADS, MINB) spmm(const unsigned 
 	const i64 r0 = (i64)g * RPW;
 	int4 *const segs_smem = reinterpret_cast<int4 *>(Bs + 2 * BK * BN) + warp * span16; // + WARPS·span16: buffer 1
 	const int chunks = (N + BN - 1) / BN, nslabs = (K + BK - 1) / BK;
+#if __CUDA_ARCH__ >= 900
+	__shared__ __align__(8) unsigned long long full[2];
+	__shared__ unsigned done[2];
+	const unsigned fb = smem_u32(full);
+	const int total = blockIdx.y < chunks ? ((chunks - 1 - (int)blockIdx.y) / (int)gridDim.y + 1) * nslabs : 0;
+	if (threadIdx.x == 0) {
+		asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(fb) : "memory");
+		asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(fb + 8) : "memory");
+		done[0] = done[1] = 0;
+		asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+	}
+	__syncthreads();
+	if (warp == 0)
+		for (int t = 0; t < 2 && t < total; t++)
+			k3_issue(Bs + t * BK * BN, fb + 8 * t, &tmb, B, t, nslabs, N, K, lane);
+	const unsigned oc = seg_offsets(segoff, g, groups, nslabs, 0, lane);        // slab 0's offsets
+	unsigned on = seg_offsets(segoff, g, groups, nslabs, 1 % nslabs, lane);     // slab t + 1's
+	copy_seg(segs_smem, segs, __shfl_sync(0xffffffffu, oc, 0), __shfl_sync(0xffffffffu, oc, 1), lane);
+	asm volatile("cp.async.commit_group;\n" ::);
+	int t = 0;
+	for (int ch = blockIdx.y; ch < chunks; ch += gridDim.y) {
+		const int n0 = ch * BN;
+		float acc[RPW][VN];
+#pragma unroll
+		for (int i = 0; i < RPW; i++)
+#pragma unroll
+			for (int v = 0; v < VN; v++)
+				acc[i][v] = 0.0f;
+		for (int s = 0; s < nslabs; s++, t++) {
+			const int b = t & 1;
+			unsigned onn = 0;
+			if (t + 1 < total) { // this warp's segment of slab t + 1 (its buffer last read at slab t - 1)
+				copy_seg(segs_smem + (b ^ 1) * WARPS * span16, segs, __shfl_sync(0xffffffffu, on, 0),
+					 __shfl_sync(0xffffffffu, on, 1), lane);
+				onn = seg_offsets(segoff, g, groups, nslabs, (s + 2) % nslabs, lane);
+			}
+			asm volatile("cp.async.commit_group;\n" ::);
+			asm volatile("cp.async.wait_group 1;\n" ::);
+			__syncwarp(); // every lane's copies of slab t's segment
+			k3_wait(fb + 8 * b, (unsigned)(t >> 1) & 1u);
+			if (g < groups)
+				walk_slab(acc, segs_smem + b * WARPS * span16, Bs + b * BK * BN, lane);
+			__syncwarp(); // every lane's reads of slab t
+			unsigned old = 0;
+			if (lane == 0) {
+				__threadfence_block();
+				old = atomicAdd(&done[b], 1u);
+			}
+			if (__shfl_sync(0xffffffffu, old, 0) == (unsigned)WARPS * ((unsigned)(t >> 1) + 1u) - 1u && t + 2 < total) {
+				__threadfence_block(); // the last warp done with slab t: every warp's reads of buffer b are over
+				k3_issue(Bs + b * BK * BN, fb + 8 * b, &tmb, B, t + 2, nslabs, N, K, lane);
+			}
+			on = onn;
+		}
+#pragma unroll
+		for (int i = 0; i < RPW; i++)
+			if (r0 + i < M)
+				store_row(C, r0 + i, N, n0, lane, 32, acc[i]);
+	}
+#else
 	for (int ch = blockIdx.y; ch < chunks; ch += gridDim.y) {
 		const int n0 = ch * BN;
 		float acc[RPW][VN];
@@ -732,54 +896,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, MINB) spmm(const unsigned 
 				asm volatile("cp.async.commit_group;\n" ::);
 			asm volatile("cp.async.wait_group 1;\n" ::);
 			__syncthreads();
-			if (g < groups) {
-				const elem *slab = Bs + (s & 1) * BK * BN;
-				const int4 *seg = segs_smem + (s & 1) * WARPS * span16;
-				unsigned hw[HDR16 * 4];
-#pragma unroll
-				for (int h = 0; h < HDR16; h++) {
-					const int4 x = seg[h];
-					hw[4 * h] = (unsigned)x.x;
-					hw[4 * h + 1] = (unsigned)x.y;
-					hw[4 * h + 2] = (unsigned)x.z;
-					hw[4 * h + 3] = (unsigned)x.w;
-				}
-				// Shared-window byte addresses: q walks the entries (8 bytes each), and a lane's VN columns of
-				// slab row c are at lb + (c << SLAB_ROW_SHIFT), one LEA a nonzero (lb hidden from the compiler,
-				// which otherwise rebuilt it from the slab's and the lane's offsets for every nonzero). Two
-				// nonzeros an iteration (each row starts 16-byte aligned: segs.h), then a row's odd one and the
-				// zero entry after it: the FMAs in the order of the row's entries.
-				unsigned q = smem_u32(seg + HDR16);
-				const unsigned e0 = q, lb = opaque_u32(smem_u32(slab + lane * VW));
-#pragma unroll
-				for (int i = 0; i < RPW; i++) {
-					const unsigned qe = e0 + 8 * ((hw[i / 2] >> (16 * (i % 2))) & 0xffff); // past row i's last
-					const unsigned qe2 = qe - 8; // a pair starts before it (no wrap: e0 is past the slabs)
-#pragma unroll 1
-					for (; q < qe2; q += 16) {
-						int c0, c1;
-						float v0, v1, b0[VN], b1[VN];
-						ld_entries2(q, c0, v0, c1, v1);
-						slab_row_at(lb, c0, b0);
-						slab_row_at(lb, c1, b1);
-#pragma unroll
-						for (int v = 0; v < VN; v++) {
-							acc[i][v] = fmaf(v0, b0[v], acc[i][v]);
-							acc[i][v] = fmaf(v1, b1[v], acc[i][v]);
-						}
-					}
-					if (q < qe) {
-						int c0;
-						float v0, b0[VN];
-						ld_entry(q, c0, v0);
-						slab_row_at(lb, c0, b0);
-#pragma unroll
-						for (int v = 0; v < VN; v++)
-							acc[i][v] = fmaf(v0, b0[v], acc[i][v]);
-						q += 16; // past the gap: the next row's start
-					}
-				}
-			}
+			if (g < groups)
+				walk_slab(acc, segs_smem + (s & 1) * WARPS * span16, Bs + (s & 1) * BK * BN, lane);
 			oc = on;
 			on = onn;
 			__syncthreads(); // this slab's buffers are refilled next
@@ -789,6 +907,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, MINB) spmm(const unsigned 
 			if (r0 + i < M)
 				store_row(C, r0 + i, N, n0, lane, 32, acc[i]);
 	}
+#endif
 }
 #endif
 

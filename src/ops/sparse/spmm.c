@@ -293,6 +293,10 @@ struct spmm_state {
 		unsigned *off[MAX_SETS];
 		void *data[MAX_SETS];
 	} seg[SEG_FORMATS];
+	/* KIND 3's tensor maps of B (struct dlb_tmap's bytes: the state is not 64-byte aligned) for each slab shape
+	 * (VN 4 or 8, seg_bk) and set, where k3_tma_applies: encoded when s_variants first offers the shape */
+	unsigned char k3_tm[2 * SEG_BKS][MAX_SETS][sizeof(struct dlb_tmap)];
+	int k3_tm_ok[2 * SEG_BKS];
 	/* fp16's KIND 5: the tiled copies of A (one per tile_mi and tile_bk, on every set), made where N >= 8 */
 	int tiles_built;
 	double tiles_left_out; /* bytes the copies would have taken where they were too large to make, or 0 */
@@ -828,6 +832,35 @@ static int pow2_at_least(int n)
 	return p;
 }
 
+/* KIND 3 copies B's slabs with the tensor copy engine (templates/spmm.cu's k3_issue) on sm_90 and later where a
+ * line of B is a multiple of 16 bytes; otherwise its kernel loads them itself and takes zeros for the map. */
+static int k3_tma_applies(const struct spmm_state *s)
+{
+	return s->g->dev->cc_major >= 9 && (s->n * s->es) % 16 == 0;
+}
+
+static int k3_box_of(const int *v)
+{
+	return (v[S_VN] == 8) * SEG_BKS + seg_format_of(v) % SEG_BKS;
+}
+
+/* The tensor maps of B for v's slabs on every set: N elements a line, K lines, boxes of 32·VN x BK, no swizzle,
+ * zeros outside. */
+static int k3_maps(struct spmm_state *s, const int *v)
+{
+	int rc = 0;
+	int box = k3_box_of(v);
+	struct dlb_tmap m;
+	for (int i = 0; i < s->nsets; i++) {
+		DLB_CHECK(dlb_tmap_2d_plain(&m, s->es, s->B[i], (uint64_t)s->n, (uint64_t)s->k, (uint64_t)s->n * s->es,
+					    (uint32_t)(32 * v[S_VN]), (uint32_t)v[S_BK]));
+		memcpy(s->k3_tm[box][i], &m, sizeof m);
+	}
+	s->k3_tm_ok[box] = 1;
+fail:
+	return rc;
+}
+
 /* Whether a configuration is worth a launch on this problem: KIND 0 for N up to 16 with no more columns a lane
  * than N; KIND 1 with no more columns a group than N (to the next power of two): idle lanes otherwise; KIND 2
  * where a warp's 32·VN columns are at least half used; KIND 6 on the BSR copy of its block side, where a block's
@@ -846,6 +879,10 @@ static int s_variants(void *state, const struct dlb_candidate *c, int *values, i
 				  : 2 * s->n >= 32 * v[S_VN];
 	if (!ok || max < 1)
 		return 0;
+	/* KIND 3's tensor maps, encoded now (never inside a timed launch); s_launch tries again and fails with the
+	 * error */
+	if (v[S_KIND] == 3 && k3_tma_applies(s) && !s->k3_tm_ok[k3_box_of(v)] && k3_maps(s, v))
+		dlb_clear_error();
 	values[0] = 1;
 	return 1;
 }
@@ -875,7 +912,7 @@ static int seg_span16(const struct spmm_state *s, const int *v)
 
 static size_t seg_smem(const struct spmm_state *s, const int *v)
 {
-	return slab_smem(v, s->es) + 2 * (size_t)v[S_WARPS] * (size_t)seg_span16(s, v) * 16;
+	return slab_smem(v, s->es) + 2 * (size_t)v[S_WARPS] * (size_t)seg_span16(s, v) * 16 + 128; /* + 128: to align */
 }
 
 static int s_launch(void *state, const struct dlb_candidate *c, int variant, int set)
@@ -885,11 +922,19 @@ static int s_launch(void *state, const struct dlb_candidate *c, int variant, int
 	unsigned gx, gy;
 	grid_of(s, c->cfg.v, &gx, &gy);
 	if (c->cfg.v[S_KIND] == 3) {
-		int f = seg_format_of(c->cfg.v), span16 = seg_span16(s, c->cfg.v);
+		int f = seg_format_of(c->cfg.v), span16 = seg_span16(s, c->cfg.v), box = k3_box_of(c->cfg.v);
 		unsigned *off = s->seg[f].off[set];
 		void *data = s->seg[f].data[set];
 		void *B = s->B[set], *C = s->C[set];
-		void *args[] = {&off, &data, &span16, &B, &C, &s->m, &s->n, &s->k};
+		struct dlb_tmap tm; /* an aligned copy for the launch's parameters */
+		memset(&tm, 0, sizeof tm);
+		if (k3_tma_applies(s)) {
+			int rc = s->k3_tm_ok[box] ? 0 : k3_maps(s, c->cfg.v); /* s_variants encoded them, or failed to */
+			if (rc)
+				return rc;
+			memcpy(&tm, s->k3_tm[box][set], sizeof tm);
+		}
+		void *args[] = {&off, &data, &span16, &B, &C, &s->m, &s->n, &s->k, &tm};
 		return dlb_launch(c->kernels[0], (dim3){gx, gy, 1}, (dim3){32 * (unsigned)c->cfg.v[S_WARPS], 1, 1},
 				  seg_smem(s, c->cfg.v), s->g->dev->stream, args);
 	}
