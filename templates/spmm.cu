@@ -751,15 +751,15 @@ __device__ __forceinline__ void k3_wait(unsigned bar, unsigned parity)
 		     : "memory");
 }
 
-// Slab t of the block's chunks in turn (chunk blockIdx.y + (t / nslabs)·gridDim.y, slab t % nslabs) into dst by
+// Slab t of the block's chunk (columns from n0) into dst by
 // one warp, completing on the mbarrier bar (its one arrival, lane 0's): where N is a multiple of EPV, one box of
 // the tensor map tmb (B: N elements a line, K lines; boxes of 32·VN x BK, zeros outside: the host's
 // k3_maps), issued by lane 0; otherwise plain loads by the warp, zeros past N and K.
 __device__ __forceinline__ void k3_issue(elem *dst, unsigned bar, const tmap_t *tmb, const elem *__restrict__ B,
-					 int t, int nslabs, int N, int K, int lane)
+					 int t, int n0, int N, int K, int lane)
 {
 	const int BN = 32 * VN;
-	const int k0 = (t % nslabs) * BK, n0 = (blockIdx.y + (t / nslabs) * gridDim.y) * BN;
+	const int k0 = t * BK;
 	if (N % EPV == 0) {
 		if (lane == 0) {
 			// the buffer's earlier reads (generic proxy; ordered by the count in done) before the copy's writes
@@ -783,17 +783,47 @@ __device__ __forceinline__ void k3_issue(elem *dst, unsigned bar, const tmap_t *
 }
 #endif
 
-// A block's WARPS·RPW rows × 32·VN columns, B in slabs as KIND 2. Warp w's rows are group blockIdx.x·WARPS + w of
-// the segmented copy (slices of BK columns: one segment a slab); with each slab of B it copies that group's
+// The block's work: its chunk of 32·VN columns ch, and the groups of the segmented copy its warps take (warp w
+// group gbase + w, for w < cnt). Blocks [0, full) take WARPS groups each, row blocks of a chunk in turn and the
+// chunks in turn; where the last wave would leave SMs idle the host launches more blocks after them that share
+// the rest of the groups in pieces of tail_h (fewer than WARPS), none across a chunk: each chunk's groups from
+// where the full blocks stopped, in order (the host counts the pieces the same way: spmm.c's k3_schedule).
+__device__ __forceinline__ void k3_work(int full, int tail_h, int groups, int chunks, int &ch, int &gbase,
+					int &cnt)
+{
+	const int gx = (groups + WARPS - 1) / WARPS, b = blockIdx.x;
+	ch = chunks;
+	gbase = cnt = 0;
+	if (b < full) {
+		ch = b / gx;
+		gbase = b % gx * WARPS;
+		cnt = WARPS;
+		return;
+	}
+	int r = b - full;
+	for (int y = full / gx; tail_h > 0 && y < chunks; y++) {
+		const int a = y == full / gx ? full % gx * WARPS : 0, pieces = (groups - a + tail_h - 1) / tail_h;
+		if (r < pieces) {
+			ch = y;
+			gbase = a + r * tail_h;
+			cnt = min(tail_h, groups - gbase);
+			return;
+		}
+		r -= pieces;
+	}
+}
+
+// A block's WARPS·RPW rows × 32·VN columns (k3_work's), B in slabs as KIND 2. Each warp takes a group of the
+// segmented copy (slices of BK columns: one segment a slab); with each slab of B it copies that group's
 // segment of the slab (its offsets loaded a slab earlier still), then walks it (walk_slab).
-// sm_90: the warps are not held together at each slab. Slab t (the block's chunks' slabs in turn) fills buffer
+// sm_90: the warps are not held together at each slab. Slab t fills buffer
 // t & 1 and completes on mbarrier full[t & 1]; each warp copies its own segments (cp.async, a slab ahead) and
 // counts itself done with a slab on done[t & 1]; the last warp done with slab t copies slab t + 2 into the
 // buffer (k3_issue). A warp may so run a slab ahead of the slowest; before sm_90 the block meets at every slab.
 extern "C" __global__ void __launch_bounds__(THREADS, MINB) spmm(const unsigned *__restrict__ segoff,
 							   const int4 *__restrict__ segs, int span16,
 							   const elem *__restrict__ B, elem *__restrict__ C, int M, int N, int K,
-							   const __grid_constant__ tmap_t tmb)
+							   int nfull, int tail_h, const __grid_constant__ tmap_t tmb)
 {
 	// [2][BK][32·VN], then [2][WARPS][span16] units of segments, from the first 128-byte boundary (the tensor
 	// copies' destinations; the host gives 128 bytes more)
@@ -802,15 +832,17 @@ extern "C" __global__ void __launch_bounds__(THREADS, MINB) spmm(const unsigned 
 	const int BN = 32 * VN;
 	const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
 	const int groups = (M + RPW - 1) / RPW;
-	const int g = blockIdx.x * WARPS + warp;
+	const int chunks = (N + BN - 1) / BN, nslabs = (K + BK - 1) / BK;
+	int ch0, gbase, cnt;
+	k3_work(nfull, tail_h, groups, chunks, ch0, gbase, cnt);
+	const int g = warp < cnt ? gbase + warp : groups; // groups: none (it takes part, with nothing to walk)
 	const i64 r0 = (i64)g * RPW;
 	int4 *const segs_smem = reinterpret_cast<int4 *>(Bs + 2 * BK * BN) + warp * span16; // + WARPS·span16: buffer 1
-	const int chunks = (N + BN - 1) / BN, nslabs = (K + BK - 1) / BK;
 #if __CUDA_ARCH__ >= 900
 	__shared__ __align__(8) unsigned long long full[2];
 	__shared__ unsigned done[2];
 	const unsigned fb = smem_u32(full);
-	const int total = blockIdx.y < chunks ? ((chunks - 1 - (int)blockIdx.y) / (int)gridDim.y + 1) * nslabs : 0;
+	const int total = ch0 < chunks ? nslabs : 0;
 	if (threadIdx.x == 0) {
 		asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(fb) : "memory");
 		asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(fb + 8) : "memory");
@@ -820,13 +852,14 @@ extern "C" __global__ void __launch_bounds__(THREADS, MINB) spmm(const unsigned 
 	__syncthreads();
 	if (warp == 0)
 		for (int t = 0; t < 2 && t < total; t++)
-			k3_issue(Bs + t * BK * BN, fb + 8 * t, &tmb, B, t, nslabs, N, K, lane);
+			k3_issue(Bs + t * BK * BN, fb + 8 * t, &tmb, B, t, ch0 * BN, N, K, lane);
 	const unsigned oc = seg_offsets(segoff, g, groups, nslabs, 0, lane);        // slab 0's offsets
 	unsigned on = seg_offsets(segoff, g, groups, nslabs, 1 % nslabs, lane);     // slab t + 1's
 	copy_seg(segs_smem, segs, __shfl_sync(0xffffffffu, oc, 0), __shfl_sync(0xffffffffu, oc, 1), lane);
 	asm volatile("cp.async.commit_group;\n" ::);
 	int t = 0;
-	for (int ch = blockIdx.y; ch < chunks; ch += gridDim.y) {
+	if (ch0 < chunks) { // one chunk a block
+		const int ch = ch0;
 		const int n0 = ch * BN;
 		float acc[RPW][VN];
 #pragma unroll
@@ -856,7 +889,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, MINB) spmm(const unsigned 
 			}
 			if (__shfl_sync(0xffffffffu, old, 0) == (unsigned)WARPS * ((unsigned)(t >> 1) + 1u) - 1u && t + 2 < total) {
 				__threadfence_block(); // the last warp done with slab t: every warp's reads of buffer b are over
-				k3_issue(Bs + b * BK * BN, fb + 8 * b, &tmb, B, t + 2, nslabs, N, K, lane);
+				k3_issue(Bs + b * BK * BN, fb + 8 * b, &tmb, B, t + 2, ch0 * BN, N, K, lane);
 			}
 			on = onn;
 		}
@@ -866,7 +899,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, MINB) spmm(const unsigned 
 				store_row(C, r0 + i, N, n0, lane, 32, acc[i]);
 	}
 #else
-	for (int ch = blockIdx.y; ch < chunks; ch += gridDim.y) {
+	if (ch0 < chunks) { // one chunk a block
+		const int ch = ch0;
 		const int n0 = ch * BN;
 		float acc[RPW][VN];
 #pragma unroll

@@ -21,6 +21,7 @@
 #include "tiles.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -297,6 +298,10 @@ struct spmm_state {
 	 * (VN 4 or 8, seg_bk) and set, where k3_tma_applies: encoded when s_variants first offers the shape */
 	unsigned char k3_tm[2 * SEG_BKS][MAX_SETS][sizeof(struct dlb_tmap)];
 	int k3_tm_ok[2 * SEG_BKS];
+	/* KIND 3's blocks an SM for the last kernel and shared memory k3_schedule asked about */
+	cudaKernel_t k3_occ_k;
+	size_t k3_occ_smem;
+	int k3_occ;
 	/* fp16's KIND 5: the tiled copies of A (one per tile_mi and tile_bk, on every set), made where N >= 8 */
 	int tiles_built;
 	double tiles_left_out; /* bytes the copies would have taken where they were too large to make, or 0 */
@@ -915,6 +920,51 @@ static size_t seg_smem(const struct spmm_state *s, const int *v)
 	return slab_smem(v, s->es) + 2 * (size_t)v[S_WARPS] * (size_t)seg_span16(s, v) * 16 + 128; /* + 128: to align */
 }
 
+/* KIND 3's launch (templates/spmm.cu's k3_work): units of WARPS groups (a row block of a chunk), whole blocks for
+ * every wave the SMs run full; the last wave's groups, where it would leave SMs idle, shared out in pieces of
+ * tail_h groups a block (the smallest that gives no SM two), none across a chunk; tail_h 0 where no piece
+ * smaller than a block fits. A piece's warps each walk a group, as in a whole block, with fewer warps beside
+ * them on their SM: never slower than the whole block it replaces. *blocks: the grid. */
+static int k3_schedule(struct spmm_state *s, const struct dlb_candidate *c, int *full, int *tail_h, unsigned *blocks)
+{
+	int rc = 0;
+	const int *v = c->cfg.v, warps = v[S_WARPS];
+	const int64_t groups = (s->m + v[S_RPW] - 1) / v[S_RPW], gx = (groups + warps - 1) / warps;
+	const int64_t chunks = (s->n + 32 * v[S_VN] - 1) / (32 * v[S_VN]), units = gx * chunks;
+	if (units > INT_MAX || groups > INT_MAX)
+		DLB_FAIL(DLB_E_LIMIT, "%s: %lld blocks of %d rows and %d columns, more than a launch takes", c->text,
+			 (long long)units, warps * v[S_RPW], 32 * v[S_VN]);
+	size_t smem = seg_smem(s, v);
+	if (s->k3_occ_k != c->kernels[0] || s->k3_occ_smem != smem) {
+		CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&s->k3_occ, (const void *)c->kernels[0],
+									  32 * warps, smem));
+		s->k3_occ_k = c->kernels[0];
+		s->k3_occ_smem = smem;
+	}
+	*full = (int)units;
+	*tail_h = 0;
+	*blocks = (unsigned)units;
+	const int64_t slots = (int64_t)s->k3_occ * s->g->dev->sm_count, f = slots > 0 ? units / slots * slots : units;
+	if (f == units)
+		return 0;
+	int64_t tail = 0; /* the groups past the full blocks: each chunk's from where they stop */
+	for (int64_t y = f / gx; y < chunks; y++)
+		tail += groups - (y == f / gx ? f % gx * warps : 0);
+	for (int64_t h = (tail + slots - 1) / slots; h < warps; h++) {
+		int64_t pieces = 0;
+		for (int64_t y = f / gx; y < chunks; y++)
+			pieces += (groups - (y == f / gx ? f % gx * warps : 0) + h - 1) / h;
+		if (pieces <= slots) {
+			*full = (int)f;
+			*tail_h = (int)h;
+			*blocks = (unsigned)(f + pieces);
+			return 0;
+		}
+	}
+fail:
+	return rc;
+}
+
 static int s_launch(void *state, const struct dlb_candidate *c, int variant, int set)
 {
 	struct spmm_state *s = state;
@@ -934,8 +984,13 @@ static int s_launch(void *state, const struct dlb_candidate *c, int variant, int
 				return rc;
 			memcpy(&tm, s->k3_tm[box][set], sizeof tm);
 		}
-		void *args[] = {&off, &data, &span16, &B, &C, &s->m, &s->n, &s->k, &tm};
-		return dlb_launch(c->kernels[0], (dim3){gx, gy, 1}, (dim3){32 * (unsigned)c->cfg.v[S_WARPS], 1, 1},
+		int full = 0, tail_h = 0;
+		unsigned blocks = 0;
+		int rc = k3_schedule(s, c, &full, &tail_h, &blocks);
+		if (rc)
+			return rc;
+		void *args[] = {&off, &data, &span16, &B, &C, &s->m, &s->n, &s->k, &full, &tail_h, &tm};
+		return dlb_launch(c->kernels[0], (dim3){blocks, 1, 1}, (dim3){32 * (unsigned)c->cfg.v[S_WARPS], 1, 1},
 				  seg_smem(s, c->cfg.v), s->g->dev->stream, args);
 	}
 	if (c->cfg.v[S_KIND] == 5) {
