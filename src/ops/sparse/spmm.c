@@ -298,9 +298,11 @@ struct spmm_state {
 	 * (VN 4 or 8, seg_bk) and set, where k3_tma_applies: encoded when s_variants first offers the shape */
 	unsigned char k3_tm[2 * SEG_BKS][MAX_SETS][sizeof(struct dlb_tmap)];
 	int k3_tm_ok[2 * SEG_BKS];
-	/* KIND 3's blocks an SM for the last kernel and shared memory k3_schedule asked about */
+	/* KIND 3's blocks an SM for the last kernel k3_schedule asked about, keyed by what decides it (the handle,
+	 * threads, registers, static and dynamic shared memory: a handle may be reused by a later module) */
 	cudaKernel_t k3_occ_k;
-	size_t k3_occ_smem;
+	int k3_occ_threads, k3_occ_regs;
+	size_t k3_occ_static, k3_occ_smem;
 	int k3_occ;
 	/* fp16's KIND 5: the tiled copies of A (one per tile_mi and tile_bk, on every set), made where N >= 8 */
 	int tiles_built;
@@ -935,10 +937,15 @@ static int k3_schedule(struct spmm_state *s, const struct dlb_candidate *c, int 
 		DLB_FAIL(DLB_E_LIMIT, "%s: %lld blocks of %d rows and %d columns, more than a launch takes", c->text,
 			 (long long)units, warps * v[S_RPW], 32 * v[S_VN]);
 	size_t smem = seg_smem(s, v);
-	if (s->k3_occ_k != c->kernels[0] || s->k3_occ_smem != smem) {
+	if (s->k3_occ_k != c->kernels[0] || s->k3_occ_threads != 32 * warps || s->k3_occ_regs != c->attrs.numRegs ||
+	    s->k3_occ_static != c->attrs.sharedSizeBytes || s->k3_occ_smem != smem) {
+		s->k3_occ_k = NULL; /* until the query succeeds */
 		CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&s->k3_occ, (const void *)c->kernels[0],
 									  32 * warps, smem));
 		s->k3_occ_k = c->kernels[0];
+		s->k3_occ_threads = 32 * warps;
+		s->k3_occ_regs = c->attrs.numRegs;
+		s->k3_occ_static = c->attrs.sharedSizeBytes;
 		s->k3_occ_smem = smem;
 	}
 	*full = (int)units;
