@@ -50,9 +50,10 @@
 // but KIND 0, 4 NZV 1.
 // Kernel: spmm(row_ptr, col, val, B, C, M, N, K); KIND 3: spmm(segoff, segs, span16, B, C, M, N, K, nfull, tail_h,
 // tmb), a 1-D grid of one chunk a block (k3_work); the others a grid (ceil(M / rows per block), column chunks).
-// 32·WARPS threads; KIND 2 takes 2·BK·32·VN·ES bytes of dynamic shared memory (ES: an element's bytes, 4 or 2), KIND 3 that and 2·WARPS·span16·16 for the segments (span16: a
-// warp's buffer, one unit spare; its values stay fp32 in fp16 too, exact copies of the half values). Column
-// chunks beyond gridDim.y are looped (not KIND 3's).
+// 32·WARPS threads; KIND 2 takes 2·BK·32·VN·ES bytes of dynamic shared memory (ES: an element's bytes, 4 or 2),
+// KIND 3 that and 2·WARPS·span16·16 for the segments (span16: a warp's buffer, one unit spare; its values stay
+// fp32 in fp16 too, exact copies of the half values) and 128 to align. Column chunks beyond gridDim.y are looped
+// (not KIND 3's).
 
 #ifndef KIND
 #define KIND 1 // 0 nonzero-split, 1 column-split, 2 B in shared memory
