@@ -28,7 +28,7 @@ uint64_t dlb_fresh_seed(void)
 
 size_t dlb_bench_flush_bytes(const struct dlb_device *dev)
 {
-	/* Twice the L2, at least 64 MiB: writing it leaves nothing of ours behind in the cache. */
+	/* Twice the L2, at least 64 MiB: reading it leaves nothing of ours behind in the cache. */
 	return 2 * dev->l2_bytes > ((size_t)64 << 20) ? 2 * dev->l2_bytes : (size_t)64 << 20;
 }
 
@@ -38,6 +38,8 @@ int dlb_bench_open(const struct dlb_device *dev, struct dlb_bench *b)
 	b->stream = dev->stream;
 	b->ev0 = b->ev1 = NULL;
 	b->flush = NULL;
+	b->sweep = NULL;
+	b->sm_count = dev->sm_count;
 	b->hold = NULL;
 	b->gate = NULL;
 	b->gate_dev = NULL;
@@ -46,6 +48,7 @@ int dlb_bench_open(const struct dlb_device *dev, struct dlb_bench *b)
 	CUDA_CHECK(cudaEventCreate(&b->ev0));
 	CUDA_CHECK(cudaEventCreate(&b->ev1));
 	DLB_CHECK(dlb_dev_alloc(&b->flush, b->flush_bytes));
+	CUDA_CHECK(cudaMemset(b->flush, 0x5a, b->flush_bytes));
 	void *gate = NULL;
 	CUDA_CHECK(cudaHostAlloc(&gate, 2 * sizeof(unsigned), cudaHostAllocMapped));
 	b->gate = gate;
@@ -74,11 +77,26 @@ void dlb_bench_close(struct dlb_bench *b)
  * inside a library) would otherwise wait for the hold forever. */
 #define HOLD_TIMEOUT_NS 100000000ull
 
+/* Evict L2 before a sample. A read of the flush buffer (stream_floor with nothing to write; the buffer was
+ * written once, at open) leaves L2 full of clean lines. A memset, as before, left it full of dirty ones, and the
+ * sample's first launches paid for writing them back: with 20 us a sample, a small memory-bound kernel ran 2-3
+ * launches a sample and each carried about a third of L2's write-back, as much traffic as its own reads on the
+ * SpMV rows (docs/NOTES.md item 287, run95). Without the kernel (a bench not opened by dlb_gpu_open) the flush
+ * writes the buffer. */
 static int flush_l2(struct dlb_bench *b, int salt)
 {
 	int rc = 0;
 	dlb_count_launch();
-	CUDA_CHECK(cudaMemsetAsync(b->flush, salt & 0xff, b->flush_bytes, b->stream));
+	if (b->sweep) {
+		const void *a = b->flush, *nb = NULL;
+		void *c = NULL;
+		int64_t la = (int64_t)b->flush_bytes, zero = 0;
+		void *args[] = {&a, &la, &nb, &zero, &c, &zero};
+		DLB_CHECK(dlb_launch(b->sweep, dlb_grid_for(la / 64, 256, b->sm_count), (dim3){256, 1, 1}, 0, b->stream,
+				     args));
+	} else {
+		CUDA_CHECK(cudaMemsetAsync(b->flush, salt & 0xff, b->flush_bytes, b->stream));
+	}
 fail:
 	return rc;
 }

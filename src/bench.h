@@ -1,5 +1,6 @@
 /* bench: the one timing harness for tuned and vendor kernels — CUDA events, warm-up, L2 flushed before
- * every sample, launches rotated over input sets within a sample, median with a 95% CI. The stream is held
+ * every sample (by reading a buffer of 2×L2, so that L2 is left holding clean lines: see flush_l2), launches
+ * rotated over input sets within a sample, median with a 95% CI. The stream is held
  * (util.cu's hold_stream) until a sample's launches are all queued, so the time of a launch's host side
  * (a vendor library's checks and plan lookups) never leaves the GPU idle inside the timed region. */
 #ifndef DLB_BENCH_H
@@ -13,8 +14,11 @@ typedef int (*dlb_launch_fn)(void *ctx, int set);
 struct dlb_bench {
 	cudaStream_t stream;
 	cudaEvent_t ev0, ev1;
-	void *flush; /* written before each sample: evicts whatever the previous sample left in L2 */
+	void *flush; /* read before each sample (written once, at open): evicts whatever the previous sample left
+		      * in L2, and leaves no dirty line for the sample's launches to write back */
 	size_t flush_bytes;
+	cudaKernel_t sweep; /* set by dlb_gpu_open (util.cu's stream_floor); NULL: the flush writes the buffer */
+	int sm_count;
 	cudaKernel_t hold;          /* set by dlb_gpu_open; NULL: samples are timed without holding the stream */
 	volatile unsigned *gate;    /* host-mapped: [0] = 1 releases the held stream, [1] = 1 the hold timed out */
 	unsigned *gate_dev;         /* the same, as the kernel sees it */
@@ -34,7 +38,7 @@ struct dlb_bench_opts {
 int dlb_bench_sets(const struct dlb_device *dev, size_t per_set, int max);
 /* A seed for fresh inputs on every run (from the clock); recorded with what it drew. */
 uint64_t dlb_fresh_seed(void);
-/* Bytes written before each sample to evict L2: max(2×L2, 64 MiB). */
+/* Bytes read before each sample to evict L2: max(2×L2, 64 MiB). */
 size_t dlb_bench_flush_bytes(const struct dlb_device *dev);
 int dlb_bench_open(const struct dlb_device *dev, struct dlb_bench *b);
 void dlb_bench_close(struct dlb_bench *b);

@@ -25,6 +25,7 @@ int dlb_gpu_open(struct dlb_device *dev, struct dlb_gpu *g)
 	DLB_CHECK(dlb_module_kernel(&g->util, "compare_s32", &g->compare_s32));
 	DLB_CHECK(dlb_module_kernel(&g->util, "stream_floor", &g->stream_floor));
 	DLB_CHECK(dlb_module_kernel(&g->util, "hold_stream", &g->bench.hold));
+	g->bench.sweep = g->stream_floor; /* the L2 flush reads (bench.c's flush_l2) */
 	DLB_CHECK(dlb_dev_alloc((void **)&g->d_res, 4 * sizeof(unsigned)));
 fail:
 	return rc;

@@ -150,6 +150,8 @@ struct dlb_result {
 	struct dlb_paired paired;
 	char gpu[128];
 	char timestamp[32];
+	int flush_read; /* 1: timed after an L2 flush that reads its buffer (clean lines: src/bench.c's flush_l2);
+	                 * 0: records made before, after a memset that left L2 dirty */
 };
 
 /* Derived columns; NAN where the number does not exist (never a made-up one): no verified candidate, no vendor

@@ -1123,6 +1123,7 @@ static int drive(const struct dlb_tune_opts *o, const struct dlb_suite *suite, c
 			continue;
 		}
 		snprintf(r->platform, sizeof r->platform, "%s", plat.key);
+		r->flush_read = 1; /* src/bench.c's flush_l2 with the kernel (every GPU run has it) */
 		DLB_CHECK(dlb_result_save(db, r)); /* a restricted search's under its own key (only=) */
 		tell(fd, MSG_DONE, pi, 0, r->key);
 		char tu[32], vb[32], sp[32], fl[32];
@@ -1377,6 +1378,14 @@ int dlb_tune(const struct dlb_tune_opts *o, const struct dlb_suite *suite, const
 		q.order[misses++] = i;
 	}
 	q.n = misses;
+	int dirty = 0;
+	for (int i = 0; i < suite->n; i++)
+		dirty += results[i].cached && !results[i].flush_read;
+	if (dirty)
+		fprintf(stderr, "dlbtune: note: %d of the results answered from the database were timed after the older L2 "
+				"flush, a memset that left the cache full of dirty lines for the first launches to write back "
+				"(small memory-bound kernels, tuned and vendor alike, ran up to a third slower: docs/NOTES.md "
+				"item 287); --retune measures them again\n", dirty);
 	if (o->verbose)
 		fprintf(stderr, "%d of %d problems answered from the database\n", suite->n - misses, suite->n);
 	if (misses == 0) {

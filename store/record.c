@@ -174,6 +174,8 @@ json_t *dlb_best_json(const struct dlb_result *r)
 							      energy_json(&pd->e_vendor)));
 	if (j && r->rel_err.n > 0)
 		json_object_set_new(j, "rel_err", rel_err_json(&r->rel_err));
+	if (j && r->flush_read) /* absent in records timed after the older flush (a memset) */
+		json_object_set_new(j, "l2_flush", json_string("read"));
 	if (j && isfinite(r->mem_peak) && r->mem_peak > 0) /* absent in records made before it was kept */
 		json_object_set_new(j, "mem_peak", json_real(r->mem_peak));
 	const struct dlb_search_info *si = &r->search;
@@ -195,6 +197,8 @@ static int best_fields(json_t *root, struct dlb_result *r)
 	str_of(root, "timestamp", r->timestamp, sizeof r->timestamp);
 	if (json_object_get(root, "platform") && whole_str_of(root, "platform", r->platform, sizeof r->platform))
 		return DLB_E_JSON;
+	const char *fl = json_string_value(json_object_get(root, "l2_flush"));
+	r->flush_read = fl && !strcmp(fl, "read");
 	r->max_err = num_of(json_object_get(root, "max_err"));
 	r->tol = num_of(json_object_get(root, "tol"));
 	/* "peak_tflops" in records made before an op could be judged in GB/s */

@@ -141,6 +141,7 @@ static void test_round_trip(void)
 	char dir[] = "/tmp/dlb_test_record.XXXXXX";
 	struct dlb_store *db = temp_store(dir);
 	sample_result(&r);
+	r.flush_read = 1;
 	CHECK_EQ_INT(dlb_result_save(db, &r), 0);
 	for (int i = 0; i < 3; i++)
 		CHECK_EQ_INT(dlb_trial_save(db, r.key, &trials[i]), 0);
@@ -163,6 +164,7 @@ static void test_round_trip(void)
 	CHECK(same(d.gpu_seconds, r.gpu_seconds), "gpu_seconds %.17g", d.gpu_seconds);
 	CHECK_EQ_STR(d.gpu, r.gpu);
 	CHECK_EQ_STR(d.timestamp, r.timestamp);
+	CHECK_EQ_INT(d.flush_read, 1); /* timed after the flush that reads: kept */
 	CHECK_EQ_INT(d.nvendor, 4);
 	for (int i = 0; i < 4 && i < d.nvendor; i++) { /* vendor entries come back in name order, as stored */
 		char what[32];
@@ -253,6 +255,12 @@ static void test_round_trip(void)
 	REQUIRE(json && tj, "encoding returned NULL");
 	CHECK(!strstr(json, "nan") && !strstr(json, "NaN"), "NaN written into the JSON: %s", json);
 	CHECK(!strstr(tj, "nan") && !strstr(tj, "NaN"), "NaN written into the JSON: %s", tj);
+	CHECK(strstr(json, "\"l2_flush\":\"read\"") != NULL, "no l2_flush in %s", json);
+	free(json);
+	r.flush_read = 0; /* a record of the older flush says nothing, and loads as such */
+	json = encode_best(&r);
+	REQUIRE(json, "encoding returned NULL");
+	CHECK(!strstr(json, "l2_flush"), "l2_flush written for the older flush: %s", json);
 	free(json);
 	free(tj);
 	temp_store_remove(db, dir);
