@@ -52,10 +52,14 @@ extern "C" __global__ void gemm_nn(GEMM_ARGS) { fault_body(M, N, C, ldc); }
 extern "C" __global__ void gemm_nt(GEMM_ARGS) { fault_body(M, N, C, ldc); }
 extern "C" __global__ void gemm_tn(GEMM_ARGS) { fault_body(M, N, C, ldc); }
 extern "C" __global__ void gemm_tt(GEMM_ARGS) { fault_body(M, N, C, ldc); }
-// The op looks up every kernel of its table when it loads a candidate (3xTF32's split3 too); a KIND 0 candidate
-// never launches it, so here it only traps.
+// The op looks up every kernel of its table when it loads a candidate (3xTF32's split3, the TMA tile's transpose);
+// a KIND 0 candidate never launches them, so here they only trap.
 extern "C" __global__ void split3(const float *x, i64 ld, int kmaj, i64 lines, i64 K, i64 kp, int b_order, int inter,
 				  float *p)
+{
+	__trap();
+}
+extern "C" __global__ void transpose(const float *x, i64 ld, i64 rows, i64 cols, float *y, i64 ldy)
 {
 	__trap();
 }
