@@ -2,7 +2,8 @@
 # gpu_tune_cache: tune a problem into a fresh database, then run again: the rerun answers from the
 # database, launches no kernel, and prints the same row; --retune measures again with the cached kernels; every row has a stream floor below its GEMM times and
 # a side-by-side timing of the winner and the vendor best, and both their accuracies; a restricted search
-# (--fp32-math ffma) is stored and answered under keys of its own. Exit 77 without a GPU.
+# (--fp32-math ffma) is stored and answered under keys of its own; records without the l2_flush mark are
+# answered with a note that counts them. Exit 77 without a GPU.
 top_builddir=${top_builddir:-.}
 bin="$top_builddir/dlbtune"
 tmp=$(mktemp -d)
@@ -24,6 +25,16 @@ grep -q "trials taken from an interrupted run" "$tmp/third.err" && { echo "FAIL:
 grep -q "kernel launches: 0," "$tmp/second.err" || { echo "FAIL: rerun launched kernels"; cat "$tmp/second.err"; fail=1; }
 grep -q "2 of 2 problems answered from the database" "$tmp/second.err" || { echo "FAIL: rerun missed the cache"; fail=1; }
 grep -q "kernel launches: 0," "$tmp/first.err" && { echo "FAIL: first run launched nothing"; fail=1; }
+# records of this build say which flush they were timed after: no note; the same records without the mark (as a
+# dlbtune before 5fff2aa wrote them) are answered too, with a note that counts them
+grep -q "older L2 flush" "$tmp/second.err" && { echo "FAIL: this build's records counted as the older flush"; fail=1; }
+"$bin" export --format json --db "$tmp/db" 2>/dev/null | sed 's/, *"l2_flush": *"read"//' >"$tmp/old.json"
+"$bin" import "$tmp/old.json" --db "$tmp/olddb" >/dev/null 2>&1 &&
+	"$bin" --op gemm --suite "$tmp/s.csv" --db "$tmp/olddb" --csv -v >/dev/null 2>"$tmp/old.err" ||
+	{ echo "FAIL: the unmarked records' run"; cat "$tmp/old.err"; fail=1; }
+grep -q "note: 2 of the results answered from the database were timed after the older L2 flush" "$tmp/old.err" &&
+	grep -q "2 of 2 problems answered from the database" "$tmp/old.err" ||
+	{ echo "FAIL: no note for the unmarked records"; cat "$tmp/old.err"; fail=1; }
 # columns by their header names, on rows whose quoted fields (vendor_best_config has commas) hold ';' instead
 plain() { sed -e ':a' -e 's/^\(\([^"]*"[^"]*"\)*[^"]*"[^",]*\),/\1;/;ta' "$1"; }
 plain "$tmp/first" >"$tmp/plain"
