@@ -86,8 +86,7 @@ void dlb_bench_close(struct dlb_bench *b)
 static int flush_l2(struct dlb_bench *b, int salt)
 {
 	int rc = 0;
-	dlb_count_launch();
-	if (b->sweep) {
+	if (b->sweep) { /* dlb_launch counts the launch */
 		const void *a = b->flush, *nb = NULL;
 		void *c = NULL;
 		int64_t la = (int64_t)b->flush_bytes, zero = 0;
@@ -95,6 +94,7 @@ static int flush_l2(struct dlb_bench *b, int salt)
 		DLB_CHECK(dlb_launch(b->sweep, dlb_grid_for(la / 64, 256, b->sm_count), (dim3){256, 1, 1}, 0, b->stream,
 				     args));
 	} else {
+		dlb_count_launch();
 		CUDA_CHECK(cudaMemsetAsync(b->flush, salt & 0xff, b->flush_bytes, b->stream));
 	}
 fail:
@@ -114,7 +114,6 @@ static int sample(struct dlb_bench *b, dlb_launch_fn fn, void *ctx, int first_se
 		void *args[] = {&b->gate_dev, &timeout};
 		b->gate[0] = b->gate[1] = 0;
 		__sync_synchronize();
-		dlb_count_launch();
 		DLB_CHECK(dlb_launch(b->hold, (dim3){1, 1, 1}, (dim3){1, 1, 1}, 0, b->stream, args));
 		held = 1;
 		b->holds++;

@@ -302,8 +302,8 @@ void dlb_cli_usage(FILE *out)
 		"\n"
 		"How numbers are made: every candidate is run on fresh PCG32 random inputs with its output\n"
 		"poisoned first and compared with the op's reference; only verified candidates are timed. Timing\n"
-		"uses CUDA events, warm-up, an L2 flush before every sample (a read of twice the L2, so no dirty\n"
-		"line is left for the sample to write back) and input sets rotated within a sample; medians with\n"
+		"uses CUDA events, warm-up, an L2 flush before every sample (a read of max(2×L2, 64 MiB), so no\n"
+		"dirty line is left for the sample to write back) and input sets rotated within a sample; medians with\n"
 		"95%% confidence intervals. The vendor baselines are each verified and timed\n"
 		"by the same code on the same buffers:\n",
 		DLB_MIN_SEARCH_S);

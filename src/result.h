@@ -39,6 +39,7 @@ struct dlb_trial {
 	                         * in the final showdown takes a later one); 0: not recorded */
 	char error[160];        /* what went wrong, for failed trials */
 	char timestamp[24];
+	int flush_read;         /* 1: made by a build whose L2 flush reads (struct dlb_result's flush_read) */
 };
 
 /* Where a measurement ran: one GPU under one set of driver and library versions, on one host. */

@@ -1,5 +1,6 @@
-/* merge: the better-supported side wins (dlb_result_support_cmp); trials are merged one by one, the one with
- * more samples winning; platforms widen their first/last-seen window. */
+/* merge: the better-supported side wins (dlb_result_support_cmp); trials are merged one by one, the one timed
+ * after the L2 flush that reads, then the one with more samples winning; platforms widen their first/last-seen
+ * window. */
 #include "merge.h"
 
 #include "../src/err.h"
@@ -52,9 +53,13 @@ static int merge_fn(struct dlb_txn *txn, void *arg)
 				snprintf(m->why, sizeof m->why, "%s", cmp == 0 ? "already present" : "the stored one is better supported");
 			} else {
 				m->outcome = 1;
-				snprintf(m->why, sizeof m->why, "better supported: %s, %d samples (stored: %s, %d samples)",
-					 in->found ? "verified" : "unverified", in->tuned.n, cur.found ? "verified" : "unverified",
-					 cur.tuned.n);
+				if (in->flush_read != cur.flush_read)
+					snprintf(m->why, sizeof m->why, "timed after the L2 flush that reads (the stored one: "
+									 "after the older memset)");
+				else
+					snprintf(m->why, sizeof m->why, "better supported: %s, %d samples (stored: %s, %d samples)",
+						 in->found ? "verified" : "unverified", in->tuned.n,
+						 cur.found ? "verified" : "unverified", cur.tuned.n);
 			}
 		} else {
 			m->outcome = 1;
@@ -75,7 +80,8 @@ static int merge_fn(struct dlb_txn *txn, void *arg)
 		if (rc == 0) {
 			struct dlb_trial ct;
 			json_t *tj = dlb_json_parse(tv, strlen(tv));
-			int keep = dlb_trial_from_json(tj, &ct) == 0 && ct.n >= t->n;
+			int keep = dlb_trial_from_json(tj, &ct) == 0 &&
+				   (ct.flush_read != t->flush_read ? ct.flush_read : ct.n >= t->n);
 			json_decref(tj);
 			free(tv);
 			if (keep)

@@ -264,6 +264,8 @@ json_t *dlb_trial_json(const struct dlb_trial *t)
 		json_object_set_new(j, "taken", json_integer(t->taken));
 	if (j && t->noisy)
 		json_object_set_new(j, "noisy", json_true());
+	if (j && t->flush_read) /* absent in trials timed after the older flush (a memset) */
+		json_object_set_new(j, "l2_flush", json_string("read"));
 	return j;
 }
 
@@ -286,6 +288,8 @@ int dlb_trial_from_json(json_t *j, struct dlb_trial *t)
 	t->taken = int_of(j, "taken");
 	t->seq = int_of(j, "seq");
 	t->noisy = json_is_true(json_object_get(j, "noisy"));
+	const char *fl = json_string_value(json_object_get(j, "l2_flush"));
+	t->flush_read = fl && !strcmp(fl, "read");
 	return 0;
 }
 
@@ -619,6 +623,8 @@ int dlb_result_support_cmp(const struct dlb_result *a, const struct dlb_result *
 		ta += a->counts[s];
 		tb += b->counts[s];
 	}
+	if (a->flush_read != b->flush_read) /* timed after the flush that reads: the record to keep */
+		return a->flush_read - b->flush_read;
 	if (a->found != b->found)
 		return a->found - b->found;
 	if (a->found && a->tuned.n != b->tuned.n)

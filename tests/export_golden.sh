@@ -49,6 +49,12 @@ sed 's/"record_version": 2,/"record_version": 2, "l2_flush": "read",/' "$data" >
 "$bin" export --format json --any-version --db "$tmp/fl" >"$tmp/fl.json" 2>/dev/null
 [ "$(grep -o '"l2_flush": *"read"' "$tmp/fl.json" | wc -l)" = 5 ] && ok || bad "l2_flush not kept by import and export"
 ! grep -q l2_flush "$tmp/export.json" && ok || bad "l2_flush in the older records' export"
+# import and merge keep the marked side whatever its support: marked over unmarked replaces, the reverse keeps
+"$bin" import "$data" --db "$tmp/fl" >/dev/null 2>"$tmp/err" && grep -q "0 results added, 0 replaced.*5 kept" "$tmp/err" &&
+	ok || bad "unmarked records replaced marked ones: $(cat "$tmp/err")"
+"$bin" import "$data" --db "$tmp/um" >/dev/null 2>&1
+"$bin" import "$tmp/flush.json" --db "$tmp/um" >"$tmp/out" 2>"$tmp/err" && grep -q "0 results added, 5 replaced" "$tmp/err" &&
+	grep -q "timed after the L2 flush that reads" "$tmp/out" && ok || bad "marked records did not replace: $(cat "$tmp/err" "$tmp/out")"
 
 # db show: the side-by-side timing the fixture's 1760x16x1760 record has, and that the others have none.
 "$bin" db show --m 1760 --n 16 --k 1760 --db "$tmp/a" >"$tmp/show" 2>&1

@@ -28,7 +28,7 @@ grep -q "kernel launches: 0," "$tmp/first.err" && { echo "FAIL: first run launch
 # records of this build say which flush they were timed after: no note; the same records without the mark (as a
 # dlbtune before 5fff2aa wrote them) are answered too, with a note that counts them
 grep -q "older L2 flush" "$tmp/second.err" && { echo "FAIL: this build's records counted as the older flush"; fail=1; }
-"$bin" export --format json --db "$tmp/db" 2>/dev/null | sed 's/, *"l2_flush": *"read"//' >"$tmp/old.json"
+"$bin" export --format json --db "$tmp/db" 2>/dev/null | sed 's/, *"l2_flush": *"read"//g' >"$tmp/old.json"
 "$bin" import "$tmp/old.json" --db "$tmp/olddb" >/dev/null 2>&1 &&
 	"$bin" --op gemm --suite "$tmp/s.csv" --db "$tmp/olddb" --csv -v >/dev/null 2>"$tmp/old.err" ||
 	{ echo "FAIL: the unmarked records' run"; cat "$tmp/old.err"; fail=1; }

@@ -142,6 +142,7 @@ static void test_round_trip(void)
 	struct dlb_store *db = temp_store(dir);
 	sample_result(&r);
 	r.flush_read = 1;
+	trials[1].flush_read = 1; /* the others: timed after the older flush */
 	CHECK_EQ_INT(dlb_result_save(db, &r), 0);
 	for (int i = 0; i < 3; i++)
 		CHECK_EQ_INT(dlb_trial_save(db, r.key, &trials[i]), 0);
@@ -236,6 +237,7 @@ static void test_round_trip(void)
 		CHECK_EQ_STR(a->timestamp, b->timestamp);
 		CHECK(same(a->seconds, b->seconds), "trial %d: seconds %.17g, expected %.17g", i, a->seconds, b->seconds);
 		CHECK_EQ_INT(a->seq, b->seq); /* the first has none: 0 again */
+		CHECK_EQ_INT(a->flush_read, b->flush_read);
 	}
 	CHECK_EQ_INT(d.cached, 0); /* not a stored field */
 	dlb_result_free(&d);
