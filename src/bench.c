@@ -80,9 +80,9 @@ void dlb_bench_close(struct dlb_bench *b)
 /* Evict L2 before a sample. A read of the flush buffer (stream_floor with nothing to write; the buffer was
  * written once, at open) leaves L2 full of clean lines. A memset, as before, left it full of dirty ones, and the
  * sample's first launches paid for writing them back: with 20 us a sample, a small memory-bound kernel ran 2-3
- * launches a sample and each carried about a third of L2's write-back, as much traffic as its own reads on the
- * SpMV rows (docs/NOTES.md item 287, run95). Without the kernel (a bench not opened by dlb_gpu_open) the flush
- * writes the buffer. */
+ * launches a sample right after it, and a streaming read of 8-31 MiB took 1.17-1.29x as long as after a clean
+ * flush (docs/NOTES.md item 287, run95 on an H200). Without the kernel (a bench not opened by dlb_gpu_open) the
+ * flush writes the buffer. */
 static int flush_l2(struct dlb_bench *b, int salt)
 {
 	int rc = 0;

@@ -1,5 +1,5 @@
 /* bench: the one timing harness for tuned and vendor kernels — CUDA events, warm-up, L2 flushed before
- * every sample (by reading a buffer of 2×L2, so that L2 is left holding clean lines: see flush_l2), launches
+ * every sample (by reading a buffer of max(2×L2, 64 MiB), so that L2 holds clean lines: see flush_l2), launches
  * rotated over input sets within a sample, median with a 95% CI. The stream is held
  * (util.cu's hold_stream) until a sample's launches are all queued, so the time of a launch's host side
  * (a vendor library's checks and plan lookups) never leaves the GPU idle inside the timed region. */
